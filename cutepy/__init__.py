@@ -1,0 +1,82 @@
+"""cutepy: CuTe layout algebra in Python, and XLA's tiled layouts compiled into it.
+
+>>> import cutepy
+>>> A = cutepy.Layout((6, 2), (8, 2))
+>>> cutepy.composition(A, cutepy.parse("(4,3):(3,1)"))
+((2,2),3):((24,2),8)
+"""
+
+from .basis import E, ScaledBasis
+from .casting import downcast, upcast
+from .coalesce import coalesce, filter
+from .complement import complement
+from .composition import composition, is_admissible
+from .divide import flat_divide, logical_divide, tiled_divide, zipped_divide
+from .errors import AdmissibilityError, CutepyError, LayoutError, ParseError, SymbolicError
+from .inttuple import (
+    ceil_div,
+    compatible,
+    congruent,
+    crd2idx,
+    idx2crd,
+    inner_product,
+    prefix_product,
+    product,
+    shape_div,
+    suffix_product,
+    weakly_congruent,
+)
+from .inverse import left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse
+from .layout import (
+    Layout,
+    LayoutLeft,
+    LayoutRight,
+    append,
+    cosize,
+    depth,
+    dice,
+    flatten,
+    get,
+    group,
+    make_identity_layout,
+    make_layout,
+    make_layout_like,
+    make_ordered_layout,
+    prepend,
+    rank,
+    replace,
+    select,
+    shape,
+    size,
+    slice_and_offset,
+    stride,
+    take,
+)
+from .notation import parse
+from .product import (
+    blocked_product,
+    flat_product,
+    logical_product,
+    raked_product,
+    tile_to_shape,
+    tiled_product,
+    zipped_product,
+)
+from .swizzle import ComposedLayout, Swizzle, make_composed_layout
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AdmissibilityError", "ComposedLayout", "CutepyError", "E", "Layout", "LayoutError",
+    "LayoutLeft", "LayoutRight", "ParseError", "ScaledBasis", "Swizzle", "SymbolicError",
+    "append", "blocked_product", "ceil_div", "coalesce", "compatible", "complement",
+    "composition", "congruent", "cosize", "crd2idx", "depth", "dice", "downcast", "filter",
+    "flat_divide", "flat_product", "flatten", "get", "group", "idx2crd", "inner_product",
+    "is_admissible", "left_inverse", "logical_divide", "logical_product", "make_composed_layout",
+    "make_identity_layout", "make_layout", "make_layout_like", "make_ordered_layout",
+    "max_common_layout", "max_common_vector", "nullspace", "parse", "prefix_product",
+    "prepend", "product", "raked_product", "rank", "replace", "right_inverse", "select",
+    "shape", "shape_div", "size", "slice_and_offset", "stride", "suffix_product", "take",
+    "tile_to_shape", "tiled_divide", "tiled_product", "upcast", "weakly_congruent",
+    "zipped_divide", "zipped_product",
+]

@@ -1,0 +1,88 @@
+"""``coalesce`` and ``filter``: the fewest modes that keep a layout's function.
+
+>>> from cutepy import Layout
+>>> coalesce(Layout((2, (1, 6)), (1, (6, 2))))
+12:1
+>>> coalesce(Layout((2, (1, 6)), (1, (6, 2))), (1, 1))
+(2,6):(1,2)
+>>> filter(Layout((2, 3, 4), (1, 0, 2)))
+8:1
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import inttuple as it
+from .basis import ScaledBasis
+from .errors import CutepyError
+from .layout import Layout
+
+
+def coalesce_flat(fs: Any, fd: Any) -> tuple[Any, Any]:
+    """Coalesce flat shape/stride sequences; returns ``(shape, stride)``, scalars for one mode.
+
+    Rules, applied left to right: size-1 modes vanish; ``s0:d0 ++ s1:s0*d0`` becomes
+    ``s0*s1:d0``; an all-size-1 layout becomes ``1:0``.
+    """
+    rs: list = []
+    rd: list = []
+    for s, d in zip(fs, fd):
+        if s == 1:
+            continue
+        if rs and rs[-1] * rd[-1] == d:
+            rs[-1] = rs[-1] * s
+        else:
+            rs.append(s)
+            rd.append(d)
+    if not rs:
+        return 1, 0
+    if len(rs) == 1:
+        return rs[0], rd[0]
+    return tuple(rs), tuple(rd)
+
+
+def coalesce(layout: Layout, profile: Any = None) -> Layout:
+    """The layout with the fewest modes and the same function (``profile`` coalesces by mode).
+
+    With a tuple ``profile``, mode ``i`` is coalesced with ``profile[i]`` and modes past
+    the profile are kept as they are; an integer profile coalesces the whole layout.
+    """
+    if type(profile) is tuple:
+        shape, stride = layout.shape, layout.stride
+        if type(shape) is not tuple:
+            shape, stride = (shape,), (stride,)
+        if len(profile) > len(shape):
+            raise CutepyError(
+                f"coalesce: profile {profile} has more modes than the layout {layout}"
+            )
+        ss, dd = [], []
+        for i, p in enumerate(profile):
+            m = coalesce(Layout._new(shape[i], stride[i]), p)
+            ss.append(m.shape)
+            dd.append(m.stride)
+        return Layout._new(tuple(ss) + shape[len(profile):], tuple(dd) + stride[len(profile):])
+    shape = layout.shape
+    if type(shape) is not tuple:
+        if shape == 1:
+            return Layout._new(1, 0)
+        return layout
+    s, d = coalesce_flat(it.flatten(shape), it.flatten(layout.stride))
+    return Layout._new(s, d)
+
+
+def filter_zeros(layout: Layout) -> Layout:
+    """Stride-0 modes replaced by ``1:0`` (the shape keeps its nesting)."""
+    return Layout._new(
+        it.transform_leaf(lambda s, d: 1 if _is_zero(d) else s, layout.shape, layout.stride),
+        layout.stride,
+    )
+
+
+def _is_zero(d: Any) -> bool:
+    return not isinstance(d, ScaledBasis) and d == 0
+
+
+def filter(layout: Layout, profile: Any = None) -> Layout:  # noqa: A001 - CuTe's name
+    """Coalesce after dropping stride-0 and size-1 modes."""
+    return coalesce(filter_zeros(layout), profile)

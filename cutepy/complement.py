@@ -1,0 +1,67 @@
+"""``complement(A, cotarget)``: the layout that fills the gaps of A's image up to ``cotarget``.
+
+The result has sorted strides, an image disjoint from A's (except offset 0), and
+``(A, complement(A, M))`` covers ``[0, M)`` when A's strides tile.
+
+>>> from cutepy import Layout
+>>> complement(Layout(4, 2), 24)
+(2,3):(1,8)
+>>> complement(Layout((2, 2), (1, 6)), 24)
+(3,2):(2,12)
+>>> complement(Layout(4, 0), 8)
+8:1
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import inttuple as it
+from .basis import ScaledBasis
+from .coalesce import coalesce_flat, filter
+from .errors import AdmissibilityError, CutepyError
+from .layout import Layout
+
+
+def complement(A: Layout, cotarget: Any = None) -> Layout:
+    """CuTe's ``complement``; ``cotarget`` is an int or a shape, default ``cosize(filter(A))``."""
+    f = filter(A)
+    if cotarget is None:
+        cotarget = f.cosize()
+    fs, fd = f.shape, f.stride
+    if type(fs) is not tuple:
+        fs, fd = (fs,), (fd,)
+    for d in fd:
+        if isinstance(d, ScaledBasis):
+            raise CutepyError(f"complement of {A}: stride {d} is not an integer")
+        if d < 0:
+            raise AdmissibilityError(
+                f"complement of {A} is undefined: stride {d} is negative"
+            )
+    if fd == (0,):
+        n = it.product(cotarget)
+        return Layout._new(n, 1) if n != 1 else Layout._new(1, 0)
+    order = sorted(range(len(fs)), key=lambda k: (fd[k], k))
+    shapes: list = []
+    strides: list = []
+    cur = 1
+    for k in order:
+        s, d = fs[k], fd[k]
+        if d < cur:
+            raise AdmissibilityError(
+                f"complement of {A} is undefined: A is not injective (mode {s}:{d} overlaps "
+                f"the modes of smaller stride, which reach {cur})"
+            )
+        if d % cur != 0:
+            raise AdmissibilityError(
+                f"complement of {A} is inadmissible: stride {d} is not a multiple of {cur}, "
+                "the extent of the modes of smaller stride"
+            )
+        shapes.append(d // cur)
+        strides.append(cur)
+        cur = d * s
+    rest = it.product(it.ceil_div(cotarget, cur))
+    shapes.append(rest)
+    strides.append(cur)
+    s, d = coalesce_flat(shapes, strides)
+    return Layout._new(s, d)

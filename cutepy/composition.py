@@ -1,0 +1,198 @@
+"""``composition(A, B)``: the layout ``R`` with ``R(c) == A(B(c))`` for every ``c`` in B's domain.
+
+``B`` may be a Layout, a shape (an int ``n`` means ``n:1``) or a tuple of tilers
+applied mode by mode (``None`` keeps a mode). A's modes past the tiler are dropped.
+
+>>> from cutepy import Layout, parse
+>>> composition(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1)))
+((2,2),3):((24,2),8)
+>>> A = Layout((12, (4, 8)), (59, (13, 1)))
+>>> composition(A, parse("<3:4, 8:2>"))
+(3,(2,4)):(236,(26,1))
+>>> composition(A, (3, 8))
+(3,(4,2)):(59,(13,1))
+
+Compositions that break CuTe's divisibility conditions raise, where C++ would
+silently return a wrong layout:
+
+>>> composition(Layout((4, 6), (1, 5)), Layout(8, 3))
+Traceback (most recent call last):
+...
+cutepy.errors.AdmissibilityError: composition (4,6):(1,5) o 8:3 is inadmissible: \
+stride divisibility fails at mode 0 of coalesce(A) = (4,6):(1,5): B's remaining stride 3 \
+does not divide A's shape 4, and B's remaining shape 8 runs past it
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import inttuple as it
+from .basis import ScaledBasis
+from .coalesce import coalesce_flat
+from .errors import AdmissibilityError, CutepyError
+from .layout import Layout, as_layout
+
+
+def composition(A: Any, B: Any) -> Any:
+    """``A o B``; see the module docstring for what ``B`` may be."""
+    if type(A) is not Layout:
+        if isinstance(A, str):
+            A = as_layout(A)
+        elif hasattr(A, "compose"):
+            return A.compose(B)
+        else:
+            A = as_layout(A)
+    if type(B) is Layout:
+        return _compose_layouts(A, B)
+    if B is None:
+        return A
+    if type(B) is int:
+        return _compose_layouts(A, Layout(B))
+    if isinstance(B, tuple):
+        return _compose_by_mode(A, B)
+    if isinstance(B, str):
+        from .notation import parse
+
+        return composition(A, parse(B))
+    if hasattr(B, "compose_left"):
+        return B.compose_left(A)
+    raise CutepyError(f"composition: cannot use {B!r} as the right-hand side")
+
+
+def _compose_by_mode(A: Layout, tiler: tuple) -> Layout:
+    shape, stride = A.shape, A.stride
+    if type(shape) is not tuple:
+        shape, stride = (shape,), (stride,)
+    if len(tiler) > len(shape):
+        raise CutepyError(f"composition: tiler {_fmt_tiler(tiler)} has more modes than {A}")
+    ss, dd = [], []
+    for i, t in enumerate(tiler):
+        m = composition(Layout._new(shape[i], stride[i]), t)
+        ss.append(m.shape)
+        dd.append(m.stride)
+    return Layout._new(tuple(ss), tuple(dd))
+
+
+def _fmt_tiler(t: Any) -> str:
+    if isinstance(t, tuple):
+        return "<" + ", ".join(_fmt_tiler(x) for x in t) + ">"
+    return str(t)
+
+
+def coalesce_x(A: Layout) -> tuple[tuple, tuple]:
+    """Flat coalesce that also keeps A's function *outside* its domain (C++ ``coalesce_x``).
+
+    A trailing size-1 mode is treated as size 2 so that its stride survives: only the
+    last mode's stride matters past the domain, and composition reads nothing else there.
+    """
+    fs, fd = it.flatten(A.shape), it.flatten(A.stride)
+    if not fs:
+        return (2,), (0,)
+    if fs[-1] == 1:
+        fs = fs[:-1] + (2,)
+    s, d = coalesce_flat(fs, fd)
+    if type(s) is not tuple:
+        return (s,), (d,)
+    return s, d
+
+
+def _compose_layouts(A: Layout, B: Layout) -> Layout:
+    fb = it.flatten(B.stride)
+    if any(isinstance(d, ScaledBasis) for d in fb):
+        s, d = _compose_basis(A, B.shape, B.stride, A, B)
+        return Layout._new(s, d)
+    ls, ld = coalesce_x(A)
+    s, d = _impl(ls, ld, B.shape, B.stride, A, B)
+    return Layout._new(s, d)
+
+
+def _compose_basis(A: Layout, rs: Any, rd: Any, A0: Layout, B0: Layout) -> tuple[Any, Any]:
+    """B strides that are basis elements pick the sub-mode of A they name."""
+    if type(rs) is tuple:
+        pairs = [_compose_basis(A, s, d, A0, B0) for s, d in zip(rs, rd)]
+        return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
+    sub, value = A, rd
+    if isinstance(rd, ScaledBasis):
+        value = rd.value
+        for m in rd.mode:
+            if type(sub.shape) is not tuple or not 0 <= m < len(sub.shape):
+                raise CutepyError(f"composition {A0} o {B0}: basis stride {rd} names no mode of A")
+            sub = sub[m]
+    ls, ld = coalesce_x(sub)
+    return _impl(ls, ld, rs, value, A0, B0)
+
+
+def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout) -> tuple[Any, Any]:
+    if type(rs) is tuple:
+        ss, dd = [], []
+        for s, d in zip(rs, rd):
+            a, b = _impl(ls, ld, s, d, A, B)
+            ss.append(a)
+            dd.append(b)
+        return tuple(ss), tuple(dd)
+    if rd == 0:
+        return rs, rd
+    last = len(ls) - 1
+    if last == 0:
+        return rs, rd * ld[0]
+    if rd < 0 and rs > 1:
+        raise AdmissibilityError(
+            f"composition {A} o {B} is inadmissible: B's negative stride {rd} would index "
+            "A below 0"
+        )
+    result_s: list = []
+    result_d: list = []
+    rest_s, rest_d = rs, rd
+    for i in range(last):
+        s = ls[i]
+        next_shape = -(-s // rest_d)
+        next_stride = -(-rest_d // s)
+        if next_shape == 1 or rest_s == 1:
+            if rest_s != 1 and rest_d % s != 0:
+                raise _inadmissible(A, B, "stride", i, ls, ld,
+                                    f"B's remaining stride {rest_d} is neither a multiple of "
+                                    f"A's shape {s} nor smaller than it")
+            rest_d = next_stride
+            continue
+        new = next_shape if next_shape < rest_s else rest_s
+        if rest_s % new != 0:
+            raise _inadmissible(A, B, "shape", i, ls, ld,
+                                f"B's remaining shape {rest_s} is not a multiple of {new}, "
+                                f"the extent that A's shape {s} leaves at stride {rest_d}")
+        if rest_s > next_shape and s % rest_d != 0:
+            raise _inadmissible(A, B, "stride", i, ls, ld,
+                                f"B's remaining stride {rest_d} does not divide A's shape {s}, "
+                                f"and B's remaining shape {rest_s} runs past it")
+        result_s.append(new)
+        result_d.append(rest_d * ld[i])
+        rest_s //= new
+        rest_d = next_stride
+    if not result_s:
+        return rest_s, rest_d * ld[last]
+    if rest_s == 1:
+        if len(result_s) == 1:
+            return result_s[0], result_d[0]
+        return tuple(result_s), tuple(result_d)
+    result_s.append(rest_s)
+    result_d.append(rest_d * ld[last])
+    return tuple(result_s), tuple(result_d)
+
+
+def _inadmissible(A, B, kind: str, i: int, ls: tuple, ld: tuple, why: str) -> AdmissibilityError:
+    flat = Layout._new(ls, ld)
+    return AdmissibilityError(
+        f"composition {A} o {B} is inadmissible: {kind} divisibility fails at mode {i} "
+        f"of coalesce(A) = {flat}: {why}"
+    )
+
+
+def is_admissible(A: Layout, B: Any) -> bool:
+    """Whether ``composition(A, B)`` meets CuTe's divisibility conditions."""
+    try:
+        composition(A, B)
+    except AdmissibilityError:
+        return False
+    return True
+
+

@@ -1,0 +1,104 @@
+"""Divides: split a layout into tiles and the layout of the tiles.
+
+For a layout ``(M, N, L, ...)`` and a tiler ``<TileM, TileN>``::
+
+    logical_divide : ((TileM,RestM), (TileN,RestN), L, ...)
+    zipped_divide  : ((TileM,TileN), (RestM,RestN,L,...))
+    tiled_divide   : ((TileM,TileN), RestM, RestN, L, ...)
+    flat_divide    : (TileM, TileN, RestM, RestN, L, ...)
+
+>>> from cutepy import Layout
+>>> logical_divide(Layout((4, 2, 3), (2, 1, 8)), Layout(4, 2))
+((2,2),(2,3)):((4,1),(2,8))
+>>> A = Layout((8, 6))
+>>> zipped_divide(A, (4, 3))
+((4,3),(2,2)):((1,8),(4,24))
+>>> tiled_divide(A, (4, 3))
+((4,3),2,2):((1,8),4,24)
+>>> flat_divide(A, (4, 3))
+(4,3,2,2):(1,8,4,24)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .complement import complement
+from .composition import composition
+from .errors import CutepyError
+from .layout import Layout, as_layout, make_layout
+
+
+def _tiler(t: Any) -> Any:
+    """Normalise a tiler: a Layout, None, or a tuple of tilers (ints become ``n:1``)."""
+    if t is None or type(t) is Layout:
+        return t
+    if type(t) is int:
+        return Layout(t)
+    if isinstance(t, str):
+        from .notation import parse
+
+        return _tiler(parse(t))
+    if isinstance(t, (tuple, list)):
+        return tuple(_tiler(x) for x in t)
+    if hasattr(t, "compose"):
+        return t
+    raise CutepyError(f"{t!r} is not a tiler (a layout, a shape, or a tuple of tilers)")
+
+
+def _modes(A: Layout) -> list[Layout]:
+    return list(A) if type(A.shape) is tuple else [A]
+
+
+def logical_divide(A: Any, tiler: Any) -> Any:
+    """``composition(A, make_layout(T, complement(T, size(A))))``, by mode for a tuple tiler."""
+    tiler = _tiler(tiler)
+    if not isinstance(A, Layout) and hasattr(A, "compose"):
+        if isinstance(tiler, tuple):
+            raise CutepyError("logical_divide of a composed layout takes a single layout tiler")
+        return composition(A, make_layout(tiler, complement(tiler, A.size())))
+    A = as_layout(A)
+    if tiler is None:
+        return A
+    if isinstance(tiler, tuple):
+        modes = _modes(A)
+        if len(tiler) > len(modes):
+            raise CutepyError(f"logical_divide: the tiler has {len(tiler)} modes, {A} has {len(modes)}")
+        out = [logical_divide(m, t) for m, t in zip(modes, tiler)] + modes[len(tiler):]
+        return make_layout(*out)
+    return composition(A, make_layout(tiler, complement(tiler, A.size())))
+
+
+def unzip_modes(L: Layout, tiler: Any) -> tuple[Layout, Layout]:
+    """Split a by-mode divide or product into (tile part, rest part), as C++'s ``zip2_by``."""
+    if isinstance(tiler, tuple):
+        modes = _modes(L)
+        pairs = []
+        for m, t in zip(modes, tiler):
+            if t is None:
+                raise CutepyError("zipped, tiled and flat divides/products need a tiler in every mode")
+            pairs.append(unzip_modes(m, t))
+        firsts = [p[0] for p in pairs]
+        seconds = [p[1] for p in pairs] + modes[len(tiler):]
+        return make_layout(*firsts), make_layout(*seconds)
+    return L[0], L[1]
+
+
+def zipped_divide(A: Any, tiler: Any) -> Layout:
+    """``((TileM,TileN,...), (RestM,RestN,...,L,...))``."""
+    tiler = _tiler(tiler)
+    if not isinstance(tiler, tuple):
+        return logical_divide(A, tiler)
+    return make_layout(*unzip_modes(logical_divide(A, tiler), tiler))
+
+
+def tiled_divide(A: Any, tiler: Any) -> Layout:
+    """``((TileM,TileN,...), RestM, RestN, ..., L, ...)``."""
+    z = zipped_divide(A, tiler)
+    return make_layout(z[0], *_modes(z[1]))
+
+
+def flat_divide(A: Any, tiler: Any) -> Layout:
+    """``(TileM, TileN, ..., RestM, RestN, ..., L, ...)``."""
+    z = zipped_divide(A, tiler)
+    return make_layout(*_modes(z[0]), *_modes(z[1]))

@@ -1,0 +1,40 @@
+"""The one error family of cutepy.
+
+Every error cutepy raises on purpose derives from :class:`CutepyError`, itself a
+:class:`ValueError`, so ``except ValueError`` keeps working for callers that do not
+know cutepy.
+
+>>> issubclass(ParseError, CutepyError) and issubclass(CutepyError, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+
+class CutepyError(ValueError):
+    """Base class of every error cutepy raises."""
+
+
+class ParseError(CutepyError):
+    """Text that does not follow a grammar; the message quotes it and points at the column."""
+
+    def __init__(self, message: str, text: str | None = None, pos: int | None = None):
+        self.text = text
+        self.pos = pos
+        if text is not None and pos is not None:
+            message = f"{message} at column {pos + 1}\n  {text}\n  {' ' * pos}^"
+        elif text is not None:
+            message = f"{message}: {text!r}"
+        super().__init__(message)
+
+
+class LayoutError(CutepyError):
+    """A layout that cannot exist: non-congruent shape and stride, a size below 1, ..."""
+
+
+class AdmissibilityError(CutepyError):
+    """An algebra operation whose inputs break one of its divisibility conditions."""
+
+
+class SymbolicError(CutepyError):
+    """A symbolic computation that needs a fact that does not follow from the declared ones."""

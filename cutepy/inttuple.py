@@ -1,0 +1,357 @@
+"""Hierarchical integer tuples (CuTe's ``IntTuple``), with C++ CuTe semantics.
+
+An *IntTuple* is an ``int`` or a (possibly nested) ``tuple`` of IntTuples. Shapes,
+strides and coordinates of layouts are IntTuples.
+
+>>> product((2, (3, 4)))
+24
+>>> flatten(((2, 2), 3))
+(2, 2, 3)
+>>> prefix_product((2, (3, 4)))
+(1, (2, 6))
+>>> idx2crd(5, (2, 3))
+(1, 2)
+>>> idx2crd((1, 5), (3, (2, 3)))
+(1, (1, 2))
+>>> crd2idx((1, (1, 2)), (3, (2, 3)))
+16
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import CutepyError
+
+IntTuple = int | tuple
+
+#: Deepest nesting cutepy accepts; real layouts rarely pass 4.
+MAX_DEPTH = 64
+
+
+def is_tuple(x: Any) -> bool:
+    """True for a (nested) tuple, False for a leaf."""
+    return isinstance(x, tuple)
+
+
+def is_int(x: Any) -> bool:
+    """True for a plain (non-bool) Python integer."""
+    return type(x) is int
+
+
+def product(t: IntTuple) -> Any:
+    """Product of all leaves; ``1`` for an empty tuple.
+
+    >>> product(((2, 3), 4))
+    24
+    """
+    if type(t) is tuple:
+        r = 1
+        for x in t:
+            r = r * (product(x) if type(x) is tuple else x)
+        return r
+    return t
+
+
+size = product
+
+
+def product_each(t: IntTuple) -> IntTuple:
+    """Product of each top-level mode: ``((2,3),4) -> (6,4)``.
+
+    >>> product_each(((2, 3), 4))
+    (6, 4)
+    """
+    if type(t) is tuple:
+        return tuple(product(x) for x in t)
+    return t
+
+
+def rank(t: IntTuple) -> int:
+    """Number of top-level modes (1 for a leaf).
+
+    >>> rank(((2, 3), 4)), rank(7)
+    (2, 1)
+    """
+    return len(t) if type(t) is tuple else 1
+
+
+def depth(t: IntTuple) -> int:
+    """Nesting depth: 0 for a leaf, 1 for a flat tuple.
+
+    >>> depth(3), depth((3, 4)), depth(((2, 2), 3))
+    (0, 1, 2)
+    """
+    if type(t) is tuple:
+        return 1 + max((depth(x) for x in t), default=0)
+    return 0
+
+
+def check_depth(t: Any, what: str = "tuple") -> None:
+    """Raise a :class:`CutepyError` if ``t`` nests deeper than :data:`MAX_DEPTH` (no recursion)."""
+    stack = [(t, 0)]
+    while stack:
+        x, d = stack.pop()
+        if isinstance(x, tuple):
+            if d >= MAX_DEPTH:
+                raise CutepyError(f"{what} nests deeper than {MAX_DEPTH} levels")
+            stack.extend((y, d + 1) for y in x)
+
+
+def flatten(t: IntTuple) -> tuple:
+    """All leaves in order, as a flat tuple (a leaf gives a 1-tuple).
+
+    >>> flatten(((2, (3,)), 4))
+    (2, 3, 4)
+    """
+    if type(t) is not tuple:
+        return (t,)
+    out: list = []
+    _flatten_into(t, out)
+    return tuple(out)
+
+
+def _flatten_into(t: tuple, out: list) -> None:
+    for x in t:
+        if type(x) is tuple:
+            _flatten_into(x, out)
+        else:
+            out.append(x)
+
+
+def unflatten(flat: tuple | list, profile: IntTuple) -> IntTuple:
+    """Give the leaves of ``flat`` the nesting of ``profile`` (inverse of :func:`flatten`).
+
+    >>> unflatten((1, 2, 3), ((0, 0), 0))
+    ((1, 2), 3)
+    """
+    it = iter(flat)
+    result = _unflatten(it, profile)
+    if next(it, None) is not None:
+        raise CutepyError(f"unflatten: more leaves than the profile {profile} holds")
+    return result
+
+
+def _unflatten(it, profile):
+    if type(profile) is tuple:
+        return tuple(_unflatten(it, p) for p in profile)
+    try:
+        return next(it)
+    except StopIteration:
+        raise CutepyError("unflatten: fewer leaves than the profile needs") from None
+
+
+def transform_leaf(fn, *ts):
+    """Apply ``fn`` leafwise to congruent tuples."""
+    if type(ts[0]) is tuple:
+        return tuple(transform_leaf(fn, *xs) for xs in zip(*ts))
+    return fn(*ts)
+
+
+def prefix_product(t: IntTuple, init: Any = 1) -> IntTuple:
+    """Exclusive prefix product, with the nesting of ``t`` (compact column-major strides).
+
+    >>> prefix_product(((2, 3), 4))
+    ((1, 2), 6)
+    """
+    if type(t) is tuple:
+        out = []
+        for x in t:
+            out.append(prefix_product(x, init))
+            init = init * product(x)
+        return tuple(out)
+    return init
+
+
+def suffix_product(t: IntTuple, init: Any = 1) -> IntTuple:
+    """Exclusive suffix product (compact row-major strides).
+
+    >>> suffix_product((2, (3, 4)))
+    (12, (4, 1))
+    """
+    if type(t) is tuple:
+        out = []
+        for x in reversed(t):
+            out.append(suffix_product(x, init))
+            init = init * product(x)
+        return tuple(reversed(out))
+    return init
+
+
+def inner_product(a: IntTuple, b: IntTuple) -> Any:
+    """Sum of leafwise products of two congruent tuples.
+
+    >>> inner_product((1, (2, 3)), (4, (5, 6)))
+    32
+    """
+    if type(a) is tuple:
+        if type(b) is not tuple or len(a) != len(b):
+            raise CutepyError(f"inner_product: {a} and {b} are not congruent")
+        r = 0
+        for x, y in zip(a, b):
+            r = r + inner_product(x, y)
+        return r
+    if type(b) is tuple:
+        raise CutepyError(f"inner_product: {a} and {b} are not congruent")
+    return a * b
+
+
+def ceil_div(a: IntTuple, b: IntTuple) -> IntTuple:
+    """Ceiling division; a tuple ``a`` is divided mode by mode, carrying the rest of ``b``.
+
+    >>> ceil_div(7, 2), ceil_div((4, 6), 8), ceil_div((3, 5), (2, 2))
+    (4, (1, 3), (2, 3))
+    """
+    if type(a) is tuple:
+        if type(b) is tuple:
+            if len(b) > len(a):
+                raise CutepyError(f"ceil_div: {b} has more modes than {a}")
+            return tuple(ceil_div(x, y) for x, y in zip(a, b)) + a[len(b):]
+        out = []
+        for x in a:
+            out.append(ceil_div(x, b))
+            b = ceil_div(b, product(x))
+        return tuple(out)
+    if type(b) is tuple:
+        return ceil_div(a, product(b))
+    return -(-a // b)
+
+
+def _shape_div_int(a: int, b: int) -> int:
+    if a % b != 0 and b % a != 0:
+        raise CutepyError(f"shape_div: neither of {a} and {b} divides the other")
+    q = a // b
+    if q != 0:
+        return q
+    return 1 if (a > 0) == (b > 0) else -1
+
+
+def shape_div(a: IntTuple, b: IntTuple) -> IntTuple:
+    """CuTe's ``shape_div``: ``a / b`` when ``b`` divides ``a``, else ``1`` when ``a`` divides ``b``.
+
+    A tuple ``a`` is divided mode by mode, the rest of ``b`` carried to later modes.
+
+    >>> shape_div(12, 4), shape_div(4, 12), shape_div((4, 6), 8)
+    (3, 1, (1, 3))
+    """
+    if type(a) is tuple:
+        if type(b) is tuple:
+            if len(a) != len(b):
+                raise CutepyError(f"shape_div: {a} and {b} differ in rank")
+            return tuple(shape_div(x, y) for x, y in zip(a, b))
+        out = []
+        for x in a:
+            out.append(shape_div(x, b))
+            b = shape_div(b, product(x))
+        return tuple(out)
+    if type(b) is tuple:
+        return shape_div(a, product(b))
+    return _shape_div_int(a, b)
+
+
+def shape_min(a: IntTuple, b: int) -> IntTuple:
+    """Leaf minimum, as used by composition's mod-out step."""
+    if type(a) is tuple or type(b) is tuple:
+        raise CutepyError("shape_min: only integers are supported")
+    return a if a < b else b
+
+
+def elem_scale(a: IntTuple, b: IntTuple) -> IntTuple:
+    """Leafwise ``a * product(b)``."""
+    if type(a) is tuple:
+        return tuple(elem_scale(x, y) for x, y in zip(a, b))
+    return a * product(b)
+
+
+def congruent(a: IntTuple, b: IntTuple) -> bool:
+    """Same nesting profile.
+
+    >>> congruent((1, (2, 3)), (4, (5, 6))), congruent((1, 2), (1, (2, 3)))
+    (True, False)
+    """
+    if type(a) is tuple:
+        return type(b) is tuple and len(a) == len(b) and all(map(congruent, a, b))
+    return type(b) is not tuple
+
+
+def weakly_congruent(a: IntTuple, b: IntTuple) -> bool:
+    """``a``'s profile is a coarsening of ``b``'s (a leaf of ``a`` matches any subtree).
+
+    >>> weakly_congruent((1, 2), (1, (2, 3))), weakly_congruent((1, (2, 3)), (1, 2))
+    (True, False)
+    """
+    if type(a) is tuple:
+        return type(b) is tuple and len(a) == len(b) and all(map(weakly_congruent, a, b))
+    return True
+
+
+def compatible(a: IntTuple, b: IntTuple) -> bool:
+    """Every coordinate of shape ``a`` is a coordinate of shape ``b``: sizes agree at every leaf of a.
+
+    >>> compatible(6, (2, 3)), compatible((2, 3), 6), compatible((6, 4), ((2, 3), (2, 2)))
+    (True, False, True)
+    """
+    if type(a) is tuple:
+        return type(b) is tuple and len(a) == len(b) and all(map(compatible, a, b))
+    return a == product(b)
+
+
+def idx2crd(idx: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> IntTuple:
+    """Split an index into the natural coordinate of ``shape`` (colexicographic), as C++ does.
+
+    ``idx`` may already be a coordinate of a coarser profile; each of its integer
+    leaves is split within the matching mode.
+
+    >>> idx2crd(7, ((2, 2), 3))
+    ((1, 1), 1)
+    >>> idx2crd((1, 5), (3, (2, 3)))
+    (1, (1, 2))
+    """
+    if type(idx) is tuple:
+        if type(shape) is not tuple or len(idx) != len(shape):
+            raise CutepyError(f"idx2crd: coordinate {idx} does not match the shape {shape}")
+        if stride is None:
+            return tuple(idx2crd(i, s) for i, s in zip(idx, shape))
+        return tuple(idx2crd(i, s, d) for i, s, d in zip(idx, shape, stride))
+    if type(shape) is tuple:
+        if stride is None:
+            stride = prefix_product(shape)
+        return tuple(idx2crd(idx, s, d) for s, d in zip(shape, stride))
+    if stride is None:
+        return idx % shape
+    return (idx // stride) % shape
+
+
+def crd2idx(crd: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> Any:
+    """Inner product of a coordinate (of any coarser profile) with ``stride``.
+
+    The default stride is compact column-major, so ``crd2idx`` inverts :func:`idx2crd`.
+    An integer coordinate into a tuple mode is split colexicographically; the last
+    mode takes what is left, unwrapped, as in C++.
+
+    >>> crd2idx((1, 2), (2, 3))
+    5
+    >>> crd2idx(5, (2, 3), (3, 1))
+    5
+    """
+    if stride is None:
+        stride = prefix_product(shape)
+    if type(crd) is tuple:
+        if type(shape) is not tuple or len(crd) != len(shape):
+            raise CutepyError(f"coordinate {crd} does not match the shape {shape}")
+        r = 0
+        for c, s, d in zip(crd, shape, stride):
+            r = r + crd2idx(c, s, d)
+        return r
+    if type(shape) is tuple:
+        r = 0
+        last = len(shape) - 1
+        for k, (s, d) in enumerate(zip(shape, stride)):
+            if k == last:
+                r = r + crd2idx(crd, s, d)
+            else:
+                n = product(s)
+                r = r + crd2idx(crd % n, s, d)
+                crd = crd // n
+        return r
+    return crd * stride

@@ -1,0 +1,124 @@
+"""Inverses and common sub-layouts: ``right_inverse``, ``left_inverse``, ``nullspace``,
+``max_common_layout`` and ``max_common_vector``.
+
+>>> from cutepy import Layout
+>>> right_inverse(Layout((4, 2), (2, 1)))
+(2,4):(4,1)
+>>> left_inverse(Layout(4, 2))
+(2,4):(0,1)
+>>> nullspace(Layout((2, 3, 4), (1, 0, 2)))
+3:2
+>>> max_common_vector(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 8)))
+4
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import inttuple as it
+from .basis import ScaledBasis
+from .coalesce import coalesce
+from .composition import composition
+from .errors import AdmissibilityError, CutepyError
+from .layout import Layout
+
+
+def _flat(L: Layout) -> tuple[tuple, tuple]:
+    s, d = L.shape, L.stride
+    if type(s) is not tuple:
+        return (s,), (d,)
+    return it.flatten(s), it.flatten(d)
+
+
+def _wrap(shapes: list, strides: list) -> Layout:
+    if not shapes:
+        return Layout._new(1, 0)
+    if len(shapes) == 1:
+        return Layout._new(shapes[0], strides[0])
+    return Layout._new(tuple(shapes), tuple(strides))
+
+
+def right_inverse(A: Layout) -> Layout:
+    """The largest ``R`` with ``A(R(i)) == i`` for every ``i`` in R's domain.
+
+    As C++: walk A's coalesced modes in stride order, following the chain of strides
+    1, s0*d0, ... ; each mode on the chain adds its shape with its column-major position.
+    """
+    fs, fd = _flat(coalesce(A))
+    _int_strides(A, fd)
+    pre = it.prefix_product(fs)
+    shapes, strides = [1], [0]
+    curr = 1
+    for k in sorted(range(len(fs)), key=lambda k: fd[k]):
+        if fd[k] == curr:
+            shapes.append(fs[k])
+            strides.append(pre[k])
+            curr = fs[k] * fd[k]
+    return coalesce(Layout._new(tuple(shapes), tuple(strides)))
+
+
+def left_inverse(A: Layout) -> Layout:
+    """``L`` with ``L(A(i)) == i`` for every ``i`` of an injective ``A`` (C++'s quasi-inverse).
+
+    Offsets that A does not reach map to whatever the sorted-stride construction gives
+    (often 0), exactly as in C++.
+    """
+    fs, fd = _flat(coalesce(A))
+    _int_strides(A, fd)
+    pre = it.prefix_product(fs)
+    order = sorted(range(len(fs)), key=lambda k: fd[k])
+    shapes: list = []
+    strides: list = [0]
+    total = 1
+    for k in order:
+        d = fd[k]
+        if d == 0:
+            continue
+        if d < 0 or d % total != 0:
+            raise AdmissibilityError(
+                f"left_inverse of {A}: stride {d} is not a multiple of {total}, the extent "
+                "of the modes of smaller stride (left inverse divisibility condition)"
+            )
+        shapes.append(d // total)
+        strides.append(pre[k])
+        total *= d // total
+    shapes.append(fs[order[-1]])
+    return coalesce(Layout._new(tuple(shapes), tuple(strides)))
+
+
+def _int_strides(A: Layout, fd: tuple) -> None:
+    for d in fd:
+        if isinstance(d, ScaledBasis):
+            raise CutepyError(f"the inverse of {A} needs integer strides; {d} is not one")
+
+
+def nullspace(A: Layout) -> Layout:
+    """The indices of A's domain whose offset is 0, as a layout (stride-0 leaves of A)."""
+    fs, fd = _flat(A)
+    rstride = it.prefix_product(fs)
+    shapes, strides = [], []
+    for k, d in enumerate(fd):
+        if not isinstance(d, ScaledBasis) and d == 0:
+            shapes.append(fs[k])
+            strides.append(rstride[k])
+    return _wrap(shapes, strides)
+
+
+def max_common_layout(A: Layout, B: Layout) -> Layout:
+    """The largest layout ``V`` with ``A o V`` and ``B o V`` both compact (stride 1)."""
+    inv_b = right_inverse(B)
+    common = coalesce(composition(A, inv_b))
+    s0 = common.shape[0] if type(common.shape) is tuple else common.shape
+    d0 = common.stride[0] if type(common.stride) is tuple else common.stride
+    if d0 == 1:
+        return composition(inv_b, Layout._new(s0, d0))
+    return Layout._new(1, 0)
+
+
+def max_common_vector(A: Layout, B: Layout) -> Any:
+    """The number of leading elements that are contiguous in both A and B."""
+    common = coalesce(composition(A, right_inverse(B)))
+    s0 = common.shape[0] if type(common.shape) is tuple else common.shape
+    d0 = common.stride[0] if type(common.stride) is tuple else common.stride
+    return s0 if d0 == 1 else 1

@@ -1,0 +1,543 @@
+"""The :class:`Layout`: a function from coordinates to offsets, written ``shape:stride``.
+
+>>> L = Layout(((2, 2), 3), ((24, 2), 8))
+>>> print(L)
+((2,2),3):((24,2),8)
+>>> L(5), L(1, 2), L(((1, 0), 2))
+(32, 40, 40)
+>>> L.size(), L.cosize(), L.rank(), L.depth()
+(12, 43, 2, 2)
+>>> Layout((2, 3))              # LayoutLeft (column-major) by default
+(2,3):(1,2)
+>>> print(L(None, 1))           # slice: the wildcard keeps mode 0
+((2,2)):((24,2))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import inttuple as it
+from .basis import ScaledBasis, basis_like
+from .errors import CutepyError, LayoutError
+
+
+def _is_symbolic(x: Any) -> bool:
+    return type(x).__module__.startswith("sympy")
+
+
+def _leaf(x: Any, what: str, positive: bool) -> Any:
+    t = type(x)
+    if t is int:
+        if positive and x < 1:
+            raise LayoutError(f"{what} has a leaf {x}; shape leaves must be positive integers")
+        return x
+    if t is bool:
+        raise LayoutError(f"{what} has a boolean leaf {x}; expected an integer")
+    if isinstance(x, ScaledBasis):
+        if positive:
+            raise LayoutError(f"{what} has a basis element {x}; only strides may hold one")
+        return x
+    if hasattr(x, "__index__") and not _is_symbolic(x):
+        return _leaf(x.__index__(), what, positive)
+    if _is_symbolic(x):
+        from .symbolic import symbolic_leaf
+
+        return symbolic_leaf(x, what, positive)
+    raise LayoutError(f"{what} has a leaf {x!r} of type {t.__name__}; expected an integer")
+
+
+def _normalize(t: Any, what: str, positive: bool) -> Any:
+    """Lists become tuples, numpy and sympy integers become leaves, everything is checked."""
+    it.check_depth(t, what) if isinstance(t, (tuple, list)) else None
+    if isinstance(t, (tuple, list)):
+        return tuple(_normalize(x, what, positive) for x in t)
+    return _leaf(t, what, positive)
+
+
+def _fmt(t: Any) -> str:
+    if type(t) is tuple:
+        return "(" + ",".join(_fmt(x) for x in t) + ")"
+    return str(t)
+
+
+class Layout:
+    """An immutable, hashable CuTe layout ``shape:stride``.
+
+    ``Layout(shape)`` uses compact column-major strides (CuTe's LayoutLeft). Shapes and
+    strides are nested tuples of integers; strides may also hold basis elements
+    (:func:`cutepy.E`), as identity layouts do.
+    """
+
+    __slots__ = ("_shape", "_stride", "_hash")
+
+    def __init__(self, shape: Any, stride: Any = None):
+        shape = _normalize(shape, "shape", True)
+        if stride is None:
+            stride = it.prefix_product(shape)
+        elif isinstance(stride, _MajorTag):
+            stride = stride.strides(shape)
+        else:
+            stride = _normalize(stride, "stride", False)
+            if not it.congruent(shape, stride):
+                raise LayoutError(
+                    f"shape {_fmt(shape)} and stride {_fmt(stride)} are not congruent "
+                    "(they must nest the same way)"
+                )
+        self._shape = shape
+        self._stride = stride
+        self._hash = None
+
+    @classmethod
+    def _new(cls, shape: Any, stride: Any) -> Layout:
+        """Trusted constructor for the algebra: no checks."""
+        self = object.__new__(cls)
+        self._shape = shape
+        self._stride = stride
+        self._hash = None
+        return self
+
+    @classmethod
+    def parse(cls, text: str) -> Layout:
+        """Read CuTe notation: ``Layout.parse("(2,3):(3,1)")``.
+
+        >>> Layout.parse("(_2, _4):(_1, _2)")
+        (2,4):(1,2)
+        """
+        from .notation import parse_layout
+
+        return parse_layout(text)
+
+    # -- identity -------------------------------------------------------------------
+
+    @property
+    def shape(self) -> Any:
+        """The shape, a nested tuple of positive integers (or an integer)."""
+        return self._shape
+
+    @property
+    def stride(self) -> Any:
+        """The stride, congruent to the shape."""
+        return self._stride
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Layout:
+            return NotImplemented
+        return self._shape == other._shape and self._stride == other._stride
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if h is None:
+            h = self._hash = hash((Layout, self._shape, self._stride))
+        return h
+
+    def __str__(self) -> str:
+        return f"{_fmt(self._shape)}:{_fmt(self._stride)}"
+
+    __repr__ = __str__
+
+    def __reduce__(self):
+        return (Layout, (self._shape, self._stride))
+
+    # -- queries --------------------------------------------------------------------
+
+    def size(self) -> Any:
+        """Number of coordinates in the domain: the product of the shape."""
+        return it.product(self._shape)
+
+    def cosize(self) -> Any:
+        """One past the largest offset reached: ``1 + sum((s-1)*|d|)`` over the leaves."""
+        r = 1
+        for s, d in zip(it.flatten(self._shape), it.flatten(self._stride)):
+            if isinstance(d, ScaledBasis):
+                raise CutepyError(f"cosize of {self} is not an integer: it has basis strides")
+            r = r + (s - 1) * abs(d)
+        return r
+
+    def rank(self) -> int:
+        """Number of top-level modes."""
+        return it.rank(self._shape)
+
+    def depth(self) -> int:
+        """Nesting depth of the shape."""
+        return it.depth(self._shape)
+
+    def __len__(self) -> int:
+        return it.rank(self._shape)
+
+    def __iter__(self):
+        for i in range(self.rank()):
+            yield self[i]
+
+    def __getitem__(self, i: int) -> Layout:
+        """Mode ``i`` (CuTe's ``layout<i>``); a scalar layout is its own mode 0."""
+        if type(self._shape) is tuple:
+            try:
+                return Layout._new(self._shape[i], self._stride[i])
+            except IndexError:
+                raise CutepyError(f"mode {i} out of range for rank-{len(self._shape)} {self}") from None
+        if i in (0, -1):
+            return self
+        raise CutepyError(f"mode {i} out of range for the scalar layout {self}")
+
+    # -- evaluation -----------------------------------------------------------------
+
+    def __call__(self, *args: Any) -> Any:
+        """``L(i)``, ``L(i, j)``, ``L((i, (j, k)))``: the offset; a ``None`` anywhere slices."""
+        if not args:
+            raise CutepyError("a layout is called with an index or a coordinate")
+        crd = args[0] if len(args) == 1 else args
+        if type(crd) is int:
+            return it.crd2idx(crd, self._shape, self._stride)
+        if _has_none(crd):
+            return slice_and_offset(crd, self)[0]
+        crd = _normalize_coord(crd)
+        return it.crd2idx(crd, self._shape, self._stride)
+
+    def offsets(self, indices: Any = None):
+        """``L(i)`` for every index of the domain (or for an array of indices), as int64.
+
+        >>> Layout((2, 3), (3, 1)).offsets()
+        array([0, 3, 1, 4, 2, 5])
+        """
+        from .evaluate import offsets
+
+        return offsets(self, indices)
+
+    def get_flat_coord(self, index: int) -> tuple:
+        """The flat (leaf) coordinate of a 1-D index."""
+        return it.flatten(it.idx2crd(index, self._shape))
+
+    def get_hier_coord(self, index: int) -> Any:
+        """The natural (hierarchical) coordinate of a 1-D index."""
+        return it.idx2crd(index, self._shape)
+
+    def _repr_svg_(self) -> str | None:
+        try:
+            from .viz import layout_svg
+        except ImportError:  # pictures are optional
+            return None
+        return layout_svg(self)
+
+
+class _MajorTag:
+    """``LayoutLeft`` / ``LayoutRight``: call with a shape for the compact layout."""
+
+    def __init__(self, name: str, strides):
+        self._name = name
+        self.strides = strides
+
+    def __call__(self, shape: Any) -> Layout:
+        shape = _normalize(shape, "shape", True)
+        return Layout._new(shape, self.strides(shape))
+
+    def __repr__(self) -> str:
+        return self._name
+
+
+#: Compact column-major strides (the default): ``LayoutLeft((2,3)) == (2,3):(1,2)``.
+LayoutLeft = _MajorTag("LayoutLeft", it.prefix_product)
+#: Compact row-major strides: ``LayoutRight((2,3)) == (2,3):(3,1)``.
+LayoutRight = _MajorTag("LayoutRight", it.suffix_product)
+
+
+def _has_none(c: Any) -> bool:
+    if c is None:
+        return True
+    if isinstance(c, (tuple, list)):
+        return any(_has_none(x) for x in c)
+    return False
+
+
+def _normalize_coord(c: Any) -> Any:
+    if isinstance(c, (tuple, list)):
+        it.check_depth(c, "coordinate")
+        return tuple(_normalize_coord(x) for x in c)
+    if c is None:
+        return None
+    if type(c) is int or _is_symbolic(c):
+        return c
+    if hasattr(c, "__index__"):
+        return c.__index__()
+    raise CutepyError(f"coordinate leaf {c!r} is not an integer")
+
+
+def as_layout(x: Any) -> Layout:
+    """A Layout from a Layout, a shape (compact strides) or CuTe text."""
+    if type(x) is Layout:
+        return x
+    if isinstance(x, str):
+        return Layout.parse(x)
+    return Layout(x)
+
+
+# -- construction -------------------------------------------------------------------
+
+
+def make_layout(*args: Any) -> Layout:
+    """``make_layout(shape, stride=None)``, or ``make_layout(L0, L1, ...)`` to use layouts as modes.
+
+    >>> make_layout((2, 3), LayoutRight)
+    (2,3):(3,1)
+    >>> make_layout(Layout(2, 3), Layout((4, 2)))
+    (2,(4,2)):(3,(1,4))
+    """
+    if args and all(isinstance(a, Layout) for a in args):
+        return Layout._new(tuple(a._shape for a in args), tuple(a._stride for a in args))
+    if len(args) == 1:
+        return Layout(args[0])
+    if len(args) == 2:
+        return Layout(args[0], args[1])
+    raise CutepyError("make_layout takes (shape, stride=None) or layouts as modes")
+
+
+def make_ordered_layout(shape: Any, order: Any = None) -> Layout:
+    """A compact layout whose leaves get strides in increasing ``order``.
+
+    ``order`` is congruent to ``shape``; equal orders keep their left-to-right position.
+
+    >>> make_ordered_layout((2, 3, 4), (1, 2, 0))
+    (2,3,4):(4,8,1)
+    """
+    shape = _normalize(shape, "shape", True)
+    if order is None:
+        return Layout._new(shape, it.prefix_product(shape))
+    order = _normalize(order, "order", False)
+    if not it.congruent(shape, order):
+        raise LayoutError(f"order {_fmt(order)} is not congruent to shape {_fmt(shape)}")
+    fs, fo = it.flatten(shape), it.flatten(order)
+    strides = [0] * len(fs)
+    acc = 1
+    for i in sorted(range(len(fs)), key=lambda k: (fo[k], k)):
+        strides[i] = acc
+        acc *= fs[i]
+    return Layout._new(shape, it.unflatten(strides, shape))
+
+
+def make_layout_like(layout: Layout) -> Layout:
+    """A compact layout with ``layout``'s shape and strides in the same order; stride-0 stays 0.
+
+    >>> make_layout_like(Layout((2, 3, 4), (20, 0, 1)))
+    (2,3,4):(4,0,1)
+    """
+    fs, fd = it.flatten(layout._shape), it.flatten(layout._stride)
+    strides = [0] * len(fs)
+    acc = 1
+    live = [i for i in range(len(fs)) if fd[i] != 0]
+    for i in sorted(live, key=lambda k: (abs(fd[k]), k)):
+        strides[i] = acc
+        acc *= fs[i]
+    return Layout._new(layout._shape, it.unflatten(strides, layout._shape))
+
+
+def make_identity_layout(shape: Any) -> Layout:
+    """The layout mapping each coordinate to itself, with basis strides.
+
+    >>> L = make_identity_layout((4, 8))
+    >>> print(L)
+    (4,8):(1@0,1@1)
+    >>> L(5), L(3, 7)
+    ((1,1), (3,7))
+    """
+    shape = _normalize(shape, "shape", True)
+    return Layout._new(shape, basis_like(shape))
+
+
+# -- mode manipulation ------------------------------------------------------------
+
+
+def _modes(layout: Layout) -> tuple[tuple, tuple]:
+    if type(layout._shape) is tuple:
+        return layout._shape, layout._stride
+    return (layout._shape,), (layout._stride,)
+
+
+def get(layout: Layout, *path: int) -> Layout:
+    """The sub-layout at a mode path: ``get(L, 1, 0)`` is CuTe's ``layout<1,0>(L)``."""
+    for i in path:
+        layout = layout[i]
+    return layout
+
+
+def select(layout: Layout, *modes: int) -> Layout:
+    """The layout of the chosen top-level modes, in the given order.
+
+    >>> select(Layout((2, 3, 4)), 2, 0)
+    (4,2):(6,1)
+    """
+    s, d = _modes(layout)
+    try:
+        return Layout._new(tuple(s[i] for i in modes), tuple(d[i] for i in modes))
+    except IndexError:
+        raise CutepyError(f"select: a mode of {modes} is out of range for {layout}") from None
+
+
+def take(layout: Layout, begin: int, end: int) -> Layout:
+    """Modes ``[begin, end)``.
+
+    >>> take(Layout((2, 3, 4)), 1, 3)
+    (3,4):(2,6)
+    """
+    s, d = _modes(layout)
+    if not 0 <= begin <= end <= len(s):
+        raise CutepyError(f"take: [{begin}, {end}) is not a mode range of {layout}")
+    return Layout._new(s[begin:end], d[begin:end])
+
+
+def group(layout: Layout, begin: int, end: int) -> Layout:
+    """Gather modes ``[begin, end)`` into one mode.
+
+    >>> group(Layout((2, 3, 4)), 0, 2)
+    ((2,3),4):((1,2),6)
+    """
+    s, d = _modes(layout)
+    if not 0 <= begin <= end <= len(s):
+        raise CutepyError(f"group: [{begin}, {end}) is not a mode range of {layout}")
+    return Layout._new(
+        s[:begin] + (s[begin:end],) + s[end:], d[:begin] + (d[begin:end],) + d[end:]
+    )
+
+
+def append(layout: Layout, x: Layout | None = None, n: int | None = None) -> Layout:
+    """Add ``x`` as a last mode; with ``n``, pad with ``x`` (default ``1:0``) up to rank ``n``.
+
+    >>> append(Layout(4), n=3)
+    (4,1,1):(1,0,0)
+    """
+    x = Layout._new(1, 0) if x is None else x
+    s, d = _modes(layout)
+    if n is None:
+        return Layout._new(s + (x._shape,), d + (x._stride,))
+    k = max(0, n - len(s))
+    return Layout._new(s + (x._shape,) * k, d + (x._stride,) * k)
+
+
+def prepend(layout: Layout, x: Layout | None = None, n: int | None = None) -> Layout:
+    """Add ``x`` as a first mode; with ``n``, pad in front up to rank ``n``."""
+    x = Layout._new(1, 0) if x is None else x
+    s, d = _modes(layout)
+    if n is None:
+        return Layout._new((x._shape,) + s, (x._stride,) + d)
+    k = max(0, n - len(s))
+    return Layout._new((x._shape,) * k + s, (x._stride,) * k + d)
+
+
+def replace(layout: Layout, i: int, x: Layout) -> Layout:
+    """Mode ``i`` replaced by ``x``.
+
+    >>> replace(Layout((2, 3)), 1, Layout(5, 7))
+    (2,5):(1,7)
+    """
+    s, d = _modes(layout)
+    if not -len(s) <= i < len(s):
+        raise CutepyError(f"replace: mode {i} out of range for {layout}")
+    s, d = list(s), list(d)
+    s[i], d[i] = x._shape, x._stride
+    return Layout._new(tuple(s), tuple(d))
+
+
+def flatten(layout: Layout) -> Layout:
+    """All leaves as top-level modes.
+
+    >>> flatten(Layout(((2, 2), 3), ((24, 2), 8)))
+    (2,2,3):(24,2,8)
+    """
+    if type(layout._shape) is not tuple:
+        return layout
+    return Layout._new(it.flatten(layout._shape), it.flatten(layout._stride))
+
+
+def unflatten_layout(layout: Layout, profile: Any) -> Layout:
+    """Nest the leaves of a flat layout like ``profile``."""
+    return Layout._new(
+        it.unflatten(it.flatten(layout._shape), profile),
+        it.unflatten(it.flatten(layout._stride), profile),
+    )
+
+
+# -- slicing ----------------------------------------------------------------------
+
+
+def _slice(c: Any, t: Any, keep_wild: bool) -> tuple:
+    """Leaves of ``t`` where ``c`` is (keep_wild) or is not (dice) the wildcard, lifted flat."""
+    if isinstance(c, (tuple, list)):
+        if type(t) is not tuple or len(c) != len(t):
+            raise CutepyError(f"slice coordinate {c} does not match {_fmt(t)}")
+        out: tuple = ()
+        for ci, ti in zip(c, t):
+            out += _slice(ci, ti, keep_wild)
+        return out
+    if (c is None) == keep_wild:
+        return (t,)
+    return ()
+
+
+def slice_and_offset(crd: Any, layout: Layout) -> tuple[Layout, Any]:
+    """Split ``crd`` (``None`` = wildcard) into the sub-layout it leaves free and the offset it fixes.
+
+    >>> slice_and_offset((None, 2), Layout((4, 3), (3, 1)))
+    ((4):(3), 2)
+    """
+    crd = _normalize_coord(crd)
+    shape, stride = layout._shape, layout._stride
+    if crd is None:
+        return layout, 0
+    if isinstance(crd, tuple):
+        s, d = _slice(crd, shape, True), _slice(crd, stride, True)
+    else:
+        s, d = (), ()
+    zero = _fill_none(crd)
+    return Layout._new(s, d), it.crd2idx(zero, shape, stride)
+
+
+def _fill_none(c: Any) -> Any:
+    if isinstance(c, tuple):
+        return tuple(_fill_none(x) for x in c)
+    return 0 if c is None else c
+
+
+def dice(crd: Any, layout: Layout) -> Layout:
+    """The modes of ``layout`` that ``crd`` fixes (the opposite of slicing).
+
+    >>> dice((None, 2), Layout((4, 3), (3, 1)))
+    (3):(1)
+    """
+    crd = _normalize_coord(crd)
+    if crd is None:
+        return Layout._new((), ())
+    if not isinstance(crd, tuple):
+        return layout
+    return Layout._new(_slice(crd, layout._shape, False), _slice(crd, layout._stride, False))
+
+
+# -- free functions mirroring CuTe ----------------------------------------------------
+
+
+def size(x: Any) -> Any:
+    """``size`` of a layout (or anything with ``size()``) or of an IntTuple."""
+    return x.size() if hasattr(x, "size") else it.product(x)
+
+
+def cosize(layout: Any) -> Any:
+    """``cosize`` of a layout."""
+    return layout.cosize()
+
+
+def rank(x: Any) -> int:
+    """``rank`` of a layout or an IntTuple."""
+    return x.rank() if hasattr(x, "rank") else it.rank(x)
+
+
+def depth(x: Any) -> int:
+    """``depth`` of a layout or an IntTuple."""
+    return x.depth() if hasattr(x, "depth") else it.depth(x)
+
+
+def shape(layout: Layout) -> Any:
+    """The shape of a layout."""
+    return layout.shape
+
+
+def stride(layout: Layout) -> Any:
+    """The stride of a layout."""
+    return layout.stride

@@ -1,0 +1,196 @@
+"""Reading CuTe notation: layouts, by-mode tilers and composed layouts.
+
+>>> parse("((2,2),3):((24,2),8)")
+((2,2),3):((24,2),8)
+>>> parse("(_2, _4):(_1, _2)")
+(2,4):(1,2)
+>>> parse("<3:4, 8:2>")
+(3:4, 8:2)
+>>> parse("Sw<3,4,3> o 0 o (8,8):(8,1)")
+Sw<3,4,3> o 0 o (8,8):(8,1)
+>>> parse("(4,8):(1@0,1@1)")(5)
+(1,1)
+>>> parse("(2,3")
+Traceback (most recent call last):
+...
+cutepy.errors.ParseError: expected ',' or ')' at column 5
+  (2,3
+      ^
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .basis import ScaledBasis
+from .errors import CutepyError, ParseError
+from .inttuple import MAX_DEPTH
+from .layout import Layout
+
+_TOKEN = re.compile(
+    r"\s*(?:(?P<int>-?_?\d+(?:@\d+)*)|(?P<sw>Sw<)|(?P<o>o)(?![A-Za-z0-9_])|(?P<p>[(),:<>]))"
+)
+
+
+def _tokenize(text: str) -> list[tuple[str, str, int]]:
+    toks = []
+    pos = 0
+    n = len(text)
+    while pos < n:
+        if text[pos].isspace():
+            pos += 1
+            continue
+        m = _TOKEN.match(text, pos)
+        if not m:
+            raise ParseError(f"unexpected character {text[pos]!r}", text, pos)
+        kind = m.lastgroup
+        start = m.start(kind)
+        toks.append((kind, m.group(kind), start))
+        pos = m.end()
+    toks.append(("end", "", n))
+    return toks
+
+
+class _Parser:
+    def __init__(self, text: str):
+        self.text = text
+        self.toks = _tokenize(text)
+        self.i = 0
+
+    def peek(self) -> tuple[str, str, int]:
+        return self.toks[self.i]
+
+    def next(self) -> tuple[str, str, int]:
+        t = self.toks[self.i]
+        self.i += 1
+        return t
+
+    def error(self, msg: str, tok: tuple[str, str, int] | None = None) -> ParseError:
+        tok = tok or self.peek()
+        return ParseError(msg, self.text, tok[2])
+
+    def expect(self, value: str) -> None:
+        t = self.next()
+        if t[1] != value:
+            raise self.error(f"expected {value!r}", t)
+
+    def int_leaf(self, tok: tuple[str, str, int]) -> Any:
+        parts = tok[1].replace("_", "").split("@")
+        v = int(parts[0])
+        if len(parts) == 1:
+            return v
+        return ScaledBasis(v, tuple(int(p) for p in reversed(parts[1:])))
+
+    def tuple_expr(self, depth: int) -> Any:
+        if depth > MAX_DEPTH:
+            raise self.error(f"nesting deeper than {MAX_DEPTH} levels")
+        t = self.next()
+        if t[0] == "int":
+            return self.int_leaf(t)
+        if t[1] != "(":
+            raise self.error("expected an integer or '('", t)
+        items: list = []
+        if self.peek()[1] == ")":
+            self.next()
+            return ()
+        while True:
+            items.append(self.tuple_expr(depth + 1))
+            t = self.next()
+            if t[1] == ")":
+                return tuple(items)
+            if t[1] != ",":
+                raise self.error("expected ',' or ')'", t)
+
+    def layout(self) -> Layout:
+        start = self.peek()
+        shape = self.tuple_expr(0)
+        stride = None
+        if self.peek()[1] == ":":
+            self.next()
+            stride = self.tuple_expr(0)
+        try:
+            return Layout(shape, stride)
+        except CutepyError as e:
+            raise ParseError(str(e), self.text, start[2]) from None
+
+    def tiler(self, depth: int) -> tuple:
+        if depth > MAX_DEPTH:
+            raise self.error(f"nesting deeper than {MAX_DEPTH} levels")
+        self.expect("<")
+        items: list = []
+        while True:
+            if self.peek()[1] == "<":
+                items.append(self.tiler(depth + 1))
+            else:
+                items.append(self.layout())
+            t = self.next()
+            if t[1] == ">":
+                return tuple(items)
+            if t[1] != ",":
+                raise self.error("expected ',' or '>'", t)
+
+    def swizzle(self) -> Any:
+        from .swizzle import Swizzle
+
+        t = self.next()
+        vals = []
+        for k in range(3):
+            v = self.next()
+            if v[0] != "int" or "@" in v[1]:
+                raise self.error("expected an integer in Sw<B,M,S>", v)
+            vals.append(int(v[1].replace("_", "")))
+            if k < 2:
+                self.expect(",")
+        self.expect(">")
+        try:
+            return Swizzle(*vals)
+        except CutepyError as e:
+            raise ParseError(str(e), self.text, t[2]) from None
+
+    def term(self) -> Any:
+        t = self.peek()
+        if t[0] == "sw":
+            return self.swizzle()
+        if t[1] == "<":
+            return self.tiler(0)
+        return self.layout()
+
+    def top(self) -> Any:
+        first = self.term()
+        if self.peek()[0] != "o":
+            if self.peek()[0] != "end":
+                raise self.error("unexpected text after the expression")
+            return first
+        from .swizzle import ComposedLayout
+
+        self.next()
+        t = self.next()
+        if t[0] != "int" or "@" in t[1]:
+            raise self.error("the middle of 'outer o offset o inner' must be an integer", t)
+        offset = int(t[1].replace("_", ""))
+        o = self.next()
+        if o[0] != "o":
+            raise self.error("expected 'o' and the inner layout", o)
+        inner_tok = self.peek()
+        inner = self.term()
+        if self.peek()[0] != "end":
+            raise self.error("unexpected text after the expression")
+        if isinstance(first, tuple) or isinstance(inner, tuple):
+            raise self.error("a tiler cannot be part of a composed layout", inner_tok)
+        return ComposedLayout(first, offset, inner)
+
+
+def parse(text: str) -> Any:
+    """Read a layout, a by-mode tiler ``<...>`` (a tuple of layouts) or a composed layout."""
+    if not isinstance(text, str):
+        raise CutepyError(f"parse expects text, got {type(text).__name__}")
+    return _Parser(text).top()
+
+
+def parse_layout(text: str) -> Layout:
+    """Read exactly one layout."""
+    result = parse(text)
+    if type(result) is not Layout:
+        raise ParseError("expected a single layout", text, 0)
+    return result

@@ -1,0 +1,116 @@
+"""Products: repeat a layout over the layout of its copies.
+
+For a block ``(M, N, L, ...)`` and a tiler ``<TileM, TileN>``::
+
+    logical_product: ((M,TileM), (N,TileN), L, ...)
+    zipped_product : ((M,N), (TileM,TileN,L,...))
+    tiled_product  : ((M,N), TileM, TileN, L, ...)
+    flat_product   : (M, N, TileM, TileN, L, ...)
+
+>>> from cutepy import Layout
+>>> logical_product(Layout((2, 2), (4, 1)), Layout(6, 1))
+((2,2),(2,3)):((4,1),(2,8))
+>>> blocked_product(Layout((2, 2)), Layout((2, 3)))
+((2,2),(2,3)):((1,4),(2,8))
+>>> raked_product(Layout((2, 2)), Layout((2, 3)))
+((2,2),(3,2)):((4,1),(8,2))
+>>> tile_to_shape(Layout((2, 2)), (4, 6))
+((2,2),(2,3)):((1,4),(2,8))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import inttuple as it
+from .coalesce import coalesce
+from .complement import complement
+from .composition import composition
+from .divide import _modes, _tiler, unzip_modes
+from .errors import CutepyError
+from .layout import Layout, append, as_layout, make_layout, make_ordered_layout
+
+
+def logical_product(A: Any, tiler: Any) -> Layout:
+    """``(A, composition(complement(A, size(A)*cosize(B)), B))``, by mode for a tuple tiler."""
+    A = as_layout(A)
+    tiler = _tiler(tiler)
+    if tiler is None:
+        return A
+    if isinstance(tiler, tuple):
+        modes = _modes(A)
+        if len(tiler) > len(modes):
+            raise CutepyError(f"logical_product: the tiler has {len(tiler)} modes, {A} has {len(modes)}")
+        out = [logical_product(m, t) for m, t in zip(modes, tiler)] + modes[len(tiler):]
+        return make_layout(*out)
+    return make_layout(A, composition(complement(A, A.size() * tiler.cosize()), tiler))
+
+
+def zipped_product(A: Any, tiler: Any) -> Layout:
+    """``((M,N,...), (TileM,TileN,...,L,...))``."""
+    tiler = _tiler(tiler)
+    if not isinstance(tiler, tuple):
+        return logical_product(A, tiler)
+    return make_layout(*unzip_modes(logical_product(A, tiler), tiler))
+
+
+def tiled_product(A: Any, tiler: Any) -> Layout:
+    """``((M,N,...), TileM, TileN, ..., L, ...)``."""
+    z = zipped_product(A, tiler)
+    return make_layout(z[0], *_modes(z[1]))
+
+
+def flat_product(A: Any, tiler: Any) -> Layout:
+    """``(M, N, ..., TileM, TileN, ..., L, ...)``."""
+    z = zipped_product(A, tiler)
+    return make_layout(*_modes(z[0]), *_modes(z[1]))
+
+
+def _rank_matched(A: Layout, B: Layout) -> tuple[Layout, Layout, int]:
+    r = max(A.rank(), B.rank())
+    if type(A.shape) is not tuple:
+        A = Layout._new((A.shape,), (A.stride,))
+    if type(B.shape) is not tuple:
+        B = Layout._new((B.shape,), (B.stride,))
+    return append(A, n=r), append(B, n=r), r
+
+
+def blocked_product(A: Any, B: Any) -> Layout:
+    """Each mode ``(A_i, B_i)``: copies of the block A laid out by B, block-contiguous.
+
+    Matches C++: ``coalesce(zip(logical_product(A, B)), (1,)*rank)`` with both padded to a
+    common rank.
+    """
+    A, B, r = _rank_matched(as_layout(A), as_layout(B))
+    p = logical_product(A, B)
+    z = make_layout(*[make_layout(p[0][i], p[1][i]) for i in range(r)])
+    return coalesce(z, (1,) * r)
+
+
+def raked_product(A: Any, B: Any) -> Layout:
+    """Each mode ``(B_i, A_i)``: the copies of A interleaved (raked) across B."""
+    A, B, r = _rank_matched(as_layout(A), as_layout(B))
+    p = logical_product(A, B)
+    z = make_layout(*[make_layout(p[1][i], p[0][i]) for i in range(r)])
+    return coalesce(z, (1,) * r)
+
+
+def tile_to_shape(block: Any, target_shape: Any, order: Any = None) -> Layout:
+    """Repeat ``block`` (in ``order``, default column-major) until it covers ``target_shape``."""
+    block = as_layout(block)
+    target = target_shape if type(target_shape) is tuple else (target_shape,)
+    r = len(target)
+    if block.rank() > r:
+        raise CutepyError(f"tile_to_shape: {block} has more modes than the target {target_shape}")
+    if type(block.shape) is not tuple:
+        block = Layout._new((block.shape,), (block.stride,))
+    padded = append(block, n=r)
+    block_shape = it.product_each(padded.shape)
+    target_shape_each = it.product_each(target)
+    for b, t in zip(block_shape, target_shape_each):
+        if t % b != 0:
+            raise CutepyError(
+                f"tile_to_shape: the block's extent {b} does not divide the target's {t}"
+            )
+    product_shape = tuple(t // b for b, t in zip(block_shape, target_shape_each))
+    return coalesce(blocked_product(padded, make_ordered_layout(product_shape, order)), product_shape)
