@@ -1,7 +1,9 @@
 """``complement(A, cotarget)``: the layout that fills the gaps of A's image up to ``cotarget``.
 
-The result has sorted strides, an image disjoint from A's (except offset 0), and
-``(A, complement(A, M))`` covers ``[0, M)`` when A's strides tile.
+The result has sorted strides and an image disjoint from A's (except offset 0). When
+A's sorted strides tile (each a multiple of the extent of the modes below it),
+``(A, complement(A, M))`` is a bijection onto ``[0, M')`` with ``M' >= M``. Otherwise,
+as in C++, each gap is rounded down and the result is disjoint but does not cover.
 
 >>> from cutepy import Layout
 >>> complement(Layout(4, 2), 24)
@@ -51,11 +53,6 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
             raise AdmissibilityError(
                 f"complement of {A} is undefined: A is not injective (mode {s}:{d} overlaps "
                 f"the modes of smaller stride, which reach {cur})"
-            )
-        if d % cur != 0:
-            raise AdmissibilityError(
-                f"complement of {A} is inadmissible: stride {d} is not a multiple of {cur}, "
-                "the extent of the modes of smaller stride"
             )
         shapes.append(d // cur)
         strides.append(cur)
