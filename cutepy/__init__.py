@@ -11,7 +11,7 @@ from .casting import downcast, upcast
 from .coalesce import coalesce, filter
 from .complement import complement
 from .composition import composition, is_admissible
-from .divide import flat_divide, logical_divide, tiled_divide, zipped_divide
+from .divides import flat_divide, logical_divide, tiled_divide, zipped_divide
 from .errors import AdmissibilityError, CutepyError, LayoutError, ParseError, SymbolicError
 from .inttuple import (
     ceil_div,
@@ -53,7 +53,7 @@ from .layout import (
     take,
 )
 from .notation import parse
-from .product import (
+from .products import (
     blocked_product,
     flat_product,
     logical_product,

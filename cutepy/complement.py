@@ -51,8 +51,9 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
         s, d = fs[k], fd[k]
         if d < cur:
             raise AdmissibilityError(
-                f"complement of {A} is undefined: A is not injective (mode {s}:{d} overlaps "
-                f"the modes of smaller stride, which reach {cur})"
+                f"complement of {A} is undefined: mode {s}:{d} starts inside the extent {cur} "
+                "of the modes of smaller stride (modes interleave or overlap; C++ rejects this "
+                "as non-injective)"
             )
         shapes.append(d // cur)
         strides.append(cur)

@@ -103,8 +103,27 @@ def _compose_layouts(A: Layout, B: Layout) -> Layout:
         s, d = _compose_basis(A, B.shape, B.stride, A, B)
         return Layout._new(s, d)
     ls, ld = coalesce_x(A)
-    s, d = _impl(ls, ld, B.shape, B.stride, A, B)
+    usage = [0] * (len(ls) - 1)
+    s, d = _impl(ls, ld, B.shape, B.stride, A, B, usage)
+    if type(B.shape) is tuple:
+        _check_carry_free(ls, ld, usage, A, B)
     return Layout._new(s, d)
+
+
+def _check_carry_free(ls: tuple, ld: tuple, usage: list, A: Layout, B: Layout) -> None:
+    """Right-distributivity needs B's modes to add up in A's digits without carries.
+
+    ``usage[i]`` sums, over B's leaves, the largest value each puts in digit ``i`` of
+    ``coalesce_x(A)``. A carry out of digit ``i`` would change A's offset, so C++'s
+    mode-by-mode result would be wrong there.
+    """
+    for i, u in enumerate(usage):
+        if u > ls[i] - 1:
+            raise AdmissibilityError(
+                f"composition {A} o {B} is inadmissible: B's modes overlap in mode {i} of "
+                f"coalesce(A) = {Layout._new(ls, ld)}: together they reach {u} there, past its "
+                f"shape {ls[i]}, so A(B(c)) carries and is not the sum of the modes' results"
+            )
 
 
 def _compose_basis(A: Layout, rs: Any, rd: Any, A0: Layout, B0: Layout) -> tuple[Any, Any]:
@@ -120,14 +139,16 @@ def _compose_basis(A: Layout, rs: Any, rd: Any, A0: Layout, B0: Layout) -> tuple
                 raise CutepyError(f"composition {A0} o {B0}: basis stride {rd} names no mode of A")
             sub = sub[m]
     ls, ld = coalesce_x(sub)
-    return _impl(ls, ld, rs, value, A0, B0)
+    return _impl(ls, ld, rs, value, A0, B0, [0] * (len(ls) - 1))
 
 
-def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout) -> tuple[Any, Any]:
+def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
+          usage: list) -> tuple[Any, Any]:
+    """C++ ``composition_impl`` for a flat ``ls:ld``; adds each leaf's digit use to ``usage``."""
     if type(rs) is tuple:
         ss, dd = [], []
         for s, d in zip(rs, rd):
-            a, b = _impl(ls, ld, s, d, A, B)
+            a, b = _impl(ls, ld, s, d, A, B, usage)
             ss.append(a)
             dd.append(b)
         return tuple(ss), tuple(dd)
@@ -166,6 +187,7 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout) -> tuple
                                 f"and B's remaining shape {rest_s} runs past it")
         result_s.append(new)
         result_d.append(rest_d * ld[i])
+        usage[i] += (new - 1) * rest_d
         rest_s //= new
         rest_d = next_stride
     if not result_s:

@@ -29,7 +29,7 @@ from .inttuple import MAX_DEPTH
 from .layout import Layout
 
 _TOKEN = re.compile(
-    r"\s*(?:(?P<int>-?_?\d+(?:@\d+)*)|(?P<sw>Sw<)|(?P<o>o)(?![A-Za-z0-9_])|(?P<p>[(),:<>]))"
+    r"\s*(?:(?P<int>_?-?_?\d+(?:@\d+)*)|(?P<sw>Sw<)|(?P<o>o)(?![A-Za-z0-9_])|(?P<p>[(),:<>]))"
 )
 
 

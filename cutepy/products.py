@@ -26,7 +26,7 @@ from . import inttuple as it
 from .coalesce import coalesce
 from .complement import complement
 from .composition import composition
-from .divide import _modes, _tiler, unzip_modes
+from .divides import _modes, _tiler, unzip_modes
 from .errors import CutepyError
 from .layout import Layout, append, as_layout, make_layout, make_ordered_layout
 

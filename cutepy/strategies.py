@@ -1,0 +1,213 @@
+"""Hypothesis strategies that generate layouts, for cutepy's own tests and for yours.
+
+Requires ``hypothesis`` (installed with the ``test`` extra). Every strategy yields
+plain-integer :class:`~cutepy.Layout` objects (or pairs) small enough to check
+exhaustively.
+
+>>> from hypothesis import given
+>>> from cutepy import composition
+>>> from cutepy.strategies import composable_pairs
+>>> @given(composable_pairs())
+... def test_composition(pair):
+...     A, B = pair
+...     R = composition(A, B)
+...     assert all(R(i) == A(B(i)) for i in range(B.size()))
+>>> test_composition()
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from . import inttuple as it
+from .complement import complement
+from .composition import composition
+from .errors import CutepyError
+from .layout import Layout
+
+__all__ = [
+    "int_tuples",
+    "shapes",
+    "layouts",
+    "injective_layouts",
+    "tiling_layouts",
+    "composable_pairs",
+    "divisible_pairs",
+    "complementable_pairs",
+    "swizzles",
+]
+
+_SMALL = (1, 2, 2, 3, 4, 4, 6, 8)
+
+
+@st.composite
+def _nest(draw: Any, leaves: list, max_depth: int) -> Any:
+    """Group a flat list of leaves into a random nested tuple (depth <= max_depth)."""
+    if max_depth == 0 or len(leaves) <= 1 or not draw(st.booleans()):
+        return tuple(leaves)
+    out: list = []
+    i = 0
+    while i < len(leaves):
+        k = draw(st.integers(1, len(leaves) - i))
+        chunk = leaves[i : i + k]
+        if k > 1:
+            out.append(draw(_nest(chunk, max_depth - 1)))
+        else:
+            out.append(chunk[0])
+        i += k
+    return tuple(out)
+
+
+def _profile_like(draw: Any, n: int, max_depth: int) -> Any:
+    """A random nesting profile with ``n`` leaves (a scalar when n == 1 and drawn so)."""
+    if n == 1 and draw(st.booleans()):
+        return 0
+    return draw(_nest([0] * n, max_depth))
+
+
+def int_tuples(leaves: st.SearchStrategy = st.integers(1, 8), max_leaves: int = 4,
+               max_depth: int = 2) -> st.SearchStrategy:
+    """Nested integer tuples (or plain ints) with up to ``max_leaves`` leaves."""
+
+    @st.composite
+    def build(draw: Any) -> Any:
+        n = draw(st.integers(1, max_leaves))
+        profile = _profile_like(draw, n, max_depth)
+        flat = [draw(leaves) for _ in range(n)]
+        return it.unflatten(flat, profile) if type(profile) is tuple else flat[0]
+
+    return build()
+
+
+def shapes(max_leaves: int = 4, max_depth: int = 2, max_size: int = 512) -> st.SearchStrategy:
+    """Hierarchical shapes with small leaves and a bounded size."""
+    return int_tuples(st.sampled_from(_SMALL), max_leaves, max_depth).filter(
+        lambda s: it.product(s) <= max_size
+    )
+
+
+@st.composite
+def layouts(draw: Any, max_leaves: int = 4, max_depth: int = 2, max_stride: int = 32,
+            negative: bool = False) -> Layout:
+    """Any layout: random shape, random strides (0 included, negatives if asked)."""
+    shape = draw(shapes(max_leaves, max_depth))
+    lo = -max_stride if negative else 0
+    flat = [draw(st.integers(lo, max_stride)) for _ in it.flatten(shape)]
+    stride = it.unflatten(flat, shape) if type(shape) is tuple else flat[0]
+    return Layout(shape, stride)
+
+
+@st.composite
+def tiling_layouts(draw: Any, max_leaves: int = 4, max_depth: int = 2, gaps: bool = True) -> Layout:
+    """Injective layouts whose sorted strides tile: each stride is a multiple of the extent of
+    the modes below it (so complement completes them). Modes appear in random order."""
+    n = draw(st.integers(1, max_leaves))
+    flat_shape = [draw(st.sampled_from((2, 2, 3, 4, 4, 6, 8))) for _ in range(n)]
+    order = draw(st.permutations(range(n)))
+    strides = [0] * n
+    cur = 1
+    for k in order:
+        g = draw(st.sampled_from((1, 1, 1, 2, 3))) if gaps else 1
+        strides[k] = cur * g
+        cur = cur * g * flat_shape[k]
+    profile = _profile_like(draw, n, max_depth)
+    if type(profile) is not tuple:
+        return Layout(flat_shape[0], strides[0])
+    return Layout(it.unflatten(flat_shape, profile), it.unflatten(strides, profile))
+
+
+def injective_layouts(max_leaves: int = 4, max_depth: int = 2) -> st.SearchStrategy:
+    """Injective layouts: distinct offsets for distinct indices."""
+    return st.one_of(
+        tiling_layouts(max_leaves, max_depth),
+        layouts(max_leaves, max_depth).filter(_is_injective),
+    )
+
+
+def _is_injective(L: Layout) -> bool:
+    offs = L.offsets()
+    return len(set(offs.tolist())) == offs.size
+
+
+def _divisors(n: int) -> list[int]:
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+@st.composite
+def _aligned_layout(draw: Any, A: Layout, max_leaves: int = 3) -> Layout:
+    """A layout whose strides and shapes come from A's mode extents, so that it is
+    likely (not certain) to compose admissibly with A."""
+    fs = it.flatten(A.shape) if type(A.shape) is tuple else (A.shape,)
+    prefix = [1]
+    for s in fs:
+        prefix.append(prefix[-1] * s)
+    n = draw(st.integers(1, max_leaves))
+    shape, stride = [], []
+    for _ in range(n):
+        k = draw(st.integers(0, len(fs)))
+        base = prefix[k]
+        d = base * draw(st.sampled_from(_divisors(fs[k]) if k < len(fs) else (1, 2)))
+        s = draw(st.sampled_from(_divisors(fs[k]) if k < len(fs) else (1, 2, 3)))
+        shape.append(s)
+        stride.append(draw(st.sampled_from((d, d, d, 0))))
+    profile = _profile_like(draw, n, 1)
+    if type(profile) is not tuple:
+        return Layout(shape[0], stride[0])
+    return Layout(it.unflatten(shape, profile), it.unflatten(stride, profile))
+
+
+def _admissible(A: Layout, B: Any) -> bool:
+    try:
+        composition(A, B)
+    except CutepyError:
+        return False
+    return True
+
+
+@st.composite
+def composable_pairs(draw: Any, max_leaves: int = 4) -> tuple[Layout, Layout]:
+    """``(A, B)`` such that ``composition(A, B)`` is admissible."""
+    A = draw(layouts(max_leaves))
+    B = draw(st.one_of(_aligned_layout(A), layouts(3)).filter(lambda B: _admissible(A, B)))
+    return A, B
+
+
+@st.composite
+def divisible_pairs(draw: Any, max_leaves: int = 4) -> tuple[Layout, Layout]:
+    """``(A, T)`` such that ``logical_divide(A, T)`` (and the other divides) are defined:
+    T is a tiling layout and the composition with ``(T, complement(T, size(A)))`` is admissible."""
+    A = draw(layouts(max_leaves))
+    T = draw(tiling_layouts(2, 1).filter(lambda T: _divides_ok(A, T)))
+    return A, T
+
+
+def _divides_ok(A: Layout, T: Layout) -> bool:
+    try:
+        C = complement(T, A.size())
+        composition(A, Layout._new((T.shape, C.shape), (T.stride, C.stride)))
+    except CutepyError:
+        return False
+    return True
+
+
+@st.composite
+def complementable_pairs(draw: Any, max_leaves: int = 4) -> tuple[Layout, int]:
+    """``(A, M)``: a tiling layout and a cotarget at least its cosize."""
+    A = draw(tiling_layouts(max_leaves))
+    M = A.cosize() * draw(st.integers(1, 4)) + draw(st.sampled_from((0, 0, 1, 3)))
+    return A, M
+
+
+@st.composite
+def swizzles(draw: Any) -> Any:
+    """Valid ``Swizzle(B, M, S)`` with small parameters (|S| >= B)."""
+    from .swizzle import Swizzle
+
+    b = draw(st.integers(0, 3))
+    m = draw(st.integers(0, 3))
+    s = draw(st.integers(b, 4)) * draw(st.sampled_from((1, 1, -1)))
+    if s < 0 and m + s < 0:
+        s = -s
+    return Swizzle(b, m, s)
