@@ -27,19 +27,36 @@ def coalesce_flat(fs: Any, fd: Any) -> tuple[Any, Any]:
     """
     rs: list = []
     rd: list = []
+    ps = pd = None  # the mode being grown
     for s, d in zip(fs, fd):
         if s == 1:
             continue
-        if rs and rs[-1] * rd[-1] == d:
-            rs[-1] = rs[-1] * s
-        else:
-            rs.append(s)
-            rd.append(d)
-    if not rs:
+        if ps is not None:
+            if ps * pd == d:
+                ps = ps * s
+                continue
+            rs.append(ps)
+            rd.append(pd)
+        ps, pd = s, d
+    if ps is None:
         return 1, 0
-    if len(rs) == 1:
-        return rs[0], rd[0]
+    if not rs:
+        return ps, pd
+    rs.append(ps)
+    rd.append(pd)
     return tuple(rs), tuple(rd)
+
+
+def filter_flat(layout: Layout) -> tuple[Any, Any]:
+    """``filter(layout)`` as ``(shape, stride)``: coalesce of the modes with non-zero stride."""
+    fs, fd = it.flatten(layout._shape), it.flatten(layout._stride)
+    keep_s = []
+    keep_d = []
+    for s, d in zip(fs, fd):
+        if isinstance(d, ScaledBasis) or d != 0:
+            keep_s.append(s)
+            keep_d.append(d)
+    return coalesce_flat(keep_s, keep_d)
 
 
 def coalesce(layout: Layout, profile: Any = None) -> Layout:
@@ -58,16 +75,21 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
             )
         ss, dd = [], []
         for i, p in enumerate(profile):
-            m = coalesce(Layout._new(shape[i], stride[i]), p)
-            ss.append(m.shape)
-            dd.append(m.stride)
+            if type(p) is tuple:
+                m = coalesce(Layout._new(shape[i], stride[i]), p)
+                ss.append(m._shape)
+                dd.append(m._stride)
+            else:
+                a, b = coalesce_flat(it.flatten(shape[i]), it.flatten(stride[i]))
+                ss.append(a)
+                dd.append(b)
         return Layout._new(tuple(ss) + shape[len(profile):], tuple(dd) + stride[len(profile):])
-    shape = layout.shape
+    shape = layout._shape
     if type(shape) is not tuple:
         if shape == 1:
             return Layout._new(1, 0)
         return layout
-    s, d = coalesce_flat(it.flatten(shape), it.flatten(layout.stride))
+    s, d = coalesce_flat(it.flatten(shape), it.flatten(layout._stride))
     return Layout._new(s, d)
 
 
@@ -85,4 +107,7 @@ def _is_zero(d: Any) -> bool:
 
 def filter(layout: Layout, profile: Any = None) -> Layout:  # noqa: A001 - CuTe's name
     """Coalesce after dropping stride-0 and size-1 modes."""
+    if profile is None or type(profile) is not tuple:
+        s, d = filter_flat(layout)
+        return Layout._new(s, d)
     return coalesce(filter_zeros(layout), profile)

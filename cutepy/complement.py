@@ -20,19 +20,20 @@ from typing import Any
 
 from . import inttuple as it
 from .basis import ScaledBasis
-from .coalesce import coalesce_flat, filter
+from .coalesce import coalesce_flat, filter_flat
 from .errors import AdmissibilityError, CutepyError
 from .layout import Layout
 
 
 def complement(A: Layout, cotarget: Any = None) -> Layout:
     """CuTe's ``complement``; ``cotarget`` is an int or a shape, default ``cosize(filter(A))``."""
-    f = filter(A)
-    if cotarget is None:
-        cotarget = f.cosize()
-    fs, fd = f.shape, f.stride
+    fs, fd = filter_flat(A)
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)
+    if cotarget is None:
+        cotarget = 1
+        for s, d in zip(fs, fd):
+            cotarget = cotarget + (s - 1) * abs(d)
     for d in fd:
         if isinstance(d, ScaledBasis):
             raise CutepyError(f"complement of {A}: stride {d} is not an integer")
@@ -43,7 +44,7 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
     if fd == (0,):
         n = it.product(cotarget)
         return Layout._new(n, 1) if n != 1 else Layout._new(1, 0)
-    order = sorted(range(len(fs)), key=lambda k: (fd[k], k))
+    order = sorted(range(len(fs)), key=fd.__getitem__) if len(fs) > 1 else (0,)
     shapes: list = []
     strides: list = []
     cur = 1

@@ -106,6 +106,11 @@ def flatten(t: IntTuple) -> tuple:
     """
     if type(t) is not tuple:
         return (t,)
+    for x in t:
+        if type(x) is tuple:
+            break
+    else:
+        return t
     out: list = []
     _flatten_into(t, out)
     return tuple(out)

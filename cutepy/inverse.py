@@ -18,7 +18,7 @@ from typing import Any
 
 from . import inttuple as it
 from .basis import ScaledBasis
-from .coalesce import coalesce
+from .coalesce import coalesce, coalesce_flat
 from .composition import composition
 from .errors import AdmissibilityError, CutepyError
 from .layout import Layout
@@ -39,23 +39,40 @@ def _wrap(shapes: list, strides: list) -> Layout:
     return Layout._new(tuple(shapes), tuple(strides))
 
 
+def _coalesced(A: Layout) -> tuple[tuple, tuple]:
+    fs, fd = coalesce_flat(it.flatten(A._shape), it.flatten(A._stride))
+    if type(fs) is not tuple:
+        return (fs,), (fd,)
+    return fs, fd
+
+
+def _prefix(fs: tuple) -> list:
+    pre = []
+    acc = 1
+    for s in fs:
+        pre.append(acc)
+        acc = acc * s
+    return pre
+
+
 def right_inverse(A: Layout) -> Layout:
     """The largest ``R`` with ``A(R(i)) == i`` for every ``i`` in R's domain.
 
     As C++: walk A's coalesced modes in stride order, following the chain of strides
     1, s0*d0, ... ; each mode on the chain adds its shape with its column-major position.
     """
-    fs, fd = _flat(coalesce(A))
+    fs, fd = _coalesced(A)
     _int_strides(A, fd)
-    pre = it.prefix_product(fs)
-    shapes, strides = [1], [0]
+    pre = _prefix(fs)
+    shapes, strides = [], []
     curr = 1
-    for k in sorted(range(len(fs)), key=lambda k: fd[k]):
+    for k in sorted(range(len(fs)), key=fd.__getitem__):
         if fd[k] == curr:
             shapes.append(fs[k])
             strides.append(pre[k])
             curr = fs[k] * fd[k]
-    return coalesce(Layout._new(tuple(shapes), tuple(strides)))
+    s, d = coalesce_flat(shapes, strides)
+    return Layout._new(s, d)
 
 
 def left_inverse(A: Layout) -> Layout:
@@ -64,10 +81,10 @@ def left_inverse(A: Layout) -> Layout:
     Offsets that A does not reach map to whatever the sorted-stride construction gives
     (often 0), exactly as in C++.
     """
-    fs, fd = _flat(coalesce(A))
+    fs, fd = _coalesced(A)
     _int_strides(A, fd)
-    pre = it.prefix_product(fs)
-    order = sorted(range(len(fs)), key=lambda k: fd[k])
+    pre = _prefix(fs)
+    order = sorted(range(len(fs)), key=fd.__getitem__)
     shapes: list = []
     strides: list = [0]
     total = 1
@@ -84,7 +101,8 @@ def left_inverse(A: Layout) -> Layout:
         strides.append(pre[k])
         total *= d // total
     shapes.append(fs[order[-1]])
-    return coalesce(Layout._new(tuple(shapes), tuple(strides)))
+    s, d = coalesce_flat(shapes, strides)
+    return Layout._new(s, d)
 
 
 def _int_strides(A: Layout, fd: tuple) -> None:

@@ -282,8 +282,8 @@ def make_layout(*args: Any) -> Layout:
     >>> make_layout(Layout(2, 3), Layout((4, 2)))
     (2,(4,2)):(3,(1,4))
     """
-    if args and all(isinstance(a, Layout) for a in args):
-        return Layout._new(tuple(a._shape for a in args), tuple(a._stride for a in args))
+    if args and all(type(a) is Layout for a in args):
+        return Layout._new(tuple([a._shape for a in args]), tuple([a._stride for a in args]))
     if len(args) == 1:
         return Layout(args[0])
     if len(args) == 2:

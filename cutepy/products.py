@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import inttuple as it
-from .coalesce import coalesce
+from .coalesce import coalesce, coalesce_flat
 from .complement import complement
 from .composition import composition
 from .divides import _modes, _tiler, unzip_modes
@@ -66,33 +66,46 @@ def flat_product(A: Any, tiler: Any) -> Layout:
     return make_layout(*_modes(z[0]), *_modes(z[1]))
 
 
-def _rank_matched(A: Layout, B: Layout) -> tuple[Layout, Layout, int]:
+def _padded_modes(L: Layout, r: int) -> tuple[tuple, tuple]:
+    s, d = L._shape, L._stride
+    if type(s) is not tuple:
+        s, d = (s,), (d,)
+    k = r - len(s)
+    return s + (1,) * k, d + (0,) * k
+
+
+def _interleave(A: Any, B: Any, block_first: bool) -> Layout:
+    A, B = as_layout(A), as_layout(B)
     r = max(A.rank(), B.rank())
-    if type(A.shape) is not tuple:
-        A = Layout._new((A.shape,), (A.stride,))
-    if type(B.shape) is not tuple:
-        B = Layout._new((B.shape,), (B.stride,))
-    return append(A, n=r), append(B, n=r), r
+    a_s, a_d = _padded_modes(A, r)
+    Ap = Layout._new(a_s, a_d)
+    Bp = Layout._new(*_padded_modes(B, r))
+    C = composition(complement(Ap, Ap.size() * Bp.cosize()), Bp)
+    c_s, c_d = C._shape, C._stride
+    ss, dd = [], []
+    for i in range(r):
+        if block_first:
+            pair_s, pair_d = (a_s[i], c_s[i]), (a_d[i], c_d[i])
+        else:
+            pair_s, pair_d = (c_s[i], a_s[i]), (c_d[i], a_d[i])
+        s, d = coalesce_flat(it.flatten(pair_s), it.flatten(pair_d))
+        ss.append(s)
+        dd.append(d)
+    return Layout._new(tuple(ss), tuple(dd))
 
 
 def blocked_product(A: Any, B: Any) -> Layout:
     """Each mode ``(A_i, B_i)``: copies of the block A laid out by B, block-contiguous.
 
     Matches C++: ``coalesce(zip(logical_product(A, B)), (1,)*rank)`` with both padded to a
-    common rank.
+    common rank with ``1:0`` modes.
     """
-    A, B, r = _rank_matched(as_layout(A), as_layout(B))
-    p = logical_product(A, B)
-    z = make_layout(*[make_layout(p[0][i], p[1][i]) for i in range(r)])
-    return coalesce(z, (1,) * r)
+    return _interleave(A, B, True)
 
 
 def raked_product(A: Any, B: Any) -> Layout:
     """Each mode ``(B_i, A_i)``: the copies of A interleaved (raked) across B."""
-    A, B, r = _rank_matched(as_layout(A), as_layout(B))
-    p = logical_product(A, B)
-    z = make_layout(*[make_layout(p[1][i], p[0][i]) for i in range(r)])
-    return coalesce(z, (1,) * r)
+    return _interleave(A, B, False)
 
 
 def tile_to_shape(block: Any, target_shape: Any, order: Any = None) -> Layout:

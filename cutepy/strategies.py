@@ -67,9 +67,10 @@ def _profile_like(draw: Any, n: int, max_depth: int) -> Any:
     return draw(_nest([0] * n, max_depth))
 
 
-def int_tuples(leaves: st.SearchStrategy = st.integers(1, 8), max_leaves: int = 4,
+def int_tuples(leaves: st.SearchStrategy | None = None, max_leaves: int = 4,
                max_depth: int = 2) -> st.SearchStrategy:
-    """Nested integer tuples (or plain ints) with up to ``max_leaves`` leaves."""
+    """Nested integer tuples (or plain ints) with up to ``max_leaves`` leaves (default 1..8)."""
+    leaves = st.integers(1, 8) if leaves is None else leaves
 
     @st.composite
     def build(draw: Any) -> Any:
