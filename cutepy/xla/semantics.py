@@ -1,0 +1,223 @@
+"""Where each element of an XLA array lives: the tiled-layout index formula.
+
+For physical dims ``d`` (major to minor, after ``minor_to_major``) and a tile ``t``,
+XLA's docs define ::
+
+    linear_index_with_tile(e, d, t) = linear_index((e//t, e%t), (ceil(d/t), t))
+
+A tile shorter than the shape tiles only the most minor dims, a longer one first
+pads the shape with leading 1s, ``*`` merges a dim into the next more minor one
+(bound ``d_i*d_{i-1}``, index ``e_i*d_{i-1} + e_{i-1}``) before tiling, and each
+further tile applies to the minor suffix of the coordinates the previous tile
+produced. The offset is the row-major index in the final (tiled) shape; ``L(n)``
+only pads the end of the buffer. Offsets count element slots, not bytes.
+
+The same code runs on Python ints (:func:`linear_index`) and on broadcast numpy
+index grids (:func:`linear_indices`), so there is no per-element Python loop.
+
+Figure 1 of the docs, ``f32[3,5]{1,0:T(2,2)}``:
+
+>>> linear_index("f32[3,5]{1,0:T(2,2)}", (2, 3))
+17
+>>> linear_indices("f32[3,5]{1,0:T(2,2)}")
+array([[ 0,  1,  4,  5,  8],
+       [ 2,  3,  6,  7, 10],
+       [12, 13, 16, 17, 20]])
+>>> element_at("f32[3,5]{1,0:T(2,2)}", 17), element_at("f32[3,5]{1,0:T(2,2)}", 9)
+((2, 3), None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import CutepyError
+from .parser import as_array_shape
+from .shape import COMBINE_DIM, ArrayShape, Shape, Tile
+
+
+def _groups(tile: Tile, rank: int) -> tuple[int, list[tuple[list[int], int]]]:
+    """How ``tile`` splits a rank-``rank`` shape (after padding with leading 1s).
+
+    Returns ``(prefix, groups)``: the number of untiled major dims, then for each
+    tiled dim the positions it merges (``*``) and its tile size.
+    """
+    k = len(tile.dims)
+    padded = max(rank, k)
+    groups: list[tuple[list[int], int]] = []
+    pending: list[int] = []
+    for pos, t in enumerate(tile.dims, start=padded - k):
+        pending.append(pos)
+        if t != COMBINE_DIM:
+            groups.append((pending, t))
+            pending = []
+    return padded - k, groups
+
+
+def _tile_level(coords: list[Any], bounds: list[int], tile: Tile) -> tuple[list[Any], list[int]]:
+    """Apply one tile to coordinates (ints or numpy arrays) and their bounds."""
+    extra = len(tile.dims) - len(bounds)
+    if extra > 0:
+        coords = [0] * extra + coords
+        bounds = [1] * extra + bounds
+    prefix, groups = _groups(tile, len(bounds) - max(extra, 0))
+    outer_c, inner_c, outer_b, inner_b = [], [], [], []
+    for members, t in groups:
+        c: Any = 0
+        d = 1
+        for m in members:
+            c = c * bounds[m] + coords[m]
+            d *= bounds[m]
+        outer_c.append(c // t)
+        inner_c.append(c % t)
+        outer_b.append(-(-d // t))
+        inner_b.append(t)
+    return (coords[:prefix] + outer_c + inner_c, bounds[:prefix] + outer_b + inner_b)
+
+
+def _physical(shape: ArrayShape) -> tuple[list[int], tuple[Tile, ...]]:
+    return list(shape.physical_dims), shape.effective_layout.tiles
+
+
+def tiled_dims(shape: Shape | str) -> tuple[int, ...]:
+    """The physical buffer's shape after every tile level (before ``L`` padding).
+
+    >>> tiled_dims("f32[4,8]{1,0:T(2,4)(2,1)}")
+    (2, 2, 1, 4, 2, 1)
+    >>> tiled_dims("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}")
+    (56, 37, 2, 3)
+    """
+    bounds, tiles = _physical(as_array_shape(shape))
+    coords: list[Any] = [0] * len(bounds)
+    for tile in tiles:
+        coords, bounds = _tile_level(coords, bounds, tile)
+    return tuple(bounds)
+
+
+def buffer_elements(shape: Shape | str) -> int:
+    """Element slots in the buffer: every tile level, then rounded up to ``L(n)``.
+
+    >>> buffer_elements("f32[3,5]{1,0:T(2,2)}"), buffer_elements("f32[3]{0:L(4)}")
+    (24, 4)
+    """
+    arr = as_array_shape(shape)
+    n = int(np.prod(tiled_dims(arr), dtype=object))
+    align = arr.effective_layout.tail_padding_alignment_in_elements
+    return -(-n // align) * align
+
+
+def _row_major(coords: Sequence[Any], bounds: Sequence[int]) -> Any:
+    off: Any = 0
+    for c, d in zip(coords, bounds, strict=True):
+        off = off * d + c
+    return off
+
+
+def linear_index(shape: Shape | str, index: Sequence[int]) -> int:
+    """Offset (in elements) of the element at logical ``index`` in the buffer.
+
+    >>> linear_index("f32[2,3]{0,1}", (0, 1)), linear_index("f32[2,3]{1,0}", (0, 1))
+    (2, 1)
+    >>> linear_index("f32[4,8]{1,0:T(2,4)(2,1)}", (2, 5))
+    26
+    """
+    arr = as_array_shape(shape)
+    idx = tuple(index)
+    logical = arr.bounds
+    if len(idx) != len(logical):
+        raise CutepyError(f"index {idx} has {len(idx)} coordinates, {arr} has rank {arr.rank}")
+    for e, d in zip(idx, logical, strict=True):
+        if not isinstance(e, (int, np.integer)) or not 0 <= e < d:
+            raise CutepyError(f"index {idx} is outside {arr}")
+    bounds, tiles = _physical(arr)
+    coords: list[Any] = [int(idx[d]) for d in reversed(arr.effective_layout.minor_to_major)]
+    for tile in tiles:
+        coords, bounds = _tile_level(coords, bounds, tile)
+    return int(_row_major(coords, bounds))
+
+
+def linear_indices(shape: Shape | str) -> np.ndarray:
+    """Offsets of every logical element, as an int64 array shaped like the logical dims.
+
+    ``linear_indices(s)[i] == linear_index(s, i)`` for every logical index ``i``.
+
+    >>> linear_indices("f32[2,3]{0,1}")
+    array([[0, 2, 4],
+           [1, 3, 5]])
+    """
+    arr = as_array_shape(shape)
+    logical = arr.bounds
+    rank = len(logical)
+    grids = [
+        np.arange(d, dtype=np.int64).reshape([-1 if j == i else 1 for j in range(rank)])
+        for i, d in enumerate(logical)
+    ]
+    bounds, tiles = _physical(arr)
+    coords: list[Any] = [grids[d] for d in reversed(arr.effective_layout.minor_to_major)]
+    for tile in tiles:
+        coords, bounds = _tile_level(coords, bounds, tile)
+    off = np.asarray(_row_major(coords, bounds), dtype=np.int64)
+    return np.broadcast_to(off, logical).copy()
+
+
+def element_at(shape: Shape | str, offset: int) -> tuple[int, ...] | None:
+    """Logical index stored at buffer ``offset``, or ``None`` for a padding slot.
+
+    Inverts :func:`linear_index`; raises for an offset outside the buffer
+    (:func:`buffer_elements` slots, ``L`` padding included).
+
+    >>> element_at("f32[4,8]{1,0:T(2,4)(2,1)}", 26)
+    (2, 5)
+    >>> element_at("f32[2,3]{1,0:L(8)}", 7) is None
+    True
+    """
+    arr = as_array_shape(shape)
+    if not isinstance(offset, (int, np.integer)) or not 0 <= offset < buffer_elements(arr):
+        raise CutepyError(f"offset {offset!r} is outside the buffer of {arr}")
+    bounds, tiles = _physical(arr)
+    chain: list[list[int]] = []
+    coords: list[Any] = [0] * len(bounds)
+    for tile in tiles:
+        chain.append(bounds)
+        coords, bounds = _tile_level(coords, bounds, tile)
+    total = int(np.prod(bounds, dtype=object))
+    if offset >= total:
+        return None
+    rest = int(offset)
+    out: list[int] = []
+    for d in reversed(bounds):
+        rest, c = divmod(rest, d)
+        out.append(c)
+    crd = out[::-1]
+    for tile, before in zip(reversed(tiles), reversed(chain), strict=True):
+        untiled = _untile_level(crd, before, tile)
+        if untiled is None:
+            return None
+        crd = untiled
+    index = [0] * arr.rank
+    for c, d in zip(crd, reversed(arr.effective_layout.minor_to_major), strict=True):
+        index[d] = c
+    return tuple(index)
+
+
+def _untile_level(crd: list[int], before: list[int], tile: Tile) -> list[int] | None:
+    """Inverse of :func:`_tile_level` for one coordinate; ``None`` if it is padding."""
+    extra = max(len(tile.dims) - len(before), 0)
+    bounds = [1] * extra + before
+    prefix, groups = _groups(tile, len(before))
+    g = len(groups)
+    result = list(crd[:prefix])
+    for j, (members, t) in enumerate(groups):
+        c = crd[prefix + j] * t + crd[prefix + g + j]
+        sizes = [bounds[m] for m in members]
+        if c >= int(np.prod(sizes, dtype=object)):
+            return None
+        parts = []
+        for d in reversed(sizes):
+            c, r = divmod(c, d)
+            parts.append(r)
+        result.extend(reversed(parts))
+    return result[extra:]
