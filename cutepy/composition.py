@@ -86,7 +86,7 @@ def coalesce_x(A: Layout) -> tuple[tuple, tuple]:
     A trailing size-1 mode is treated as size 2 so that its stride survives: only the
     last mode's stride matters past the domain, and composition reads nothing else there.
     """
-    fs, fd = it.flatten(A.shape), it.flatten(A.stride)
+    fs, fd = it.flatten(A._shape), it.flatten(A._stride)
     if not fs:
         return (2,), (0,)
     if fs[-1] == 1:
@@ -98,14 +98,10 @@ def coalesce_x(A: Layout) -> tuple[tuple, tuple]:
 
 
 def _compose_layouts(A: Layout, B: Layout) -> Layout:
-    fb = it.flatten(B.stride)
-    if any(isinstance(d, ScaledBasis) for d in fb):
-        s, d = _compose_basis(A, B.shape, B.stride, A, B)
-        return Layout._new(s, d)
     ls, ld = coalesce_x(A)
     usage = [0] * (len(ls) - 1)
-    s, d = _impl(ls, ld, B.shape, B.stride, A, B, usage)
-    if type(B.shape) is tuple:
+    s, d = _impl(ls, ld, B._shape, B._stride, A, B, usage)
+    if type(B._shape) is tuple and usage:
         _check_carry_free(ls, ld, usage, A, B)
     return Layout._new(s, d)
 
@@ -126,20 +122,15 @@ def _check_carry_free(ls: tuple, ld: tuple, usage: list, A: Layout, B: Layout) -
             )
 
 
-def _compose_basis(A: Layout, rs: Any, rd: Any, A0: Layout, B0: Layout) -> tuple[Any, Any]:
-    """B strides that are basis elements pick the sub-mode of A they name."""
-    if type(rs) is tuple:
-        pairs = [_compose_basis(A, s, d, A0, B0) for s, d in zip(rs, rd)]
-        return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
-    sub, value = A, rd
-    if isinstance(rd, ScaledBasis):
-        value = rd.value
-        for m in rd.mode:
-            if type(sub.shape) is not tuple or not 0 <= m < len(sub.shape):
-                raise CutepyError(f"composition {A0} o {B0}: basis stride {rd} names no mode of A")
-            sub = sub[m]
+def _compose_basis(A: Layout, rs: Any, rd: ScaledBasis, B: Layout) -> tuple[Any, Any]:
+    """A B leaf whose stride is a basis element picks the sub-mode of A it names."""
+    sub = A
+    for m in rd.mode:
+        if type(sub.shape) is not tuple or not 0 <= m < len(sub.shape):
+            raise CutepyError(f"composition {A} o {B}: basis stride {rd} names no mode of A")
+        sub = sub[m]
     ls, ld = coalesce_x(sub)
-    return _impl(ls, ld, rs, value, A0, B0, [0] * (len(ls) - 1))
+    return _impl(ls, ld, rs, rd.value, A, B, [0] * (len(ls) - 1))
 
 
 def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
@@ -152,6 +143,8 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
             ss.append(a)
             dd.append(b)
         return tuple(ss), tuple(dd)
+    if type(rd) is not int and isinstance(rd, ScaledBasis):
+        return _compose_basis(A, rs, rd, B)
     if rd == 0:
         return rs, rd
     last = len(ls) - 1

@@ -324,7 +324,7 @@ def make_layout_like(layout: Layout) -> Layout:
     strides = [0] * len(fs)
     acc = 1
     live = [i for i in range(len(fs)) if fd[i] != 0]
-    for i in sorted(live, key=lambda k: (abs(fd[k]), k)):
+    for i in sorted(live, key=lambda k: (fd[k], k)):
         strides[i] = acc
         acc *= fs[i]
     return Layout._new(layout._shape, it.unflatten(strides, layout._shape))
