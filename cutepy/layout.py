@@ -23,7 +23,7 @@ from .errors import CutepyError, LayoutError
 
 
 def _is_symbolic(x: Any) -> bool:
-    return type(x).__module__.startswith("sympy")
+    return type(x).__module__.startswith(("sympy", "cutepy.symbolic"))
 
 
 def _leaf(x: Any, what: str, positive: bool) -> Any:
@@ -217,7 +217,10 @@ class Layout:
             from .viz import layout_svg
         except ImportError:  # pictures are optional
             return None
-        return layout_svg(self)
+        try:
+            return layout_svg(self)
+        except CutepyError:  # e.g. symbolic leaves: Jupyter falls back to the text
+            return None
 
 
 class _MajorTag:

@@ -169,7 +169,10 @@ class ComposedLayout:
             from .viz import layout_svg
         except ImportError:
             return None
-        return layout_svg(self)
+        try:
+            return layout_svg(self)
+        except CutepyError:
+            return None
 
 
 def make_composed_layout(outer: Any, offset: Any, inner: Any) -> ComposedLayout:

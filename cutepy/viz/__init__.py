@@ -1,0 +1,40 @@
+"""Pictures of layouts: C++ CuTe's text table, SVG (written by cutepy itself), LaTeX/TikZ.
+
+- :func:`print_layout` / :func:`layout_table`: the console table of C++ ``print_layout``.
+- :func:`layout_svg`: a layout on a grid (offsets, colours, nested-mode borders);
+  :func:`tv_layout_svg`: thread-value layouts; :func:`swizzle_bank_svg`: shared-memory
+  banks before and after a swizzle; :func:`divide_svg` / :func:`product_svg`: tiling;
+  :func:`xla_svg`: XLA tiled arrays and their memory.
+- :func:`to_latex` / :func:`to_latex_tv`: CuTe's ``print_latex`` / ``print_latex_tv``.
+- :func:`show` wraps any of these in a :class:`Picture` for Jupyter; :func:`write_svg`
+  saves one.
+
+>>> import cutepy
+>>> print(layout_table(cutepy.Layout((2, 2), (2, 1))).splitlines()[3])
+ 0  | 0 | 1 |
+"""
+
+from .banks import banks_of, conflict_ways, swizzle_bank_svg
+from .latex import to_latex, to_latex_tv
+from .layouts import divide_svg, layout_svg, product_svg, tv_layout_svg
+from .picture import Picture, show, write_svg
+from .text import layout_table, print_layout
+from .xla import xla_svg
+
+__all__ = [
+    "Picture",
+    "banks_of",
+    "conflict_ways",
+    "divide_svg",
+    "layout_svg",
+    "layout_table",
+    "print_layout",
+    "product_svg",
+    "show",
+    "swizzle_bank_svg",
+    "to_latex",
+    "to_latex_tv",
+    "tv_layout_svg",
+    "write_svg",
+    "xla_svg",
+]

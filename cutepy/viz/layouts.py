@@ -1,0 +1,418 @@
+"""SVG pictures of layouts: offsets on a grid, thread-value tiles, divides and products.
+
+Each ``*_svg`` function returns the SVG text; the matching ``*_panel`` function
+returns the :class:`~cutepy.viz.grid.GridPanel` (or stack) so pictures compose.
+Grids beyond ``max_rows`` x ``max_cols`` cells keep their first and last rows and
+columns and mark the elided band.
+
+>>> from cutepy import Layout
+>>> svg = layout_svg(Layout(((2, 2), 3), ((24, 2), 8)))
+>>> ">42<" in svg and "((2,2),3):((24,2),8)" in svg
+True
+>>> svg = tv_layout_svg(Layout((4, 2), (2, 1)), (2, 4))
+>>> ">T3<" in svg and ">V1<" in svg
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..complement import complement
+from ..divides import flat_divide, logical_divide, tiled_divide, zipped_divide
+from ..errors import CutepyError
+from ..inttuple import crd2idx
+from ..layout import Layout, append, make_layout
+from ..products import blocked_product, logical_product, raked_product
+from ..swizzle import ComposedLayout
+from .canvas import HStack, Panel, Text, VStack, render
+from .colors import BW_COLORS, EMPTY_COLOR, offset_color, thread_color, tile_color
+from .grid import DEFAULT_LIMIT, Axis, GridPanel, int_size, make_axis
+from .view import as_layout_like, evaluate, fmt, grid_shapes
+
+#: ``color`` may be one of these names or a function ``(m, n, value) -> CSS colour``.
+COLOR_SCHEMES = ("offset", "tile", "bw", "none")
+
+ColorSpec = str | Callable[[int, int, Any], str]
+
+
+def _cells(rows: Axis, cols: Axis) -> np.ndarray:
+    """1-D (colexicographic) indices of the shown cells."""
+    return rows.shown[:, None] + rows.size * cols.shown[None, :]
+
+
+def _auto_tile(shape: Any) -> int:
+    """Tile extent along an axis: the size of its first top-level sub-mode, if nested."""
+    if isinstance(shape, tuple) and len(shape) >= 2:
+        return int_size(shape[0])
+    return int_size(shape)
+
+
+def _tile_ids(rows: Axis, cols: Axis, tile: Any) -> np.ndarray:
+    tm, tn = (_auto_tile(rows.shape), _auto_tile(cols.shape)) if tile in (None, "auto") else tile
+    if not (isinstance(tm, int) and isinstance(tn, int) and tm > 0 and tn > 0):
+        raise CutepyError(f"tile must be (rows, columns) positive ints or 'auto', got {tile!r}")
+    per_col = -(-rows.size // tm)
+    return (rows.shown // tm)[:, None] + per_col * (cols.shown // tn)[None, :]
+
+
+def _fills(values: np.ndarray, rows: Axis, cols: Axis, color: ColorSpec,
+           groups: np.ndarray | None) -> list[list[str]]:
+    nr, nc = values.shape
+    if callable(color):
+        return [[color(int(rows.shown[r]), int(cols.shown[c]), values[r, c]) for c in range(nc)]
+                for r in range(nr)]
+    if color == "none":
+        return [[EMPTY_COLOR] * nc for _ in range(nr)]
+    if color == "tile":
+        assert groups is not None
+        return [[tile_color(g) for g in row] for row in groups.tolist()]
+    if values.dtype == object:  # coordinates: no numeric colour
+        return [[EMPTY_COLOR] * nc for _ in range(nr)]
+    if color == "bw":
+        return [[BW_COLORS[v % 8] for v in row] for row in values.tolist()]
+    if color == "offset":
+        lo, hi = (int(values.min()), int(values.max())) if values.size else (0, 0)
+        span = max(hi - lo, 1)
+        return [[offset_color((v - lo) / span) for v in row] for row in values.tolist()]
+    raise CutepyError(f"unknown color {color!r}; use one of {COLOR_SCHEMES} or a function (m, n, value)")
+
+
+def _elision_note(rows: Axis, cols: Axis) -> list[str]:
+    parts = []
+    if rows.gap is not None:
+        parts.append(f"{len(rows.shown)} of {rows.size} rows")
+    if cols.gap is not None:
+        parts.append(f"{len(cols.shown)} of {cols.size} columns")
+    return [f"showing {' and '.join(parts)}"] if parts else []
+
+
+def layout_panel(
+    layout: Any,
+    *,
+    color: ColorSpec = "offset",
+    tile: Any = None,
+    max_rows: int | None = DEFAULT_LIMIT,
+    max_cols: int | None = DEFAULT_LIMIT,
+    title: str | None = None,
+    caption: tuple[str, ...] = (),
+) -> GridPanel:
+    """The grid panel of :func:`layout_svg` (same arguments)."""
+    obj = as_layout_like(layout)
+    row_shape, col_shape, grouped = grid_shapes(obj)
+    rows, cols = make_axis(row_shape, max_rows), make_axis(col_shape, max_cols)
+    values = evaluate(obj, _cells(rows, cols))
+    groups = _tile_ids(rows, cols, tile) if (tile is not None or color == "tile") else None
+    labels = [[fmt(v) for v in row] for row in values.tolist()]
+    notes = list(caption)
+    if grouped:
+        notes.append(f"rows: mode 0; columns: modes 1..{len(obj.shape) - 1} grouped")
+    notes += _elision_note(rows, cols)
+    return GridPanel(
+        rows, cols, labels, _fills(values, rows, cols, color, groups),
+        title=str(obj) if title is None else title, caption=notes, group=groups,
+    )
+
+
+def layout_svg(layout: Any, **opts: Any) -> str:
+    """A layout drawn as a 2-D grid: cell ``(m, n)`` holds ``L(m, n)``.
+
+    Mode 0 runs down, mode 1 across (a rank-1 layout is one row; from rank 3 on,
+    modes 1.. are grouped as columns). Nested modes get thicker borders where their
+    sub-modes roll over and their natural coordinates in the headers.
+
+    Options: ``color`` (``"offset"`` ramp, ``"tile"``, ``"bw"`` CuTe's eight greys,
+    ``"none"``, or a function ``(m, n, value) -> CSS colour``); ``tile`` (``(rows,
+    cols)`` or ``"auto"``: thick borders around tiles; auto takes the first sub-mode of
+    each nested mode, the tile of a ``logical_divide`` result); ``max_rows`` /
+    ``max_cols`` (elide beyond, ``None`` for no limit); ``title``; ``caption``.
+
+    >>> svg = layout_svg(Layout((2, 3), (3, 1)), color="bw", title="row-major")
+    >>> "row-major" in svg and 'fill="#999999"' in svg
+    True
+    """
+    return render(layout_panel(layout, **opts), title=str(as_layout_like(layout)))
+
+
+# -- thread-value layouts ---------------------------------------------------------
+
+
+def _tile_shape(tile_mn: Any) -> tuple[Any, Any]:
+    if isinstance(tile_mn, Layout):
+        tile_mn = tile_mn.shape
+    if isinstance(tile_mn, tuple) and len(tile_mn) == 2:
+        return tile_mn[0], tile_mn[1]
+    if isinstance(tile_mn, (int, tuple)):
+        return 1, tile_mn
+    raise CutepyError(f"tile_mn must be an (M, N) shape, got {tile_mn!r}")
+
+
+def tv_owners(tv: Layout, tile_mn: Any) -> tuple[np.ndarray, np.ndarray, Any, Any]:
+    """For each cell of the ``M x N`` tile, the first ``(thread, value)`` mapping to it.
+
+    Threads are scanned outermost and values inside, as CuTe's ``print_latex_tv`` does,
+    so a cell reached twice shows its first writer. Returns ``(thread, value, M, N)``,
+    two ``M x N`` arrays with ``-1`` where no thread writes.
+
+    >>> t, v, M, N = tv_owners(Layout((2, 2), (2, 1)), (2, 2))
+    >>> t.tolist(), v.tolist()
+    ([[0, 1], [0, 1]], [[0, 0], [1, 1]])
+    """
+    tv = as_layout_like(tv)
+    if not isinstance(tv, Layout) or tv.rank() != 2:
+        raise CutepyError(f"a TV layout has two modes (thread, value); got {tv}")
+    m_shape, n_shape = _tile_shape(tile_mn)
+    M, N = int_size(m_shape), int_size(n_shape)
+    T, V = int_size(tv.shape[0]), int_size(tv.shape[1])
+    j = np.arange(T * V, dtype=np.int64)
+    vals = evaluate(tv, j)
+    if vals.dtype == object:  # (m, n) coordinates, e.g. composed with an identity layout
+        idx = np.array([crd2idx(c, (m_shape, n_shape)) for c in vals], dtype=np.int64)
+    else:
+        idx = vals
+    bad = (idx < 0) | (idx >= M * N)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise CutepyError(
+            f"TV layout {tv} sends thread {k % T}, value {k // T} to {fmt(vals[k])}, "
+            f"outside the {M}x{N} tile"
+        )
+    key = (j % T) * V + j // T  # thread-major scan order
+    order = np.argsort(key, kind="stable")
+    cells, first = np.unique(idx[order], return_index=True)
+    winner = order[first]
+    thread = np.full(M * N, -1, dtype=np.int64)
+    value = np.full(M * N, -1, dtype=np.int64)
+    thread[cells], value[cells] = winner % T, winner // T
+    return thread.reshape(N, M).T, value.reshape(N, M).T, m_shape, n_shape
+
+
+def tv_layout_panel(
+    tv: Any,
+    tile_mn: Any,
+    *,
+    color: str | Callable[[int, int], str] = "thread",
+    max_rows: int | None = 32,
+    max_cols: int | None = 32,
+    title: str | None = None,
+) -> GridPanel:
+    """The grid panel of :func:`tv_layout_svg` (same arguments)."""
+    thread, value, m_shape, n_shape = tv_owners(as_layout_like(tv), tile_mn)
+    rows, cols = make_axis(m_shape, max_rows), make_axis(n_shape, max_cols)
+    t = thread[np.ix_(rows.shown, cols.shown)].tolist()
+    v = value[np.ix_(rows.shown, cols.shown)].tolist()
+    labels = [[f"T{a}\nV{b}" if a >= 0 else "" for a, b in zip(tr, vr)] for tr, vr in zip(t, v)]
+
+    def fill(a: int, b: int) -> str:
+        if a < 0:
+            return EMPTY_COLOR
+        if callable(color):
+            return color(a, b)
+        if color == "thread":
+            return thread_color(a)
+        if color == "value":
+            return thread_color(b)
+        raise CutepyError(f"unknown TV color {color!r}; use 'thread', 'value' or a function (t, v)")
+
+    fills = [[fill(a, b) for a, b in zip(tr, vr)] for tr, vr in zip(t, v)]
+    M, N = rows.size, cols.size
+    caption = [f"TV layout {as_layout_like(tv)} over a {M}x{N} tile"] + _elision_note(rows, cols)
+    return GridPanel(rows, cols, labels, fills, title=title, caption=caption, font=10)
+
+
+def tv_layout_svg(tv: Any, tile_mn: Any, **opts: Any) -> str:
+    """A thread-value layout drawn over its ``M x N`` tile, as CuTe's ``print_latex_tv``.
+
+    ``tv`` maps ``(thread, value)`` to an index into the tile (``m + M*n``), or to an
+    ``(m, n)`` coordinate. Each cell is labelled ``T#`` / ``V#`` and coloured by thread
+    (``color="value"``, or a function ``(t, v) -> colour``, to change that).
+
+    >>> tv = Layout(((4, 8), 2), ((16, 1), 8))  # 32 threads, 2 values, a 16x4 tile
+    >>> svg = tv_layout_svg(tv, (16, 4))
+    >>> import re
+    >>> len(re.findall(r">T[0-9]+<", svg)), ">T31<" in svg
+    (64, True)
+    """
+    return render(tv_layout_panel(tv, tile_mn, **opts), title=f"TV layout {as_layout_like(tv)}")
+
+
+# -- divides and products -----------------------------------------------------------
+
+_DIVIDES = {"logical": logical_divide, "zipped": zipped_divide, "tiled": tiled_divide, "flat": flat_divide}
+_PRODUCTS = {"blocked": blocked_product, "raked": raked_product, "logical": logical_product}
+
+
+def _as_tile_layout(t: Any) -> Layout:
+    if isinstance(t, Layout):
+        return t
+    if isinstance(t, int):
+        return Layout(t)
+    raise CutepyError(f"divide pictures take tilers made of layouts or ints, got {t!r}")
+
+
+def _mode_tiles(mode_size: int, tiler: Layout) -> tuple[np.ndarray, int]:
+    """Tile number of each index of a mode of ``mode_size`` under ``tiler`` (-1: none),
+    and the number of tiles."""
+    full = make_layout(tiler, complement(tiler, mode_size))
+    where = full.offsets()
+    out = np.full(mode_size, -1, dtype=np.int64)
+    ok = (where >= 0) & (where < mode_size)
+    out[where[ok]] = (np.arange(full.size(), dtype=np.int64) // tiler.size())[ok]
+    return out, full.size() // tiler.size()
+
+
+def divide_svg(layout: Any, tiler: Any, kind: str = "logical", *, max_rows: int | None = DEFAULT_LIMIT,
+               max_cols: int | None = DEFAULT_LIMIT) -> str:
+    """``layout`` coloured by tile next to its divide by ``tiler``, with tile borders.
+
+    ``kind`` is ``logical``, ``zipped``, ``tiled`` or ``flat``; ``tiler`` a layout
+    (the layout is then divided as 1-D) or a tuple of layouts/ints (by mode). Tiles are
+    numbered the same way on both sides, so a tile has one colour in both pictures.
+    ``max_rows``/``max_cols`` elide as in :func:`layout_svg`.
+
+    >>> svg = divide_svg(Layout((4, 6)), (Layout(2), Layout(3)))
+    >>> "logical_divide" in svg and "((2,2),(3,2)):((1,2),(4,12))" in svg
+    True
+    """
+    A = as_layout_like(layout)
+    if not isinstance(A, Layout):
+        raise CutepyError("divide_svg takes a plain Layout")
+    if kind not in _DIVIDES:
+        raise CutepyError(f"unknown divide {kind!r}; use one of {sorted(_DIVIDES)}")
+    R = _DIVIDES[kind](A, tiler)
+    a_rows_shape, a_cols_shape, _ = grid_shapes(A)
+    a_rows, a_cols = make_axis(a_rows_shape, max_rows), make_axis(a_cols_shape, max_cols)
+    a_idx = _cells(a_rows, a_cols)
+    if isinstance(tiler, tuple):
+        T = [_as_tile_layout(t) for t in tiler]
+        modes = list(A) if isinstance(A.shape, tuple) else [A]
+        if len(T) > len(modes):
+            raise CutepyError(f"tiler {tiler} has more modes than {A}")
+        tiled = [_mode_tiles(int_size(m.shape), t) for m, t in zip(modes, T)]
+        counts = [c for _, c in tiled]
+        tile_a = np.zeros(a_idx.shape, dtype=np.int64)
+        rest, scale = a_idx.copy(), 1
+        for k, m in enumerate(modes):  # untiled modes: every index its own tile
+            size = int_size(m.shape)
+            coord, rest = rest % size, rest // size
+            if k < len(tiled):
+                tile_a += tiled[k][0][coord] * scale
+                scale *= counts[k]
+            else:
+                tile_a += coord * scale
+                scale *= size
+        r_rows_shape, r_cols_shape, _ = grid_shapes(R)
+        r_rows, r_cols = make_axis(r_rows_shape, max_rows), make_axis(r_cols_shape, max_cols)
+        r_idx = _cells(r_rows, r_cols)
+        tile_r = _divided_tiles(R, r_idx, T, counts, kind)
+    else:
+        t = _as_tile_layout(tiler)
+        tile_a = _mode_tiles(A.size(), t)[0][a_idx]
+        r_rows_shape, r_cols_shape, _ = grid_shapes(R)
+        r_rows, r_cols = make_axis(r_rows_shape, max_rows), make_axis(r_cols_shape, max_cols)
+        tile_r = _cells(r_rows, r_cols) // t.size()
+    left = _tiled_panel(A, a_rows, a_cols, tile_a, f"A = {A}")
+    right = _tiled_panel(R, r_rows, r_cols, tile_r, f"{kind}_divide(A, {fmt_tiler(tiler)}) = {R}")
+    return render(HStack([left, right]), title=f"{kind}_divide of {A}")
+
+
+def fmt_tiler(tiler: Any) -> str:
+    """A tiler in CuTe's ``<a, b>`` notation (a layout prints as itself).
+
+    >>> fmt_tiler((Layout(2), 3))
+    '<2:1, 3>'
+    """
+    if isinstance(tiler, tuple):
+        return "<" + ", ".join(fmt_tiler(t) if isinstance(t, tuple) else str(t) for t in tiler) + ">"
+    return str(tiler)
+
+
+def _divided_tiles(R: Layout, r_idx: np.ndarray, T: list[Layout], counts: list[int],
+                   kind: str) -> np.ndarray:
+    """Tile number of each 1-D index of a by-mode divide result ``R``, numbered as
+    :func:`divide_svg` numbers the tiles of the divided layout."""
+    if kind != "logical":  # ((T0,T1),(R0,R1,L..)), ((T0,T1),R0,R1,L..), (T0,T1,R0,R1,L..)
+        return r_idx // int(np.prod([t.size() for t in T]))
+    modes = list(R) if isinstance(R.shape, tuple) else [R]  # ((T0,R0),(T1,R1),L..)
+    tile, rest, scale = np.zeros(r_idx.shape, dtype=np.int64), r_idx.copy(), 1
+    for k, m in enumerate(modes):
+        size = int_size(m.shape)
+        coord, rest = rest % size, rest // size
+        if k < len(T):
+            tile += (coord // T[k].size()) * scale
+            scale *= counts[k]
+        else:
+            tile += coord * scale
+            scale *= size
+    return tile
+
+
+def _tiled_panel(L: Layout, rows: Axis, cols: Axis, tiles: np.ndarray, title: str) -> GridPanel:
+    values = evaluate(L, _cells(rows, cols))
+    labels = [[fmt(v) for v in row] for row in values.tolist()]
+    fills = [[tile_color(t) if t >= 0 else EMPTY_COLOR for t in row] for row in tiles.tolist()]
+    return GridPanel(rows, cols, labels, fills, title=title, group=tiles,
+                     caption=_elision_note(rows, cols))
+
+
+def product_svg(A: Any, B: Any, kind: str = "blocked", *, max_rows: int | None = DEFAULT_LIMIT,
+                max_cols: int | None = DEFAULT_LIMIT) -> str:
+    """``A``, ``B`` and their ``blocked``/``raked``/``logical`` product, each copy of
+    ``A`` in the result coloured like the cell of ``B`` that placed it (blocked and
+    logical products also get thick borders around each copy). ``max_rows`` and
+    ``max_cols`` elide as in :func:`layout_svg`.
+
+    >>> svg = product_svg(Layout((2, 2), (2, 1)), Layout((2, 3)), "blocked")
+    >>> "blocked_product" in svg and "(4,6):(2,4)" not in svg
+    True
+    """
+    A, B = as_layout_like(A), as_layout_like(B)
+    if not (isinstance(A, Layout) and isinstance(B, Layout)):
+        raise CutepyError("product_svg takes plain Layouts")
+    if kind not in _PRODUCTS:
+        raise CutepyError(f"unknown product {kind!r}; use one of {sorted(_PRODUCTS)}")
+    R = _PRODUCTS[kind](A, B)
+    rr, rc, grouped = grid_shapes(R)
+    rows, cols = make_axis(rr, max_rows), make_axis(rc, max_cols)
+    m, n = rows.shown[:, None], cols.shown[None, :]
+    if kind == "logical":  # (A, complement o B): columns walk B
+        copy = np.broadcast_to(n, (len(rows.shown), len(cols.shown)))
+    else:
+        if grouped or A.rank() > 2 or B.rank() > 2:
+            raise CutepyError(f"product pictures are 2-D; {R} has rank {R.rank()}")
+        if R.rank() == 2:
+            A2, B2 = append(A, n=2), append(B, n=2)
+            ra, ca = int_size(A2[0].shape), int_size(A2[1].shape)
+            rb, cb = int_size(B2[0].shape), int_size(B2[1].shape)
+        else:  # one row: the single mode runs across
+            ra, ca, rb, cb = 1, A.size(), 1, B.size()
+        if kind == "blocked":  # ((A0,B0),(A1,B1))
+            copy = m // ra + rb * (n // ca)
+        else:  # raked: ((B0,A0),(B1,A1))
+            copy = m % rb + rb * (n % cb)
+    values = evaluate(R, _cells(rows, cols))
+    labels = [[fmt(v) for v in row] for row in values.tolist()]
+    fills = [[tile_color(c) for c in row] for row in np.asarray(copy).tolist()]
+    group = None if kind == "raked" else np.asarray(copy)  # raked copies interleave: no blocks
+    right = GridPanel(rows, cols, labels, fills, title=f"{kind}_product(A, B) = {R}",
+                      group=group, caption=_elision_note(rows, cols))
+    left = layout_panel(A, title=f"A = {A}", max_rows=max_rows, max_cols=max_cols)
+    mid = layout_panel(B, title=f"B = {B}", max_rows=max_rows, max_cols=max_cols,
+                       color=lambda i, j, v: tile_color(i + _rows_of(B) * j))
+    return render(HStack([VStack([left, mid], gap=16), right]), title=f"{kind}_product of {A} and {B}")
+
+
+def _rows_of(L: Layout) -> int:
+    return int_size(grid_shapes(L)[0])
+
+
+def tiler_panel(tiler: tuple, **opts: Any) -> Panel:
+    """Each mode of a tiler drawn as its own layout, one under another."""
+    items: list[Panel] = [Text(f"tiler {fmt_tiler(tiler)}", 13, weight="bold")]
+    for k, t in enumerate(tiler):
+        lay = t if isinstance(t, (Layout, ComposedLayout)) else Layout(t)
+        items.append(layout_panel(lay, title=f"mode {k}: {lay}", **opts))
+    return VStack(items, gap=10)

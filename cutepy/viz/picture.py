@@ -1,0 +1,100 @@
+"""``show``: a picture of anything cutepy can draw, for notebooks and files.
+
+>>> from cutepy import Layout
+>>> pic = show((Layout(3, 4), Layout(8, 2)))       # a tiler: no repr hook of its own
+>>> pic._repr_svg_().startswith("<svg") and "mode 1: 8:2" in pic.svg
+True
+>>> show("f32[3,5]{1,0:T(2,2)}").svg.count(">pad<")
+9
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from ..errors import CutepyError
+from ..layout import Layout
+from ..swizzle import ComposedLayout
+from .canvas import render
+from .grid import GridPanel, make_axis
+from .layouts import layout_svg, tiler_panel
+from .xla import xla_svg
+
+
+class Picture:
+    """An SVG picture: shows itself in Jupyter, saves to a file, ``str()`` is the SVG."""
+
+    def __init__(self, svg: str):
+        self.svg = svg
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def __str__(self) -> str:
+        return self.svg
+
+    def __repr__(self) -> str:
+        return f"<cutepy.viz.Picture: {len(self.svg)} characters of SVG>"
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the SVG to ``path``."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.svg)
+
+
+def _is_xla(obj: Any) -> bool:
+    return type(obj).__module__.startswith("cutepy.xla")
+
+
+def _looks_like_xla(text: str) -> bool:
+    """XLA shapes have ``[dims]``; CuTe notation never uses square brackets."""
+    return "[" in text
+
+
+def _array_svg(arr: np.ndarray) -> str:
+    a = np.asarray(arr)
+    if a.ndim == 1:
+        a = a[None, :]
+    if a.ndim != 2:
+        raise CutepyError(f"show draws 1-D and 2-D arrays, got {a.ndim}-D")
+    rows, cols = make_axis(a.shape[0]), make_axis(a.shape[1])
+    sub = a[np.ix_(rows.shown, cols.shown)]
+    labels = [[str(v) for v in row] for row in sub.tolist()]
+    fills = [["#ffffff"] * len(row) for row in labels]
+    return render(GridPanel(rows, cols, labels, fills, title=f"array {a.shape}"))
+
+
+def svg_of(obj: Any, **opts: Any) -> str:
+    """The SVG text :func:`show` wraps."""
+    if isinstance(obj, (Layout, ComposedLayout)):
+        return layout_svg(obj, **opts)
+    if _is_xla(obj):
+        return xla_svg(obj, **opts)
+    if isinstance(obj, tuple):
+        return render(tiler_panel(obj, **opts), title="tiler")
+    if isinstance(obj, str):
+        if _looks_like_xla(obj):
+            return xla_svg(obj, **opts)
+        from ..notation import parse
+
+        return svg_of(parse(obj), **opts)
+    if isinstance(obj, np.ndarray):
+        return _array_svg(obj)
+    if isinstance(obj, Picture):
+        return obj.svg
+    raise CutepyError(f"cannot draw a {type(obj).__name__}: {obj!r}")
+
+
+def show(obj: Any, **opts: Any) -> Picture:
+    """A :class:`Picture` of a layout, composed layout, tiler (tuple of layouts), XLA
+    shape, CuTe or XLA text, or 2-D integer array; ``opts`` go to the drawing function
+    (:func:`~cutepy.viz.layout_svg` or :func:`~cutepy.viz.xla_svg`)."""
+    return Picture(svg_of(obj, **opts))
+
+
+def write_svg(obj: Any, path: str | os.PathLike[str], **opts: Any) -> None:
+    """Draw ``obj`` as :func:`show` does and write the SVG to ``path``."""
+    show(obj, **opts).save(path)

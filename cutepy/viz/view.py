@@ -1,0 +1,78 @@
+"""How a layout is seen in two dimensions, and its offsets at chosen indices.
+
+Mode 0 runs down the rows and mode 1 across the columns, as in CuTe's pictures; a
+rank-1 (or scalar) layout is one row; a layout of rank 3 or more keeps mode 0 as rows
+and groups the other modes as columns (:func:`grid_shapes` says so).
+
+>>> from cutepy import Layout
+>>> grid_shapes(Layout((4, 2), (2, 1)))
+(4, 2, False)
+>>> grid_shapes(Layout(8, 1)), grid_shapes(Layout((2, 3, 4)))
+((1, 8, False), (2, (3, 4), True))
+>>> evaluate(Layout((4, 2), (2, 1)), np.array([[0, 4], [1, 5]])).tolist()
+[[0, 1], [2, 3]]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..errors import CutepyError
+from ..layout import Layout
+from ..swizzle import ComposedLayout
+
+
+def as_layout_like(obj: Any) -> Layout | ComposedLayout:
+    """A :class:`Layout` or :class:`ComposedLayout` from one, or from CuTe text."""
+    if isinstance(obj, (Layout, ComposedLayout)):
+        return obj
+    if isinstance(obj, str):
+        from ..notation import parse
+
+        parsed = parse(obj)
+        if isinstance(parsed, (Layout, ComposedLayout)):
+            return parsed
+        raise CutepyError(f"{obj!r} is a tiler, not a layout; draw it with cutepy.viz.show")
+    raise CutepyError(f"expected a Layout or a ComposedLayout, got {type(obj).__name__}: {obj!r}")
+
+
+def grid_shapes(obj: Layout | ComposedLayout) -> tuple[Any, Any, bool]:
+    """``(row_shape, col_shape, grouped)``: the shapes along the two picture axes."""
+    shape = obj.shape
+    if not isinstance(shape, tuple):
+        return 1, shape, False
+    if len(shape) == 0:
+        return 1, 1, False
+    if len(shape) == 1:
+        return 1, shape[0], False
+    if len(shape) == 2:
+        return shape[0], shape[1], False
+    return shape[0], tuple(shape[1:]), True
+
+
+def evaluate(obj: Layout | ComposedLayout, idx: np.ndarray) -> np.ndarray:
+    """``obj(i)`` for every 1-D index in ``idx``: int64 when the offsets are integers,
+    else an object array of the values (coordinates, for identity layouts)."""
+    try:
+        return obj.offsets(idx.ravel()).reshape(idx.shape)
+    except CutepyError:
+        flat = [_plain(obj(int(i))) for i in idx.ravel()]
+        out = np.empty(len(flat), dtype=object)
+        out[:] = flat
+        return out.reshape(idx.shape)
+
+
+def _plain(value: Any) -> Any:
+    """Coordinates as plain nested tuples (basis arithmetic tuples included)."""
+    if isinstance(value, tuple):
+        return tuple(_plain(v) for v in value)
+    return value
+
+
+def fmt(value: Any) -> str:
+    """A value as CuTe prints it: ints plainly, tuples as ``(a,b)``."""
+    if isinstance(value, tuple):
+        return "(" + ",".join(fmt(v) for v in value) + ")"
+    return str(value)
