@@ -64,6 +64,11 @@ from .products import (
 )
 from .swizzle import ComposedLayout, Swizzle, make_composed_layout
 
+# symbolic, proofs, derivations
+from .derivation import Derivation, explain
+from .equivalence import Equivalence, equivalent
+from .symbolic import assuming, declare, subs, symbols
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -79,4 +84,7 @@ __all__ = [
     "shape", "shape_div", "size", "slice_and_offset", "stride", "suffix_product", "take",
     "tile_to_shape", "tiled_divide", "tiled_product", "upcast", "weakly_congruent",
     "zipped_divide", "zipped_product",
+    # symbolic, proofs, derivations
+    "Derivation", "Equivalence", "assuming", "declare", "equivalent", "explain", "subs",
+    "symbols",
 ]

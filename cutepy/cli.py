@@ -72,12 +72,16 @@ def cmd_show(args: argparse.Namespace) -> int:
     obj = parse(args.layout)
     if isinstance(obj, tuple):
         raise CutepyError("show takes a layout, not a tiler")
-    print(obj)
+    table = _table(obj)
+    if table.startswith(str(obj)):
+        sys.stdout.write(table)  # C++ print_layout starts with the layout itself
+    else:
+        print(obj)
+        sys.stdout.write(table)
     if type(obj) is Layout:
         print(f"size {obj.size()}  cosize {obj.cosize()}  rank {obj.rank()}  depth {obj.depth()}")
     else:
         print(f"size {obj.size()}")
-    sys.stdout.write(_table(obj))
     _pictures(obj, args)
     return 0
 

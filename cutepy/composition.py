@@ -31,7 +31,7 @@ from . import inttuple as it
 from .basis import ScaledBasis
 from .coalesce import coalesce_flat
 from .errors import AdmissibilityError, CutepyError
-from .layout import Layout, as_layout
+from .layout import Layout, _is_symbolic, as_layout
 
 
 def composition(A: Any, B: Any) -> Any:
@@ -57,6 +57,8 @@ def composition(A: Any, B: Any) -> Any:
         return composition(A, parse(B))
     if hasattr(B, "compose_left"):
         return B.compose_left(A)
+    if _is_symbolic(B):  # a symbolic size n means n:1, as an int does
+        return _compose_layouts(A, Layout(B))
     raise CutepyError(f"composition: cannot use {B!r} as the right-hand side")
 
 

@@ -26,7 +26,7 @@ from typing import Any
 from .complement import complement
 from .composition import composition
 from .errors import CutepyError
-from .layout import Layout, as_layout, make_layout
+from .layout import Layout, _is_symbolic, as_layout, make_layout
 
 
 def _tiler(t: Any) -> Any:
@@ -43,6 +43,8 @@ def _tiler(t: Any) -> Any:
         return tuple(_tiler(x) for x in t)
     if hasattr(t, "compose"):
         return t
+    if _is_symbolic(t):  # a symbolic size n means n:1, as an int does
+        return Layout(t)
     raise CutepyError(f"{t!r} is not a tiler (a layout, a shape, or a tuple of tilers)")
 
 

@@ -27,7 +27,17 @@ def test_show():
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0] == "(2,(2,2)):(4,(2,1))"
-    assert "size 8" in lines[1] and "cosize 8" in lines[1]
+    assert lines[1] == "      0   1   2   3 "
+    assert lines[3] == " 0  | 0 | 2 | 1 | 3 |"
+    assert "size 8" in lines[-1] and "cosize 8" in lines[-1]
+
+
+def test_show_writes_pictures(tmp_path):
+    out = tmp_path / "l.svg"
+    r = run("show", "(4,8):(8,1)", "--svg", str(out), "--latex")
+    assert r.returncode == 0, r.stderr
+    assert out.read_text().lstrip().startswith("<svg") or "<svg" in out.read_text()[:200]
+    assert "tikzpicture" in r.stdout
 
 
 @pytest.mark.parametrize(

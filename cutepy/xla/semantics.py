@@ -163,6 +163,29 @@ def linear_indices(shape: Shape | str) -> np.ndarray:
     return np.broadcast_to(off, logical).copy()
 
 
+def linear_indices_at(shape: Shape | str, index: Any) -> np.ndarray:
+    """Offsets of the elements at a ``(k, rank)`` integer array of logical indices.
+
+    The formula of :func:`linear_index`, vectorized over rows; for checking a few
+    elements of a large array without building the whole table.
+
+    >>> linear_indices_at("f32[3,5]{1,0:T(2,2)}", [[2, 3], [0, 1], [2, 4]]).tolist()
+    [17, 1, 20]
+    """
+    arr = as_array_shape(shape)
+    logical = arr.bounds
+    rank = len(logical)
+    idx = np.asarray(index, dtype=np.int64).reshape(-1, rank)
+    if idx.size and ((idx < 0).any() or (idx >= np.asarray(logical, dtype=np.int64)).any()):
+        raise CutepyError(f"some index is outside {arr}")
+    bounds, tiles = _physical(arr)
+    coords: list[Any] = [idx[:, d] for d in reversed(arr.effective_layout.minor_to_major)]
+    for tile in tiles:
+        coords, bounds = _tile_level(coords, bounds, tile)
+    off = np.asarray(_row_major(coords, bounds), dtype=np.int64)
+    return np.broadcast_to(off, (idx.shape[0],)).copy()
+
+
 def element_at(shape: Shape | str, offset: int) -> tuple[int, ...] | None:
     """Logical index stored at buffer ``offset``, or ``None`` for a padding slot.
 
