@@ -71,6 +71,18 @@ from .symbolic import assuming, declare, subs, symbols
 
 __version__ = "0.1.0"
 
+_SUBPACKAGES = ("xla", "program", "viz", "strategies", "engine")
+
+
+def __getattr__(name: str):
+    """``cutepy.xla``, ``cutepy.program``, ``cutepy.viz``... load on first use (fast import)."""
+    if name in _SUBPACKAGES:
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'cutepy' has no attribute {name!r}")
+
+
 __all__ = [
     "AdmissibilityError", "ComposedLayout", "CutepyError", "E", "Layout", "LayoutError",
     "LayoutLeft", "LayoutRight", "ParseError", "ScaledBasis", "Swizzle", "SymbolicError",
