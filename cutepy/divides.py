@@ -21,6 +21,7 @@ For a layout ``(M, N, L, ...)`` and a tiler ``<TileM, TileN>``::
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .complement import complement
@@ -86,21 +87,34 @@ def unzip_modes(L: Layout, tiler: Any) -> tuple[Layout, Layout]:
     return L[0], L[1]
 
 
-def zipped_divide(A: Any, tiler: Any) -> Layout:
-    """``((TileM,TileN,...), (RestM,RestN,...,L,...))``."""
+def zip_by_tiler(logical: Callable[[Any, Any], Layout], A: Any, tiler: Any) -> Layout:
+    """``logical(A, tiler)`` regrouped as ``((tile modes...), (rest modes..., extra modes...))``."""
     tiler = _tiler(tiler)
     if not isinstance(tiler, tuple):
-        return logical_divide(A, tiler)
-    return make_layout(*unzip_modes(logical_divide(A, tiler), tiler))
+        return logical(A, tiler)
+    return make_layout(*unzip_modes(logical(A, tiler), tiler))
+
+
+def unpack_rest(z: Layout) -> Layout:
+    """``(T, (R0, R1, ...))`` -> ``(T, R0, R1, ...)``: the tiled form."""
+    return make_layout(z[0], *_modes(z[1]))
+
+
+def unpack_all(z: Layout) -> Layout:
+    """``((T0, T1, ...), (R0, R1, ...))`` -> ``(T0, T1, ..., R0, R1, ...)``: the flat form."""
+    return make_layout(*_modes(z[0]), *_modes(z[1]))
+
+
+def zipped_divide(A: Any, tiler: Any) -> Layout:
+    """``((TileM,TileN,...), (RestM,RestN,...,L,...))``."""
+    return zip_by_tiler(logical_divide, A, tiler)
 
 
 def tiled_divide(A: Any, tiler: Any) -> Layout:
     """``((TileM,TileN,...), RestM, RestN, ..., L, ...)``."""
-    z = zipped_divide(A, tiler)
-    return make_layout(z[0], *_modes(z[1]))
+    return unpack_rest(zipped_divide(A, tiler))
 
 
 def flat_divide(A: Any, tiler: Any) -> Layout:
     """``(TileM, TileN, ..., RestM, RestN, ..., L, ...)``."""
-    z = zipped_divide(A, tiler)
-    return make_layout(*_modes(z[0]), *_modes(z[1]))
+    return unpack_all(zipped_divide(A, tiler))

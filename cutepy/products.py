@@ -26,7 +26,7 @@ from . import inttuple as it
 from .coalesce import coalesce, coalesce_flat
 from .complement import complement
 from .composition import composition
-from .divides import _modes, _tiler, unzip_modes
+from .divides import _modes, _tiler, unpack_all, unpack_rest, zip_by_tiler
 from .errors import CutepyError
 from .layout import Layout, append, as_layout, make_layout, make_ordered_layout
 
@@ -48,22 +48,17 @@ def logical_product(A: Any, tiler: Any) -> Layout:
 
 def zipped_product(A: Any, tiler: Any) -> Layout:
     """``((M,N,...), (TileM,TileN,...,L,...))``."""
-    tiler = _tiler(tiler)
-    if not isinstance(tiler, tuple):
-        return logical_product(A, tiler)
-    return make_layout(*unzip_modes(logical_product(A, tiler), tiler))
+    return zip_by_tiler(logical_product, A, tiler)
 
 
 def tiled_product(A: Any, tiler: Any) -> Layout:
     """``((M,N,...), TileM, TileN, ..., L, ...)``."""
-    z = zipped_product(A, tiler)
-    return make_layout(z[0], *_modes(z[1]))
+    return unpack_rest(zipped_product(A, tiler))
 
 
 def flat_product(A: Any, tiler: Any) -> Layout:
     """``(M, N, ..., TileM, TileN, ..., L, ...)``."""
-    z = zipped_product(A, tiler)
-    return make_layout(*_modes(z[0]), *_modes(z[1]))
+    return unpack_all(zipped_product(A, tiler))
 
 
 def _padded_modes(L: Layout, r: int) -> tuple[tuple, tuple]:
