@@ -40,7 +40,8 @@ from .layout import Layout
 Step = tuple  # ("pad", shape) | ("reshape", shape) | ("transpose", perm)
 
 
-def _c_strides(shape: Sequence[int]) -> list[int]:
+def c_strides(shape: Sequence[int]) -> list[int]:
+    """C-order (row-major) strides of ``shape``: ``(2,3,4) -> [12,4,1]``."""
     out = [1] * len(shape)
     acc = 1
     for k in range(len(shape) - 1, -1, -1):
@@ -62,7 +63,7 @@ def linear_layout(shape: Sequence[int], strides: Sequence[int]) -> Layout:
 def transpose_layout(shape: Sequence[int], perm: Sequence[int]) -> Layout:
     """Linear index of an array of ``shape`` -> linear index of ``transpose(perm)`` of it."""
     new_shape = [shape[p] for p in perm]
-    new_strides = _c_strides(new_shape)
+    new_strides = c_strides(new_shape)
     strides = [0] * len(shape)
     for q, p in enumerate(perm):
         strides[p] = new_strides[q]
@@ -71,7 +72,7 @@ def transpose_layout(shape: Sequence[int], perm: Sequence[int]) -> Layout:
 
 def pad_layout(shape: Sequence[int], new_shape: Sequence[int]) -> Layout:
     """Linear index of an array of ``shape`` -> its linear index once padded to ``new_shape``."""
-    return linear_layout(shape, _c_strides(new_shape))
+    return linear_layout(shape, c_strides(new_shape))
 
 
 @dataclass(frozen=True)
@@ -234,13 +235,13 @@ def compile_program(logical_shape: Sequence[int], steps: Sequence[Step],
             k0 += 1
         cur = list(domain)
         # re-apply the leading transposes on the widened domain
-        head = Layout._new(tuple(domain), tuple(_c_strides(domain))) if n else Layout._new(1, 0)
+        head = Layout._new(tuple(domain), tuple(c_strides(domain))) if n else Layout._new(1, 0)
         pre_perm = _compose_perms(steps[:k0], n)
         if pre_perm != list(range(n)):
             head = composition(transpose_layout(cur, pre_perm), head)
             cur = [cur[p] for p in pre_perm]
     else:
-        head = Layout._new(tuple(domain), tuple(_c_strides(domain))) if n else Layout._new(1, 0)
+        head = Layout._new(tuple(domain), tuple(c_strides(domain))) if n else Layout._new(1, 0)
     done: list[Layout] = []
     breaks: list[str] = []
     for k in range(k0, len(steps)):

@@ -48,7 +48,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..composition import composition
-from ..engine import ChainLayout, CompiledLayout
+from ..engine import ChainLayout, CompiledLayout, c_strides
 from ..engine import compile_program as _engine_compile
 from ..errors import AdmissibilityError, CutepyError
 from ..layout import Layout
@@ -67,17 +67,8 @@ class Op(NamedTuple):
     label: str
 
 
-def _c_strides(shape: Sequence[int]) -> list[int]:
-    out = [1] * len(shape)
-    acc = 1
-    for k in range(len(shape) - 1, -1, -1):
-        out[k] = acc
-        acc *= shape[k]
-    return out
-
-
 def _lin(coord: Sequence[int], shape: Sequence[int]) -> int:
-    return sum(c * s for c, s in zip(coord, _c_strides(shape)))
+    return sum(c * s for c, s in zip(coord, c_strides(shape)))
 
 
 @dataclass(frozen=True)
@@ -402,7 +393,7 @@ def compile_path(shape: Sequence[int], ops: Sequence[Op]) -> tuple[CompiledLayou
 def _view(b: TracedArray) -> BroadcastView:
     src = b.parents[0]
     lead = b.ndim - src.ndim
-    cs = _c_strides(src.shape)
+    cs = c_strides(src.shape)
     strides = [0] * lead + [0 if e == 1 and b.shape[lead + k] != 1 else cs[k]
                             for k, e in enumerate(src.shape)]
     layout = Layout(b.shape, tuple(strides)) if b.ndim else Layout(1, 0)
