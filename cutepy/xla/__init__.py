@@ -1,4 +1,4 @@
-"""XLA shapes and tiled layouts: parse, print, index, size.
+"""XLA shapes and tiled layouts: parse, print, index, size, compile to CuTe and back.
 
 >>> s = parse_shape("f32[3,5]{1,0:T(2,2)}")
 >>> str(s), linear_index(s, (2, 3)), sizes(s).array_size
@@ -7,12 +7,28 @@
 (2, 3)
 >>> [str(t) for t in tpu_tiles("bf16", (1024, 1024))]
 ['(8,128)', '(2,1)']
+>>> c = to_cute(s)
+>>> c.form, str(c), c(2, 3)
+('layout', '((2,2),(2,3)):((2,12),(1,4))', 17)
+>>> str(from_cute(c))
+'{1,0:T(2,2)}'
 """
 
 from __future__ import annotations
 
+from .buffers import pack, storage_bits, unpack
+from .compile import XlaCompiledLayout, check_compile, offsets_at, program, to_cute
+from .decompile import from_cute
 from .parser import MAX_NESTING, as_array_shape, parse_shape
-from .semantics import buffer_elements, element_at, linear_index, linear_indices, tiled_dims
+from .report import report
+from .semantics import (
+    buffer_elements,
+    element_at,
+    linear_index,
+    linear_indices,
+    linear_indices_at,
+    tiled_dims,
+)
 from .shape import (
     COMBINE_DIM,
     UNBOUNDED_DIM,
@@ -41,15 +57,26 @@ __all__ = [
     "SplitConfig",
     "Tile",
     "TupleShape",
+    "XlaCompiledLayout",
     "XlaLayout",
     "as_array_shape",
     "buffer_elements",
+    "check_compile",
     "element_at",
     "element_type",
+    "from_cute",
     "linear_index",
     "linear_indices",
+    "linear_indices_at",
+    "offsets_at",
+    "pack",
     "parse_shape",
+    "program",
+    "report",
     "sizes",
+    "storage_bits",
     "tiled_dims",
+    "to_cute",
     "tpu_tiles",
+    "unpack",
 ]

@@ -163,6 +163,18 @@ def linear_indices(shape: Shape | str) -> np.ndarray:
     return np.broadcast_to(off, logical).copy()
 
 
+def index_rows(index: Any, rank: int) -> np.ndarray:
+    """A ``(k, rank)`` int64 array from rows of logical indices (``k`` rows of ``()`` at rank 0).
+
+    >>> index_rows([[1, 2]], 2).shape, index_rows([(), ()], 0).shape
+    ((1, 2), (2, 0))
+    """
+    idx = np.asarray(index, dtype=np.int64)
+    if rank == 0:
+        return idx.reshape(idx.shape[0] if idx.ndim else 1, 0)
+    return idx.reshape(-1, rank)
+
+
 def linear_indices_at(shape: Shape | str, index: Any) -> np.ndarray:
     """Offsets of the elements at a ``(k, rank)`` integer array of logical indices.
 
@@ -175,7 +187,7 @@ def linear_indices_at(shape: Shape | str, index: Any) -> np.ndarray:
     arr = as_array_shape(shape)
     logical = arr.bounds
     rank = len(logical)
-    idx = np.asarray(index, dtype=np.int64).reshape(-1, rank)
+    idx = index_rows(index, rank)
     if idx.size and ((idx < 0).any() or (idx >= np.asarray(logical, dtype=np.int64)).any()):
         raise CutepyError(f"some index is outside {arr}")
     bounds, tiles = _physical(arr)

@@ -1,0 +1,229 @@
+"""XLA array layouts compiled into CuTe layouts, through the shared pad/reshape/transpose engine.
+
+:func:`program` translates an array shape into the engine's steps, which run on the
+logical array (numpy C order, logical dim order):
+
+- ``minor_to_major`` is a ``transpose`` to physical order (most major first);
+- each tile level, read as :mod:`cutepy.xla.semantics` reads it: a tile longer
+  than the shape first ``reshape``\\ s in leading 1s, each ``*`` run is a
+  ``reshape`` merging those dims, every tiled dim is ``pad``\\ ded to a multiple of
+  its tile size and ``reshape``\\ d into ``(ceil(d/t), t)`` pairs, and one
+  ``transpose`` moves all the tile-index dims before all the in-tile dims (order
+  kept). A dim that is alone in its group (or merged only with 1s, which changes no
+  index) is padded *before* the level's reshape: the engine lifts pads that come
+  before any reshape into the domain, so the first level's padding widens it;
+- ``L(n)`` flattens the buffer and pads its total size only.
+
+:func:`to_cute` hands the steps to :func:`cutepy.engine.compile_program`. The result
+is a single nested :class:`~cutepy.Layout` (one mode per logical dim, over the padded
+domain) whenever every composition is admissible, else a chain of layouts with the
+step that broke affinity recorded in ``breaks``.
+
+>>> c = to_cute("f32[3,5]{1,0:T(2,2)}")
+>>> c.form, str(c.layout), c.domain, c.buffer_size
+('layout', '((2,2),(2,3)):((2,12),(1,4))', (4, 6), 24)
+>>> c(2, 3)
+17
+>>> str(to_cute("f32[4,8]{1,0:T(2,4)(2,1)}"))
+'((2,2),(4,2)):((1,16),(2,8))'
+>>> d = to_cute("f32[2,3]{1,0:T(*,4)(3)}")
+>>> d.form, d.breaks[0].split(":")[0], d.offsets().tolist()
+('chain', 'step 3 (pad to (2, 6))', [[0, 1, 2], [3, 6, 7]])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..engine import CompiledLayout, Step, compile_program
+from ..errors import CutepyError
+from .parser import as_array_shape
+from .semantics import _groups, index_rows, linear_indices, linear_indices_at
+from .shape import ArrayShape, Shape, Tile
+
+
+@dataclass(frozen=True, repr=False)
+class XlaCompiledLayout(CompiledLayout):
+    """A :class:`~cutepy.engine.CompiledLayout` that remembers the XLA shape it came from.
+
+    ``source`` is the array shape, ``steps`` the engine program it was translated to.
+    """
+
+    source: ArrayShape | None = None
+    steps: tuple[Step, ...] = field(default=())
+
+    def offsets_at(self, index: Any) -> np.ndarray:
+        """Offsets of the elements at a ``(k, rank)`` array of logical indices, vectorized.
+
+        >>> to_cute("f32[3,5]{1,0:T(2,2)}").offsets_at([[2, 3], [0, 1]]).tolist()
+        [17, 1]
+        """
+        return offsets_at(self, index)
+
+
+def _level_steps(cur: list[int], tile: Tile) -> tuple[list[Step], list[int]]:
+    """The engine steps of one tile level on an array of shape ``cur``, and the new shape."""
+    k, r = len(tile.dims), len(cur)
+    extra = max(k - r, 0)
+    prefix, groups = _groups(tile, r)
+    steps: list[Step] = []
+    # pad first the dims that are alone in their group but for 1s (a '*' merge of 1s
+    # changes no index): padding before any reshape widens the domain
+    pre = list(cur)
+    for members, t in groups:
+        real = [m - extra for m in members if m >= extra and cur[m - extra] > 1]
+        if len(members) == 1 and members[0] >= extra:
+            real = [members[0] - extra]
+        if len(real) == 1:
+            pre[real[0]] = -(-pre[real[0]] // t) * t
+    if pre != cur:
+        steps.append(("pad", tuple(pre)))
+    bounds = [1] * extra + pre
+    merged = bounds[:prefix] + [int(np.prod([bounds[m] for m in ms], dtype=object)) for ms, _ in groups]
+    if extra or len(merged) != len(pre):
+        steps.append(("reshape", tuple(merged)))
+    sizes = [t for _, t in groups]
+    padded = merged[:prefix] + [-(-d // t) * t for d, t in zip(merged[prefix:], sizes)]
+    if padded != merged:
+        steps.append(("pad", tuple(padded)))
+    split = list(padded[:prefix])
+    for d, t in zip(padded[prefix:], sizes):
+        split += [d // t, t]
+    if split != padded:
+        steps.append(("reshape", tuple(split)))
+    g = len(sizes)
+    perm = list(range(prefix)) + [prefix + 2 * j for j in range(g)] + [prefix + 2 * j + 1 for j in range(g)]
+    if perm != list(range(len(split))):
+        steps.append(("transpose", tuple(perm)))
+    out = split[:prefix] + [split[prefix + 2 * j] for j in range(g)] + sizes
+    return steps, out
+
+
+def program(shape: Shape | str) -> tuple[tuple[int, ...], list[Step]]:
+    """The logical shape and the engine steps (pad/reshape/transpose) of an XLA array layout.
+
+    Dims of size 0 are read as 1: an empty array keeps its structure, and
+    :func:`to_cute` gives it an empty valid region and a buffer of 0 slots.
+
+    >>> program("f32[3,5]{0,1:T(2,2)}")
+    ((3, 5), [('transpose', (1, 0)), ('pad', (6, 4)), ('reshape', (3, 2, 2, 2)), \
+('transpose', (0, 2, 1, 3))])
+    >>> program("f32[3]{0:T(2,2)L(8)}")[1]
+    [('pad', (4,)), ('reshape', (1, 4)), ('pad', (2, 4)), ('reshape', (1, 2, 2, 2)), \
+('transpose', (0, 2, 1, 3)), ('reshape', (8,)), ('pad', (8,))]
+    """
+    arr = as_array_shape(shape)
+    lay = arr.effective_layout
+    logical = tuple(max(d, 1) for d in arr.bounds)
+    phys_order = tuple(reversed(lay.minor_to_major))
+    steps: list[Step] = []
+    if phys_order != tuple(range(arr.rank)):
+        steps.append(("transpose", phys_order))
+    cur = [logical[d] for d in phys_order]
+    for tile in lay.tiles:
+        level, cur = _level_steps(cur, tile)
+        steps.extend(level)
+    align = lay.tail_padding_alignment_in_elements
+    if align > 1:
+        n = int(np.prod(cur, dtype=object))
+        steps.append(("reshape", (n,)))
+        steps.append(("pad", (-(-n // align) * align,)))
+    return logical, steps
+
+
+def to_cute(shape: Shape | str) -> XlaCompiledLayout:
+    """Compile an XLA array shape (or its text) into its exact CuTe form.
+
+    The result is callable on a logical index tuple, evaluates every element with
+    ``.offsets()``, and says its ``.form``: ``"layout"`` (one :class:`~cutepy.Layout`
+    with one mode per logical dim over the padded ``.domain``) or ``"chain"`` (layouts
+    applied in order; ``.breaks`` says which step could not fold and why).
+    ``.logical_shape`` is the valid region and ``.buffer_size`` counts every slot, ``L``
+    padding included. Offsets count elements, not bytes.
+
+    >>> c = to_cute("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}")
+    >>> c.form, str(c.layout)
+    ('layout', '(8,1,((2,4),160),(128,128)):(20971520,20971520,((1,256),131072),(2,1024))')
+    >>> to_cute("f32[]{:T(256)}").buffer_size
+    256
+    """
+    arr = as_array_shape(shape)
+    logical, steps = program(arr)
+    compiled = compile_program(logical, steps)
+    size = compiled.buffer_size
+    if 0 in arr.bounds:
+        size = 0
+    return XlaCompiledLayout(
+        compiled.layout,
+        tuple(arr.bounds),
+        compiled.domain,
+        size,
+        compiled.breaks,
+        source=arr,
+        steps=tuple(steps),
+    )
+
+
+def offsets_at(compiled: CompiledLayout, index: Any) -> np.ndarray:
+    """``compiled(*i)`` for each row ``i`` of a ``(k, rank)`` integer array, vectorized.
+
+    >>> offsets_at(to_cute("f32[4,8]{1,0:T(2,4)(2,1)}"), np.array([[2, 5], [3, 7]])).tolist()
+    [26, 31]
+    """
+    rank = len(compiled.logical_shape)
+    idx = index_rows(index, rank)
+    stages = compiled.stages
+    first = stages[0]
+    if rank == 0:
+        out = np.full(idx.shape[0], first(0), dtype=np.int64)
+    else:
+        lo = idx.min(axis=0) if idx.size else np.zeros(rank, dtype=np.int64)
+        hi = idx.max(axis=0) if idx.size else np.zeros(rank, dtype=np.int64)
+        for j in range(rank):
+            if idx.size and (lo[j] < 0 or hi[j] >= compiled.domain[j]):
+                raise CutepyError(
+                    f"index column {j} runs outside the domain {compiled.domain} of {compiled}"
+                )
+        out = np.zeros(idx.shape[0], dtype=np.int64)
+        for j in range(rank):
+            mode = first[j] if rank > 1 or type(first.shape) is tuple else first
+            out += mode.offsets(idx[:, j])
+    for stage in stages[1:]:
+        out = stage.offsets(out)
+    return out
+
+
+def check_compile(compiled: CompiledLayout, shape: Shape | str, sample: int | None = None,
+                  seed: int = 0) -> int:
+    """Check a compiled layout against :func:`~cutepy.xla.linear_indices`; returns the count.
+
+    Every logical element when ``sample`` is ``None``, else ``sample`` random ones
+    (compared with the formula evaluated at exactly those indices). Raises
+    :class:`~cutepy.errors.CutepyError` on the first mismatch.
+
+    >>> s = "f32[3,5]{1,0:T(2,2)}"
+    >>> check_compile(to_cute(s), s), check_compile(to_cute(s), s, sample=4)
+    (15, 4)
+    """
+    arr = as_array_shape(shape)
+    dims = arr.bounds
+    if sample is None:
+        got = compiled.offsets()
+        bad = np.argwhere(got != linear_indices(arr))
+        count = int(got.size)
+    elif 0 in dims:
+        return 0
+    else:
+        rng = np.random.default_rng(seed)
+        idx = np.stack([rng.integers(0, d, sample) for d in dims], axis=1) if dims else \
+            np.zeros((sample, 0), dtype=np.int64)
+        bad = idx[offsets_at(compiled, idx) != linear_indices_at(arr, idx)]
+        count = sample
+    if len(bad):
+        i = tuple(int(x) for x in bad[0])
+        raise CutepyError(f"the CuTe form {compiled} of {arr} disagrees with XLA's formula at {i}")
+    return count
+
