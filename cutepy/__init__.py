@@ -64,6 +64,7 @@ from .products import (
 )
 from .swizzle import ComposedLayout, Swizzle, make_composed_layout
 
+# isort: split
 # symbolic, proofs, derivations
 from .derivation import Derivation, explain
 from .equivalence import Equivalence, equivalent

@@ -1,0 +1,255 @@
+"""Explained derivations: every step an algebra operation takes, as text, LaTeX and pictures.
+
+``explain(op, *args)`` runs ``op`` again step by step with the same algorithm as the
+real operation and records what each step does: for ``composition`` each
+divide-out and mod-out of B's leaves through ``coalesce_x(A)``; for ``complement``
+the sorted modes and the gaps it fills; for divides and products the complement and
+the composition they are built from (as nested derivations). The result is checked
+against the real operation before it is returned.
+
+>>> from cutepy import Layout
+>>> d = explain("composition", Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1)))
+>>> d.result
+((2,2),3):((24,2),8)
+>>> print(d.text())  # doctest: +ELLIPSIS
+composition((6,2):(8,2), (4,3):(3,1))
+  1. coalesce_x(A) = (6,2):(8,2) (flatten (6,2):(8,2); nothing merges)
+  2. B's leaf 4:3 (B's mode 0)
+     1. mode 0 of A (6:8): divide out stride 3 -> ceil(6/3) = 2 left, ... -> 2:3*8 = 2:24; 4/2 = 2 left
+     2. last mode of A (2:2): the rest 2:1*2 = 2:2
+     = (2,2):(24,2)
+  3. B's leaf 3:1 (B's mode 1)
+     1. mode 0 of A (6:8): divide out stride 1 -> ceil(6/1) = 6 left, ... -> 3:1*8 = 3:8; 3/3 = 1 left
+     = 3:8
+  4. carry check on coalesce_x(A), B's modes together reach digit 0: 5 < 6: no carry
+  = ((2,2),3):((24,2),8)
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import CutepyError
+
+__all__ = ["Derivation", "DStep", "explain", "explainable"]
+
+
+def fmt(x: Any) -> str:
+    """An argument as text (layouts in CuTe notation, tilers as ``<...>``)."""
+    if isinstance(x, tuple):
+        return "<" + ", ".join(fmt(y) for y in x) + ">"
+    return str(x)
+
+
+def lx(x: Any) -> str:
+    """An argument in LaTeX."""
+    from ..equivalence.normal_form import latex_leaf
+    from ..equivalence.render import layout_latex
+
+    if isinstance(x, tuple):
+        return r"\langle " + ", ".join(lx(y) for y in x) + r"\rangle"
+    if hasattr(x, "shape") and hasattr(x, "stride"):
+        return layout_latex(x)
+    return latex_leaf(x)
+
+
+@dataclass
+class DStep:
+    """One step: its text, its LaTeX, a layout to picture (optional), a nested derivation."""
+
+    text: str
+    latex: str = ""
+    layout: Any = None
+    sub: Derivation | None = None
+
+
+@dataclass
+class Derivation:
+    """How ``op(*args)`` is computed: ``steps``, then ``result`` (or ``error``)."""
+
+    op: str
+    args: tuple
+    steps: list = field(default_factory=list)
+    result: Any = None
+    error: Exception | None = None
+
+    def add(self, text: str, latex: str = "", layout: Any = None, sub: Derivation | None = None) -> Any:
+        """Record a step; returns the nested derivation's result (or None).
+
+        A nested derivation that failed fails this one too, with the same error.
+        """
+        self.steps.append(DStep(text, latex, layout, sub))
+        if sub is not None and sub.error is not None:
+            raise sub.error
+        return None if sub is None else sub.result
+
+    def head(self) -> str:
+        return f"{self.op}({', '.join(fmt(a) for a in self.args)})"
+
+    def text(self) -> str:
+        """The derivation as numbered plain-text lines, nested derivations indented."""
+        lines = [self.head()]
+        for i, s in enumerate(self.steps, 1):
+            lines.append(f"  {i}. {s.text}")
+            if s.sub is not None:
+                lines += ["     " + ln for ln in s.sub._body()]
+        lines.append(self._tail())
+        return "\n".join(lines)
+
+    def _body(self) -> list:
+        out = []
+        for i, s in enumerate(self.steps, 1):
+            out.append(f"{i}. {s.text}")
+            if s.sub is not None:
+                out += ["   " + ln for ln in s.sub._body()]
+        out.append(self._tail().strip())
+        return out
+
+    def _tail(self) -> str:
+        if self.error is not None:
+            return f"  fails: {self.error}"
+        return f"  = {fmt(self.result)}"
+
+    def latex(self) -> str:
+        """The derivation as a LaTeX ``array`` (nested derivations indented)."""
+        rows = [rf"\textbf{{{_tex_escape(self.op)}}}({', '.join(lx(a) for a in self.args)})"]
+        rows += self._latex_rows(1)
+        return "\\begin{array}{l}\n" + " \\\\\n".join(rows) + "\n\\end{array}"
+
+    def _latex_rows(self, depth: int) -> list:
+        pad = r"\quad " * depth
+        rows = []
+        for i, s in enumerate(self.steps, 1):
+            body = s.latex or rf"\text{{{_tex_escape(s.text)}}}"
+            rows.append(rf"{pad}{i}.\ {body}")
+            if s.sub is not None:
+                rows += s.sub._latex_rows(depth + 1)
+        if self.error is not None:
+            rows.append(rf"{pad}\text{{fails: {_tex_escape(str(self.error))}}}")
+        else:
+            rows.append(rf"{pad}= {lx(self.result)}")
+        return rows
+
+    def pictures(self) -> list[tuple[str, Any]]:
+        """``(caption, layout)`` for every step that produced a layout worth drawing, in order."""
+        out = []
+        for s in self.steps:
+            if s.layout is not None:
+                out.append((s.text, s.layout))
+            if s.sub is not None:
+                out += s.sub.pictures()
+        if self.result is not None and hasattr(self.result, "shape"):
+            out.append((f"{self.head()} = {fmt(self.result)}", self.result))
+        return out
+
+    def _repr_html_(self) -> str:
+        return self._html(True)
+
+    def _html(self, top: bool) -> str:
+        items = []
+        for s in self.steps:
+            pic = _svg(s.layout) if s.layout is not None else ""
+            sub = ""
+            if s.sub is not None:
+                sub = f"<details><summary>{html.escape(s.sub.head())}</summary>{s.sub._html(False)}</details>"
+            items.append(f"<li>{html.escape(s.text)}{pic}{sub}</li>")
+        tail = html.escape(self._tail().strip())
+        head = f"<b>{html.escape(self.head())}</b>" if top else ""
+        res = _svg(self.result) if top and self.result is not None else ""
+        return f"<div>{head}<ol>{''.join(items)}</ol><div>{tail}</div>{res}</div>"
+
+    def check(self) -> bool:
+        """Run the real operation again: same result, or the same kind of error."""
+        fn = _real(self.op)
+        try:
+            real = fn(*self.args)
+        except CutepyError as e:
+            return self.error is not None and type(e) is type(self.error)
+        return self.error is None and same(real, self.result)
+
+
+def _tex_escape(s: str) -> str:
+    for a, b in (("\\", r"\backslash "), ("_", r"\_"), ("%", r"\%"), ("#", r"\#"), ("&", r"\&"),
+                 ("{", r"\{"), ("}", r"\}"), ("^", r"\^{}"), ("$", r"\$")):
+        s = s.replace(a, b)
+    return s
+
+
+def _svg(L: Any) -> str:
+    from ..symbolic import is_symbolic
+
+    if not hasattr(L, "shape") or is_symbolic(L):
+        return ""
+    try:
+        from ..viz import layout_svg
+
+        if L.size() > 1024:
+            return ""
+        return f"<div>{layout_svg(L)}</div>"
+    except Exception:  # pictures are optional: a missing or failing viz never breaks a derivation
+        return ""
+
+
+def same(a: Any, b: Any) -> bool:
+    """Structural equality that also works for symbolic leaves (compares the printed form)."""
+    if type(a) is not type(b):
+        return False
+    return str(a) == str(b)
+
+
+_EXPLAINERS: dict[str, Callable[..., Derivation]] = {}
+
+
+def explainable(name: str) -> Callable:
+    """Register an explainer for the operation ``name``."""
+    def deco(fn: Callable) -> Callable:
+        _EXPLAINERS[name] = fn
+        return fn
+
+    return deco
+
+
+def _real(name: str) -> Callable:
+    import cutepy
+
+    fn = getattr(cutepy, name, None)
+    if fn is None or not callable(fn):
+        raise CutepyError(f"explain: cutepy has no operation {name!r}")
+    return fn
+
+
+def run(name: str, *args: Any) -> Derivation:
+    """The derivation of ``name(*args)`` without the cross-check (used for nested steps)."""
+    from . import algebra, tiling  # noqa: F401 - they register the explainers
+
+    fn = _EXPLAINERS.get(name)
+    D = Derivation(name, args)
+    if fn is None:
+        D.add("computed directly (this operation has no finer steps to show)")
+        try:
+            D.result = _real(name)(*args)
+        except CutepyError as e:
+            D.error = e
+        return D
+    try:
+        D.result = fn(D, *args)
+    except CutepyError as e:
+        D.error = e
+    return D
+
+
+def explain(op: Any, *args: Any) -> Derivation:
+    """The step-by-step derivation of ``op(*args)``; ``op`` is a name or a cutepy function.
+
+    The derivation is checked against the real operation (same result, or the same
+    kind of error); a mismatch raises :class:`~cutepy.errors.CutepyError`.
+    """
+    name = op if isinstance(op, str) else getattr(op, "__name__", "")
+    _real(name)
+    D = run(name, *args)
+    if not D.check():
+        raise CutepyError(f"internal error: the derivation of {D.head()} disagrees with {name}")
+    return D

@@ -1,0 +1,468 @@
+"""Proofs over symbols: equal for every admissible assignment, a counterexample, or the
+exact condition.
+
+For symbolic layouts the normal form is computed with every comparison decided from
+the declared facts. When one is not decided (``M/8 == 1`` when ``M`` may be 8), the
+prover splits the range of a symbol into cases (``M == 8`` and ``M >= 16``) and
+continues in each; within a case every decision holds for every assignment, so the
+normal form there *is* the normal form of each instance. Two instances are then the
+same function exactly when the forms have as many modes and their leaves are equal:
+identically (proved), never (a counterexample), or under equations (the condition).
+
+A first, cheaper pass keeps undecided modes apart instead of splitting; identical
+results there already prove equality (keeping modes apart never changes a function).
+
+>>> import cutepy
+>>> M, N = cutepy.symbols("M N", multiple_of=(8, 128))
+>>> r = cutepy.equivalent(cutepy.Layout((M, N), (1, M)), cutepy.Layout(M * N, 1))
+>>> bool(r), r.check()
+(True, True)
+>>> r = cutepy.equivalent(cutepy.Layout((8, M), (1, 8)), cutepy.Layout(64, 1))
+>>> bool(r), r.condition
+(False, 'M == 8')
+>>> print(r.counterexample.text())
+with M=16, at index 64 (coordinate (0,8) in A): A gives 64, outside B's domain
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy
+
+from ..errors import CutepyError
+from ..layout import Layout
+from ..symbolic import decide as _d
+from ..symbolic.facts import Facts, Undecided, assuming, facts_of
+from ..symbolic.subst import free_symbols, subs
+from ..symbolic.sym import Sym
+from . import Counterexample, Equivalence, _composed, _concrete, _parts
+from .normal_form import fmt_modes, normal_form
+
+#: Most cases one proof may split into before it gives up and names the missing fact.
+MAX_CASES = 64
+
+
+@dataclass
+class Case:
+    """One case of a proof: the narrowed facts, the layouts there, and the verdict."""
+
+    overrides: dict
+    A: Any
+    B: Any
+    status: str  # "equal", "differ", "conditional"
+    subst: tuple = ()
+    nonzero: tuple = ()
+    forms: list = field(default_factory=list)
+    equations: list = field(default_factory=list)
+    reason: str = ""
+    lenient: bool = False
+    witness: bool = False
+
+    def facts_text(self) -> str:
+        parts = [f.describe(str(s)) for s, f in sorted(self.overrides.items(), key=lambda kv: str(kv[0]))]
+        parts += [f"{x} == {_d.to_str(e)}" for x, e in self.subst]
+        parts += [_nonzero_text(p) for p in self.nonzero]
+        return ", ".join(parts) if parts else "every assignment"
+
+    def context(self) -> Any:
+        return assuming(self.overrides, self.subst, self.nonzero)
+
+
+def _nonzero_text(p: Any) -> str:
+    solved = _solve_one(p)
+    if solved is not None:
+        return f"{solved[0]} != {_d.to_str(solved[1])}"
+    return _equation_text(p, sympy.Integer(0)).replace(" == ", " != ", 1)
+
+
+def _expr(x: Any) -> Any:
+    return x.expr if type(x) is Sym else sympy.sympify(x)
+
+
+def _eq(x: Any, y: Any) -> bool | None:
+    if type(x) is int and type(y) is int:
+        return x == y
+    if type(x) is not type(y) and not (_numeric(x) and _numeric(y)):
+        return bool(x == y)
+    return _d.try_decide(sympy.expand(_expr(x) - _expr(y)), "==")
+
+
+def _numeric(x: Any) -> bool:
+    return type(x) in (int, Sym)
+
+
+def compare_forms(forms: list) -> tuple[str, list, str]:
+    """Verdict for the part-wise normal forms: equal, differ (with why) or conditional."""
+    eqs: list = []
+    for label, fa, fb in forms:
+        where = f"{label}: " if label else ""
+        if len(fa.modes) != len(fb.modes):
+            return "differ", [], (f"{where}the normal forms {fmt_modes(fa.modes)} and "
+                                  f"{fmt_modes(fb.modes)} have {len(fa.modes)} and {len(fb.modes)} modes")
+        for k, ((sa, da), (sb, db)) in enumerate(zip(fa.modes, fb.modes)):
+            for what, x, y in (("size", sa, sb), ("stride", da, db)):
+                r = _eq(x, y)
+                if r is False:
+                    return "differ", [], f"{where}mode {k} has {what} {x} in A and {y} in B, never equal"
+                if r is None:
+                    eqs.append((x, y))
+    return ("conditional" if eqs else "equal"), eqs, ""
+
+
+def _forms(a: Any, b: Any, by: str, lenient: bool) -> list:
+    pa, pb = _parts(a, by), _parts(b, by)
+    if len(pa) != len(pb):
+        raise _RankMismatch(f"A has {len(pa)} modes and B has {len(pb)}")
+    out = []
+    for k, (x, y) in enumerate(zip(pa, pb)):
+        out.append((f"mode {k}" if by == "modes" else "", normal_form(x, lenient), normal_form(y, lenient)))
+    return out
+
+
+class _RankMismatch(CutepyError):
+    pass
+
+
+def _evaluate(X: Any) -> Any:
+    from ..swizzle import ComposedLayout
+
+    r = X() if type(X) is not Layout and callable(X) and not isinstance(X, ComposedLayout) else X
+    if isinstance(r, ComposedLayout):
+        raise CutepyError("symbolic composed (swizzled) layouts are not compared: substitute values "
+                          "for the symbols first (cutepy.subs)")
+    if type(r) is not Layout:
+        from ..layout import as_layout
+
+        r = as_layout(r)
+    return r
+
+
+def _coordinate_check(a: Any, b: Any) -> str | None:
+    from .. import inttuple as it
+
+    fa, fb = it.flatten(a.shape), it.flatten(b.shape)
+    if len(fa) != len(fb) or any(_eq(x, y) is not True for x, y in zip(fa, fb)):
+        return "the shape leaves differ, so the natural coordinates differ"
+    return None
+
+
+def _case(where: tuple, A: Any, B: Any, by: str, lenient: bool) -> Case:
+    overrides, subst, nonzero = where
+    a, b = _evaluate(A), _evaluate(B)
+    if by == "coordinate":
+        why = _coordinate_check(a, b)
+        if why is not None:
+            return Case(overrides, a, b, "differ", subst, nonzero, reason=why)
+        by = "index"
+    try:
+        forms = _forms(a, b, by, lenient)
+    except _RankMismatch as e:
+        return Case(overrides, a, b, "differ", subst, nonzero, reason=str(e))
+    status, eqs, why = compare_forms(forms)
+    return Case(overrides, a, b, status, subst, nonzero, forms, eqs, why, lenient)
+
+
+def prove(A: Any, B: Any, by: str = "index", domain: Any = None) -> Equivalence:
+    """:func:`cutepy.equivalent` for symbolic layouts (or layout-building functions)."""
+    if domain is not None:
+        raise CutepyError("a sub-domain comparison needs integer layouts: substitute the symbols first")
+    if by not in ("index", "modes", "coordinate"):
+        raise CutepyError(f"by must be 'index', 'modes' or 'coordinate', not {by!r}")
+    try:
+        first = _case(({}, (), ()), A, B, by, lenient=True)
+        if first.status == "equal":
+            return _result(A, B, by, [first])
+    except Undecided:
+        pass
+    queue: list = [({}, (), ())]
+    cases: list = []
+    while queue:
+        where = queue.pop(0)
+        with assuming(*where):
+            try:
+                cases.append(_case(where, A, B, by, lenient=False))
+                continue
+            except Undecided as err:
+                parts = split(err, where)
+                if parts is None or len(cases) + len(queue) + len(parts) > MAX_CASES:
+                    failed = err
+                else:
+                    queue.extend(parts)
+                    continue
+        raise _restate(failed, len(cases) + len(queue) + 1)
+    return _result(A, B, by, cases)
+
+
+def _restate(err: Undecided, n: int) -> Undecided:
+    """The error again under the declared facts (not a case's narrowed ones)."""
+    if err.sides is None or n <= 1:
+        return err
+    new = _d.undecided(err.sides[0], err.rel, err.sides[1])
+    new.args = (new.args[0] + f" (the proof split into {n} cases and could not decide this)",)
+    return new
+
+
+def split(err: Undecided, where: tuple) -> list | None:
+    """Narrower cases that, together, cover ``where`` and may decide ``err``'s question.
+
+    A question about one symbol splits its range (``M < 8``, ``M == 8``, ``M > 8``); an
+    equality between symbols splits into the equation (one symbol solved for) and its
+    negation; other questions split off the smallest value of a symbol, a few times.
+    """
+    ov, subst, nonzero = where
+    P = err.expr
+    if P is None or P.atoms(sympy.Mod):  # residues cannot be narrowed to cases: name the fact
+        return None
+    P = _d.substituted(P)
+    rounded = bool(P.atoms(sympy.floor, sympy.ceiling))
+    syms = sorted((s for s in P.free_symbols if not isinstance(s, sympy.Dummy)), key=str)
+    if not syms:
+        return None
+    if len(syms) > 1 and not rounded and err.rel in ("==", "!="):
+        eq = _solve_one(P)
+        if eq is not None and eq[2] not in nonzero:
+            x, e, core = eq
+            return [(ov, subst + ((x, e),), nonzero), (ov, subst, nonzero + (core,))]
+    if len(syms) == 1 and not rounded and sympy.degree(P, syms[0]) == 1:
+        x = syms[0]
+        a = P.coeff(x)
+        c = -(P - a * x) / a
+        f = facts_of(x)
+        parts = []
+        bounds = [(f.lo, sympy.ceiling(c) - 1), (sympy.floor(c) + 1, f.hi)]
+        if c.is_Integer:
+            bounds.insert(1, (int(c), int(c)))
+        for lo, hi in bounds:
+            lo = None if lo is None else int(lo)
+            hi = None if hi is None else int(hi)
+            lo = lo if f.lo is None or lo is None else max(lo, f.lo)
+            hi = hi if f.hi is None or hi is None else min(hi, f.hi)
+            try:
+                parts.append(({**ov, x: Facts(f.multiple, lo, hi)}, subst, nonzero))
+            except CutepyError:
+                continue
+        return parts if len(parts) > 1 else None
+    for x in syms:
+        f = facts_of(x)
+        first, last = f.first(), f.last()
+        if first is not None and first != last and _peeled(x, f) < MAX_PEEL:
+            return [({**ov, x: Facts(f.multiple, first, first)}, subst, nonzero),
+                    ({**ov, x: Facts(f.multiple, first + 1, f.hi)}, subst, nonzero)]
+    return None
+
+
+def _solve_one(P: Any) -> tuple | None:
+    """``(x, e, core)``: ``P == 0`` exactly when ``x == e``, where ``core`` is ``P`` without
+    factors the facts prove non-zero; None when no symbol can be solved for."""
+    try:
+        _, factors = sympy.factor_list(P)
+    except sympy.PolynomialError:
+        return None
+    live = [f for f, _ in factors if _d.try_decide(f, "!=") is not True]
+    if len(live) != 1:
+        return None
+    core = sympy.expand(live[0])
+    best = None
+    for x in sorted(core.free_symbols, key=str):
+        if sympy.degree(core, x) != 1:
+            continue
+        c = core.coeff(x)
+        if not c.is_number:
+            continue
+        e = sympy.expand(-(core - c * x) / c)
+        key = (abs(c) != 1, str(x))
+        if best is None or key < best[0]:
+            best = (key, x, e)
+    return None if best is None else (best[1], best[2], core)
+
+
+#: Most small values one symbol is split off at (``M == 8``, ``M == 16``, ...) in a proof.
+MAX_PEEL = 4
+
+
+def _peeled(x: Any, f: Facts) -> int:
+    """How many lowest values of ``x`` this case has already split off."""
+    from ..symbolic.facts import _REGISTRY
+
+    declared = _REGISTRY.get(x)
+    base = None if declared is None else declared.first()
+    first = f.first()
+    if base is None or first is None:
+        return 0
+    return (first - base) // f.multiple
+
+
+def _equation_text(p: Any, q: Any) -> str:
+    e = sympy.expand(_expr(p) - _expr(q))
+    syms = list(e.free_symbols)
+    rounded = e.atoms(sympy.floor, sympy.ceiling, sympy.Mod)
+    if len(syms) == 1 and not rounded and sympy.degree(e, syms[0]) == 1:
+        x = syms[0]
+        a = e.coeff(x)
+        return f"{x} == {_d.to_str(-(e - a * x) / a)}"
+    if _expr(p).is_number:
+        p, q = q, p
+    return f"{_d.to_str(_expr(p))} == {_d.to_str(_expr(q))}"
+
+
+def _condition(cases: list) -> str | None:
+    alts = []
+    for c in cases:
+        if c.status == "differ":
+            continue
+        parts = [c.facts_text()] if c.overrides or c.subst or c.nonzero else []
+        parts += sorted({_equation_text(p, q) for p, q in c.equations})
+        alts.append(" and ".join(parts) if parts else "always")
+    if not alts:
+        return None
+    if len(alts) == 1:
+        return alts[0]
+    return " or ".join(f"({a})" for a in alts)
+
+
+def _result(A: Any, B: Any, by: str, cases: list) -> Equivalence:
+    if all(c.status == "equal" for c in cases):
+        r = Equivalence(True, A, B, by, method="symbolic normal form", cases=cases)
+        return r
+    ce = None
+    for c in sorted(cases, key=lambda c: c.status != "differ"):
+        if c.status == "equal":
+            continue
+        ce = _counterexample(c, by)
+        if ce is not None:
+            c.witness = True
+            break
+    cond = _condition(cases)
+    r = Equivalence(False, A, B, by, method="symbolic normal form", counterexample=ce,
+                    condition=cond, cases=cases,
+                    note="equal for no admissible assignment" if cond is None else "")
+    return r
+
+
+def _complete(c: Case, sigma: dict) -> dict | None:
+    """``sigma`` with the case's equations solved in, if the result is admissible there."""
+    sigma = dict(sigma)
+    for x, e in c.subst:
+        v = _value(e, sigma)
+        if not v.is_Integer:
+            return None
+        sigma[x] = int(v)
+    return sigma if _admits(c, sigma) else None
+
+
+def _counterexample(c: Case, by: str) -> Counterexample | None:
+    with c.context():
+        syms = set(free_symbols(c.A) | free_symbols(c.B))
+        for x, e in c.subst:
+            syms |= e.free_symbols | {x}
+        for sigma in _d.sample_assignments(sorted(syms, key=str), 60, seed=1):
+            sigma = _complete(c, sigma)
+            if sigma is None:
+                continue
+            if c.status == "conditional" and all(
+                    _value(p, sigma) == _value(q, sigma) for p, q in c.equations):
+                continue
+            a, b = subs(c.A, sigma), subs(c.B, sigma)
+            r = _concrete(a, b, by, None) if type(a) is Layout and type(b) is Layout else \
+                _composed(a, b, by, None)
+            if r:
+                continue
+            ce = r.counterexample or Counterexample(None, None, None, None, None, reason=r.note)
+            ce.assignment = dict(sigma)
+            return ce
+    return None
+
+
+def _value(x: Any, sigma: dict) -> Any:
+    if type(x) is int:
+        return x
+    return _expr(x).xreplace({k: sympy.Integer(v) for k, v in sigma.items()})
+
+
+# -- rendering and re-checking -------------------------------------------------------------
+
+
+def cases_text(r: Equivalence) -> list:
+    """The lines of a symbolic proof: the facts, each case with its normal forms, the verdict."""
+    found: set = set()
+    for c in r.cases:
+        found |= free_symbols(c.A) | free_symbols(c.B) | set(c.overrides)
+    syms = sorted(found, key=str)
+    facts = "; ".join(facts_of(s).describe(str(s)) for s in syms) or "no symbols"
+    out = [f"for every assignment with {facts}:"]
+    if r.holds:
+        out.append("equivalent" + (" (the forms are identical: undecided modes kept apart)"
+                                   if r.cases[0].lenient else ""))
+    elif r.condition:
+        out.append(f"not equivalent for every assignment; equal exactly when {r.condition}")
+    else:
+        out.append("not equivalent for any assignment")
+    for c in r.cases:
+        if len(r.cases) > 1:
+            out.append(f"case {c.facts_text()}: {c.status}")
+        if callable(r.A) and type(r.A) is not Layout or callable(r.B) and type(r.B) is not Layout:
+            out.append(f"  A = {c.A}, B = {c.B}")
+        for label, fa, fb in c.forms:
+            pre = f"{label}: " if label else ""
+            out.append(f"  {pre}normal form of A = {fmt_modes(fa.modes)}, of B = {fmt_modes(fb.modes)}")
+            for name, f in (("A", fa), ("B", fb)):
+                out.append(f"    {name}: " + "; ".join(s.text() for s in f.steps[1:]))
+        if c.reason:
+            out.append(f"  {c.reason}")
+        if c.equations:
+            out.append("  equal exactly when " + " and ".join(_equation_text(p, q) for p, q in c.equations))
+    if r.counterexample is not None:
+        out.append("counterexample " + r.counterexample.text())
+    return out
+
+
+def _admits(c: Case, sigma: dict) -> bool:
+    """Whether an assignment (of every symbol involved) lies in the case."""
+    from ..symbolic.facts import _REGISTRY
+
+    for s, v in sigma.items():
+        for f in (_REGISTRY.get(s), c.overrides.get(s)):
+            if f is None:
+                continue
+            first, last = f.first(), f.last()
+            if v % f.multiple or (first is not None and v < first) or (last is not None and v > last):
+                return False
+    for s in c.overrides:
+        if s not in sigma:
+            return False
+    for x, e in c.subst:
+        if x not in sigma or _value(e, sigma) != sigma[x]:
+            return False
+    return all(_value(p, sigma) != 0 for p in c.nonzero)
+
+
+def verdict_at(r: Equivalence, values: dict) -> bool:
+    """Whether the layouts of a symbolic result are equal at one assignment."""
+    from ..symbolic.subst import substitution
+
+    sigma = {k: int(v) for k, v in substitution(values).items()}
+    for c in r.cases:
+        if _admits(c, sigma):
+            if c.status == "conditional":
+                return all(_value(p, sigma) == _value(q, sigma) for p, q in c.equations)
+            return c.status == "equal"
+    raise CutepyError(f"no case of this proof covers {values}: does it satisfy the declared facts?")
+
+
+def check_cases(r: Equivalence) -> bool:
+    """Re-derive each case under its facts: the steps hold and the verdicts are the same."""
+    for c in r.cases:
+        with c.context():
+            for _, fa, fb in c.forms:
+                if not (fa.check() and fb.check()):
+                    return False
+            if c.forms:
+                status, eqs, _ = compare_forms(c.forms)
+                if status != c.status:
+                    return False
+    if not r.holds and r.counterexample is not None:
+        c = next((c for c in r.cases if c.witness), None)
+        return c is not None and r.counterexample.check(c.A, c.B)
+    return bool(r.holds) or r.condition is not None or r.note != ""
