@@ -103,12 +103,17 @@ def cmd_op(args: argparse.Namespace) -> int:
     fn = ops.get(args.name)
     if fn is None:
         raise CutepyError(f"unknown operation {args.name!r}; try one of: {', '.join(sorted(ops))}")
-    values = [_arg(a) for a in args.args]
+    raw = list(args.args)
+    lead = []
+    if args.name == "explain" and raw:  # explain NAME ARGS...: the first argument is an operation
+        lead = [raw.pop(0)]
+    values = lead + [_arg(a) for a in raw]
     try:
         result = fn(*values)
     except TypeError as e:
         raise CutepyError(f"{args.name} takes other arguments: {e}") from None
-    print(result)
+    text = getattr(result, "text", None)  # derivations and proofs explain themselves
+    print(text() if callable(text) else result)
     return 0
 
 

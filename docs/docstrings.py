@@ -3,6 +3,8 @@ well as Markdown.
 
 - each run of ``>>>`` example lines (run by pytest's doctests) is fenced as ``pycon``
   code, since Markdown would read ``>>>`` as nested quotes;
+- a reStructuredText literal block (a paragraph ending in ``::``, then an indented
+  block) loses the extra colon and its indent, and is fenced as code;
 - Sphinx roles such as ``:func:`~cutepy.viz.show``` become plain code spans.
 """
 
@@ -39,6 +41,46 @@ def fence_doctests(text: str) -> str:
     return "\n".join(out)
 
 
+def literal_blocks(text: str) -> str:
+    """reST ``::`` literal blocks as fenced code (``>>>`` blocks are left to :func:`fence_doctests`).
+
+    >>> literal_blocks("Like this::\\n\\n    a = 1\\n\\nAfter.").splitlines()
+    ['Like this:', '', '```text', 'a = 1', '```', '', 'After.']
+    >>> literal_blocks("Run ::\\n\\n    >>> 1\\n    1").splitlines()
+    ['Run', '', '>>> 1', '1']
+    """
+    lines = text.split("\n")
+    out: list[str] = []
+    k = 0
+    while k < len(lines):
+        line = lines[k]
+        k += 1
+        if not line.rstrip().endswith("::"):
+            out.append(line)
+            continue
+        head = line.rstrip()[:-2]
+        out.append(head.rstrip() if head.endswith(" ") or not head.strip() else head + ":")
+        indent = len(line) - len(line.lstrip())
+        while k < len(lines) and not lines[k].strip():
+            out.append(lines[k])
+            k += 1
+        block: list[str] = []
+        while k < len(lines) and (not lines[k].strip() or len(lines[k]) - len(lines[k].lstrip()) > indent):
+            block.append(lines[k])
+            k += 1
+        trailing: list[str] = []
+        while block and not block[-1].strip():
+            trailing.append(block.pop())
+        if not block:
+            out += trailing
+            continue
+        cut = min(len(b) - len(b.lstrip()) for b in block if b.strip())
+        body = [b[cut:] for b in block]
+        out += body if body[0].startswith(">>>") else ["```text", *body, "```"]
+        out += trailing
+    return "\n".join(out)
+
+
 def plain_roles(text: str) -> str:
     """Sphinx cross-reference roles as code spans (``~`` keeps the last name only).
 
@@ -50,8 +92,8 @@ def plain_roles(text: str) -> str:
 
 
 def markdown_docstring(text: str) -> str:
-    """Both rewrites; code blocks are fenced first, so roles inside examples are left alone."""
-    parts = fence_doctests(text).split("```")
+    """All three rewrites; code blocks are fenced first, so roles inside examples are left alone."""
+    parts = fence_doctests(literal_blocks(text)).split("```")
     return "```".join(plain_roles(p) if k % 2 == 0 else p for k, p in enumerate(parts))
 
 

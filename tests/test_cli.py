@@ -73,3 +73,12 @@ def test_bad_input_is_one_line_and_exit_2(args, words):
     assert r.stdout == ""
     assert len(r.stderr.strip().splitlines()) == 1
     assert words in r.stderr
+
+
+def test_op_explain_and_equivalent():
+    r = run("op", "explain", "composition", "(6,2):(8,2)", "(4,3):(3,1)")
+    assert r.returncode == 0, r.stderr
+    assert "((2,2),3):((24,2),8)" in r.stdout and "mode 0" in r.stdout
+    r = run("op", "equivalent", "(2,(1,6)):(1,(6,2))", "12:1")
+    assert r.returncode == 0, r.stderr
+    assert "12:1" in r.stdout and "equivalent" in r.stdout.lower()

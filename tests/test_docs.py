@@ -40,8 +40,30 @@ def test_site_builds_strict_without_warnings(tmp_path: Path) -> None:
     for name in ["Layout", "logical_divide", *shadowed]:
         assert f'id="cutepy.{name}"' in core
     assert ":func:" not in viz and "&gt;&gt;&gt;" in viz  # roles rewritten, examples kept as code
-    for page in ["getting-started", "concepts", "algebra", "xla", "pictures", "cli"]:
+    for page in ["getting-started", "concepts", "algebra", "xla", "programs", "proofs", "pictures", "cli"]:
         assert (site / page / "index.html").exists()
+    api = {  # names each API page documents (the ones shadowed by a module of the same name included)
+        "xla": ["to_cute", "from_cute", "pack", "unpack", "report.report", "sizes.sizes", "tpu_tiles",
+                "parse_shape", "linear_indices"],
+        "program": ["trace.trace", "run.run", "compile", "check", "resize", "concatenate", "lmem_layout",
+                    "CompiledProgram", "TracedArray"],
+        "equivalence": ["equivalent", "Equivalence", "Counterexample", "normal_form.normal_form"],
+        "symbolic": ["symbols", "declare", "subs", "Undecided", "sym.Sym"],
+        "derivation": ["explain", "Derivation"],
+    }
+    for module, names in api.items():
+        html = (site / "api" / module / "index.html").read_text()
+        for name in names:
+            assert f'id="cutepy.{module}.{name}"' in html, f"api/{module}.md does not document {name}"
+        assert "```" not in html, f"a code fence in api/{module}.md was not rendered"
+
+
+def test_getting_started_gives_the_readme_commands() -> None:
+    readme = (ROOT / "README.md").read_text()
+    page = (DOCS / "getting-started.md").read_text()
+    commands = ["python -m pip install . && cutepy", 'python -m pip install -e ".[test]" && python -m pytest']
+    for command in commands:
+        assert command in readme and f"$ {command}" in page, command
 
 
 def test_every_page_is_in_the_nav() -> None:
@@ -67,5 +89,9 @@ def test_docstring_extension() -> None:
     text = "Use :func:`~cutepy.viz.show`.\n\n>>> f(':func:`x`')\n1\n\nEnd :class:`cutepy.Layout`."
     assert mod.markdown_docstring(text).splitlines() == [
         "Use `show`.", "", "```pycon", ">>> f(':func:`x`')", "1", "```", "", "End `cutepy.Layout`.",
+    ]
+    literal = "As usual::\n\n    >>> g()\n    2\n\nThe table::\n\n    a : b\n"
+    assert mod.markdown_docstring(literal).splitlines() == [
+        "As usual:", "", "```pycon", ">>> g()", "2", "```", "", "The table:", "", "```text", "a : b", "```",
     ]
     assert doctest.testmod(mod).failed == 0

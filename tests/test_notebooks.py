@@ -1,9 +1,16 @@
-"""The teaching notebooks run top to bottom, quickly, and are stored without outputs."""
+"""Every notebook in notebooks/ is stored clean, runs top to bottom in < 20 s, and checks itself.
+
+Each notebook found by the glob gets the common checks (nbformat v4 with cleared
+outputs, a ``# NN · title`` first cell, no error outputs, pictures drawn); ``EXPECT``
+adds what a given notebook must print.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -16,36 +23,123 @@ except ImportError as e:  # pragma: no cover
                 pytrace=False)
 
 ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = ["01_layouts.ipynb", "02_algebra.ipynb", "04_kernel_tiling.ipynb"]
+FOLDER = ROOT / "notebooks"
+NOTEBOOKS = sorted(FOLDER.glob("*.ipynb"))
+SECONDS = 20
 
 
-@pytest.mark.parametrize("name", NOTEBOOKS)
-def test_notebook_is_clean_v4(name: str) -> None:
-    nb = nbformat.read(ROOT / "notebooks" / name, as_version=nbformat.NO_CONVERT)
+@dataclass(frozen=True)
+class Expect:
+    """What one notebook's run must show: at least ``pictures`` SVG outputs, every string of
+    ``prints`` in its printed text and none of ``never``, each ``counts`` string exactly
+    that many times and each ``at_least`` string at least that many times."""
+
+    pictures: int = 3
+    prints: tuple[str, ...] = ()
+    never: tuple[str, ...] = ()
+    counts: tuple[tuple[str, int], ...] = ()
+    at_least: tuple[tuple[str, int], ...] = ()
+
+
+EXPECT = {
+    "01_layouts": Expect(),
+    "02_algebra": Expect(),
+    "03_xla_tiling": Expect(
+        prints=("layout ((2,2),(2,3)):((2,12),(1,4))",  # figure 1
+                "layout ((2,2),(4,2)):((1,16),(2,8))",  # figure 2
+                "bytes equal the model's: True"),
+        never=("False",),
+        counts=(("agree on all", 8),),  # every cross-checked shape
+    ),
+    "04_kernel_tiling": Expect(),
+    "05_proofs": Expect(
+        prints=("not equivalent for any assignment",  # the false claim
+                "equal exactly when M == 8",  # the condition
+                "(checked: True)",  # the parametric XLA tiling proof
+                "divide out stride"),  # a derivation
+    ),
+    "06_tpu_mlir_lmem": Expect(
+        pictures=5,
+        prints=("(2,(4,2),2,3):(16,(32,8),3,1)",),  # the LMEM layout
+        never=("MISMATCH",),
+        at_least=(("ok: ", 5),),  # cp.check reports
+    ),
+}
+
+
+def _id(path: Path) -> str:
+    return path.stem
+
+
+def test_every_notebook_is_found() -> None:
+    assert [p.stem for p in NOTEBOOKS] == sorted(EXPECT), "add the notebook to EXPECT (or drop it there)"
+
+
+def test_readme_lists_every_notebook() -> None:
+    readme = (FOLDER / "README.md").read_text()
+    for path in NOTEBOOKS:
+        assert f"| `{path.name}` |" in readme, f"notebooks/README.md has no row for {path.name}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
+def test_notebook_is_clean_v4(path: Path) -> None:
+    nb = nbformat.read(path, as_version=nbformat.NO_CONVERT)
     assert nb.nbformat == 4
     nbformat.validate(nb)
-    assert nb.cells[0].cell_type == "markdown" and nb.cells[0].source.startswith("# ")
+    number = path.stem.split("_")[0]
+    first = nb.cells[0]
+    assert first.cell_type == "markdown" and re.match(rf"# {number}\b", first.source), \
+        f"the first cell is the title, '# {number} · ...'"
     for cell in nb.cells:
         if cell.cell_type == "code":
             assert cell.outputs == [] and cell.execution_count is None, "outputs must be cleared"
 
 
-@pytest.mark.parametrize("name", NOTEBOOKS)
-def test_notebook_runs(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # the kernel imports this checkout of cutepy even when it is not installed
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
-    nb = nbformat.read(ROOT / "notebooks" / name, as_version=4)
-    client = nbclient.NotebookClient(
-        nb, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(ROOT / "notebooks")}}
-    )
-    start = time.perf_counter()
-    client.execute()
-    assert time.perf_counter() - start < 20
-    pictures = [
-        out for cell in nb.cells if cell.cell_type == "code" for out in cell.outputs
-        if "image/svg+xml" in out.get("data", {})
-    ]
-    assert len(pictures) >= 3, "each notebook draws its layouts"
-    errors = [out for cell in nb.cells if cell.cell_type == "code" for out in cell.outputs
-              if out.output_type == "error"]
+@pytest.fixture(scope="module")
+def executed() -> dict[Path, tuple[nbformat.NotebookNode, float]]:
+    """Each notebook run once (on first use) and shared by the tests below."""
+    return {}
+
+
+def _run(path: Path, cache: dict) -> tuple[nbformat.NotebookNode, float]:
+    if path not in cache:
+        nb = nbformat.read(path, as_version=4)
+        client = nbclient.NotebookClient(nb, timeout=60, kernel_name="python3",
+                                         resources={"metadata": {"path": str(FOLDER)}})
+        with pytest.MonkeyPatch.context() as mp:
+            # the kernel imports this checkout of cutepy even when it is not installed
+            mp.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+            start = time.perf_counter()
+            client.execute()
+            cache[path] = (nb, time.perf_counter() - start)
+    return cache[path]
+
+
+def _outputs(nb: nbformat.NotebookNode) -> list:
+    return [out for cell in nb.cells if cell.cell_type == "code" for out in cell.outputs]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
+def test_notebook_runs_quickly_without_errors(path: Path, executed: dict) -> None:
+    nb, seconds = _run(path, executed)
+    errors = [f"{o.ename}: {o.evalue}" for o in _outputs(nb) if o.output_type == "error"]
     assert errors == []
+    assert seconds < SECONDS, f"{path.name} took {seconds:.1f} s"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
+def test_notebook_draws_and_prints_what_it_should(path: Path, executed: dict) -> None:
+    nb, _ = _run(path, executed)
+    expect = EXPECT.get(path.stem, Expect())
+    outputs = _outputs(nb)
+    pictures = sum("image/svg+xml" in o.get("data", {}) for o in outputs)
+    assert pictures >= expect.pictures, f"{path.name} draws {pictures} pictures"
+    text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    for s in expect.prints:
+        assert s in text, f"{path.name} does not print {s!r}"
+    for s in expect.never:
+        assert s not in text, f"{path.name} prints {s!r}"
+    for s, n in expect.counts:
+        assert text.count(s) == n, f"{path.name} prints {s!r} {text.count(s)} times, not {n}"
+    for s, n in expect.at_least:
+        assert text.count(s) >= n, f"{path.name} prints {s!r} {text.count(s)} times, fewer than {n}"
