@@ -34,7 +34,7 @@ import numpy as np
 
 from . import inttuple as it
 from .composition import composition
-from .errors import AdmissibilityError, CutepyError
+from .errors import AdmissibilityError, CutepyError, SymbolicError
 from .layout import Layout
 
 Step = tuple  # ("pad", shape) | ("reshape", shape) | ("transpose", perm)
@@ -195,13 +195,24 @@ def logical_offsets(layout: Any, logical_shape: Sequence[int]) -> np.ndarray:
 
 def _check_shape(shape: Any, what: str) -> tuple[int, ...]:
     try:
-        t = tuple(int(x) for x in shape)
+        t = tuple(x if type(x) is int else _extent(x) for x in shape)
+    except SymbolicError:  # a symbolic extent the facts do not make an integer: say which fact
+        raise
     except (TypeError, ValueError):
         raise CutepyError(f"{what}: {shape!r} is not a tuple of integers") from None
     for x in t:
-        if x < 1:
+        if x < 1:  # a symbolic extent: decided from the facts, or Undecided naming the fact
             raise CutepyError(f"{what}: extents must be positive, got {t}")
     return t
+
+
+def _extent(x: Any) -> Any:
+    """``int(x)``, or a symbolic extent (sympy expression or ``Sym``) as a ``Sym`` leaf."""
+    if type(x).__module__.startswith(("cutepy.symbolic", "sympy")):
+        from .symbolic import symbolic_leaf
+
+        return symbolic_leaf(x, "extent", positive=False)
+    return int(x)
 
 
 def compile_program(logical_shape: Sequence[int], steps: Sequence[Step],

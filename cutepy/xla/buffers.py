@@ -75,7 +75,7 @@ def pack(array: Any, shape: Shape | str) -> np.ndarray:
     """
     arr = as_array_shape(shape)
     a = np.asarray(array)
-    if a.shape != arr.bounds:
+    if a.shape != arr.concrete_bounds("pack()"):
         raise CutepyError(f"an array of shape {a.shape} does not fit {arr} (dims {arr.bounds})")
     per_byte = _packing(arr)
     offsets, slots = _offsets(arr)
@@ -108,6 +108,7 @@ def unpack(buffer: Any, shape: Shape | str) -> np.ndarray:
     [1, -2, 3]
     """
     arr = as_array_shape(shape)
+    arr.concrete_bounds("unpack()")
     buf = np.asarray(buffer).reshape(-1)
     per_byte = _packing(arr)
     offsets, slots = _offsets(arr)

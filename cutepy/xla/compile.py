@@ -38,8 +38,9 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import CompiledLayout, Step, compile_program
-from ..errors import CutepyError
+from ..engine import ChainLayout, CompiledLayout, Step, compile_program
+from ..errors import CutepyError, SymbolicError
+from ..layout import Layout
 from .parser import as_array_shape
 from .semantics import _groups, index_rows, linear_indices, linear_indices_at
 from .shape import ArrayShape, Shape, Tile
@@ -63,6 +64,95 @@ class XlaCompiledLayout(CompiledLayout):
         """
         return offsets_at(self, index)
 
+    def offsets(self) -> np.ndarray:
+        """Offsets of every logical element (see :meth:`CompiledLayout.offsets`); a
+        symbolic compile raises a :class:`~cutepy.errors.CutepyError`: :meth:`subs` first."""
+        _concrete(self, "offsets()")
+        return super().offsets()
+
+    def subs(self, values: Any) -> XlaCompiledLayout:
+        """The compile with values put in for its symbols (``{M: 16}`` or ``{"M": 16}``).
+
+        Equal to compiling the substituted shape whenever that folds the same way.
+        """
+        from ..symbolic import subs
+
+        lay = self.layout
+        if type(lay) is Layout:
+            lay = subs(lay, values)
+        else:
+            lay = ChainLayout(tuple(subs(stage, values) for stage in lay.stages))
+        return XlaCompiledLayout(
+            lay,
+            subs(self.logical_shape, values),
+            subs(self.domain, values),
+            subs(self.buffer_size, values),
+            self.breaks,
+            source=None if self.source is None else self.source.subs(values),
+            steps=tuple((kind, subs(arg, values)) for kind, arg in self.steps),
+        )
+
+
+def _concrete(compiled: CompiledLayout, what: str) -> None:
+    """Raise unless the compile's logical shape and domain are plain ints."""
+    if all(type(d) is int for d in compiled.domain):
+        return
+    source = getattr(compiled, "source", None)
+    if source is not None:
+        source.concrete_bounds(what)
+    raise CutepyError(f"{what} needs concrete sizes, and {compiled} over {compiled.domain} is "
+                      "symbolic: substitute values first (.subs({...}))")
+
+
+def _prod(xs: Any) -> Any:
+    """Product of ints or symbolic sizes (an int for ints)."""
+    n = 1
+    for x in xs:
+        n = n * x
+    return n
+
+
+def _round_up(d: Any, t: int) -> Any:
+    """``d`` padded up to a multiple of ``t``. A symbolic ``d`` must be a multiple for
+    every assignment (else :class:`~cutepy.symbolic.Undecided` names the fact
+    ``d % t == 0`` to declare): padding by a symbolic amount is not compiled."""
+    if type(d) is int:
+        return -(-d // t) * t
+    if d % t == 0:
+        return d
+    return -(-d // t) * t
+
+
+def _above_one(d: Any) -> bool:
+    """``d > 1``; for a symbolic size, unless the facts prove it is 1 (a size that may
+    be 1 is treated as a real dim: its group is padded after the merge, which is right
+    either way)."""
+    if type(d) is int:
+        return d > 1
+    from ..symbolic.decide import try_decide
+
+    return try_decide(d.expr - 1, "==") is not True
+
+
+def _changed(new: list[Any], old: list[Any]) -> bool:
+    """``new != old``; a symbolic entry counts as changed unless the facts prove it equal
+    (so a pad that is a no-op for some values only is kept: it is right for all)."""
+    for a, b in zip(new, old, strict=True):
+        if type(a) is int and type(b) is int:
+            if a != b:
+                return True
+        elif a is not b:
+            diff = a - b
+            if type(diff) is int:
+                if diff:
+                    return True
+            else:
+                from ..symbolic.decide import try_decide
+
+                if try_decide(diff.expr, "==") is not True:
+                    return True
+    return False
+
 
 def _level_steps(cur: list[int], tile: Tile) -> tuple[list[Step], list[int]]:
     """The engine steps of one tile level on an array of shape ``cur``, and the new shape."""
@@ -74,20 +164,20 @@ def _level_steps(cur: list[int], tile: Tile) -> tuple[list[Step], list[int]]:
     # changes no index): padding before any reshape widens the domain
     pre = list(cur)
     for members, t in groups:
-        real = [m - extra for m in members if m >= extra and cur[m - extra] > 1]
+        real = [m - extra for m in members if m >= extra and _above_one(cur[m - extra])]
         if len(members) == 1 and members[0] >= extra:
             real = [members[0] - extra]
         if len(real) == 1:
-            pre[real[0]] = -(-pre[real[0]] // t) * t
-    if pre != cur:
+            pre[real[0]] = _round_up(pre[real[0]], t)
+    if _changed(pre, cur):
         steps.append(("pad", tuple(pre)))
     bounds = [1] * extra + pre
-    merged = bounds[:prefix] + [int(np.prod([bounds[m] for m in ms], dtype=object)) for ms, _ in groups]
+    merged = bounds[:prefix] + [_prod(bounds[m] for m in ms) for ms, _ in groups]
     if extra or len(merged) != len(pre):
         steps.append(("reshape", tuple(merged)))
     sizes = [t for _, t in groups]
-    padded = merged[:prefix] + [-(-d // t) * t for d, t in zip(merged[prefix:], sizes)]
-    if padded != merged:
+    padded = merged[:prefix] + [_round_up(d, t) for d, t in zip(merged[prefix:], sizes)]
+    if _changed(padded, merged):
         steps.append(("pad", tuple(padded)))
     split = list(padded[:prefix])
     for d, t in zip(padded[prefix:], sizes):
@@ -128,9 +218,9 @@ def program(shape: Shape | str) -> tuple[tuple[int, ...], list[Step]]:
         steps.extend(level)
     align = lay.tail_padding_alignment_in_elements
     if align > 1:
-        n = int(np.prod(cur, dtype=object))
+        n = _prod(cur)
         steps.append(("reshape", (n,)))
-        steps.append(("pad", (-(-n // align) * align,)))
+        steps.append(("pad", (_round_up(n, align),)))
     return logical, steps
 
 
@@ -151,8 +241,12 @@ def to_cute(shape: Shape | str) -> XlaCompiledLayout:
     256
     """
     arr = as_array_shape(shape)
-    logical, steps = program(arr)
-    compiled = compile_program(logical, steps)
+    try:
+        logical, steps = program(arr)
+        compiled = compile_program(logical, steps)
+    except SymbolicError as e:  # a symbolic shape whose facts do not decide a step
+        e.args = (f"compiling {arr}: {e.args[0] if e.args else e}",) + e.args[1:]
+        raise
     size = compiled.buffer_size
     if 0 in arr.bounds:
         size = 0
@@ -173,6 +267,7 @@ def offsets_at(compiled: CompiledLayout, index: Any) -> np.ndarray:
     >>> offsets_at(to_cute("f32[4,8]{1,0:T(2,4)(2,1)}"), np.array([[2, 5], [3, 7]])).tolist()
     [26, 31]
     """
+    _concrete(compiled, "offsets_at()")
     rank = len(compiled.logical_shape)
     idx = index_rows(index, rank)
     stages = compiled.stages
@@ -209,7 +304,8 @@ def check_compile(compiled: CompiledLayout, shape: Shape | str, sample: int | No
     (15, 4)
     """
     arr = as_array_shape(shape)
-    dims = arr.bounds
+    dims = arr.concrete_bounds("check_compile()")
+    _concrete(compiled, "check_compile()")
     if sample is None:
         got = compiled.offsets()
         bad = np.argwhere(got != linear_indices(arr))

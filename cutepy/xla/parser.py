@@ -3,7 +3,7 @@
 Grammar (SPEC section 2)::
 
     shape  ::= type '[' dims? ']' layout? | '(' shape (',' shape)* ')' | 'b(' shape ')'
-    dim    ::= int | '<=' int | '?'
+    dim    ::= int | '<=' int | '?' | name | '<=' name
     layout ::= '{' minor_to_major? (':' D? T? L? #? *? E? S? SC? P? M?)? '}'
 
 Whitespace between tokens is ignored, type names may be uppercase, an array with
@@ -11,6 +11,10 @@ no layout gets XLA's default one (so it prints back with ``{n-1,...,0}``), and
 ``D(...)`` is checked and dropped. Like XLA, ``P(...)`` is refused: it is only
 allowed on sparse arrays, which need the ``D(...)`` cutepy drops. Every error is a
 :class:`~cutepy.errors.ParseError` that quotes the text and points at the column.
+
+A dim may also be the name of a symbol declared with :func:`cutepy.symbols`
+(``f32[M,N]{1,0:T(8,128)}``): that dim is then the symbol, which the facts must prove
+positive; an undeclared name is an error that says to declare it.
 
 >>> str(parse_shape("F32[3, 5]{1,0: T(2,2)}"))
 'f32[3,5]{1,0:T(2,2)}'
@@ -27,9 +31,9 @@ cutepy.errors.ParseError: '*' cannot be the most minor tile dimension at column 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from ..errors import CutepyError, LayoutError, ParseError
+from ..errors import CutepyError, LayoutError, ParseError, SymbolicError
 from .shape import (
     COMBINE_DIM,
     INT64_MAX,
@@ -116,11 +120,38 @@ class _Parser:
         self.pos = end
         return value
 
+    def dim(self, what: str) -> Any:
+        """A dimension size: an integer, or the name of a declared symbol (a ``Sym``)."""
+        start = self.skip_ws()
+        if start < len(self.text) and (self.text[start].isalpha() or self.text[start] == "_"):
+            return self.symbol(self.ident(what), start)
+        return self.integer(what)
+
+    def symbol(self, name: str, pos: int) -> Any:
+        """The symbol declared (with :func:`cutepy.symbols`) under ``name``."""
+        from ..symbolic import facts
+
+        found = [s for s in facts._REGISTRY if s.name == name]
+        if len(found) != 1:
+            why = (f"dimension {name!r} is not a declared symbol (declare it first: "
+                   f"{name} = cutepy.symbols({name!r}, multiple_of=...))" if not found else
+                   f"dimension {name!r} names {len(found)} declared symbols (some positive, "
+                   "some not): declare it once")
+            raise self.error(why, pos)
+        from ..symbolic import symbolic_leaf
+        from ..symbolic.sym import Sym
+
+        try:  # a size must be positive for every value the facts allow
+            return symbolic_leaf(Sym._from_symbol(found[0]), f"dimension {name!r}", positive=True)
+        except (LayoutError, SymbolicError) as e:
+            raise self.error(str(e), pos) from None
+
     def build(self, make: Callable[[], T], pos: int) -> T:
-        """Run a constructor, reporting its LayoutError as a ParseError at ``pos``."""
+        """Run a constructor, reporting its LayoutError (or SymbolicError, for a symbolic
+        dim the facts do not prove positive) as a ParseError at ``pos``."""
         try:
             return make()
-        except LayoutError as e:
+        except (LayoutError, SymbolicError) as e:
             raise self.error(str(e), pos) from None
 
     # -- shapes -------------------------------------------------------------
@@ -159,18 +190,18 @@ class _Parser:
         if et is None:
             raise self.error(f"unknown element type {name!r}", start)
         self.expect("[", "after the element type")
-        dims: list[int] = []
+        dims: list[Any] = []
         dynamic: list[bool] = []
         if self.peek() != "]":
             while True:
                 if self.eat("<="):
-                    dims.append(self.integer("dimension bound"))
+                    dims.append(self.dim("dimension bound"))
                     dynamic.append(True)
                 elif self.eat("?"):
                     dims.append(UNBOUNDED_DIM)
                     dynamic.append(True)
                 else:
-                    dims.append(self.integer("dimension size"))
+                    dims.append(self.dim("dimension size"))
                     dynamic.append(False)
                 if not self.eat(","):
                     break

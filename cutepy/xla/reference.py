@@ -63,7 +63,7 @@ def reference_buffer(shape: Shape | str) -> np.ndarray:
     array([0, 3, 1, 4, 2, 5])
     """
     arr = as_array_shape(shape)
-    dims = arr.bounds
+    dims = arr.concrete_bounds("reference_buffer()")
     lay = arr.effective_layout
     a = np.arange(int(np.prod(dims, dtype=np.int64)), dtype=np.int64).reshape(dims)
     a = a.transpose(tuple(reversed(lay.minor_to_major)))

@@ -72,6 +72,7 @@ def _array_lines(arr: ArrayShape, seed: int) -> list[str]:
     lines.append(f"memory       S({space}): {_SPACES.get(space, 'a device-specific memory space')}")
     if UNBOUNDED_DIM in arr.dims:
         return lines + ["dims         an unbounded dynamic dim ('?'): no size, no layout to compile"]
+    arr.concrete_bounds("report()")  # symbolic dims: the report checks every element
     if any(arr.dynamic or ()):
         lines.append("dynamic      dynamic dims count at their bound")
     lines.append(f"physical     {_dims(arr.physical_dims)} (major to minor)")

@@ -104,7 +104,9 @@ def buffer_elements(shape: Shape | str) -> int:
     (24, 4)
     """
     arr = as_array_shape(shape)
-    n = int(np.prod(tiled_dims(arr), dtype=object))
+    n: Any = 1
+    for d in tiled_dims(arr):
+        n = n * d
     align = arr.effective_layout.tail_padding_alignment_in_elements
     return -(-n // align) * align
 
@@ -126,7 +128,7 @@ def linear_index(shape: Shape | str, index: Sequence[int]) -> int:
     """
     arr = as_array_shape(shape)
     idx = tuple(index)
-    logical = arr.bounds
+    logical = arr.concrete_bounds("linear_index()")
     if len(idx) != len(logical):
         raise CutepyError(f"index {idx} has {len(idx)} coordinates, {arr} has rank {arr.rank}")
     for e, d in zip(idx, logical, strict=True):
@@ -149,7 +151,7 @@ def linear_indices(shape: Shape | str) -> np.ndarray:
            [1, 3, 5]])
     """
     arr = as_array_shape(shape)
-    logical = arr.bounds
+    logical = arr.concrete_bounds("linear_indices()")
     rank = len(logical)
     grids = [
         np.arange(d, dtype=np.int64).reshape([-1 if j == i else 1 for j in range(rank)])
@@ -185,7 +187,7 @@ def linear_indices_at(shape: Shape | str, index: Any) -> np.ndarray:
     [17, 1, 20]
     """
     arr = as_array_shape(shape)
-    logical = arr.bounds
+    logical = arr.concrete_bounds("linear_indices_at()")
     rank = len(logical)
     idx = index_rows(index, rank)
     if idx.size and ((idx < 0).any() or (idx >= np.asarray(logical, dtype=np.int64)).any()):
@@ -210,6 +212,7 @@ def element_at(shape: Shape | str, offset: int) -> tuple[int, ...] | None:
     True
     """
     arr = as_array_shape(shape)
+    arr.concrete_bounds("element_at()")
     if not isinstance(offset, (int, np.integer)) or not 0 <= offset < buffer_elements(arr):
         raise CutepyError(f"offset {offset!r} is outside the buffer of {arr}")
     bounds, tiles = _physical(arr)

@@ -20,8 +20,8 @@ to stay apart from the CuTe ``Layout``), :class:`Tile` and :class:`SplitConfig`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Final
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
 
 from ..errors import CutepyError, LayoutError
 from .types import ElementType, element_type
@@ -38,6 +38,32 @@ INT64_MAX: Final[int] = 2**63 - 1
 
 def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_symbolic(x: object) -> bool:
+    """A sympy expression or a :class:`cutepy.symbolic.Sym`; never imports sympy."""
+    return type(x).__module__.startswith(("cutepy.symbolic", "sympy"))
+
+
+def _dim_tuple(values: Iterable[Any], what: str) -> tuple[Any, ...]:
+    """Dimension sizes: ints, or symbolic sizes (sympy expressions or ``Sym``) that the
+    declared facts prove positive; a symbolic size that is a constant becomes an int."""
+    try:
+        out = tuple(values)
+    except TypeError:
+        raise LayoutError(f"{what} must be a sequence of integers, got {values!r}") from None
+    if all(type(v) is int for v in out):
+        return out
+    dims = []
+    for v in out:
+        if _is_symbolic(v):
+            from ..symbolic import symbolic_leaf
+
+            v = symbolic_leaf(v, f"{what} {out}", positive=True)
+        elif not _is_int(v):
+            raise LayoutError(f"{what} must hold integers or symbolic sizes, got {v!r}")
+        dims.append(v)
+    return tuple(dims)
 
 
 def _int_tuple(values: Iterable[int], what: str) -> tuple[int, ...]:
@@ -215,10 +241,10 @@ class XlaLayout:
         return "{" + m2m + (":" + attrs if attrs else "") + "}"
 
 
-def _dim_text(d: int, dynamic: bool) -> str:
+def _dim_text(d: Any, dynamic: bool) -> str:
     if not dynamic:
         return str(d)
-    return "?" if d == UNBOUNDED_DIM else f"<={d}"
+    return "?" if type(d) is int and d == UNBOUNDED_DIM else f"<={d}"
 
 
 @dataclass(frozen=True)
@@ -228,6 +254,12 @@ class ArrayShape:
     ``dims`` are logical sizes in logical order. ``dynamic[i]`` marks ``<=dims[i]``
     (a bounded dynamic dim) or, with ``dims[i] == UNBOUNDED_DIM``, ``?``. ``layout``
     ``None`` means no layout (semantics then use XLA's default layout).
+
+    A dim may be *symbolic*: a :class:`cutepy.symbolic.Sym` (from :func:`cutepy.symbols`)
+    or a sympy integer expression that the declared facts prove positive. Such a shape
+    prints the expressions (``f32[M,N]{1,0:T(8,128)}``), compiles to a symbolic CuTe
+    layout (:func:`cutepy.xla.to_cute`) and has symbolic sizes; what needs every
+    element (offset tables, reports, packing) raises until :meth:`subs` puts values in.
 
     >>> s = ArrayShape("f32", (3, 5), layout=XlaLayout((1, 0), tiles=((2, 2),)))
     >>> str(s), s.rank, s.physical_dims
@@ -246,13 +278,15 @@ class ArrayShape:
     def __post_init__(self) -> None:
         et = element_type(self.element_type)
         object.__setattr__(self, "element_type", et.name)
-        dims = _int_tuple(self.dims, "dims")
+        dims = _dim_tuple(self.dims, "dims")
         object.__setattr__(self, "dims", dims)
         dyn = (False,) * len(dims) if self.dynamic is None else tuple(self.dynamic)
         if len(dyn) != len(dims) or not all(isinstance(b, bool) for b in dyn):
             raise LayoutError(f"dynamic must hold one bool per dim ({len(dims)}), got {dyn!r}")
         object.__setattr__(self, "dynamic", dyn)
         for d, dy in zip(dims, dyn, strict=True):
+            if type(d) is not int:
+                continue  # symbolic: proved positive by _dim_tuple
             if not (0 <= d <= INT64_MAX or (dy and d == UNBOUNDED_DIM)):
                 raise LayoutError(f"dimension size must be a non-negative int, got {d}")
         if not et.is_array_type and (dims or self.layout is not None):
@@ -293,6 +327,40 @@ class ArrayShape:
     def effective_layout(self) -> XlaLayout:
         """The layout, or XLA's default one when there is none."""
         return self.layout if self.layout is not None else XlaLayout.default(self.rank)
+
+    @property
+    def is_symbolic(self) -> bool:
+        """True if some dim is symbolic (see :func:`cutepy.symbols`).
+
+        >>> ArrayShape("f32", (3, 5)).is_symbolic
+        False
+        """
+        return any(type(d) is not int for d in self.dims)
+
+    def concrete_bounds(self, what: str) -> tuple[int, ...]:
+        """:attr:`bounds`, or a :class:`~cutepy.errors.CutepyError` saying that ``what``
+        needs values for the symbols of a symbolic shape."""
+        if self.is_symbolic:
+            from ..symbolic import free_symbols
+
+            names = ", ".join(sorted(str(s) for s in free_symbols(self.dims)))
+            raise CutepyError(
+                f"{what} needs concrete sizes, and {self} has symbolic dims ({names}): "
+                f"substitute values first, e.g. shape.subs({{{names.split(', ')[0]}: ...}})"
+            )
+        return self.bounds
+
+    def subs(self, values: Any) -> ArrayShape:
+        """The shape with values put in for symbols (``{M: 16}`` or ``{"M": 16}``).
+
+        >>> ArrayShape("f32", (3, 5)).subs({})
+        ArrayShape(element_type='f32', dims=(3, 5), dynamic=(False, False), layout=None)
+        """
+        if not self.is_symbolic:
+            return self
+        from ..symbolic import subs
+
+        return replace(self, dims=subs(self.dims, values))
 
     @property
     def bounds(self) -> tuple[int, ...]:

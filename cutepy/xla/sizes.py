@@ -11,6 +11,8 @@
 The width is ``E(bits)`` when set (sub-byte sizes round up to whole bytes), else the
 type's byte width (``pred`` and unpacked ``s4`` take one byte each). Dynamic dims
 count at their bound; split configs and ``M(n)`` metadata do not change the size.
+A shape with symbolic dims (see :func:`cutepy.symbols`) gets symbolic sizes:
+``ceil(M/8)`` where the facts do not say that a tile divides a dim.
 
 >>> sizes("f32[3,5]{1,0:T(3,5)(2,1)}")
 ShapeSizes(dense=60, array_size=60, nested=80)
@@ -23,6 +25,7 @@ ShapeSizes(dense=60, array_size=60, nested=80)
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from .parser import as_array_shape
 from .semantics import tiled_dims
@@ -33,20 +36,29 @@ from .shape import ArrayShape, Shape
 class ShapeSizes:
     """The three sizes of one array, in bytes."""
 
-    dense: int
-    array_size: int
-    nested: int
+    dense: Any  # int, or a symbolic size
+    array_size: Any
+    nested: Any
 
     @property
-    def padding_overhead(self) -> float:
+    def padding_overhead(self) -> Any:
         """Padding as a percentage of the dense size (``nested`` over ``dense``).
+
+        For a symbolic shape, a float when the facts make it a constant, else a sympy
+        expression in the symbols.
 
         >>> ShapeSizes(100, 150, 200).padding_overhead
         100.0
         """
-        if self.dense == 0:
-            return 0.0
-        return 100.0 * (self.nested - self.dense) / self.dense
+        if type(self.dense) is int and type(self.nested) is int:
+            if self.dense == 0:
+                return 0.0
+            return 100.0 * (self.nested - self.dense) / self.dense
+        import sympy
+
+        dense, nested = sympy.sympify(self.dense), sympy.sympify(self.nested)
+        ratio = sympy.simplify(100 * (nested - dense) / dense)
+        return float(ratio) if ratio.is_number else ratio
 
 
 def _prod(xs: tuple[int, ...]) -> int:
