@@ -18,25 +18,37 @@ from .basis import ScaledBasis
 from .errors import CutepyError
 from .layout import Layout
 
+_tracer: Any = None  # a tracer while cutepy.tracing.recording() runs, else None
+
 
 def coalesce_flat(fs: Any, fd: Any) -> tuple[Any, Any]:
     """Coalesce flat shape/stride sequences; returns ``(shape, stride)``, scalars for one mode.
 
     Rules, applied left to right: size-1 modes vanish; ``s0:d0 ++ s1:s0*d0`` becomes
-    ``s0*s1:d0``; an all-size-1 layout becomes ``1:0``.
+    ``s0*s1:d0``; an all-size-1 layout becomes ``1:0``. A tracer hears ``flat``, then
+    ``drop``, ``start``, ``merge`` or ``keep`` for each mode.
     """
+    tr = _tracer
+    if tr is not None:
+        tr.note("flat", shape=fs, stride=fd)
     rs: list = []
     rd: list = []
     ps = pd = None  # the mode being grown
     for s, d in zip(fs, fd):
         if s == 1:
+            if tr is not None:
+                tr.note("drop", mode=(s, d))
             continue
         if ps is not None:
             if ps * pd == d:
+                if tr is not None:
+                    tr.note("merge", prev=(ps, pd), mode=(s, d))
                 ps = ps * s
                 continue
             rs.append(ps)
             rd.append(pd)
+        if tr is not None:
+            tr.note("start" if ps is None else "keep", prev=(ps, pd), mode=(s, d))
         ps, pd = s, d
     if ps is None:
         return 1, 0
@@ -56,6 +68,9 @@ def filter_flat(layout: Layout) -> tuple[Any, Any]:
         if isinstance(d, ScaledBasis) or d != 0:
             keep_s.append(s)
             keep_d.append(d)
+    tr = _tracer
+    if tr is not None:
+        tr.note("filter", shape=tuple(keep_s), stride=tuple(keep_d), dropped=len(fs) - len(keep_s))
     return coalesce_flat(keep_s, keep_d)
 
 
@@ -65,6 +80,9 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     With a tuple ``profile``, mode ``i`` is coalesced with ``profile[i]`` and modes past
     the profile are kept as they are; an integer profile coalesces the whole layout.
     """
+    tr = _tracer
+    if tr is not None and tr.opens(coalesce):
+        return tr.framed(coalesce, layout, profile)
     if type(profile) is tuple:
         shape, stride = layout.shape, layout.stride
         if type(shape) is not tuple:
@@ -83,11 +101,22 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
                 a, b = coalesce_flat(it.flatten(shape[i]), it.flatten(stride[i]))
                 ss.append(a)
                 dd.append(b)
+            if tr is not None:
+                tr.note("mode", i=i, layout=Layout._new(shape[i], stride[i]), profile=p,
+                        result=Layout._new(ss[-1], dd[-1]))
+        if tr is not None and len(profile) < len(shape):
+            tr.note("kept", first=len(profile))
         return Layout._new(tuple(ss) + shape[len(profile):], tuple(dd) + stride[len(profile):])
     shape = layout._shape
-    if type(shape) is not tuple:
+    if type(shape) is not tuple:  # a single mode: the loop of coalesce_flat, once
+        if tr is not None:
+            tr.note("flat", shape=(shape,), stride=(layout._stride,))
         if shape == 1:
+            if tr is not None:
+                tr.note("drop", mode=(shape, layout._stride))
             return Layout._new(1, 0)
+        if tr is not None:
+            tr.note("start", prev=(None, None), mode=(shape, layout._stride))
         return layout
     s, d = coalesce_flat(it.flatten(shape), it.flatten(layout._stride))
     return Layout._new(s, d)
@@ -107,7 +136,13 @@ def _is_zero(d: Any) -> bool:
 
 def filter(layout: Layout, profile: Any = None) -> Layout:  # noqa: A001 - CuTe's name
     """Coalesce after dropping stride-0 and size-1 modes."""
+    tr = _tracer
+    if tr is not None and tr.opens(filter):
+        return tr.framed(filter, layout, profile)
     if profile is None or type(profile) is not tuple:
         s, d = filter_flat(layout)
         return Layout._new(s, d)
-    return coalesce(filter_zeros(layout), profile)
+    zeros = filter_zeros(layout)
+    if tr is not None:
+        tr.note("zeros", layout=zeros)
+    return coalesce(zeros, profile)

@@ -33,32 +33,45 @@ from .coalesce import coalesce_flat
 from .errors import AdmissibilityError, CutepyError
 from .layout import Layout, _is_symbolic, as_layout
 
+_tracer: Any = None  # a tracer while cutepy.tracing.recording() runs, else None
+
 
 def composition(A: Any, B: Any) -> Any:
     """``A o B``; see the module docstring for what ``B`` may be."""
+    tr = _tracer
+    if tr is not None and tr.opens(composition):
+        return tr.framed(composition, A, B)
     if type(A) is not Layout:
-        if isinstance(A, str):
-            A = as_layout(A)
-        elif hasattr(A, "compose"):
+        if hasattr(A, "compose") and not isinstance(A, str):
+            if tr is not None:
+                tr.note("composed_A", A=A)
             return A.compose(B)
-        else:
-            A = as_layout(A)
+        A = as_layout(A)
+        if tr is not None:
+            tr.note("layout_A", A=A)
     if type(B) is Layout:
         return _compose_layouts(A, B)
     if B is None:
+        if tr is not None:
+            tr.note("no_tiler")
         return A
-    if type(B) is int:
+    if type(B) is int or _is_symbolic(B):  # a size n means n:1
+        if tr is not None:
+            tr.note("size", B=B)
         return _compose_layouts(A, Layout(B))
     if isinstance(B, tuple):
         return _compose_by_mode(A, B)
     if isinstance(B, str):
         from .notation import parse
 
-        return composition(A, parse(B))
+        B = parse(B)
+        if tr is not None:
+            tr.note("parsed_B", B=B)
+        return composition(A, B)
     if hasattr(B, "compose_left"):
+        if tr is not None:
+            tr.note("composed_B", B=B)
         return B.compose_left(A)
-    if _is_symbolic(B):  # a symbolic size n means n:1, as an int does
-        return _compose_layouts(A, Layout(B))
     raise CutepyError(f"composition: cannot use {B!r} as the right-hand side")
 
 
@@ -73,6 +86,9 @@ def _compose_by_mode(A: Layout, tiler: tuple) -> Layout:
         m = composition(Layout._new(shape[i], stride[i]), t)
         ss.append(m.shape)
         dd.append(m.stride)
+    tr = _tracer
+    if tr is not None and len(tiler) < len(shape):
+        tr.note("dropped", first=len(tiler))
     return Layout._new(tuple(ss), tuple(dd))
 
 
@@ -93,6 +109,8 @@ def coalesce_x(A: Layout) -> tuple[tuple, tuple]:
         return (2,), (0,)
     if fs[-1] == 1:
         fs = fs[:-1] + (2,)
+        if _tracer is not None:
+            _tracer.note("last_one")
     s, d = coalesce_flat(fs, fd)
     if type(s) is not tuple:
         return (s,), (d,)
@@ -101,9 +119,14 @@ def coalesce_x(A: Layout) -> tuple[tuple, tuple]:
 
 def _compose_layouts(A: Layout, B: Layout) -> Layout:
     ls, ld = coalesce_x(A)
+    tr = _tracer
+    if tr is not None:
+        tr.note("coalesce_x", A=A, B=B, shape=ls, stride=ld)
     usage = [0] * (len(ls) - 1)
     s, d = _impl(ls, ld, B._shape, B._stride, A, B, usage)
     if type(B._shape) is tuple and usage:
+        if tr is not None:
+            tr.note("carry", usage=tuple(usage), shape=ls)
         _check_carry_free(ls, ld, usage, A, B)
     return Layout._new(s, d)
 
@@ -132,12 +155,18 @@ def _compose_basis(A: Layout, rs: Any, rd: ScaledBasis, B: Layout) -> tuple[Any,
             raise CutepyError(f"composition {A} o {B}: basis stride {rd} names no mode of A")
         sub = sub[m]
     ls, ld = coalesce_x(sub)
+    if _tracer is not None:
+        _tracer.note("basis", stride=rd, sub=sub, shape=ls, stride_x=ld)
     return _impl(ls, ld, rs, rd.value, A, B, [0] * (len(ls) - 1))
 
 
 def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
           usage: list) -> tuple[Any, Any]:
-    """C++ ``composition_impl`` for a flat ``ls:ld``; adds each leaf's digit use to ``usage``."""
+    """C++ ``composition_impl`` for a flat ``ls:ld``; adds each leaf's digit use to ``usage``.
+
+    A tracer hears ``leaf`` for each leaf of B, then ``zero``, ``single``, or a ``skip`` or
+    ``take`` for each mode of ``ls:ld`` but the last and ``rest`` for the last.
+    """
     if type(rs) is tuple:
         ss, dd = [], []
         for s, d in zip(rs, rd):
@@ -145,18 +174,31 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
             ss.append(a)
             dd.append(b)
         return tuple(ss), tuple(dd)
+    tr = _tracer
+    if tr is not None:
+        tr.note("leaf", shape=rs, stride=rd)
     if type(rd) is not int and isinstance(rd, ScaledBasis):
         return _compose_basis(A, rs, rd, B)
     if rd == 0:
+        if tr is not None:
+            tr.note("zero", shape=rs)
         return rs, rd
     last = len(ls) - 1
     if last == 0:
+        if tr is not None:
+            tr.note("single", mode=(ls[0], ld[0]), rest=(rs, rd), stride=rd * ld[0])
         return rs, rd * ld[0]
-    if rd < 0 and rs > 1:
-        raise AdmissibilityError(
-            f"composition {A} o {B} is inadmissible: B's negative stride {rd} would index "
-            "A below 0"
-        )
+    if rd < 0:
+        if rs > 1:
+            raise AdmissibilityError(
+                f"composition {A} o {B} is inadmissible: B's negative stride {rd} would index "
+                "A below 0"
+            )
+        # a size-1 leaf: as C++, carry ceil(|stride| / shape) through A's modes, keeping the sign
+        ar = -rd
+        for i in range(last):
+            ar = -(-ar // ls[i])
+        return 1, -ar * ld[last]
     result_s: list = []
     result_d: list = []
     rest_s, rest_d = rs, rd
@@ -169,6 +211,8 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
                 raise _inadmissible(A, B, "stride", i, ls, ld,
                                     f"B's remaining stride {rest_d} is neither a multiple of "
                                     f"A's shape {s} nor smaller than it")
+            if tr is not None:
+                tr.note("skip", i=i, mode=(s, ld[i]), rest=(rest_s, rest_d), stride=next_stride)
             rest_d = next_stride
             continue
         new = next_shape if next_shape < rest_s else rest_s
@@ -183,14 +227,21 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
         result_s.append(new)
         result_d.append(rest_d * ld[i])
         usage[i] += (new - 1) * rest_d
+        if tr is not None:
+            tr.note("take", i=i, mode=(s, ld[i]), rest=(rest_s, rest_d), shape=next_shape,
+                    stride=next_stride, new=new, out=result_d[-1], left=rest_s // new)
         rest_s //= new
         rest_d = next_stride
     if not result_s:
+        if tr is not None:
+            tr.note("rest", mode=(ls[last], ld[last]), rest=(rest_s, rest_d), stride=rest_d * ld[last])
         return rest_s, rest_d * ld[last]
     if rest_s == 1:
         if len(result_s) == 1:
             return result_s[0], result_d[0]
         return tuple(result_s), tuple(result_d)
+    if tr is not None:
+        tr.note("rest", mode=(ls[last], ld[last]), rest=(rest_s, rest_d), stride=rest_d * ld[last])
     result_s.append(rest_s)
     result_d.append(rest_d * ld[last])
     return tuple(result_s), tuple(result_d)

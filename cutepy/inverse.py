@@ -23,6 +23,8 @@ from .composition import composition
 from .errors import AdmissibilityError, CutepyError
 from .layout import Layout
 
+_tracer: Any = None  # a tracer while cutepy.tracing.recording() runs, else None
+
 
 def _flat(L: Layout) -> tuple[tuple, tuple]:
     s, d = L.shape, L.stride
@@ -39,11 +41,16 @@ def _wrap(shapes: list, strides: list) -> Layout:
     return Layout._new(tuple(shapes), tuple(strides))
 
 
-def _coalesced(A: Layout) -> tuple[tuple, tuple]:
+def _coalesced(A: Layout) -> tuple[tuple, tuple, list]:
+    """``coalesce(A)``'s flat modes (integer strides only) and their column-major positions."""
     fs, fd = coalesce_flat(it.flatten(A._shape), it.flatten(A._stride))
     if type(fs) is not tuple:
-        return (fs,), (fd,)
-    return fs, fd
+        fs, fd = (fs,), (fd,)
+    _int_strides(A, fd)
+    pre = _prefix(fs)
+    if _tracer is not None:
+        _tracer.note("positions", shape=fs, stride=fd, positions=tuple(pre))
+    return fs, fd, pre
 
 
 def _prefix(fs: tuple) -> list:
@@ -61,9 +68,10 @@ def right_inverse(A: Layout) -> Layout:
     As C++: walk A's coalesced modes in stride order, following the chain of strides
     1, s0*d0, ... ; each mode on the chain adds its shape with its column-major position.
     """
-    fs, fd = _coalesced(A)
-    _int_strides(A, fd)
-    pre = _prefix(fs)
+    tr = _tracer
+    if tr is not None and tr.opens(right_inverse):
+        return tr.framed(right_inverse, A)
+    fs, fd, pre = _coalesced(A)
     shapes, strides = [], []
     curr = 1
     for k in sorted(range(len(fs)), key=fd.__getitem__):
@@ -71,6 +79,10 @@ def right_inverse(A: Layout) -> Layout:
             shapes.append(fs[k])
             strides.append(pre[k])
             curr = fs[k] * fd[k]
+            if tr is not None:
+                tr.note("chain", mode=(fs[k], fd[k]), position=pre[k])
+        elif tr is not None:
+            tr.note("off_chain", mode=(fs[k], fd[k]), needs=curr)
     s, d = coalesce_flat(shapes, strides)
     return Layout._new(s, d)
 
@@ -81,9 +93,10 @@ def left_inverse(A: Layout) -> Layout:
     Offsets that A does not reach map to whatever the sorted-stride construction gives
     (often 0), exactly as in C++.
     """
-    fs, fd = _coalesced(A)
-    _int_strides(A, fd)
-    pre = _prefix(fs)
+    tr = _tracer
+    if tr is not None and tr.opens(left_inverse):
+        return tr.framed(left_inverse, A)
+    fs, fd, pre = _coalesced(A)
     order = sorted(range(len(fs)), key=fd.__getitem__)
     shapes: list = []
     strides: list = [0]
@@ -91,6 +104,8 @@ def left_inverse(A: Layout) -> Layout:
     for k in order:
         d = fd[k]
         if d == 0:
+            if tr is not None:
+                tr.note("zero", mode=(fs[k], d))
             continue
         if d < 0 or d % total != 0:
             raise AdmissibilityError(
@@ -99,8 +114,12 @@ def left_inverse(A: Layout) -> Layout:
             )
         shapes.append(d // total)
         strides.append(pre[k])
+        if tr is not None:
+            tr.note("step", stride=d, below=total, count=shapes[-1], position=pre[k])
         total *= d // total
     shapes.append(fs[order[-1]])
+    if tr is not None:
+        tr.note("close", size=shapes[-1])
     s, d = coalesce_flat(shapes, strides)
     return Layout._new(s, d)
 

@@ -145,3 +145,12 @@ def test_swizzle_parameters():
         cp.Swizzle(3, 4, 2)
     with pytest.raises(cp.CutepyError):
         cp.Swizzle(-1, 4, 3)
+
+
+def test_size_one_leaf_with_negative_stride_is_fine():
+    # regression: used to divide by zero while carrying the stride through A's modes
+    A = parse("(8,(8,(2))):(2,(-1,(3)))")
+    R = cp.composition(A, parse("(1):(-2)"))
+    assert R.size() == 1 and R(0) == 0
+    with pytest.raises(cp.AdmissibilityError, match="negative stride"):
+        cp.composition(A, parse("2:-1"))

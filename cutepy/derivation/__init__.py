@@ -1,11 +1,11 @@
 """Explained derivations: every step an algebra operation takes, as text, LaTeX and pictures.
 
-``explain(op, *args)`` runs ``op`` again step by step with the same algorithm as the
-real operation and records what each step does: for ``composition`` each
-divide-out and mod-out of B's leaves through ``coalesce_x(A)``; for ``complement``
-the sorted modes and the gaps it fills; for divides and products the complement and
-the composition they are built from (as nested derivations). The result is checked
-against the real operation before it is returned.
+``explain(op, *args)`` runs the real ``op`` with a tracer (:mod:`cutepy.tracing`)
+and words each decision it reports: for ``composition`` each divide-out and
+mod-out of B's leaves through ``coalesce_x(A)``; for ``complement`` the sorted modes
+and the gaps it fills; for divides and products the complement and the composition
+they are built from (as nested derivations). The result is checked against a plain
+run of the operation before it is returned.
 
 >>> from cutepy import Layout
 >>> d = explain("composition", Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1)))
@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import tracing
 from ..errors import CutepyError
 
 __all__ = ["Derivation", "DStep", "explain", "explainable"]
@@ -76,15 +77,9 @@ class Derivation:
     result: Any = None
     error: Exception | None = None
 
-    def add(self, text: str, latex: str = "", layout: Any = None, sub: Derivation | None = None) -> Any:
-        """Record a step; returns the nested derivation's result (or None).
-
-        A nested derivation that failed fails this one too, with the same error.
-        """
+    def add(self, text: str, latex: str = "", layout: Any = None, sub: Derivation | None = None) -> None:
+        """Record a step (``sub``: the nested derivation it consists of)."""
         self.steps.append(DStep(text, latex, layout, sub))
-        if sub is not None and sub.error is not None:
-            raise sub.error
-        return None if sub is None else sub.result
 
     def head(self) -> str:
         return f"{self.op}({', '.join(fmt(a) for a in self.args)})"
@@ -200,11 +195,16 @@ def same(a: Any, b: Any) -> bool:
     return str(a) == str(b)
 
 
-_EXPLAINERS: dict[str, Callable[..., Derivation]] = {}
+_EXPLAINERS: dict[str, Callable[..., None]] = {}
 
 
 def explainable(name: str) -> Callable:
-    """Register an explainer for the operation ``name``."""
+    """Register the explainer of the operation ``name``: ``fn(D, items)`` adds D's steps.
+
+    ``items`` are what the operation reported while it ran (see
+    :mod:`cutepy.derivation.record`): notes, coalesce runs and the derivations of
+    the operations it called; ``D.result`` or ``D.error`` is already set.
+    """
     def deco(fn: Callable) -> Callable:
         _EXPLAINERS[name] = fn
         return fn
@@ -222,22 +222,22 @@ def _real(name: str) -> Callable:
 
 
 def run(name: str, *args: Any) -> Derivation:
-    """The derivation of ``name(*args)`` without the cross-check (used for nested steps)."""
-    from . import algebra, tiling  # noqa: F401 - they register the explainers
+    """The derivation of ``name(*args)``, without the cross-check of :func:`explain`."""
+    from . import algebra, composing, tiling  # noqa: F401 - they register the explainers
+    from .record import Recorder
 
-    fn = _EXPLAINERS.get(name)
+    fn = _real(name)
     D = Derivation(name, args)
-    if fn is None:
-        D.add("computed directly (this operation has no finer steps to show)")
-        try:
-            D.result = _real(name)(*args)
-        except CutepyError as e:
-            D.error = e
-        return D
+    rec = Recorder(D) if name in _EXPLAINERS else None
     try:
-        D.result = fn(D, *args)
+        with tracing.recording(rec):
+            D.result = fn(*args)
     except CutepyError as e:
         D.error = e
+    if rec is None:
+        D.add("computed directly (this operation has no finer steps to show)")
+    else:
+        rec.finish(_EXPLAINERS)
     return D
 
 

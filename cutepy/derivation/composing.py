@@ -1,0 +1,179 @@
+"""The explainer for composition: the words for what cutepy/composition.py reports.
+
+``A o B`` coalesces A (``coalesce_x``), then sends each leaf of B through its modes:
+at each mode the leaf's stride is divided out and what is left of its shape is
+modded out. The notes of one leaf become one nested derivation.
+
+>>> from cutepy import Layout
+>>> from cutepy.derivation import explain
+>>> print(explain("composition", Layout((2, 2, 2), (1, 3, 13)), Layout(6, 1)).text())  # doctest: +ELLIPSIS
+composition((2,2,2):(1,3,13), 6:1)
+  1. coalesce_x(A) = (2,2,2):(1,3,13) (flatten (2,2,2):(1,3,13); nothing merges)
+  2. B's leaf 6:1 (B)
+     1. mode 0 of A (2:1): divide out stride 1 -> ceil(2/1) = 2 left, ... 6/2 = 3 left
+     fails: composition (2,2,2):(1,3,13) o 6:1 is inadmissible: shape divisibility fails at mode 1 ...
+  fails: composition (2,2,2):(1,3,13) o 6:1 is inadmissible: shape divisibility fails at mode 1 ...
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import inttuple as it
+from ..layout import Layout
+from . import Derivation, explainable, fmt, lx
+from .record import Note
+from .words import flat_layout, modes_layout, paren, word
+
+
+def _leaf_paths(shape: Any, path: tuple = ()) -> list:
+    """The path of every leaf of ``shape``, in order (``[()]`` for a scalar)."""
+    if type(shape) is not tuple:
+        return [path]
+    return [p for k, s in enumerate(shape) for p in _leaf_paths(s, path + (k,))]
+
+
+def _is_one(x: Any) -> bool:
+    return type(x) is int and x == 1
+
+
+def _skip(n: Note) -> tuple:
+    (s, d), (rest_s, rest_d), i = n.mode, n.rest, n.i
+    why = "nothing of B's leaf is left" if _is_one(rest_s) else f"stride {rest_d} steps over it"
+    return (f"mode {i} of A ({s}:{d}): {why}; divide out -> stride ceil({paren(rest_d)}/{paren(s)}) = "
+            f"{n.stride} on",
+            rf"\text{{mode {i}: }} \lceil {lx(rest_d)} / {lx(s)} \rceil = {lx(n.stride)}")
+
+
+def _take(n: Note) -> tuple:
+    (s, d), (rest_s, rest_d), i, new = n.mode, n.rest, n.i, n.new
+    ps, prd = paren(s), paren(rest_d)
+    return (f"mode {i} of A ({s}:{d}): divide out stride {rest_d} -> ceil({ps}/{prd}) = {n.shape} left, "
+            f"stride ceil({prd}/{ps}) = {n.stride} on; mod out min({n.shape}, {rest_s}) = {new} -> "
+            f"{new}:{prd}*{paren(d)} = {new}:{n.out}; {paren(rest_s)}/{paren(new)} = {n.left} left",
+            rf"\text{{mode {i}: }} \lceil {lx(s)}/{lx(rest_d)} \rceil = {lx(n.shape)},\ "
+            rf"\lceil {lx(rest_d)}/{lx(s)} \rceil = {lx(n.stride)},\ "
+            rf"\min({lx(n.shape)}, {lx(rest_s)}) = {lx(new)} \Rightarrow {lx(new)}:{lx(n.out)}")
+
+
+def _rest(n: Note) -> str:
+    (s, d), (rest_s, rest_d) = n.mode, n.rest
+    return f"last mode of A ({s}:{d}): the rest {rest_s}:{paren(rest_d)}*{paren(d)} = {rest_s}:{n.stride}"
+
+
+def _single(n: Note) -> str:
+    (s, d), (_, rd) = n.mode, n.rest
+    return f"A is the single mode {s}:{d}: stride {paren(rd)}*{paren(d)} = {n.stride}"
+
+
+def _basis(n: Note) -> str:
+    X = Layout._new(n.shape, n.stride_x)
+    return f"the basis stride {n.stride} picks A's sub-mode {n.sub}; coalesce_x of it = {X}"
+
+
+LEAF = {
+    "zero": lambda n: f"stride 0: the leaf stays {n.shape}:0",
+    "single": _single,
+    "skip": _skip,
+    "take": _take,
+    "rest": _rest,
+    "basis": _basis,
+}
+
+
+def _mode_out(n: Note) -> tuple | None:
+    """The mode that a leaf's note adds to the leaf's result, if any."""
+    if n.kind == "zero":
+        return n.shape, 0
+    if n.kind == "take":
+        return n.new, n.out
+    if n.kind in ("single", "rest"):
+        return n.rest[0], n.stride
+    return None
+
+
+def _leaf(notes: list, path: tuple, error: Exception | None) -> Note:
+    """One leaf of B: its derivation (the modes it adds make its result), as a ``leaf`` note."""
+    first = notes[0]
+    L = Derivation(f"leaf {first.shape}:{first.stride}", (), error=error)
+    word(L, notes[1:], LEAF)
+    if error is None:
+        modes = [_mode_out(n) for n in notes if isinstance(n, Note)]
+        L.result = modes_layout([m for m in modes if m is not None])
+    where = f"B's mode {','.join(map(str, path))}" if path else "B"
+    return Note("leaf", {"label": f"B's leaf {first.shape}:{first.stride} ({where})", "sub": L})
+
+
+def _kind(x: Any) -> str | None:
+    return getattr(x, "kind", None)
+
+
+def _group_leaves(D: Derivation, items: list) -> list:
+    """``items`` with the notes of each leaf of B (its ``leaf`` note and what follows) as one note."""
+    first = next((i for i, x in enumerate(items) if _kind(x) == "leaf"), len(items))
+    out, rest = items[:first], items[first:]
+    carry = [rest.pop()] if rest and _kind(rest[-1]) == "carry" else []
+    leaves: list = []
+    for x in rest:  # a basis leaf's note comes again for the sub-mode it picks: the same leaf
+        if _kind(x) == "leaf" and not (leaves and _kind(leaves[-1][-1]) == "basis"):
+            leaves.append([x])
+        else:
+            leaves[-1].append(x)
+    if leaves:
+        B = next(x.B for x in out if _kind(x) == "coalesce_x")
+        for k, (notes, path) in enumerate(zip(leaves, _leaf_paths(B.shape))):
+            failed = D.error is not None and not carry and k == len(leaves) - 1
+            out.append(_leaf(notes, path, D.error if failed else None))
+    return out + carry
+
+
+def _coalesce_x(n: Note, last_one: bool) -> tuple:
+    A = n.A
+    X = Layout._new(n.shape, n.stride)
+    note = "the last mode has size 1: it counts as 2 so its stride survives; " if last_one else ""
+    how = n.run.how() if n.run is not None else "nothing merges"
+    flat = flat_layout(it.flatten(A.shape), it.flatten(A.stride))
+    return (f"coalesce_x(A) = {X} ({note}flatten {flat}; {how})",
+            rf"\mathrm{{coalesce_x}}(A) = {lx(X)}", X)
+
+
+def _carry(n: Note, ok: bool) -> str:
+    if ok:
+        reach = ", ".join(f"digit {i}: {u} < {s}" for i, (u, s) in enumerate(zip(n.usage, n.shape)))
+        return f"carry check on coalesce_x(A), B's modes together reach {reach}: no carry"
+    reach = ", ".join(f"digit {i}: {u} (of 0..{s - 1})" for i, (u, s) in enumerate(zip(n.usage, n.shape)))
+    return f"carry check on coalesce_x(A), B's modes together reach {reach}"
+
+
+def _composed_A(n: Note) -> str:
+    from ..swizzle import Swizzle
+
+    if isinstance(n.A, Swizzle):
+        return f"a swizzle composes as {n.A} o 0 o B"
+    return f"A = {n.A} is composed: (outer o offset o inner) o B = outer o offset o (inner o B)"
+
+
+@explainable("composition")
+def composition(D: Derivation, items: list) -> None:
+    kinds = {x.kind for x in items if isinstance(x, Note)}
+    read_A = "read A = " if isinstance(D.args[0], str) else "A as a layout: "
+
+    def nested(sub: Derivation, k: int) -> str:
+        if "composed_A" in kinds:
+            return f"compose the inner layout {sub.args[0]} with B"
+        if "parsed_B" in kinds:
+            return "compose with it"
+        return f"mode {k}: {sub.args[0]} o {fmt(sub.args[1])}"
+
+    word(D, _group_leaves(D, items), {
+        "layout_A": lambda n: f"{read_A}{n.A}",
+        "composed_A": _composed_A,
+        "composed_B": lambda n: f"B is composed: A o ({n.B}) keeps A outermost",
+        "parsed_B": lambda n: f"read B = {fmt(n.B)}",
+        "no_tiler": lambda n: "no tiler: A is kept",
+        "size": lambda n: f"the size {n.B} stands for the layout {Layout(n.B)}",
+        "dropped": lambda n: f"A's modes {n.first}.. have no tiler and are dropped (as in C++)",
+        "coalesce_x": lambda n: _coalesce_x(n, "last_one" in kinds),
+        "leaf": lambda n: (n.label, "", None, n.sub),
+        "carry": lambda n: _carry(n, D.error is None),
+    }, {"composition": nested})
