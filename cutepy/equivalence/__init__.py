@@ -292,12 +292,7 @@ def _counter_at(A: Layout, B: Layout, k: int, by: str, mode: int | None = None) 
         before = it.product(tuple(it.product(A.shape[m]) for m in range(mode))) if r > 1 else 1
         ca = crd if r > 1 else k
         return Counterexample(k * before, ca, ca, A(ca), B(ca))
-    na, nb = A.size(), B.size()
-    oa = A(k) if k < na else None
-    ob = B(k) if k < nb else None
-    ca = it.idx2crd(k, A.shape) if k < na else None
-    cb = it.idx2crd(k, B.shape) if k < nb else None
-    return Counterexample(k, ca, cb, oa, ob)
+    return _counter_at_any(A, B, k)
 
 
 def _check_domain(A: Layout, B: Layout, domain: Any) -> tuple:
