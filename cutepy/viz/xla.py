@@ -27,15 +27,9 @@ _BIG = 1 << 20  # beyond this many slots, evaluate only the cells shown
 
 
 def _array(shape: Any) -> Any:
-    from ..xla import ArrayShape, BufferShape, parse_shape
+    from ..xla.parser import as_array_shape
 
-    if isinstance(shape, str):
-        shape = parse_shape(shape)
-    if isinstance(shape, BufferShape):
-        shape = shape.array
-    if not isinstance(shape, ArrayShape):
-        raise CutepyError(f"expected an XLA array shape, got {shape!r}")
-    return shape
+    return as_array_shape(shape)
 
 
 def padded_dims(shape: Any) -> tuple[int, ...]:
