@@ -31,7 +31,7 @@ from . import inttuple as it
 from .basis import ScaledBasis
 from .coalesce import coalesce_flat
 from .errors import AdmissibilityError, CutepyError
-from .layout import Layout, _is_symbolic, as_layout
+from .layout import Layout, as_layout
 
 _tracer: Any = None  # a tracer while cutepy.tracing.recording() runs, else None
 
@@ -55,19 +55,12 @@ def composition(A: Any, B: Any) -> Any:
         if tr is not None:
             tr.note("no_tiler")
         return A
-    if type(B) is int or _is_symbolic(B):  # a size n means n:1
+    if it.is_integer(B):  # a size n means n:1
         if tr is not None:
             tr.note("size", B=B)
         return _compose_layouts(A, Layout(B))
     if isinstance(B, tuple):
         return _compose_by_mode(A, B)
-    if isinstance(B, str):
-        from .notation import parse
-
-        B = parse(B)
-        if tr is not None:
-            tr.note("parsed_B", B=B)
-        return composition(A, B)
     if hasattr(B, "compose_left"):
         if tr is not None:
             tr.note("composed_B", B=B)

@@ -24,10 +24,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from . import inttuple as it
 from .complement import complement
 from .composition import composition
 from .errors import CutepyError
-from .layout import Layout, _is_symbolic, as_layout, make_layout
+from .layout import Layout, as_layout, make_layout
 
 _tracer: Any = None  # a tracer while cutepy.tracing.recording() runs, else None
 
@@ -36,18 +37,12 @@ def _tiler(t: Any) -> Any:
     """Normalise a tiler: a Layout, None, or a tuple of tilers (ints become ``n:1``)."""
     if t is None or type(t) is Layout:
         return t
-    if type(t) is int:
+    if it.is_integer(t):  # a size n means n:1, symbolic sizes too
         return Layout(t)
-    if isinstance(t, str):
-        from .notation import parse
-
-        return _tiler(parse(t))
     if isinstance(t, (tuple, list)):
         return tuple(_tiler(x) for x in t)
     if hasattr(t, "compose"):
         return t
-    if _is_symbolic(t):  # a symbolic size n means n:1, as an int does
-        return Layout(t)
     raise CutepyError(f"{t!r} is not a tiler (a layout, a shape, or a tuple of tilers)")
 
 

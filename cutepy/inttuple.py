@@ -19,6 +19,7 @@ strides and coordinates of layouts are IntTuples.
 
 from __future__ import annotations
 
+from numbers import Integral
 from typing import Any
 
 from .errors import CutepyError
@@ -360,3 +361,26 @@ def crd2idx(crd: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> A
                 crd = crd // n
         return r
     return crd * stride
+
+
+def format_tuple(t: IntTuple) -> str:
+    """CuTe's text for an IntTuple: ``(a,(b,c))``, no spaces; the one tuple formatter.
+
+    >>> format_tuple((2, (3, 4))), format_tuple(5), format_tuple(())
+    ('(2,(3,4))', '5', '()')
+    """
+    if type(t) is tuple:
+        return "(" + ",".join([format_tuple(x) for x in t]) + ")"
+    return str(t)
+
+
+def is_integer(x: Any) -> bool:
+    """Whether ``x`` is an integer leaf: an ``int``, a numpy integer or a symbolic integer.
+
+    The one integer predicate of the core: symbolic integers (:class:`cutepy.symbolic.Sym`)
+    register as :class:`numbers.Integral`, so the algebra needs no symbolic branch.
+
+    >>> is_integer(3), is_integer(True), is_integer(2.0), is_integer((1, 2))
+    (True, False, False, False)
+    """
+    return type(x) is int or (isinstance(x, Integral) and type(x) is not bool)

@@ -15,18 +15,24 @@
 
 from __future__ import annotations
 
+import operator
+from numbers import Integral
 from typing import Any
 
+from . import evaluate
 from . import inttuple as it
 from .basis import ScaledBasis, basis_like
 from .errors import CutepyError, LayoutError
 
 
-def _is_symbolic(x: Any) -> bool:
-    return type(x).__module__.startswith(("sympy", "cutepy.symbolic"))
-
-
 def _leaf(x: Any, what: str, positive: bool) -> Any:
+    """One leaf of a shape (``positive``) or stride, checked: the core's only integer predicate.
+
+    Pre:  ``x`` is an ``int``, an integer-like value (numpy integers: anything
+          ``operator.index`` accepts), a symbolic integer (an ``Integral`` without
+          ``__index__``, e.g. :class:`cutepy.symbolic.Sym`), or, for strides, a basis element.
+    Post: a plain ``int``, the symbolic integer itself, or the basis element.
+    """
     t = type(x)
     if t is int:
         if positive and x < 1:
@@ -38,27 +44,63 @@ def _leaf(x: Any, what: str, positive: bool) -> Any:
         if positive:
             raise LayoutError(f"{what} has a basis element {x}; only strides may hold one")
         return x
-    if hasattr(x, "__index__") and not _is_symbolic(x):
-        return _leaf(x.__index__(), what, positive)
-    if _is_symbolic(x):
-        from .symbolic import symbolic_leaf
-
-        return symbolic_leaf(x, what, positive)
+    if isinstance(x, Integral) or hasattr(x, "__index__"):
+        try:
+            return _leaf(operator.index(x), what, positive)
+        except TypeError:  # a symbolic integer: arithmetic and comparisons are its own
+            if positive and not x >= 1:
+                raise LayoutError(f"{what} has a leaf {x} that is never positive") from None
+            return x
     raise LayoutError(f"{what} has a leaf {x!r} of type {t.__name__}; expected an integer")
 
 
-def _normalize(t: Any, what: str, positive: bool) -> Any:
-    """Lists become tuples, numpy and sympy integers become leaves, everything is checked."""
-    it.check_depth(t, what) if isinstance(t, (tuple, list)) else None
-    if isinstance(t, (tuple, list)):
-        return tuple(_normalize(x, what, positive) for x in t)
+def _normalize(t: Any, what: str, positive: bool, depth: int = 0) -> Any:
+    """Lists become tuples, integer-likes become ``int``, every leaf is checked."""
+    if type(t) is tuple or type(t) is list:
+        if depth >= it.MAX_DEPTH:
+            raise LayoutError(f"{what} nests deeper than {it.MAX_DEPTH} levels")
+        return tuple([_normalize(x, what, positive, depth + 1) for x in t])
+    if type(t) is int and (t > 0 or not positive):
+        return t
     return _leaf(t, what, positive)
 
 
+class _Incongruent(Exception):
+    """Raised inside :func:`_pair`; the constructor turns it into a :class:`LayoutError`."""
+
+
+def _pair(s: Any, d: Any, depth: int) -> tuple[Any, Any]:
+    """Shape and stride checked together in one walk (the constructor's hot path).
+
+    Returns the same objects when they are already canonical (tuples of ``int``).
+    """
+    ts = type(s)
+    if ts is int:
+        if type(d) is int and s > 0:
+            return s, d
+        if type(d) in (tuple, list):
+            raise _Incongruent
+        return _leaf(s, "shape", True), _leaf(d, "stride", False)
+    if ts is tuple or ts is list:
+        if type(d) is not tuple and type(d) is not list or len(d) != len(s):
+            raise _Incongruent
+        if depth >= it.MAX_DEPTH:
+            raise LayoutError(f"shape nests deeper than {it.MAX_DEPTH} levels")
+        same = ts is tuple and type(d) is tuple
+        out_s, out_d = [], []
+        for a, b in zip(s, d):
+            na, nb = _pair(a, b, depth + 1)
+            same = same and na is a and nb is b
+            out_s.append(na)
+            out_d.append(nb)
+        return (s, d) if same else (tuple(out_s), tuple(out_d))
+    if type(d) in (tuple, list):
+        raise _Incongruent
+    return _leaf(s, "shape", True), _leaf(d, "stride", False)
+
+
 def _fmt(t: Any) -> str:
-    if type(t) is tuple:
-        return "(" + ",".join(_fmt(x) for x in t) + ")"
-    return str(t)
+    return it.format_tuple(t)
 
 
 class Layout:
@@ -72,18 +114,22 @@ class Layout:
     __slots__ = ("_shape", "_stride", "_hash")
 
     def __init__(self, shape: Any, stride: Any = None):
-        shape = _normalize(shape, "shape", True)
         if stride is None:
+            shape = _normalize(shape, "shape", True)
             stride = it.prefix_product(shape)
         elif isinstance(stride, _MajorTag):
+            shape = _normalize(shape, "shape", True)
             stride = stride.strides(shape)
         else:
-            stride = _normalize(stride, "stride", False)
-            if not it.congruent(shape, stride):
+            try:
+                shape, stride = _pair(shape, stride, 0)
+            except _Incongruent:
+                shape = _normalize(shape, "shape", True)
+                stride = _normalize(stride, "stride", False)
                 raise LayoutError(
                     f"shape {_fmt(shape)} and stride {_fmt(stride)} are not congruent "
                     "(they must nest the same way)"
-                )
+                ) from None
         self._shape = shape
         self._stride = stride
         self._hash = None
@@ -96,17 +142,6 @@ class Layout:
         self._stride = stride
         self._hash = None
         return self
-
-    @classmethod
-    def parse(cls, text: str) -> Layout:
-        """Read CuTe notation: ``Layout.parse("(2,3):(3,1)")``.
-
-        >>> Layout.parse("(_2, _4):(_1, _2)")
-        (2,4):(1,2)
-        """
-        from .notation import parse_layout
-
-        return parse_layout(text)
 
     # -- identity -------------------------------------------------------------------
 
@@ -200,9 +235,7 @@ class Layout:
         >>> Layout((2, 3), (3, 1)).offsets()
         array([0, 3, 1, 4, 2, 5])
         """
-        from .evaluate import offsets
-
-        return offsets(self, indices)
+        return evaluate.offsets(self, indices)
 
     def get_flat_coord(self, index: int) -> tuple:
         """The flat (leaf) coordinate of a 1-D index."""
@@ -211,16 +244,6 @@ class Layout:
     def get_hier_coord(self, index: int) -> Any:
         """The natural (hierarchical) coordinate of a 1-D index."""
         return it.idx2crd(index, self._shape)
-
-    def _repr_svg_(self) -> str | None:
-        try:
-            from .viz import layout_svg
-        except ImportError:  # pictures are optional
-            return None
-        try:
-            return layout_svg(self)
-        except CutepyError:  # e.g. symbolic leaves: Jupyter falls back to the text
-            return None
 
 
 class _MajorTag:
@@ -258,19 +281,26 @@ def _normalize_coord(c: Any) -> Any:
         return tuple(_normalize_coord(x) for x in c)
     if c is None:
         return None
-    if type(c) is int or _is_symbolic(c):
+    if type(c) is int:
         return c
-    if hasattr(c, "__index__"):
-        return c.__index__()
+    if type(c) is not bool and (isinstance(c, Integral) or hasattr(c, "__index__")):
+        try:
+            return operator.index(c)
+        except TypeError:  # a symbolic coordinate
+            return c
     raise CutepyError(f"coordinate leaf {c!r} is not an integer")
 
 
 def as_layout(x: Any) -> Layout:
-    """A Layout from a Layout, a shape (compact strides) or CuTe text."""
+    """A Layout from a Layout or a shape (compact strides); text is read by :func:`cutepy.parse`.
+
+    >>> as_layout((2, 3))
+    (2,3):(1,2)
+    """
     if type(x) is Layout:
         return x
     if isinstance(x, str):
-        return Layout.parse(x)
+        raise LayoutError(f"expected a layout, got the text {x!r}: read it with cutepy.parse first")
     return Layout(x)
 
 
@@ -448,14 +478,6 @@ def flatten(layout: Layout) -> Layout:
     if type(layout._shape) is not tuple:
         return layout
     return Layout._new(it.flatten(layout._shape), it.flatten(layout._stride))
-
-
-def unflatten_layout(layout: Layout, profile: Any) -> Layout:
-    """Nest the leaves of a flat layout like ``profile``."""
-    return Layout._new(
-        it.unflatten(it.flatten(layout._shape), profile),
-        it.unflatten(it.flatten(layout._stride), profile),
-    )
 
 
 # -- slicing ----------------------------------------------------------------------

@@ -27,6 +27,7 @@ from .basis import ScaledBasis
 from .errors import CutepyError, ParseError
 from .inttuple import MAX_DEPTH
 from .layout import Layout
+from .swizzle import ComposedLayout, Swizzle
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<int>_?-?_?\d+(?:@\d+)*)|(?P<sw>Sw<)|(?P<o>o)(?![A-Za-z0-9_])|(?P<p>[(),:<>]))"
@@ -131,8 +132,6 @@ class _Parser:
                 raise self.error("expected ',' or '>'", t)
 
     def swizzle(self) -> Any:
-        from .swizzle import Swizzle
-
         t = self.next()
         vals = []
         for k in range(3):
@@ -162,8 +161,6 @@ class _Parser:
             if self.peek()[0] != "end":
                 raise self.error("unexpected text after the expression")
             return first
-        from .swizzle import ComposedLayout
-
         self.next()
         t = self.next()
         if t[0] != "int" or "@" in t[1]:

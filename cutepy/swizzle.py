@@ -17,12 +17,14 @@ Sw<3,4,3> o 0 o (8,8):(8,1)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
+from .composition import composition
 from .errors import CutepyError
-from .layout import Layout, as_layout
+from .layout import Layout, _has_none, as_layout, slice_and_offset
+
+if TYPE_CHECKING:  # numpy is imported only where offsets are computed
+    import numpy as np
 
 
 class Swizzle:
@@ -78,7 +80,7 @@ def _as_inner(B: Any) -> Any:
         return B
     if type(B) is int:
         return Layout(B)
-    if isinstance(B, (tuple, str)):
+    if isinstance(B, tuple):
         return as_layout(B)
     raise CutepyError(f"cannot compose a swizzle with {B!r}")
 
@@ -118,8 +120,6 @@ class ComposedLayout:
 
     def __call__(self, *args: Any) -> Any:
         crd = args[0] if len(args) == 1 else args
-        from .layout import _has_none, slice_and_offset
-
         if _has_none(crd):
             if not isinstance(self.inner, Layout):
                 raise CutepyError("slicing a doubly composed layout is not supported")
@@ -139,8 +139,6 @@ class ComposedLayout:
 
     def compose(self, B: Any) -> ComposedLayout:
         """``(outer o offset o inner) o B == outer o offset o (inner o B)``."""
-        from .composition import composition
-
         return ComposedLayout(self.outer, self.offset, composition(self.inner, B))
 
     def compose_left(self, A: Layout) -> ComposedLayout:
@@ -163,16 +161,6 @@ class ComposedLayout:
         return f"{self.outer} o {self.offset} o {inner}"
 
     __repr__ = __str__
-
-    def _repr_svg_(self) -> str | None:
-        try:
-            from .viz import layout_svg
-        except ImportError:
-            return None
-        try:
-            return layout_svg(self)
-        except CutepyError:
-            return None
 
 
 def make_composed_layout(outer: Any, offset: Any, inner: Any) -> ComposedLayout:

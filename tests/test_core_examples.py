@@ -37,7 +37,7 @@ def test_notation():
     assert str(L) == repr(L) == "((2,2),3):((24,2),8)"
     assert str(Layout((3,), (2,))) == "(3):(2)"
     assert str(Layout(8, 1)) == "8:1"
-    assert Layout.parse("(_2, _4):(_1, _2)") == Layout((2, 4), (1, 2))
+    assert parse("(_2, _4):(_1, _2)") == Layout((2, 4), (1, 2))
     assert parse("<3:4, 8:2>") == (Layout(3, 4), Layout(8, 2))
     assert parse("(3,4)") == Layout((3, 4), (1, 3))
 

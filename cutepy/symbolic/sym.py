@@ -27,6 +27,7 @@ needs M % 16 == 0 (declare(M, multiple_of=16)); it holds for M=16 and fails for 
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import sympy
@@ -225,3 +226,6 @@ class Sym:
 
     def __reduce__(self):
         return (Sym, (self.expr,))
+
+
+numbers.Integral.register(Sym)  # a symbolic integer is an integer leaf for the core

@@ -41,7 +41,7 @@ attribute but ``minor_to_major`` and tiles.
 '{1,0:T(2,2)}'
 >>> str(from_cute(to_cute("s8[40,300]{1,0:T(8,128)(4,1)}")))
 '{1,0:T(8,128)(4,1)}'
->>> str(from_cute("(3,5):(8,1)")), str(from_cute("((2,4)):((4,1))"))
+>>> str(from_cute(Layout((3, 5), (8, 1)))), str(from_cute(Layout(((2, 4),), ((4, 1),))))
 ('{1,0:T(5)(8)}', '{0:T(2)(4,1)(2,4,1)}')
 >>> from_cute(Layout((2, 2), (1, 1)))
 Traceback (most recent call last):
@@ -406,7 +406,7 @@ def _canonical(layout: Any, rank: int) -> list[list[tuple[int, int]]]:
     return out
 
 
-def from_cute(layout: Layout | CompiledLayout | str, dims: Sequence[int] | None = None) -> XlaLayout:
+def from_cute(layout: Layout | CompiledLayout, dims: Sequence[int] | None = None) -> XlaLayout:
     """The XLA layout (``minor_to_major`` and tiles) whose CuTe form is ``layout``.
 
     ``layout`` has one mode per logical dim: a :class:`~cutepy.Layout`, its CuTe text,
@@ -416,13 +416,14 @@ def from_cute(layout: Layout | CompiledLayout | str, dims: Sequence[int] | None 
     :class:`~cutepy.errors.CutepyError`, saying why, when no XLA layout has this
     function. The module docstring gives the method.
 
-    >>> str(from_cute("(8,1,((2,4),160),(128,128)):(20971520,0,((1,256),131072),(2,1024))"))
+    >>> from cutepy.layout import Layout
+    >>> str(from_cute(Layout((8, 1, ((2, 4), 160), (128, 128)), (20971520, 0, ((1, 256), 131072), (2, 1024)))))
     '{3,2,0,1:T(8,128)(2,1)}'
-    >>> str(from_cute("(8,8):(1,8)", (7, 5)))
+    >>> str(from_cute(Layout((8, 8), (1, 8)), (7, 5)))
     '{0,1:T(8,8)}'
-    >>> str(from_cute("(5,2,5):(1,26,5)"))  # a gap over two dims: '*' then pads them
+    >>> str(from_cute(Layout((5, 2, 5), (1, 26, 5))))  # a gap over two dims: '*' then pads them
     '{0,2,1:T(5,5)(*,26)(2,*,*,*,26)}'
-    >>> from_cute("(4,2):(1,0)")
+    >>> from_cute(Layout((4, 2), (1, 0)))
     Traceback (most recent call last):
       ...
     cutepy.errors.CutepyError: (4,2):(1,0) has no XLA layout: mode 1 has a zero (a broadcast) stride 0; \
@@ -435,8 +436,6 @@ XLA layouts are one-to-one and count upwards
         if dims is None:
             dims = layout.logical_shape
         layout = layout.layout
-    if isinstance(layout, str):
-        layout = Layout.parse(layout)
     if type(layout) is not Layout:
         raise CutepyError(f"from_cute takes a CuTe Layout, got {type(layout).__name__}: {layout!r}")
     text = str(layout)

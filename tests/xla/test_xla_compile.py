@@ -16,7 +16,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from cutepy import Layout
+from cutepy import Layout, parse
 from cutepy.engine import logical_offsets
 from cutepy.errors import CutepyError
 from cutepy.xla import (
@@ -378,13 +378,13 @@ def test_corpus_is_all_there() -> None:
 )
 def test_from_cute_errors(layout: str, dims: tuple[int, ...] | None, why: str) -> None:
     with pytest.raises(CutepyError, match=why) as info:
-        from_cute(layout, dims)
+        from_cute(parse(layout), dims)
     assert layout in str(info.value)
 
 
 def test_from_cute_accepts_text_layouts_and_compiled_forms() -> None:
-    assert str(from_cute("(4,3):(1,4)")) == "{0,1}"
-    assert str(from_cute("(3,5):(8,1)")) == "{1,0:T(5)(8)}"  # 5 in a slot of 8
+    assert str(from_cute(parse("(4,3):(1,4)"))) == "{0,1}"
+    assert str(from_cute(parse("(3,5):(8,1)"))) == "{1,0:T(5)(8)}"  # 5 in a slot of 8
     c = to_cute("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}")
     assert str(from_cute(c)) == "{3,2,0,1:T(8,128)(2,1)}"
     with pytest.raises(CutepyError, match="takes a CuTe Layout"):
