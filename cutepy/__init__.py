@@ -6,6 +6,9 @@
 ((2,2),3):((24,2),8)
 """
 
+import importlib
+import sys
+
 from .basis import E, ScaledBasis
 from .casting import downcast, upcast
 from .coalesce import coalesce, filter
@@ -74,15 +77,49 @@ __version__ = "0.1.0"
 
 _SUBPACKAGES = ("xla", "program", "viz", "strategies", "engine")
 
+#: the classes Jupyter shows as pictures, by (module, class name): IPython matches them by
+#: name, so none of these modules is imported before a value of its class is displayed
+_DISPLAYED = (
+    ("cutepy.layout", "Layout"),
+    ("cutepy.swizzle", "ComposedLayout"),
+    ("cutepy.swizzle", "Swizzle"),
+    ("cutepy.xla.shape", "ArrayShape"),
+    ("cutepy.xla.shape", "TupleShape"),
+    ("cutepy.xla.shape", "BufferShape"),
+)
+
 
 def __getattr__(name: str):
     """``cutepy.xla``, ``cutepy.program``, ``cutepy.viz``... load on first use (fast import)."""
     if name in _SUBPACKAGES:
-        import importlib
-
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'cutepy' has no attribute {name!r}")
 
+
+def _mimebundle(obj):
+    """Jupyter output for ``obj``: picture (SVG and an ``<img>`` that untrusted notebooks show) and text."""
+    # lazy subpackage: pictures load numpy, which a plain ``import cutepy`` does not
+    from .viz import display
+
+    return display.mimebundle(obj)
+
+
+def _register_display() -> None:
+    """Teach a running IPython (Jupyter, VS Code, nbconvert) to draw cutepy values.
+
+    Called once at import; outside IPython it does nothing. The registration lives in
+    IPython's own formatter tables, so the value classes carry no drawing code.
+    """
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is None:
+        return
+    formatter = shell.display_formatter.mimebundle_formatter
+    for module, name in _DISPLAYED:
+        formatter.for_type_by_name(module, name, _mimebundle)
+
+
+_register_display()
 
 __all__ = [
     "AdmissibilityError", "ComposedLayout", "CutepyError", "E", "Layout", "LayoutError",

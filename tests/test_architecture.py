@@ -1,0 +1,212 @@
+"""The package's structure: one-way layers, no import cycles, no hidden imports.
+
+The layers (ARCHITECTURE.md draws them) are listed in :data:`LAYERS`; a module may import
+modules of its own layer or of lower ones, never a higher one, and the import graph has no
+cycle (a package's ``__init__`` counts as a module: importing a package runs it). Imports
+inside functions are allowed only as lazy loads of a heavy optional dependency (numpy,
+sympy, hypothesis, IPython), each with a comment on its line or the line above saying so.
+The graph is read from the source with :mod:`ast`; nothing is imported.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1] / "cutepy"
+
+#: module-name prefix -> layer; the longest matching prefix wins
+LAYERS: dict[str, int] = {
+    # 0 values: integer tuples, bases, errors, event records, symbolic integers
+    "cutepy.errors": 0, "cutepy.inttuple": 0, "cutepy.basis": 0, "cutepy.tracing": 0,
+    "cutepy.events": 0, "cutepy.symbolic": 0, "cutepy.limits": 0,
+    # 1 the layout and its evaluation
+    "cutepy.layout": 1, "cutepy.evaluate": 1,
+    # 2 the algebra, one module per family
+    "cutepy.coalesce": 2, "cutepy.composition": 2, "cutepy.complement": 2, "cutepy.inverse": 2,
+    "cutepy.divides": 2, "cutepy.products": 2, "cutepy.casting": 2, "cutepy.swizzle": 2,
+    # 3 engines: whole formalisms compiled into layouts
+    "cutepy.engine": 3, "cutepy.xla": 3, "cutepy.program": 3,
+    # 4 analyses: questions asked of layouts, kernel-design values
+    "cutepy.symbolic.subst": 4, "cutepy.equivalence": 4, "cutepy.derivation": 4,
+    "cutepy.tensor": 4, "cutepy.atoms": 4, "cutepy.tiled": 4, "cutepy.banks": 4,
+    "cutepy.strategies": 4,
+    # 5 the edge: text in and out, pictures, emitted code, the command line
+    "cutepy.notation": 5, "cutepy.viz": 5, "cutepy.emit": 5, "cutepy.cli": 5,
+    "cutepy.__main__": 5,
+    # 6 the package itself re-exports everything
+    "cutepy": 6,
+}
+
+#: optional heavy dependencies that may be imported inside a function, lazily
+LAZY_OK = ("numpy", "sympy", "hypothesis", "IPython")
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in ROOT.rglob("*.py"):
+        rel = path.relative_to(ROOT.parent).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _layer(mod: str) -> int:
+    best, layer = -1, None
+    for prefix, n in LAYERS.items():
+        if (mod == prefix or mod.startswith(prefix + ".")) and len(prefix) > best:
+            best, layer = len(prefix), n
+    assert layer is not None, f"{mod} has no layer in LAYERS: add it (and to ARCHITECTURE.md)"
+    return layer
+
+
+def _resolve(name: str) -> str | None:
+    while name:
+        if name in MODULES:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def _imports(mod: str, path: Path) -> list[tuple[str, int, bool, str]]:
+    """(target module or external name, line, inside a function, source line) of each import."""
+    src = path.read_text()
+    lines = src.splitlines()
+    tree = ast.parse(src)
+    base = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
+    nested: set[int] = set()
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            nested.update(id(n) for n in ast.walk(fn) if n is not fn)
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = base.split(".")[: len(base.split(".")) - (node.level - 1)]
+                stem = ".".join(parts + ([node.module] if node.module else []))
+            else:
+                stem = node.module or ""
+            names = [f"{stem}.{a.name}" for a in node.names] if stem.startswith("cutepy") else [stem]
+        else:
+            continue
+        for name in names:
+            target = _resolve(name) if name.startswith("cutepy") else name
+            if target is not None and target != mod:
+                out.append((target, node.lineno, id(node) in nested, lines[node.lineno - 1]))
+    return out
+
+
+GRAPH = {m: _imports(m, p) for m, p in MODULES.items()}
+
+
+def _cycles() -> list[list[str]]:
+    """Strongly connected components of more than one module (iterative Tarjan)."""
+    edges = {m: sorted({t for t, *_ in imps if t in MODULES}) for m, imps in GRAPH.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+    counter = 0
+    for root in edges:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            v, i = work.pop()
+            if i == 0:
+                index[v] = low[v] = counter
+                counter += 1
+                stack.append(v)
+                on.add(v)
+            if i < len(edges[v]):
+                work.append((v, i + 1))
+                w = edges[v][i]
+                if w not in index:
+                    work.append((w, 0))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[v])
+    return out
+
+
+def test_no_import_cycles():
+    assert _cycles() == []
+
+
+def test_cycle_finder_finds_a_planted_cycle():
+    saved = dict(GRAPH)
+    try:
+        GRAPH["cutepy.layout"] = saved["cutepy.layout"] + [("cutepy.composition", 0, False, "")]
+        assert any({"cutepy.layout", "cutepy.composition"} <= set(c) for c in _cycles())
+    finally:
+        GRAPH.clear()
+        GRAPH.update(saved)
+
+
+@pytest.mark.parametrize("mod", sorted(MODULES))
+def test_imports_go_downward(mod):
+    here = _layer(mod)
+    upward = [(t, line) for t, line, _, _ in GRAPH[mod] if t in MODULES and _layer(t) > here]
+    assert upward == [], f"{mod} (layer {here}) imports higher layers: {upward}"
+
+
+def test_no_module_imports_the_top_level_package():
+    offenders = [(m, line) for m, imps in GRAPH.items() if m != "cutepy"
+                 for t, line, _, _ in imps if t == "cutepy"]
+    assert offenders == []
+
+
+def test_function_level_imports_are_lazy_heavy_dependencies_with_a_comment():
+    bad = []
+    for mod, imps in GRAPH.items():
+        src = MODULES[mod].read_text().splitlines()
+        for target, line, nested, text in imps:
+            if not nested:
+                continue
+            above = src[line - 2] if line >= 2 else ""
+            commented = "#" in text or above.strip().startswith("#")
+            heavy = target.split(".")[0] in LAZY_OK
+            # the top-level package may load its own subpackages on first use (import time)
+            own_subpackage = mod == "cutepy" and target.startswith("cutepy.")
+            if not ((heavy or own_subpackage) and commented):
+                bad.append(f"{mod}:{line}: {text.strip()}")
+    assert bad == []
+
+
+def test_subpackage_inits_only_re_export():
+    """A subpackage's ``__init__`` holds imports, ``__all__`` and a docstring, no code."""
+    bad = []
+    for mod, path in MODULES.items():
+        if path.name != "__init__.py" or mod == "cutepy":
+            continue
+        for node in ast.parse(path.read_text()).body:
+            ok = isinstance(node, (ast.Import, ast.ImportFrom)) or (
+                isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+            ) or (isinstance(node, ast.Assign) and all(
+                isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets))
+            if not ok:
+                bad.append(f"{mod}:{node.lineno}")
+    assert bad == []
