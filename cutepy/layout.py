@@ -65,6 +65,22 @@ def _normalize(t: Any, what: str, positive: bool, depth: int = 0) -> Any:
     return _leaf(t, what, positive)
 
 
+def _canonical(s: Any, d: Any, depth: int = 1) -> bool:
+    """Whether ``s:d`` is already canonical: congruent tuples of positive ``int`` shapes and
+    ``int`` strides, no deeper than ``MAX_DEPTH`` (the constructor's fast path)."""
+    if type(s) is int:
+        return type(d) is int and s > 0
+    if type(s) is not tuple or type(d) is not tuple or len(s) != len(d) or depth > it.MAX_DEPTH:
+        return False
+    for x, y in zip(s, d):
+        if type(x) is int:
+            if type(y) is not int or x < 1:
+                return False
+        elif not _canonical(x, y, depth + 1):
+            return False
+    return True
+
+
 class _Incongruent(Exception):
     """Raised inside :func:`_pair`; the constructor turns it into a :class:`LayoutError`."""
 
@@ -120,7 +136,7 @@ class Layout:
         elif isinstance(stride, _MajorTag):
             shape = _normalize(shape, "shape", True)
             stride = stride.strides(shape)
-        else:
+        elif not _canonical(shape, stride):
             try:
                 shape, stride = _pair(shape, stride, 0)
             except _Incongruent:

@@ -417,7 +417,8 @@ def from_cute(layout: Layout | CompiledLayout, dims: Sequence[int] | None = None
     function. The module docstring gives the method.
 
     >>> from cutepy.layout import Layout
-    >>> str(from_cute(Layout((8, 1, ((2, 4), 160), (128, 128)), (20971520, 0, ((1, 256), 131072), (2, 1024)))))
+    >>> L = Layout((8, 1, ((2, 4), 160), (128, 128)), (20971520, 0, ((1, 256), 131072), (2, 1024)))
+    >>> str(from_cute(L))
     '{3,2,0,1:T(8,128)(2,1)}'
     >>> str(from_cute(Layout((8, 8), (1, 8)), (7, 5)))
     '{0,1:T(8,8)}'
