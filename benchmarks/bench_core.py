@@ -27,6 +27,12 @@ import cutepy as cp
 # The tutorial's examples plus a few typical GEMM-sized layouts; every input is
 # admissible for every library, so each library does the same work.
 CASES: dict[str, list[tuple]] = {
+    "Layout": [
+        ((4, 8), (1, 4)),
+        (((2, 2), (4, 2)), ((1, 16), (2, 8))),
+        ((128, 64), (64, 1)),
+        ((((8, 16), 64)), ((64, 512), 1)),
+    ],
     "coalesce": [
         (((2, (1, 6)), (1, (6, 2))),),
         (((2, 4, 8), (1, 2, 8)),),
@@ -46,6 +52,12 @@ CASES: dict[str, list[tuple]] = {
         (((2, 4), (64, 2)), 1024),
     ],
     "logical_divide": [
+        (((4, 2, 3), (2, 1, 8)), (4, 2)),
+        (((128, 64), (1, 128)), (32, 1)),
+        (((8, 8), (8, 1)), ((2, 2), (1, 8))),
+        ((((4, 4), 16), ((1, 16), 4)), (8, 2)),
+    ],
+    "zipped_divide": [
         (((4, 2, 3), (2, 1, 8)), (4, 2)),
         (((128, 64), (1, 128)), (32, 1)),
         (((8, 8), (8, 1)), ((2, 2), (1, 8))),
@@ -143,6 +155,9 @@ def bench_ops(min_time: float) -> list[float]:
         row: list[float | None] = []
         for lib in names:
             make, fns = libs[lib]
+            if op == "Layout":  # construction from plain tuples, validation included
+                row.append(median_call_time(make, CASES[op], min_time))
+                continue
             if op not in fns:
                 row.append(None)  # the library has no such operation
                 continue

@@ -120,11 +120,22 @@ def _fmt(t: Any) -> str:
 
 
 class Layout:
-    """An immutable, hashable CuTe layout ``shape:stride``.
+    """An immutable, hashable CuTe layout ``shape:stride``: coordinates to offsets.
 
-    ``Layout(shape)`` uses compact column-major strides (CuTe's LayoutLeft). Shapes and
-    strides are nested tuples of integers; strides may also hold basis elements
-    (:func:`cutepy.E`), as identity layouts do.
+    Pre:  ``shape`` is a positive integer or a nested tuple (lists are accepted) of them;
+          ``stride`` is congruent to it (integers, or basis elements :func:`cutepy.E`), or
+          ``None`` for compact column-major strides (CuTe's LayoutLeft), or
+          ``LayoutLeft``/``LayoutRight``. Anything else raises :class:`LayoutError`
+          naming the leaf.
+    Post: ``L(c) == inner_product(c, stride)`` for every natural coordinate ``c``;
+          ``L.size() == product(shape)``; the value is immutable and hashable.
+
+    >>> Layout((2, 3)), Layout((2, 3), (3, 1)), Layout(((2, 2), 3), ((1, 6), 2))
+    ((2,3):(1,2), (2,3):(3,1), ((2,2),3):((1,6),2))
+    >>> Layout((2, 0))
+    Traceback (most recent call last):
+      ...
+    cutepy.errors.LayoutError: shape has a leaf 0; shape leaves must be positive integers
     """
 
     __slots__ = ("_shape", "_stride", "_hash")
@@ -326,6 +337,9 @@ def as_layout(x: Any) -> Layout:
 def make_layout(*args: Any) -> Layout:
     """``make_layout(shape, stride=None)``, or ``make_layout(L0, L1, ...)`` to use layouts as modes.
 
+    Pre:  a shape (and a congruent stride or ``LayoutLeft``/``LayoutRight``), or layouts.
+    Post: as :class:`Layout`; with layouts, mode ``k`` of the result is the ``k``-th layout.
+
     >>> make_layout((2, 3), LayoutRight)
     (2,3):(3,1)
     >>> make_layout(Layout(2, 3), Layout((4, 2)))
@@ -343,7 +357,9 @@ def make_layout(*args: Any) -> Layout:
 def make_ordered_layout(shape: Any, order: Any = None) -> Layout:
     """A compact layout whose leaves get strides in increasing ``order``.
 
-    ``order`` is congruent to ``shape``; equal orders keep their left-to-right position.
+    Pre:  ``order`` is congruent to ``shape``; equal orders keep their left-to-right position.
+    Post: a bijection onto ``[0, size)``; the leaf of smallest order has stride 1, and each
+          next one the product of the sizes before it.
 
     >>> make_ordered_layout((2, 3, 4), (1, 2, 0))
     (2,3,4):(4,8,1)
@@ -366,6 +382,9 @@ def make_ordered_layout(shape: Any, order: Any = None) -> Layout:
 def make_layout_like(layout: Layout) -> Layout:
     """A compact layout with ``layout``'s shape and strides in the same order; stride-0 stays 0.
 
+    Pre:  ``layout`` has integer strides.
+    Post: same shape; the non-zero strides sorted as ``layout``'s are, compact.
+
     >>> make_layout_like(Layout((2, 3, 4), (20, 0, 1)))
     (2,3,4):(4,0,1)
     """
@@ -381,6 +400,9 @@ def make_layout_like(layout: Layout) -> Layout:
 
 def make_identity_layout(shape: Any) -> Layout:
     """The layout mapping each coordinate to itself, with basis strides.
+
+    Pre:  a shape.
+    Post: ``L(c) == c`` for every natural coordinate ``c`` (as an ArithmeticTuple).
 
     >>> L = make_identity_layout((4, 8))
     >>> print(L)
@@ -402,14 +424,24 @@ def _modes(layout: Layout) -> tuple[tuple, tuple]:
 
 
 def get(layout: Layout, *path: int) -> Layout:
-    """The sub-layout at a mode path: ``get(L, 1, 0)`` is CuTe's ``layout<1,0>(L)``."""
+    """The sub-layout at a mode path: ``get(L, 1, 0)`` is CuTe's ``layout<1,0>(L)``.
+
+    Pre:  each index of ``path`` names a mode of the layout reached so far.
+    Post: the result is that mode, shape and stride unchanged.
+
+    >>> get(Layout(((2, 2), 3), ((24, 2), 8)), 0, 1)
+    2:2
+    """
     for i in path:
         layout = layout[i]
     return layout
 
 
 def select(layout: Layout, *modes: int) -> Layout:
-    """The layout of the chosen top-level modes, in the given order.
+    """The layout of the chosen top-level modes, in the given order (CuTe's ``select<I...>``).
+
+    Pre:  every index is a top-level mode of ``layout``.
+    Post: mode ``k`` of the result is mode ``modes[k]`` of ``layout``.
 
     >>> select(Layout((2, 3, 4)), 2, 0)
     (4,2):(6,1)
@@ -422,7 +454,10 @@ def select(layout: Layout, *modes: int) -> Layout:
 
 
 def take(layout: Layout, begin: int, end: int) -> Layout:
-    """Modes ``[begin, end)``.
+    """Modes ``[begin, end)`` (CuTe's ``take<B,E>``).
+
+    Pre:  ``0 <= begin <= end <= rank(layout)``.
+    Post: a rank ``end - begin`` layout of those modes, unchanged.
 
     >>> take(Layout((2, 3, 4)), 1, 3)
     (3,4):(2,6)
@@ -434,7 +469,10 @@ def take(layout: Layout, begin: int, end: int) -> Layout:
 
 
 def group(layout: Layout, begin: int, end: int) -> Layout:
-    """Gather modes ``[begin, end)`` into one mode.
+    """Gather modes ``[begin, end)`` into one mode (CuTe's ``group<B,E>``).
+
+    Pre:  ``0 <= begin <= end <= rank(layout)``.
+    Post: the same function of the 1-D index; rank drops by ``end - begin - 1``.
 
     >>> group(Layout((2, 3, 4)), 0, 2)
     ((2,3),4):((1,2),6)
@@ -450,8 +488,13 @@ def group(layout: Layout, begin: int, end: int) -> Layout:
 def append(layout: Layout, x: Layout | None = None, n: int | None = None) -> Layout:
     """Add ``x`` as a last mode; with ``n``, pad with ``x`` (default ``1:0``) up to rank ``n``.
 
+    Pre:  ``x`` is a Layout (or None for ``1:0``).
+    Post: the old modes come first, unchanged; with ``n``, the rank is ``max(rank, n)``.
+
     >>> append(Layout(4), n=3)
     (4,1,1):(1,0,0)
+    >>> append(Layout((2, 3)), Layout(5, 6))
+    (2,3,5):(1,2,6)
     """
     x = Layout._new(1, 0) if x is None else x
     s, d = _modes(layout)
@@ -462,7 +505,14 @@ def append(layout: Layout, x: Layout | None = None, n: int | None = None) -> Lay
 
 
 def prepend(layout: Layout, x: Layout | None = None, n: int | None = None) -> Layout:
-    """Add ``x`` as a first mode; with ``n``, pad in front up to rank ``n``."""
+    """Add ``x`` as a first mode; with ``n``, pad in front up to rank ``n``.
+
+    Pre:  ``x`` is a Layout (or None for ``1:0``).
+    Post: the old modes come last, unchanged; with ``n``, the rank is ``max(rank, n)``.
+
+    >>> prepend(Layout((2, 3)), Layout(5, 6))
+    (5,2,3):(6,1,2)
+    """
     x = Layout._new(1, 0) if x is None else x
     s, d = _modes(layout)
     if n is None:
@@ -472,7 +522,10 @@ def prepend(layout: Layout, x: Layout | None = None, n: int | None = None) -> La
 
 
 def replace(layout: Layout, i: int, x: Layout) -> Layout:
-    """Mode ``i`` replaced by ``x``.
+    """Mode ``i`` replaced by ``x`` (CuTe's ``replace<I>``).
+
+    Pre:  ``i`` names a top-level mode; ``x`` is a Layout.
+    Post: every other mode is unchanged.
 
     >>> replace(Layout((2, 3)), 1, Layout(5, 7))
     (2,5):(1,7)
@@ -487,6 +540,9 @@ def replace(layout: Layout, i: int, x: Layout) -> Layout:
 
 def flatten(layout: Layout) -> Layout:
     """All leaves as top-level modes.
+
+    Pre:  any layout.
+    Post: depth at most 1; the same function of the 1-D index.
 
     >>> flatten(Layout(((2, 2), 3), ((24, 2), 8)))
     (2,2,3):(24,2,8)
@@ -516,6 +572,9 @@ def _slice(c: Any, t: Any, keep_wild: bool) -> tuple:
 def slice_and_offset(crd: Any, layout: Layout) -> tuple[Layout, Any]:
     """Split ``crd`` (``None`` = wildcard) into the sub-layout it leaves free and the offset it fixes.
 
+    Pre:  ``crd`` is congruent to a prefix profile of the shape, ``None`` where a mode stays.
+    Post: ``layout(c) == offset + sub(c')`` where ``c'`` are the wildcard positions of ``c``.
+
     >>> slice_and_offset((None, 2), Layout((4, 3), (3, 1)))
     ((4):(3), 2)
     """
@@ -540,6 +599,9 @@ def _fill_none(c: Any) -> Any:
 def dice(crd: Any, layout: Layout) -> Layout:
     """The modes of ``layout`` that ``crd`` fixes (the opposite of slicing).
 
+    Pre:  ``crd`` as for :func:`slice_and_offset`.
+    Post: the leaves where ``crd`` is not the wildcard, flat, in order.
+
     >>> dice((None, 2), Layout((4, 3), (3, 1)))
     (3):(1)
     """
@@ -555,30 +617,72 @@ def dice(crd: Any, layout: Layout) -> Layout:
 
 
 def size(x: Any) -> Any:
-    """``size`` of a layout (or anything with ``size()``) or of an IntTuple."""
+    """``size`` of a layout (or anything with ``size()``) or of an IntTuple.
+
+    Pre:  a layout-like value or an IntTuple.
+    Post: the number of coordinates: the product of the shape.
+
+    >>> size(Layout((2, (3, 4)))), size((2, 3))
+    (24, 6)
+    """
     return x.size() if hasattr(x, "size") else it.product(x)
 
 
 def cosize(layout: Any) -> Any:
-    """``cosize`` of a layout."""
+    """``cosize`` of a layout: one past its largest offset.
+
+    Pre:  a layout with integer strides.
+    Post: ``1 + sum((s - 1) * |d|)`` over the leaves.
+
+    >>> cosize(Layout((2, 3), (3, 1)))
+    6
+    """
     return layout.cosize()
 
 
 def rank(x: Any) -> int:
-    """``rank`` of a layout or an IntTuple."""
+    """``rank`` of a layout or an IntTuple: the number of top-level modes.
+
+    Pre:  a layout-like value or an IntTuple.
+    Post: ``1`` for an integer, ``len`` for a tuple.
+
+    >>> rank(Layout((2, (3, 4)))), rank(5)
+    (2, 1)
+    """
     return x.rank() if hasattr(x, "rank") else it.rank(x)
 
 
 def depth(x: Any) -> int:
-    """``depth`` of a layout or an IntTuple."""
+    """``depth`` of a layout or an IntTuple: how deeply its shape nests.
+
+    Pre:  a layout-like value or an IntTuple.
+    Post: ``0`` for an integer, ``1 + max(depth of the modes)`` for a tuple.
+
+    >>> depth(Layout((2, (3, 4)))), depth(5)
+    (2, 0)
+    """
     return x.depth() if hasattr(x, "depth") else it.depth(x)
 
 
 def shape(layout: Layout) -> Any:
-    """The shape of a layout."""
+    """The shape of a layout.
+
+    Pre:  a layout-like value.
+    Post: its shape, a positive integer or a nested tuple of them.
+
+    >>> shape(Layout((2, 3), (3, 1)))
+    (2, 3)
+    """
     return layout.shape
 
 
 def stride(layout: Layout) -> Any:
-    """The stride of a layout."""
+    """The stride of a layout.
+
+    Pre:  a layout-like value.
+    Post: its stride, congruent to its shape.
+
+    >>> stride(Layout((2, 3), (3, 1)))
+    (3, 1)
+    """
     return layout.stride
