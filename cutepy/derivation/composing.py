@@ -20,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .. import inttuple as it
 from ..events import (
     BasisLeaf,
     Carry,
@@ -40,6 +39,7 @@ from ..events import (
     Take,
     ZeroLeaf,
 )
+from ..inttuple import flatten
 from ..layout import Layout
 from ..swizzle import Swizzle
 from .record import Run
@@ -158,7 +158,7 @@ def _coalesce_x(n: CoalesceX, run: Run | None, last_one: bool) -> tuple:
     X = Layout._new(n.shape, n.stride)
     note = "the last mode has size 1: it counts as 2 so its stride survives; " if last_one else ""
     how = run.how() if run is not None else "nothing merges"
-    flat = flat_layout(it.flatten(A.shape), it.flatten(A.stride))
+    flat = flat_layout(flatten(A.shape), flatten(A.stride))
     return (f"coalesce_x(A) = {X} ({note}flatten {flat}; {how})",
             rf"\mathrm{{coalesce_x}}(A) = {lx(X)}", X)
 
