@@ -13,42 +13,37 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import events as ev
 from . import inttuple as it
 from .basis import ScaledBasis
 from .errors import CutepyError
 from .layout import Layout
-
-_tracer: Any = None  # a tracer while cutepy.tracing.recording() runs, else None
+from .tracing import recorder
 
 
 def coalesce_flat(fs: Any, fd: Any) -> tuple[Any, Any]:
     """Coalesce flat shape/stride sequences; returns ``(shape, stride)``, scalars for one mode.
 
     Rules, applied left to right: size-1 modes vanish; ``s0:d0 ++ s1:s0*d0`` becomes
-    ``s0*s1:d0``; an all-size-1 layout becomes ``1:0``. A tracer hears ``flat``, then
-    ``drop``, ``start``, ``merge`` or ``keep`` for each mode.
+    ``s0*s1:d0``; an all-size-1 layout becomes ``1:0``. A recorder hears ``Flatten``, then
+    ``Drop``, ``Start``, ``Merge`` or ``Keep`` for each mode.
     """
-    tr = _tracer
-    if tr is not None:
-        tr.note("flat", shape=fs, stride=fd)
+    (rec := recorder()) and rec.emit(ev.Flatten(tuple(fs), tuple(fd)))
     rs: list = []
     rd: list = []
     ps = pd = None  # the mode being grown
     for s, d in zip(fs, fd):
         if s == 1:
-            if tr is not None:
-                tr.note("drop", mode=(s, d))
+            rec and rec.emit(ev.Drop((s, d)))
             continue
         if ps is not None:
             if ps * pd == d:
-                if tr is not None:
-                    tr.note("merge", prev=(ps, pd), mode=(s, d))
+                rec and rec.emit(ev.Merge((ps, pd), (s, d)))
                 ps = ps * s
                 continue
             rs.append(ps)
             rd.append(pd)
-        if tr is not None:
-            tr.note("start" if ps is None else "keep", prev=(ps, pd), mode=(s, d))
+        rec and rec.emit(ev.Start((s, d)) if ps is None else ev.Keep((ps, pd), (s, d)))
         ps, pd = s, d
     if ps is None:
         return 1, 0
@@ -68,9 +63,7 @@ def filter_flat(layout: Layout) -> tuple[Any, Any]:
         if isinstance(d, ScaledBasis) or d != 0:
             keep_s.append(s)
             keep_d.append(d)
-    tr = _tracer
-    if tr is not None:
-        tr.note("filter", shape=tuple(keep_s), stride=tuple(keep_d), dropped=len(fs) - len(keep_s))
+    (rec := recorder()) and rec.emit(ev.Filter(tuple(keep_s), tuple(keep_d), len(fs) - len(keep_s)))
     return coalesce_flat(keep_s, keep_d)
 
 
@@ -80,9 +73,8 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     With a tuple ``profile``, mode ``i`` is coalesced with ``profile[i]`` and modes past
     the profile are kept as they are; an integer profile coalesces the whole layout.
     """
-    tr = _tracer
-    if tr is not None and tr.opens(coalesce):
-        return tr.framed(coalesce, layout, profile)
+    if (rec := recorder()) and rec.opens(coalesce):
+        return rec.framed(coalesce, layout, profile)
     if type(profile) is tuple:
         shape, stride = layout.shape, layout.stride
         if type(shape) is not tuple:
@@ -101,22 +93,17 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
                 a, b = coalesce_flat(it.flatten(shape[i]), it.flatten(stride[i]))
                 ss.append(a)
                 dd.append(b)
-            if tr is not None:
-                tr.note("mode", i=i, layout=Layout._new(shape[i], stride[i]), profile=p,
-                        result=Layout._new(ss[-1], dd[-1]))
-        if tr is not None and len(profile) < len(shape):
-            tr.note("kept", first=len(profile))
+            rec and rec.emit(ev.ProfileMode(i, Layout._new(shape[i], stride[i]), p,
+                                            Layout._new(ss[-1], dd[-1])))
+        rec and len(profile) < len(shape) and rec.emit(ev.KeptModes(len(profile)))
         return Layout._new(tuple(ss) + shape[len(profile):], tuple(dd) + stride[len(profile):])
     shape = layout._shape
     if type(shape) is not tuple:  # a single mode: the loop of coalesce_flat, once
-        if tr is not None:
-            tr.note("flat", shape=(shape,), stride=(layout._stride,))
+        rec and rec.emit(ev.Flatten((shape,), (layout._stride,)))
         if shape == 1:
-            if tr is not None:
-                tr.note("drop", mode=(shape, layout._stride))
+            rec and rec.emit(ev.Drop((shape, layout._stride)))
             return Layout._new(1, 0)
-        if tr is not None:
-            tr.note("start", prev=(None, None), mode=(shape, layout._stride))
+        rec and rec.emit(ev.Start((shape, layout._stride)))
         return layout
     s, d = coalesce_flat(it.flatten(shape), it.flatten(layout._stride))
     return Layout._new(s, d)
@@ -136,13 +123,11 @@ def _is_zero(d: Any) -> bool:
 
 def filter(layout: Layout, profile: Any = None) -> Layout:  # noqa: A001 - CuTe's name
     """Coalesce after dropping stride-0 and size-1 modes."""
-    tr = _tracer
-    if tr is not None and tr.opens(filter):
-        return tr.framed(filter, layout, profile)
+    if (rec := recorder()) and rec.opens(filter):
+        return rec.framed(filter, layout, profile)
     if profile is None or type(profile) is not tuple:
         s, d = filter_flat(layout)
         return Layout._new(s, d)
     zeros = filter_zeros(layout)
-    if tr is not None:
-        tr.note("zeros", layout=zeros)
+    rec and rec.emit(ev.Zeros(zeros))
     return coalesce(zeros, profile)

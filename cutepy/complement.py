@@ -18,31 +18,28 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import events as ev
 from . import inttuple as it
 from .basis import ScaledBasis
 from .coalesce import coalesce_flat, filter_flat
 from .errors import AdmissibilityError, CutepyError
 from .layout import Layout
-
-_tracer: Any = None  # a tracer while cutepy.tracing.recording() runs, else None
+from .tracing import recorder
 
 
 def complement(A: Layout, cotarget: Any = None) -> Layout:
     """CuTe's ``complement``; ``cotarget`` is an int or a shape, default ``cosize(filter(A))``."""
-    tr = _tracer
-    if tr is not None and tr.opens(complement):
-        return tr.framed(complement, A, cotarget)
+    if (rec := recorder()) and rec.opens(complement):
+        return rec.framed(complement, A, cotarget)
     fs, fd = filter_flat(A)
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)
-    if tr is not None:
-        tr.note("filtered", shape=fs, stride=fd)
+    rec and rec.emit(ev.Filtered(fs, fd))
     if cotarget is None:
         cotarget = 1
         for s, d in zip(fs, fd):
             cotarget = cotarget + (s - 1) * abs(d)
-        if tr is not None:
-            tr.note("cotarget", cotarget=cotarget)
+        rec and rec.emit(ev.Cotarget(cotarget))
     for d in fd:
         if isinstance(d, ScaledBasis):
             raise CutepyError(f"complement of {A}: stride {d} is not an integer")
@@ -52,12 +49,10 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
             )
     if fd == (0,):
         n = it.product(cotarget)
-        if tr is not None:
-            tr.note("all", size=n)
+        rec and rec.emit(ev.OnlyZero(n))
         return Layout._new(n, 1) if n != 1 else Layout._new(1, 0)
     order = sorted(range(len(fs)), key=fd.__getitem__) if len(fs) > 1 else (0,)
-    if tr is not None:
-        tr.note("sorted", modes=tuple((fs[k], fd[k]) for k in order))
+    rec and rec.emit(ev.Sorted(tuple((fs[k], fd[k]) for k in order)))
     shapes: list = []
     strides: list = []
     cur = 1
@@ -72,11 +67,9 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
         shapes.append(d // cur)
         strides.append(cur)
         cur = d * s
-        if tr is not None:
-            tr.note("gap", mode=(s, d), below=strides[-1], gap=shapes[-1], covers=cur)
+        rec and rec.emit(ev.Gap((s, d), strides[-1], shapes[-1], cur))
     rest = it.product(it.ceil_div(cotarget, cur))
-    if tr is not None:
-        tr.note("rest", cotarget=cotarget, below=cur, rest=rest)
+    rec and rec.emit(ev.CotargetRest(cotarget, cur, rest))
     shapes.append(rest)
     strides.append(cur)
     s, d = coalesce_flat(shapes, strides)

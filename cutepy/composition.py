@@ -27,43 +27,37 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import events as ev
 from . import inttuple as it
 from .basis import ScaledBasis
 from .coalesce import coalesce_flat
 from .errors import AdmissibilityError, CutepyError
 from .layout import Layout, as_layout
-
-_tracer: Any = None  # a tracer while cutepy.tracing.recording() runs, else None
+from .tracing import recorder
 
 
 def composition(A: Any, B: Any) -> Any:
     """``A o B``; see the module docstring for what ``B`` may be."""
-    tr = _tracer
-    if tr is not None and tr.opens(composition):
-        return tr.framed(composition, A, B)
+    if (rec := recorder()) and rec.opens(composition):
+        return rec.framed(composition, A, B)
     if type(A) is not Layout:
         if hasattr(A, "compose") and not isinstance(A, str):
-            if tr is not None:
-                tr.note("composed_A", A=A)
+            rec and rec.emit(ev.ComposedA(A))
             return A.compose(B)
         A = as_layout(A)
-        if tr is not None:
-            tr.note("layout_A", A=A)
+        rec and rec.emit(ev.ReadA(A))
     if type(B) is Layout:
         return _compose_layouts(A, B)
     if B is None:
-        if tr is not None:
-            tr.note("no_tiler")
+        rec and rec.emit(ev.NoTiler())
         return A
     if it.is_integer(B):  # a size n means n:1
-        if tr is not None:
-            tr.note("size", B=B)
+        rec and rec.emit(ev.SizeTiler(B))
         return _compose_layouts(A, Layout(B))
     if isinstance(B, tuple):
         return _compose_by_mode(A, B)
     if hasattr(B, "compose_left"):
-        if tr is not None:
-            tr.note("composed_B", B=B)
+        rec and rec.emit(ev.ComposedB(B))
         return B.compose_left(A)
     raise CutepyError(f"composition: cannot use {B!r} as the right-hand side")
 
@@ -79,9 +73,7 @@ def _compose_by_mode(A: Layout, tiler: tuple) -> Layout:
         m = composition(Layout._new(shape[i], stride[i]), t)
         ss.append(m.shape)
         dd.append(m.stride)
-    tr = _tracer
-    if tr is not None and len(tiler) < len(shape):
-        tr.note("dropped", first=len(tiler))
+    len(tiler) < len(shape) and (rec := recorder()) and rec.emit(ev.DroppedModes(len(tiler)))
     return Layout._new(tuple(ss), tuple(dd))
 
 
@@ -102,8 +94,7 @@ def coalesce_x(A: Layout) -> tuple[tuple, tuple]:
         return (2,), (0,)
     if fs[-1] == 1:
         fs = fs[:-1] + (2,)
-        if _tracer is not None:
-            _tracer.note("last_one")
+        (rec := recorder()) and rec.emit(ev.LastOne())
     s, d = coalesce_flat(fs, fd)
     if type(s) is not tuple:
         return (s,), (d,)
@@ -112,14 +103,11 @@ def coalesce_x(A: Layout) -> tuple[tuple, tuple]:
 
 def _compose_layouts(A: Layout, B: Layout) -> Layout:
     ls, ld = coalesce_x(A)
-    tr = _tracer
-    if tr is not None:
-        tr.note("coalesce_x", A=A, B=B, shape=ls, stride=ld)
+    (rec := recorder()) and rec.emit(ev.CoalesceX(A, B, ls, ld))
     usage = [0] * (len(ls) - 1)
     s, d = _impl(ls, ld, B._shape, B._stride, A, B, usage)
     if type(B._shape) is tuple and usage:
-        if tr is not None:
-            tr.note("carry", usage=tuple(usage), shape=ls)
+        rec and rec.emit(ev.Carry(tuple(usage), ls))
         _check_carry_free(ls, ld, usage, A, B)
     return Layout._new(s, d)
 
@@ -148,8 +136,7 @@ def _compose_basis(A: Layout, rs: Any, rd: ScaledBasis, B: Layout) -> tuple[Any,
             raise CutepyError(f"composition {A} o {B}: basis stride {rd} names no mode of A")
         sub = sub[m]
     ls, ld = coalesce_x(sub)
-    if _tracer is not None:
-        _tracer.note("basis", stride=rd, sub=sub, shape=ls, stride_x=ld)
+    (rec := recorder()) and rec.emit(ev.BasisLeaf(rd, sub, ls, ld))
     return _impl(ls, ld, rs, rd.value, A, B, [0] * (len(ls) - 1))
 
 
@@ -157,8 +144,8 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
           usage: list) -> tuple[Any, Any]:
     """C++ ``composition_impl`` for a flat ``ls:ld``; adds each leaf's digit use to ``usage``.
 
-    A tracer hears ``leaf`` for each leaf of B, then ``zero``, ``single``, or a ``skip`` or
-    ``take`` for each mode of ``ls:ld`` but the last and ``rest`` for the last.
+    A recorder hears ``Leaf`` for each leaf of B, then ``ZeroLeaf``, ``Single``, or a ``Skip``
+    or ``Take`` for each mode of ``ls:ld`` but the last and ``LastMode`` for the last.
     """
     if type(rs) is tuple:
         ss, dd = [], []
@@ -167,19 +154,15 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
             ss.append(a)
             dd.append(b)
         return tuple(ss), tuple(dd)
-    tr = _tracer
-    if tr is not None:
-        tr.note("leaf", shape=rs, stride=rd)
+    (rec := recorder()) and rec.emit(ev.Leaf(rs, rd))
     if type(rd) is not int and isinstance(rd, ScaledBasis):
         return _compose_basis(A, rs, rd, B)
     if rd == 0:
-        if tr is not None:
-            tr.note("zero", shape=rs)
+        rec and rec.emit(ev.ZeroLeaf(rs))
         return rs, rd
     last = len(ls) - 1
     if last == 0:
-        if tr is not None:
-            tr.note("single", mode=(ls[0], ld[0]), rest=(rs, rd), stride=rd * ld[0])
+        rec and rec.emit(ev.Single((ls[0], ld[0]), (rs, rd), rd * ld[0]))
         return rs, rd * ld[0]
     if rd < 0:
         if rs > 1:
@@ -204,8 +187,7 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
                 raise _inadmissible(A, B, "stride", i, ls, ld,
                                     f"B's remaining stride {rest_d} is neither a multiple of "
                                     f"A's shape {s} nor smaller than it")
-            if tr is not None:
-                tr.note("skip", i=i, mode=(s, ld[i]), rest=(rest_s, rest_d), stride=next_stride)
+            rec and rec.emit(ev.Skip(i, (s, ld[i]), (rest_s, rest_d), next_stride))
             rest_d = next_stride
             continue
         new = next_shape if next_shape < rest_s else rest_s
@@ -220,21 +202,18 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
         result_s.append(new)
         result_d.append(rest_d * ld[i])
         usage[i] += (new - 1) * rest_d
-        if tr is not None:
-            tr.note("take", i=i, mode=(s, ld[i]), rest=(rest_s, rest_d), shape=next_shape,
-                    stride=next_stride, new=new, out=result_d[-1], left=rest_s // new)
+        rec and rec.emit(ev.Take(i, (s, ld[i]), (rest_s, rest_d), next_shape, next_stride, new, result_d[-1],
+                                 rest_s // new))
         rest_s //= new
         rest_d = next_stride
     if not result_s:
-        if tr is not None:
-            tr.note("rest", mode=(ls[last], ld[last]), rest=(rest_s, rest_d), stride=rest_d * ld[last])
+        rec and rec.emit(ev.LastMode((ls[last], ld[last]), (rest_s, rest_d), rest_d * ld[last]))
         return rest_s, rest_d * ld[last]
     if rest_s == 1:
         if len(result_s) == 1:
             return result_s[0], result_d[0]
         return tuple(result_s), tuple(result_d)
-    if tr is not None:
-        tr.note("rest", mode=(ls[last], ld[last]), rest=(rest_s, rest_d), stride=rest_d * ld[last])
+    rec and rec.emit(ev.LastMode((ls[last], ld[last]), (rest_s, rest_d), rest_d * ld[last]))
     result_s.append(rest_s)
     result_d.append(rest_d * ld[last])
     return tuple(result_s), tuple(result_d)

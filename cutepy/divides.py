@@ -24,13 +24,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from . import events as ev
 from . import inttuple as it
 from .complement import complement
 from .composition import composition
 from .errors import CutepyError
 from .layout import Layout, as_layout, make_layout
-
-_tracer: Any = None  # a tracer while cutepy.tracing.recording() runs, else None
+from .tracing import recorder
 
 
 def _tiler(t: Any) -> Any:
@@ -52,23 +52,20 @@ def _modes(A: Layout) -> list[Layout]:
 
 def logical_divide(A: Any, tiler: Any) -> Any:
     """``composition(A, make_layout(T, complement(T, size(A))))``, by mode for a tuple tiler."""
-    tr = _tracer
-    if tr is not None and tr.opens(logical_divide):
-        return tr.framed(logical_divide, A, tiler)
+    if (rec := recorder()) and rec.opens(logical_divide):
+        return rec.framed(logical_divide, A, tiler)
     tiler = _tiler(tiler)
     if isinstance(A, Layout) or not hasattr(A, "compose"):
         A = as_layout(A)
         if tiler is None:
-            if tr is not None:
-                tr.note("no_tiler")
+            rec and rec.emit(ev.NoTiler())
             return A
         if isinstance(tiler, tuple):
             return by_mode(logical_divide, A, tiler)
     elif isinstance(tiler, tuple):
         raise CutepyError("logical_divide of a composed layout takes a single layout tiler")
     divisor = make_layout(tiler, complement(tiler, A.size()))
-    if tr is not None:
-        tr.note("divisor", layout=divisor)
+    rec and rec.emit(ev.Divisor(divisor))
     return composition(A, divisor)
 
 
@@ -78,8 +75,7 @@ def by_mode(op: Callable[[Any, Any], Layout], A: Layout, tiler: tuple) -> Layout
     if len(tiler) > len(modes):
         raise CutepyError(f"{op.__name__}: the tiler has {len(tiler)} modes, {A} has {len(modes)}")
     out = [op(m, t) for m, t in zip(modes, tiler)] + modes[len(tiler):]
-    if _tracer is not None and len(tiler) < len(modes):
-        _tracer.note("kept", first=len(tiler))
+    len(tiler) < len(modes) and (rec := recorder()) and rec.emit(ev.KeptModes(len(tiler)))
     return make_layout(*out)
 
 
@@ -102,47 +98,40 @@ def zip_by_tiler(logical: Callable[[Any, Any], Layout], A: Any, tiler: Any) -> L
     """``logical(A, tiler)`` regrouped as ``((tile modes...), (rest modes..., extra modes...))``."""
     tiler = _tiler(tiler)
     L = logical(A, tiler)
-    tr = _tracer
     if not isinstance(tiler, tuple):
-        if tr is not None:
-            tr.note("zipped", layout=L)
+        (rec := recorder()) and rec.emit(ev.Zipped(L))
         return L
     tiles, rest = unzip_modes(L, tiler)
-    if tr is not None:
-        tr.note("unzip", tiles=tiles, rest=rest)
+    (rec := recorder()) and rec.emit(ev.Unzipped(tiles, rest))
     return make_layout(tiles, rest)
 
 
 def unpack_rest(z: Layout) -> Layout:
     """``(T, (R0, R1, ...))`` -> ``(T, R0, R1, ...)``: the tiled form."""
-    if _tracer is not None:
-        _tracer.note("unpack_rest")
     return make_layout(z[0], *_modes(z[1]))
 
 
 def unpack_all(z: Layout) -> Layout:
     """``((T0, T1, ...), (R0, R1, ...))`` -> ``(T0, T1, ..., R0, R1, ...)``: the flat form."""
-    if _tracer is not None:
-        _tracer.note("unpack_all")
     return make_layout(*_modes(z[0]), *_modes(z[1]))
 
 
 def zipped_divide(A: Any, tiler: Any) -> Layout:
     """``((TileM,TileN,...), (RestM,RestN,...,L,...))``."""
-    if _tracer is not None and _tracer.opens(zipped_divide):
-        return _tracer.framed(zipped_divide, A, tiler)
+    if (rec := recorder()) and rec.opens(zipped_divide):
+        return rec.framed(zipped_divide, A, tiler)
     return zip_by_tiler(logical_divide, A, tiler)
 
 
 def tiled_divide(A: Any, tiler: Any) -> Layout:
     """``((TileM,TileN,...), RestM, RestN, ..., L, ...)``."""
-    if _tracer is not None and _tracer.opens(tiled_divide):
-        return _tracer.framed(tiled_divide, A, tiler)
+    if (rec := recorder()) and rec.opens(tiled_divide):
+        return rec.framed(tiled_divide, A, tiler)
     return unpack_rest(zipped_divide(A, tiler))
 
 
 def flat_divide(A: Any, tiler: Any) -> Layout:
     """``(TileM, TileN, ..., RestM, RestN, ..., L, ...)``."""
-    if _tracer is not None and _tracer.opens(flat_divide):
-        return _tracer.framed(flat_divide, A, tiler)
+    if (rec := recorder()) and rec.opens(flat_divide):
+        return rec.framed(flat_divide, A, tiler)
     return unpack_all(zipped_divide(A, tiler))

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import events as ev
 from . import inttuple as it
 from .basis import ScaledBasis
 from .coalesce import coalesce, coalesce_flat
 from .composition import composition
 from .errors import AdmissibilityError, CutepyError
 from .layout import Layout
-
-_tracer: Any = None  # a tracer while cutepy.tracing.recording() runs, else None
+from .tracing import recorder
 
 
 def _flat(L: Layout) -> tuple[tuple, tuple]:
@@ -48,8 +48,7 @@ def _coalesced(A: Layout) -> tuple[tuple, tuple, list]:
         fs, fd = (fs,), (fd,)
     _int_strides(A, fd)
     pre = _prefix(fs)
-    if _tracer is not None:
-        _tracer.note("positions", shape=fs, stride=fd, positions=tuple(pre))
+    (rec := recorder()) and rec.emit(ev.Positions(fs, fd, tuple(pre)))
     return fs, fd, pre
 
 
@@ -68,9 +67,8 @@ def right_inverse(A: Layout) -> Layout:
     As C++: walk A's coalesced modes in stride order, following the chain of strides
     1, s0*d0, ... ; each mode on the chain adds its shape with its column-major position.
     """
-    tr = _tracer
-    if tr is not None and tr.opens(right_inverse):
-        return tr.framed(right_inverse, A)
+    if (rec := recorder()) and rec.opens(right_inverse):
+        return rec.framed(right_inverse, A)
     fs, fd, pre = _coalesced(A)
     shapes, strides = [], []
     curr = 1
@@ -79,10 +77,9 @@ def right_inverse(A: Layout) -> Layout:
             shapes.append(fs[k])
             strides.append(pre[k])
             curr = fs[k] * fd[k]
-            if tr is not None:
-                tr.note("chain", mode=(fs[k], fd[k]), position=pre[k])
-        elif tr is not None:
-            tr.note("off_chain", mode=(fs[k], fd[k]), needs=curr)
+            rec and rec.emit(ev.Chain((fs[k], fd[k]), pre[k]))
+        elif rec:
+            rec.emit(ev.OffChain((fs[k], fd[k]), curr))
     s, d = coalesce_flat(shapes, strides)
     return Layout._new(s, d)
 
@@ -93,9 +90,8 @@ def left_inverse(A: Layout) -> Layout:
     Offsets that A does not reach map to whatever the sorted-stride construction gives
     (often 0), exactly as in C++.
     """
-    tr = _tracer
-    if tr is not None and tr.opens(left_inverse):
-        return tr.framed(left_inverse, A)
+    if (rec := recorder()) and rec.opens(left_inverse):
+        return rec.framed(left_inverse, A)
     fs, fd, pre = _coalesced(A)
     order = sorted(range(len(fs)), key=fd.__getitem__)
     shapes: list = []
@@ -104,8 +100,7 @@ def left_inverse(A: Layout) -> Layout:
     for k in order:
         d = fd[k]
         if d == 0:
-            if tr is not None:
-                tr.note("zero", mode=(fs[k], d))
+            rec and rec.emit(ev.ZeroMode((fs[k], d)))
             continue
         if d < 0 or d % total != 0:
             raise AdmissibilityError(
@@ -114,12 +109,10 @@ def left_inverse(A: Layout) -> Layout:
             )
         shapes.append(d // total)
         strides.append(pre[k])
-        if tr is not None:
-            tr.note("step", stride=d, below=total, count=shapes[-1], position=pre[k])
+        rec and rec.emit(ev.InverseStep(d, total, shapes[-1], pre[k]))
         total *= d // total
     shapes.append(fs[order[-1]])
-    if tr is not None:
-        tr.note("close", size=shapes[-1])
+    rec and rec.emit(ev.Close(shapes[-1]))
     s, d = coalesce_flat(shapes, strides)
     return Layout._new(s, d)
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import events as ev
 from . import inttuple as it
 from .coalesce import coalesce, coalesce_flat
 from .complement import complement
@@ -29,47 +30,43 @@ from .composition import composition
 from .divides import _tiler, by_mode, unpack_all, unpack_rest, zip_by_tiler
 from .errors import CutepyError
 from .layout import Layout, append, as_layout, make_layout, make_ordered_layout
-
-_tracer: Any = None  # a tracer while cutepy.tracing.recording() runs, else None
+from .tracing import recorder
 
 
 def logical_product(A: Any, tiler: Any) -> Layout:
     """``(A, composition(complement(A, size(A)*cosize(B)), B))``, by mode for a tuple tiler."""
-    tr = _tracer
-    if tr is not None and tr.opens(logical_product):
-        return tr.framed(logical_product, A, tiler)
+    if (rec := recorder()) and rec.opens(logical_product):
+        return rec.framed(logical_product, A, tiler)
     A = as_layout(A)
     tiler = _tiler(tiler)
     if tiler is None:
-        if tr is not None:
-            tr.note("no_tiler")
+        rec and rec.emit(ev.NoTiler())
         return A
     if isinstance(tiler, tuple):
         return by_mode(logical_product, A, tiler)
     room = A.size() * tiler.cosize()
-    if tr is not None:
-        tr.note("room", A=A, B=tiler, size=room)
+    rec and rec.emit(ev.Room(A, tiler, room))
     return make_layout(A, composition(complement(A, room), tiler))
 
 
 def zipped_product(A: Any, tiler: Any) -> Layout:
     """``((M,N,...), (TileM,TileN,...,L,...))``."""
-    if _tracer is not None and _tracer.opens(zipped_product):
-        return _tracer.framed(zipped_product, A, tiler)
+    if (rec := recorder()) and rec.opens(zipped_product):
+        return rec.framed(zipped_product, A, tiler)
     return zip_by_tiler(logical_product, A, tiler)
 
 
 def tiled_product(A: Any, tiler: Any) -> Layout:
     """``((M,N,...), TileM, TileN, ..., L, ...)``."""
-    if _tracer is not None and _tracer.opens(tiled_product):
-        return _tracer.framed(tiled_product, A, tiler)
+    if (rec := recorder()) and rec.opens(tiled_product):
+        return rec.framed(tiled_product, A, tiler)
     return unpack_rest(zipped_product(A, tiler))
 
 
 def flat_product(A: Any, tiler: Any) -> Layout:
     """``(M, N, ..., TileM, TileN, ..., L, ...)``."""
-    if _tracer is not None and _tracer.opens(flat_product):
-        return _tracer.framed(flat_product, A, tiler)
+    if (rec := recorder()) and rec.opens(flat_product):
+        return rec.framed(flat_product, A, tiler)
     return unpack_all(zipped_product(A, tiler))
 
 
@@ -88,9 +85,7 @@ def _interleave(A: Any, B: Any, block_first: bool) -> Layout:
     Ap = Layout._new(a_s, a_d)
     Bp = Layout._new(*_padded_modes(B, r))
     room = Ap.size() * Bp.cosize()
-    tr = _tracer
-    if tr is not None:
-        tr.note("padded", rank=r, A=Ap, B=Bp, size=room)
+    (rec := recorder()) and rec.emit(ev.Padded(r, Ap, Bp, room))
     C = composition(complement(Ap, room), Bp)
     c_s, c_d = C._shape, C._stride
     ss, dd = [], []
@@ -102,8 +97,7 @@ def _interleave(A: Any, B: Any, block_first: bool) -> Layout:
         s, d = coalesce_flat(it.flatten(pair_s), it.flatten(pair_d))
         ss.append(s)
         dd.append(d)
-        if tr is not None:
-            tr.note("mode", i=i, pair=Layout._new(pair_s, pair_d), result=Layout._new(s, d))
+        rec and rec.emit(ev.PairMode(i, Layout._new(pair_s, pair_d), Layout._new(s, d)))
     return Layout._new(tuple(ss), tuple(dd))
 
 
@@ -113,23 +107,22 @@ def blocked_product(A: Any, B: Any) -> Layout:
     Matches C++: ``coalesce(zip(logical_product(A, B)), (1,)*rank)`` with both padded to a
     common rank with ``1:0`` modes.
     """
-    if _tracer is not None and _tracer.opens(blocked_product):
-        return _tracer.framed(blocked_product, A, B)
+    if (rec := recorder()) and rec.opens(blocked_product):
+        return rec.framed(blocked_product, A, B)
     return _interleave(A, B, True)
 
 
 def raked_product(A: Any, B: Any) -> Layout:
     """Each mode ``(B_i, A_i)``: the copies of A interleaved (raked) across B."""
-    if _tracer is not None and _tracer.opens(raked_product):
-        return _tracer.framed(raked_product, A, B)
+    if (rec := recorder()) and rec.opens(raked_product):
+        return rec.framed(raked_product, A, B)
     return _interleave(A, B, False)
 
 
 def tile_to_shape(block: Any, target_shape: Any, order: Any = None) -> Layout:
     """Repeat ``block`` (in ``order``, default column-major) until it covers ``target_shape``."""
-    tr = _tracer
-    if tr is not None and tr.opens(tile_to_shape):
-        return tr.framed(tile_to_shape, block, target_shape, order)
+    if (rec := recorder()) and rec.opens(tile_to_shape):
+        return rec.framed(tile_to_shape, block, target_shape, order)
     block = as_layout(block)
     target = target_shape if type(target_shape) is tuple else (target_shape,)
     r = len(target)
@@ -147,6 +140,5 @@ def tile_to_shape(block: Any, target_shape: Any, order: Any = None) -> Layout:
             )
     product_shape = tuple(t // b for b, t in zip(block_shape, target_shape_each))
     copies = make_ordered_layout(product_shape, order)
-    if tr is not None:
-        tr.note("copies", shape=product_shape, layout=copies)
+    rec and rec.emit(ev.Copies(product_shape, copies))
     return coalesce(blocked_product(padded, copies), product_shape)

@@ -1,60 +1,80 @@
-"""Optional reports of the algebra's decisions, the hook behind :func:`cutepy.explain`.
+"""Recording the algebra's decisions, the hook behind :func:`cutepy.explain`.
 
-Each algorithm (``composition``, ``complement``, ``coalesce``, the inverses, divides
-and products) is written once. Its module has a global ``_tracer``, ``None`` unless
-:func:`recording` installs a tracer, and reports only behind ``if _tracer is not
-None`` (or a local copy of it): the plain path pays that test and nothing else.
+Each algorithm (``composition``, ``complement``, ``coalesce``, the inverses, divides and
+products) is written once. While :func:`recording` runs, a :class:`Recorder` is the value
+of a :class:`contextvars.ContextVar` for the current context only: other threads, and
+other contexts of this one, never see it and run the plain algorithm.
 
-A tracer has three methods:
+An operation reads the recorder once, on entry, and asks it whether to open a frame
+of its own::
 
-- ``note(kind, **data)``: the running algorithm took a decision (``"merge"``,
-  ``"gap"``, ``"take"``...; ``data`` holds the values it looked at);
-- ``opens(fn)``: whether this call of the operation ``fn`` starts a frame of its
-  own; an operation that is told yes returns ``framed(fn, *args)`` instead;
+    if (rec := recorder()) and rec.opens(complement):
+        return rec.framed(complement, A, cotarget)
+
+and each decision it takes is one line that builds the event only when someone listens::
+
+    rec and rec.emit(Gap(mode, below, gap, covers))
+
+So with no recording the plain path pays one ``ContextVar.get()`` per call of an
+operation and a local test per decision; events (:mod:`cutepy.events`) are never built.
+
+A recorder has three methods:
+
+- ``emit(event)``: the running algorithm took a decision;
+- ``opens(fn)``: whether this call of the operation ``fn`` starts a frame of its own;
+  an operation that is told yes returns ``framed(fn, *args)`` instead;
 - ``framed(fn, *args)``: run ``fn(*args)`` (``opens`` is then False for that call)
-  with the notes it makes collected in a new frame; returns what ``fn`` returns.
+  with the events it emits collected in a new frame; returns what ``fn`` returns.
 
-So a traced operation begins with::
+:mod:`cutepy.derivation` records the frames and words the events as steps. A recorder
+that opens no frames just sees the events, in order:
 
-    if _tracer is not None and _tracer.opens(op):
-        return _tracer.framed(op, *args)
-
-:mod:`cutepy.derivation` records the frames and words the notes as steps. A tracer
-that opens no frames just sees the notes, in order:
-
->>> from cutepy import Layout, complement
->>> class Kinds:
+>>> from cutepy.layout import Layout
+>>> from cutepy.complement import complement
+>>> class Names:
 ...     def opens(self, fn): return False
-...     def note(self, kind, **data): print(kind, end=" ")
->>> with recording(Kinds()):
+...     def emit(self, event): print(type(event).__name__, end=" ")
+>>> with recording(Names()):
 ...     complement(Layout(4, 2), 24)
-filter flat start filtered sorted gap rest flat start keep (2,3):(1,8)
+Filter Flatten Start Filtered Sorted Gap CotargetRest Flatten Start Keep (2,3):(1,8)
+>>> recorder() is None
+True
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from contextvars import ContextVar
+from typing import Any, Protocol
 
-#: the modules whose algorithms report to ``_tracer``
-TRACED = ("coalesce", "complement", "composition", "divides", "inverse", "products")
+
+class Recorder(Protocol):
+    """What :func:`recording` installs (see the module docstring)."""
+
+    def emit(self, event: Any) -> None: ...
+
+    def opens(self, fn: Callable) -> bool: ...
+
+    def framed(self, fn: Callable, *args: Any) -> Any: ...
+
+
+_RECORDER: ContextVar[Recorder | None] = ContextVar("cutepy_recorder", default=None)
+
+#: ``recorder()``: the recorder of the current context, or None (the plain path)
+recorder: Callable[[], Recorder | None] = _RECORDER.get
 
 
 @contextmanager
-def recording(tracer: Any) -> Iterator[Any]:
-    """Install ``tracer`` in the traced modules for the ``with`` block (the previous one comes back).
+def recording(rec: Recorder | None) -> Iterator[Recorder | None]:
+    """Make ``rec`` the recorder of the current context for the ``with`` block.
 
-    The modules are shared: other threads see the tracer too (a recorder ignores their
-    reports), and two recordings should not run at once in different threads.
+    Post: inside the block, operations run in this context report to ``rec`` (None: to
+    nobody); afterwards the previous recorder is back, also when the block raises. Other
+    threads and contexts (``contextvars.copy_context().run``, new threads) keep theirs.
     """
-    modules = [importlib.import_module(f"cutepy.{name}") for name in TRACED]
-    saved = [m._tracer for m in modules]
-    for m in modules:
-        m._tracer = tracer
+    token = _RECORDER.set(rec)
     try:
-        yield tracer
+        yield rec
     finally:
-        for m, t in zip(modules, saved):
-            m._tracer = t
+        _RECORDER.reset(token)

@@ -159,3 +159,17 @@ def test_pictures_and_html():
     except ImportError:
         return
     assert "<svg" in html
+
+
+def test_explain_knows_the_public_operations_by_their_names():
+    from cutepy.derivation.operations import OPERATIONS
+
+    for name in ("composition", "complement", "coalesce", "filter", "logical_divide", "zipped_divide",
+                 "tiled_divide", "flat_divide", "logical_product", "zipped_product", "tiled_product",
+                 "flat_product", "blocked_product", "raked_product", "tile_to_shape", "right_inverse",
+                 "left_inverse", "max_common_vector", "upcast", "downcast", "size", "cosize"):
+        assert OPERATIONS[name] is getattr(cutepy, name), name
+    for name, fn in OPERATIONS.items():
+        assert getattr(cutepy, name) is fn, name
+    d = explain(cutepy.tiled_divide, Layout((8, 6)), (4, 3))
+    assert d.steps[-1].text == "unpack the rest modes next to the tile" and d.check()

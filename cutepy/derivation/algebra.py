@@ -1,9 +1,9 @@
-"""Explainers for coalesce, filter, complement and the inverses: the words for their notes.
+"""Explainers for coalesce, filter, complement and the inverses: the words for their events.
 
 The algorithms are the real ones (cutepy/coalesce.py, complement.py, inverse.py);
-each note they report while ``explain`` runs them becomes a step here.
+each event they emit while ``explain`` runs them becomes a step here.
 
->>> from cutepy import Layout
+>>> from cutepy.layout import Layout
 >>> from cutepy.derivation import explain
 >>> print(explain("complement", Layout(4, 2), 24).text())
 complement(4:2, 24)
@@ -26,10 +26,28 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..events import (
+    Chain,
+    Close,
+    Cotarget,
+    CotargetRest,
+    Filter,
+    Filtered,
+    Gap,
+    InverseStep,
+    KeptModes,
+    OffChain,
+    OnlyZero,
+    Positions,
+    ProfileMode,
+    Sorted,
+    ZeroMode,
+    Zeros,
+)
 from ..layout import Layout
-from . import Derivation, explainable, fmt, lx
-from .record import Note, Run
-from .words import modes_layout, paren, word
+from .record import Run
+from .steps import Derivation, fmt, lx
+from .words import explainable, modes_layout, paren, word
 
 # -- coalesce / filter -----------------------------------------------------------------
 
@@ -41,22 +59,23 @@ def run_steps(run: Run) -> list:
 
 @explainable("coalesce")
 def coalesce(D: Derivation, items: list) -> None:
-    last: Any = None  # the Run or nested coalesce of the mode that the next "mode" note names
+    last: Any = None  # the Run or nested coalesce of the mode that the next ProfileMode names
     i = 0
     for x in items:
-        if not isinstance(x, Note):
-            last = x
-        elif x.kind == "mode" and isinstance(last, Derivation):
-            D.add(f"mode {x.i}: coalesce {x.layout} by the profile {x.profile}", sub=last)
-            last, i = None, i + 1
-        elif x.kind == "mode":
-            sub = Derivation("coalesce", (x.layout,), result=x.result)
-            for step in run_steps(last):
-                sub.add(*step)
-            D.add(f"mode {x.i}: coalesce {x.layout}", sub=sub)
-            last, i = None, i + 1
-        elif x.kind == "kept":
-            D.add(f"modes {x.first}.. stay as they are")
+        match x:
+            case Run() | Derivation():
+                last = x
+            case ProfileMode() if isinstance(last, Derivation):
+                D.add(f"mode {x.i}: coalesce {x.layout} by the profile {x.profile}", sub=last)
+                last, i = None, i + 1
+            case ProfileMode():
+                sub = Derivation("coalesce", (x.layout,), result=x.result)
+                for step in run_steps(last):
+                    sub.add(*step)
+                D.add(f"mode {x.i}: coalesce {x.layout}", sub=sub)
+                last, i = None, i + 1
+            case KeptModes():
+                D.add(f"modes {x.first}.. stay as they are")
     if isinstance(last, Run):  # no profile: the steps are the coalesce's own
         for step in run_steps(last):
             D.add(*step)
@@ -64,14 +83,14 @@ def coalesce(D: Derivation, items: list) -> None:
         D.add(f"mode {i}: coalesce {last.args[0]} by the profile {last.args[1]}", sub=last)
 
 
-def _dropped(n: Note) -> str:
+def _dropped(n: Filter) -> str:
     kept = Layout._new(n.shape, n.stride)
     return f"drop the {n.dropped} stride-0 mode(s): {kept}" if n.dropped else "no stride-0 modes"
 
 
 @explainable("filter")
 def filter_(D: Derivation, items: list) -> None:
-    word(D, items, {"filter": _dropped, "zeros": lambda n: f"stride-0 modes get size 1: {n.layout}"},
+    word(D, items, {Filter: _dropped, Zeros: lambda n: f"stride-0 modes get size 1: {n.layout}"},
          {"coalesce": lambda sub, k: f"coalesce by the profile {sub.args[1]}"},
          end=run_steps)
 
@@ -79,31 +98,31 @@ def filter_(D: Derivation, items: list) -> None:
 # -- complement ------------------------------------------------------------------------
 
 
-def _filtered(n: Note) -> tuple:
+def _filtered(n: Filtered) -> tuple:
     F = modes_layout(list(zip(n.shape, n.stride)))
     return f"filter(A) = {F} (drop stride-0 and size-1 modes, coalesce)", "", F
 
 
-def _gap(n: Note) -> tuple:
+def _gap(n: Gap) -> tuple:
     (s, d), cur = n.mode, n.below
     return (f"gap below stride {d}: {paren(d)}/{paren(cur)} = {n.gap} at stride {cur}; {s}:{d} then covers "
             f"up to {n.covers}",
             rf"\text{{gap: }} {lx(d)}/{lx(cur)} = {lx(n.gap)} \text{{ at stride }} {lx(cur)}")
 
 
-def _rest(n: Note) -> tuple:
+def _rest(n: CotargetRest) -> tuple:
     return (f"rest up to the cotarget: ceil({paren(fmt(n.cotarget))}/{paren(n.below)}) = {n.rest} "
             f"at stride {n.below}",
             rf"\lceil {lx(n.cotarget)} / {lx(n.below)} \rceil = {lx(n.rest)}")
 
 
 COMPLEMENT = {
-    "filtered": _filtered,
-    "cotarget": lambda n: f"cotarget = cosize(filter(A)) = {n.cotarget}",
-    "all": lambda n: f"A reaches only offset 0: the complement is all of [0, {n.size})",
-    "sorted": lambda n: "sorted by stride: " + ", ".join(f"{s}:{d}" for s, d in n.modes),
-    "gap": _gap,
-    "rest": _rest,
+    Filtered: _filtered,
+    Cotarget: lambda n: f"cotarget = cosize(filter(A)) = {n.cotarget}",
+    OnlyZero: lambda n: f"A reaches only offset 0: the complement is all of [0, {n.size})",
+    Sorted: lambda n: "sorted by stride: " + ", ".join(f"{s}:{d}" for s, d in n.modes),
+    Gap: _gap,
+    CotargetRest: _rest,
 }
 
 
@@ -115,12 +134,12 @@ def complement(D: Derivation, items: list) -> None:
 # -- inverses --------------------------------------------------------------------------
 
 
-def _positions(n: Note) -> str:
+def _positions(n: Positions) -> str:
     X = modes_layout(list(zip(n.shape, n.stride)))
     return f"coalesce(A) = {X}; column-major positions of its modes: {', '.join(map(str, n.positions))}"
 
 
-def _chain(n: Note) -> str:
+def _chain(n: Chain) -> str:
     s, d = n.mode
     return f"mode {s}:{d} continues the chain at stride {d}: take {s}:{n.position}"
 
@@ -128,14 +147,14 @@ def _chain(n: Note) -> str:
 @explainable("right_inverse")
 def right_inverse(D: Derivation, items: list) -> None:
     word(D, items, {
-        "positions": _positions,
-        "chain": _chain,
-        "off_chain": lambda n: f"mode {n.mode[0]}:{n.mode[1]} is off the chain (it would need stride "
+        Positions: _positions,
+        Chain: _chain,
+        OffChain: lambda n: f"mode {n.mode[0]}:{n.mode[1]} is off the chain (it would need stride "
                                f"{n.needs})",
     }, end=lambda run: f"coalesce the chain: {D.result}")
 
 
-def _step(n: Note) -> str:
+def _step(n: InverseStep) -> str:
     return (f"stride {n.stride}: {n.stride}/{n.below} = {n.count} offsets per step of the modes below, "
             f"mapped to position {n.position}")
 
@@ -143,8 +162,8 @@ def _step(n: Note) -> str:
 @explainable("left_inverse")
 def left_inverse(D: Derivation, items: list) -> None:
     word(D, items, {
-        "positions": _positions,
-        "zero": lambda n: f"mode {n.mode[0]}:0 reaches no new offset: skipped",
-        "step": _step,
-        "close": lambda n: f"the largest-stride mode's size {n.size} closes the inverse",
+        Positions: _positions,
+        ZeroMode: lambda n: f"mode {n.mode[0]}:0 reaches no new offset: skipped",
+        InverseStep: _step,
+        Close: lambda n: f"the largest-stride mode's size {n.size} closes the inverse",
     }, end=lambda run: f"coalesce: {D.result}")

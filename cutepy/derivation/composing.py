@@ -1,10 +1,10 @@
-"""The explainer for composition: the words for what cutepy/composition.py reports.
+"""The explainer for composition: the words for the events cutepy/composition.py emits.
 
 ``A o B`` coalesces A (``coalesce_x``), then sends each leaf of B through its modes:
 at each mode the leaf's stride is divided out and what is left of its shape is
-modded out. The notes of one leaf become one nested derivation.
+modded out. The events of one leaf become one nested derivation.
 
->>> from cutepy import Layout
+>>> from cutepy.layout import Layout
 >>> from cutepy.derivation import explain
 >>> print(explain("composition", Layout((2, 2, 2), (1, 3, 13)), Layout(6, 1)).text())  # doctest: +ELLIPSIS
 composition((2,2,2):(1,3,13), 6:1)
@@ -17,13 +17,33 @@ composition((2,2,2):(1,3,13), 6:1)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from .. import inttuple as it
+from ..events import (
+    BasisLeaf,
+    Carry,
+    CoalesceX,
+    ComposedA,
+    ComposedB,
+    DroppedModes,
+    LastMode,
+    LastOne,
+    Leaf,
+    NoTiler,
+    ReadA,
+    Single,
+    SizeTiler,
+    Skip,
+    Take,
+    ZeroLeaf,
+)
+from ..inttuple import flatten
 from ..layout import Layout
-from . import Derivation, explainable, fmt, lx
-from .record import Note
-from .words import flat_layout, modes_layout, paren, word
+from ..swizzle import Swizzle
+from .record import Run
+from .steps import Derivation, fmt, lx
+from .words import explainable, flat_layout, modes_layout, paren, word
 
 
 def _leaf_paths(shape: Any, path: tuple = ()) -> list:
@@ -37,7 +57,7 @@ def _is_one(x: Any) -> bool:
     return type(x) is int and x == 1
 
 
-def _skip(n: Note) -> tuple:
+def _skip(n: Skip) -> tuple:
     (s, d), (rest_s, rest_d), i = n.mode, n.rest, n.i
     why = "nothing of B's leaf is left" if _is_one(rest_s) else f"stride {rest_d} steps over it"
     return (f"mode {i} of A ({s}:{d}): {why}; divide out -> stride ceil({paren(rest_d)}/{paren(s)}) = "
@@ -45,7 +65,7 @@ def _skip(n: Note) -> tuple:
             rf"\text{{mode {i}: }} \lceil {lx(rest_d)} / {lx(s)} \rceil = {lx(n.stride)}")
 
 
-def _take(n: Note) -> tuple:
+def _take(n: Take) -> tuple:
     (s, d), (rest_s, rest_d), i, new = n.mode, n.rest, n.i, n.new
     ps, prd = paren(s), paren(rest_d)
     return (f"mode {i} of A ({s}:{d}): divide out stride {rest_d} -> ceil({ps}/{prd}) = {n.shape} left, "
@@ -56,88 +76,93 @@ def _take(n: Note) -> tuple:
             rf"\min({lx(n.shape)}, {lx(rest_s)}) = {lx(new)} \Rightarrow {lx(new)}:{lx(n.out)}")
 
 
-def _rest(n: Note) -> str:
+def _rest(n: LastMode) -> str:
     (s, d), (rest_s, rest_d) = n.mode, n.rest
     return f"last mode of A ({s}:{d}): the rest {rest_s}:{paren(rest_d)}*{paren(d)} = {rest_s}:{n.stride}"
 
 
-def _single(n: Note) -> str:
+def _single(n: Single) -> str:
     (s, d), (_, rd) = n.mode, n.rest
     return f"A is the single mode {s}:{d}: stride {paren(rd)}*{paren(d)} = {n.stride}"
 
 
-def _basis(n: Note) -> str:
+def _basis(n: BasisLeaf) -> str:
     X = Layout._new(n.shape, n.stride_x)
     return f"the basis stride {n.stride} picks A's sub-mode {n.sub}; coalesce_x of it = {X}"
 
 
 LEAF = {
-    "zero": lambda n: f"stride 0: the leaf stays {n.shape}:0",
-    "single": _single,
-    "skip": _skip,
-    "take": _take,
-    "rest": _rest,
-    "basis": _basis,
+    ZeroLeaf: lambda n: f"stride 0: the leaf stays {n.shape}:0",
+    Single: _single,
+    Skip: _skip,
+    Take: _take,
+    LastMode: _rest,
+    BasisLeaf: _basis,
 }
 
 
-def _mode_out(n: Note) -> tuple | None:
-    """The mode that a leaf's note adds to the leaf's result, if any."""
-    if n.kind == "zero":
-        return n.shape, 0
-    if n.kind == "take":
-        return n.new, n.out
-    if n.kind in ("single", "rest"):
-        return n.rest[0], n.stride
+def _mode_out(n: Any) -> tuple | None:
+    """The mode that a leaf's event adds to the leaf's result, if any."""
+    match n:
+        case ZeroLeaf(shape):
+            return shape, 0
+        case Take():
+            return n.new, n.out
+        case Single() | LastMode():
+            return n.rest[0], n.stride
     return None
 
 
-def _leaf(notes: list, path: tuple, error: Exception | None) -> Note:
-    """One leaf of B: its derivation (the modes it adds make its result), as a ``leaf`` note."""
-    first = notes[0]
+@dataclass(frozen=True)
+class _LeafSteps:
+    """The events of one leaf of B, worded as one nested derivation ``sub``."""
+
+    label: str
+    sub: Derivation
+
+
+def _leaf(events: list, path: tuple, error: Exception | None) -> _LeafSteps:
+    """One leaf of B: its derivation (the modes it adds make its result)."""
+    first = events[0]
     L = Derivation(f"leaf {first.shape}:{first.stride}", (), error=error)
-    word(L, notes[1:], LEAF)
+    word(L, events[1:], LEAF)
     if error is None:
-        modes = [_mode_out(n) for n in notes if isinstance(n, Note)]
+        modes = [_mode_out(n) for n in events]
         L.result = modes_layout([m for m in modes if m is not None])
     where = f"B's mode {','.join(map(str, path))}" if path else "B"
-    return Note("leaf", {"label": f"B's leaf {first.shape}:{first.stride} ({where})", "sub": L})
-
-
-def _kind(x: Any) -> str | None:
-    return getattr(x, "kind", None)
+    return _LeafSteps(f"B's leaf {first.shape}:{first.stride} ({where})", L)
 
 
 def _group_leaves(D: Derivation, items: list) -> list:
-    """``items`` with the notes of each leaf of B (its ``leaf`` note and what follows) as one note."""
-    first = next((i for i, x in enumerate(items) if _kind(x) == "leaf"), len(items))
+    """``items`` with the events of each leaf of B (its ``Leaf`` and what follows) as one item."""
+    first = next((i for i, x in enumerate(items) if type(x) is Leaf), len(items))
     out, rest = items[:first], items[first:]
-    carry = [rest.pop()] if rest and _kind(rest[-1]) == "carry" else []
+    carry = [rest.pop()] if rest and type(rest[-1]) is Carry else []
     leaves: list = []
-    for x in rest:  # a basis leaf's note comes again for the sub-mode it picks: the same leaf
-        if _kind(x) == "leaf" and not (leaves and _kind(leaves[-1][-1]) == "basis"):
+    for x in rest:  # a basis leaf's Leaf comes again for the sub-mode it picks: the same leaf
+        if type(x) is Leaf and not (leaves and type(leaves[-1][-1]) is BasisLeaf):
             leaves.append([x])
         else:
             leaves[-1].append(x)
     if leaves:
-        B = next(x.B for x in out if _kind(x) == "coalesce_x")
+        B = next(x.B for x in out if type(x) is CoalesceX)
         for k, (notes, path) in enumerate(zip(leaves, _leaf_paths(B.shape))):
             failed = D.error is not None and not carry and k == len(leaves) - 1
             out.append(_leaf(notes, path, D.error if failed else None))
     return out + carry
 
 
-def _coalesce_x(n: Note, last_one: bool) -> tuple:
+def _coalesce_x(n: CoalesceX, run: Run | None, last_one: bool) -> tuple:
     A = n.A
     X = Layout._new(n.shape, n.stride)
     note = "the last mode has size 1: it counts as 2 so its stride survives; " if last_one else ""
-    how = n.run.how() if n.run is not None else "nothing merges"
-    flat = flat_layout(it.flatten(A.shape), it.flatten(A.stride))
+    how = run.how() if run is not None else "nothing merges"
+    flat = flat_layout(flatten(A.shape), flatten(A.stride))
     return (f"coalesce_x(A) = {X} ({note}flatten {flat}; {how})",
             rf"\mathrm{{coalesce_x}}(A) = {lx(X)}", X)
 
 
-def _carry(n: Note, ok: bool) -> str:
+def _carry(n: Carry, ok: bool) -> str:
     if ok:
         reach = ", ".join(f"digit {i}: {u} < {s}" for i, (u, s) in enumerate(zip(n.usage, n.shape)))
         return f"carry check on coalesce_x(A), B's modes together reach {reach}: no carry"
@@ -145,9 +170,7 @@ def _carry(n: Note, ok: bool) -> str:
     return f"carry check on coalesce_x(A), B's modes together reach {reach}"
 
 
-def _composed_A(n: Note) -> str:
-    from ..swizzle import Swizzle
-
+def _composed_A(n: ComposedA) -> str:
     if isinstance(n.A, Swizzle):
         return f"a swizzle composes as {n.A} o 0 o B"
     return f"A = {n.A} is composed: (outer o offset o inner) o B = outer o offset o (inner o B)"
@@ -155,25 +178,24 @@ def _composed_A(n: Note) -> str:
 
 @explainable("composition")
 def composition(D: Derivation, items: list) -> None:
-    kinds = {x.kind for x in items if isinstance(x, Note)}
+    kinds = {type(x) for x in items}
+    # the coalesce that coalesce_x(A) ran: the Run just before the CoalesceX event
+    run = next((a for a, b in zip(items, items[1:]) if type(b) is CoalesceX and isinstance(a, Run)), None)
     read_A = "read A = " if isinstance(D.args[0], str) else "A as a layout: "
 
     def nested(sub: Derivation, k: int) -> str:
-        if "composed_A" in kinds:
+        if ComposedA in kinds:
             return f"compose the inner layout {sub.args[0]} with B"
-        if "parsed_B" in kinds:
-            return "compose with it"
         return f"mode {k}: {sub.args[0]} o {fmt(sub.args[1])}"
 
     word(D, _group_leaves(D, items), {
-        "layout_A": lambda n: f"{read_A}{n.A}",
-        "composed_A": _composed_A,
-        "composed_B": lambda n: f"B is composed: A o ({n.B}) keeps A outermost",
-        "parsed_B": lambda n: f"read B = {fmt(n.B)}",
-        "no_tiler": lambda n: "no tiler: A is kept",
-        "size": lambda n: f"the size {n.B} stands for the layout {Layout(n.B)}",
-        "dropped": lambda n: f"A's modes {n.first}.. have no tiler and are dropped (as in C++)",
-        "coalesce_x": lambda n: _coalesce_x(n, "last_one" in kinds),
-        "leaf": lambda n: (n.label, "", None, n.sub),
-        "carry": lambda n: _carry(n, D.error is None),
+        ReadA: lambda n: f"{read_A}{n.A}",
+        ComposedA: _composed_A,
+        ComposedB: lambda n: f"B is composed: A o ({n.B}) keeps A outermost",
+        NoTiler: lambda n: "no tiler: A is kept",
+        SizeTiler: lambda n: f"the size {n.B} stands for the layout {Layout(n.B)}",
+        DroppedModes: lambda n: f"A's modes {n.first}.. have no tiler and are dropped (as in C++)",
+        CoalesceX: lambda n: _coalesce_x(n, run, LastOne in kinds),
+        _LeafSteps: lambda n: (n.label, "", None, n.sub),
+        Carry: lambda n: _carry(n, D.error is None),
     }, {"composition": nested})

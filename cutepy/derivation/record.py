@@ -1,50 +1,38 @@
-"""The tracer behind ``explain``: the real operation runs, its reports become frames.
+"""The recorder behind ``explain``: the real operation runs, its events become frames.
 
-:class:`Recorder` is a :mod:`cutepy.tracing` tracer. Every traced operation called
+:class:`Recorder` is a :mod:`cutepy.tracing` recorder. Every traced operation called
 while it records opens a frame (a :class:`~cutepy.derivation.Derivation` and the
-items reported inside it: :class:`Note`, :class:`Run` and the frames of nested
-operations). When the operation is done, :meth:`Recorder.finish` hands each frame's
-items, innermost first, to the explainer registered for its operation, which words
-them as steps.
+items emitted inside it: :mod:`cutepy.events`, a :class:`Run` for each coalesce and the
+frames of nested operations). When the operation is done, :meth:`Recorder.finish` hands
+each frame's items, innermost first, to the explainer registered for its operation,
+which words them as steps.
 
->>> from cutepy import Layout, complement, tracing
->>> from cutepy.derivation import Derivation
+>>> from cutepy.layout import Layout
+>>> from cutepy.complement import complement
+>>> from cutepy.tracing import recording
 >>> D = Derivation("complement", (Layout(4, 2), 24))
 >>> rec = Recorder(D)
->>> with tracing.recording(rec):
+>>> with recording(rec):
 ...     complement(Layout(4, 2), 24)
 (2,3):(1,8)
 >>> frame, items = rec.frames[-1]
 >>> frame is D, D.result
 (True, (2,3):(1,8))
->>> [getattr(x, "kind", "run") for x in items]
-['filter', 'run', 'filtered', 'sorted', 'gap', 'rest', 'run']
+>>> [type(x).__name__ for x in items]
+['Filter', 'Run', 'Filtered', 'Sorted', 'Gap', 'CotargetRest', 'Run']
 >>> items[-1].how()
 'nothing merges'
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
 from ..equivalence.normal_form import Step
+from ..events import Drop, Flatten, Keep, Merge, Start
 from ..layout import Layout
-
-#: the notes ``coalesce_flat`` makes for each mode; a ``flat`` note starts a :class:`Run`
-_COALESCE = ("drop", "start", "merge", "keep")
-
-
-class Note:
-    """One report: ``kind`` and the values the algorithm looked at, as attributes."""
-
-    def __init__(self, kind: str, data: dict):
-        self.kind = kind
-        self.__dict__.update(data)
-
-    def __repr__(self) -> str:
-        return f"Note({self.kind!r})"
+from .steps import Derivation
 
 
 class Run:
@@ -54,9 +42,14 @@ class Run:
         self.modes = tuple(zip(shape, stride))
         self.steps = [Step("flatten", (), self.modes)]
 
-    def add(self, n: Note) -> None:
-        data = n.mode if n.kind in ("drop", "start") else n.prev + n.mode
-        self.steps.append(Step(n.kind, data, ()))
+    def add(self, event: Drop | Start | Keep | Merge) -> None:
+        """One mode's decision, as the normal form's rule of the same name."""
+        match event:
+            case Drop(mode) | Start(mode):
+                rule, data = type(event).__name__.lower(), mode
+            case Keep(prev, mode) | Merge(prev, mode):
+                rule, data = type(event).__name__.lower(), prev + mode
+        self.steps.append(Step(rule, data, ()))
 
     def source(self) -> Layout:
         """The flat modes it started from, as a layout."""
@@ -71,29 +64,25 @@ class Run:
 class Recorder:
     """Records the frames of one top-level call, whose frame is ``root``.
 
-    Reports from other threads are ignored: they run the plain algorithm.
+    It lives in one context (:func:`cutepy.tracing.recording`): other threads and
+    contexts never report to it.
     """
 
     def __init__(self, root: Any):
         self.root = root
         self.open: list[list] = []  # the item lists of the open frames, innermost last
         self.frames: list = []  # (Derivation, items) of every frame, in the order they close
-        self._thread = threading.get_ident()
         self._entering: Callable | None = None
 
     def opens(self, fn: Callable) -> bool:
-        """Yes, unless this is the call that :meth:`framed` makes (or another thread's)."""
-        if threading.get_ident() != self._thread:
-            return False
-        if self._entering is fn:  # the call that framed() makes
+        """Yes, unless this is the call that :meth:`framed` makes."""
+        if self._entering is fn:
             self._entering = None
             return False
         return True
 
     def framed(self, fn: Callable, *args: Any) -> Any:
         """``fn(*args)`` in a new frame, nested in the open one (the first frame is ``root``)."""
-        from . import Derivation
-
         D = Derivation(fn.__name__, args) if self.open else self.root
         items: list = []
         if self.open:
@@ -106,21 +95,22 @@ class Recorder:
             D.error = e
             raise
         finally:
+            self._entering = None
             self.open.pop()
             self.frames.append((D, items))
         return D.result
 
-    def note(self, kind: str, **data: Any) -> None:
-        """Keep a report in the open frame; a coalesce's reports go into one :class:`Run`."""
-        if not self.open or threading.get_ident() != self._thread:
+    def emit(self, event: Any) -> None:
+        """Keep an event in the open frame; a coalesce's events go into one :class:`Run`."""
+        if not self.open:
             return
         items = self.open[-1]
-        if kind == "flat":
-            items.append(Run(data["shape"], data["stride"]))
-        elif kind in _COALESCE and items and isinstance(items[-1], Run):
-            items[-1].add(Note(kind, data))
+        if type(event) is Flatten:
+            items.append(Run(event.shape, event.stride))
+        elif type(event) in (Drop, Start, Keep, Merge) and items and isinstance(items[-1], Run):
+            items[-1].add(event)
         else:
-            items.append(Note(kind, data))
+            items.append(event)
 
     def finish(self, explainers: dict) -> None:
         """Word every frame, innermost first, with ``explainers[op](derivation, items)``."""

@@ -3,7 +3,7 @@
 The algorithms are the real ones (cutepy/divides.py, products.py); the operations
 they call show as nested derivations.
 
->>> from cutepy import Layout
+>>> from cutepy.layout import Layout
 >>> from cutepy.derivation import explain
 >>> d = explain("logical_divide", Layout((4, 2, 3), (2, 1, 8)), Layout(4, 2))
 >>> [s.text for s in d.steps]  # doctest: +NORMALIZE_WHITESPACE
@@ -31,12 +31,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import Derivation, explainable, fmt
-from .record import Note
-from .words import eq, word
+from ..events import Copies, Divisor, KeptModes, NoTiler, Padded, PairMode, Room, Unzipped, Zipped
+from .steps import Derivation, fmt
+from .words import eq, explainable, word
 
-NO_TILER = {"no_tiler": lambda n: "no tiler: A is kept",
-            "kept": lambda n: f"modes {n.first}.. are kept as they are"}
+NO_TILER = {NoTiler: lambda n: "no tiler: A is kept",
+            KeptModes: lambda n: f"modes {n.first}.. are kept as they are"}
 
 
 def _by_mode(op: str) -> Callable:
@@ -44,13 +44,13 @@ def _by_mode(op: str) -> Callable:
     return lambda sub, k: eq(f"mode {k}: {op}({sub.args[0]}, {fmt(sub.args[1])})", sub)
 
 
-def _divisor(n: Note) -> tuple:
+def _divisor(n: Divisor) -> tuple:
     return f"the divisor (T, complement) = {n.layout}", "", n.layout
 
 
 @explainable("logical_divide")
 def logical_divide(D: Derivation, items: list) -> None:
-    word(D, items, {**NO_TILER, "divisor": _divisor}, {
+    word(D, items, {**NO_TILER, Divisor: _divisor}, {
         "logical_divide": _by_mode("logical_divide"),
         "complement": lambda sub, k: eq(f"complement(T, size(A)) = complement({sub.args[0]}, "
                                         f"{sub.args[1]})", sub),
@@ -58,19 +58,19 @@ def logical_divide(D: Derivation, items: list) -> None:
     })
 
 
-def _room(n: Note) -> str:
+def _room(n: Room) -> str:
     return f"room for the copies: size(A) * cosize(B) = {n.A.size()} * {n.B.cosize()} = {n.size}"
 
 
 @explainable("logical_product")
 def logical_product(D: Derivation, items: list) -> None:
-    room = next((x for x in items if getattr(x, "kind", None) == "room"), None)
+    room = next((x for x in items if type(x) is Room), None)
 
     def copies(sub: Derivation, k: int) -> list:
         label = eq("complement o B", sub)
         return [label] if sub.error else [label, f"A then its copies: ({room.A}, {sub.result})"]
 
-    word(D, items, {**NO_TILER, "room": _room}, {
+    word(D, items, {**NO_TILER, Room: _room}, {
         "logical_product": _by_mode("logical_product"),
         "complement": lambda sub, k: (eq(f"complement(A, {sub.args[1]})", sub), True),
         "composition": copies,
@@ -81,16 +81,22 @@ def _zipped(logical: str, operand: str, pair: str, parts: str) -> Callable:
     """The explainer of a zipped divide or product, which regroups ``logical(A, operand)``."""
     def explain(D: Derivation, items: list) -> None:
         word(D, items, {
-            "zipped": lambda n: f"a single-layout tiler: the {logical.replace('_', ' ')} is already {pair}",
-            "unzip": lambda n: f"gather every mode's {parts}: tiles {n.tiles}, rest {n.rest}",
+            Zipped: lambda n: f"a single-layout tiler: the {logical.replace('_', ' ')} is already {pair}",
+            Unzipped: lambda n: f"gather every mode's {parts}: tiles {n.tiles}, rest {n.rest}",
         }, {logical: lambda sub, k: (eq(f"{logical}(A, {operand})", sub), logical == "logical_divide")})
     return explain
 
 
-def _unpacked(zipped: str, operand: str, unpack: str, text: str) -> Callable:
-    """The explainer of a tiled or flat divide or product: ``zipped(A, operand)``, unpacked."""
+def _unpacked(zipped: str, operand: str, text: str) -> Callable:
+    """The explainer of a tiled or flat divide or product: ``zipped(A, operand)``, unpacked.
+
+    The unpacking takes no decision (the operation says which), so it reports nothing:
+    its step follows the zipped one when that succeeded.
+    """
     def explain(D: Derivation, items: list) -> None:
-        word(D, items, {unpack: lambda n: text}, {zipped: lambda sub, k: eq(f"{zipped}(A, {operand})", sub)})
+        word(D, items, {}, {zipped: lambda sub, k: eq(f"{zipped}(A, {operand})", sub)})
+        if D.error is None:
+            D.add(text)
     return explain
 
 
@@ -98,22 +104,22 @@ explainable("zipped_divide")(_zipped("logical_divide", "T", "(tile, rest)",
                                      "tile part, then every rest part"))
 explainable("zipped_product")(_zipped("logical_product", "B", "(block, copies)",
                                       "block part, then every copy part"))
-for _name, _zipped_op, _operand, _unpack, _text in (
-    ("tiled_divide", "zipped_divide", "T", "unpack_rest", "unpack the rest modes next to the tile"),
-    ("flat_divide", "zipped_divide", "T", "unpack_all", "unpack the tile modes and the rest modes"),
-    ("tiled_product", "zipped_product", "B", "unpack_rest", "unpack the copy modes next to the block"),
-    ("flat_product", "zipped_product", "B", "unpack_all", "unpack the block modes and the copy modes"),
+for _name, _zipped_op, _operand, _text in (
+    ("tiled_divide", "zipped_divide", "T", "unpack the rest modes next to the tile"),
+    ("flat_divide", "zipped_divide", "T", "unpack the tile modes and the rest modes"),
+    ("tiled_product", "zipped_product", "B", "unpack the copy modes next to the block"),
+    ("flat_product", "zipped_product", "B", "unpack the block modes and the copy modes"),
 ):
-    explainable(_name)(_unpacked(_zipped_op, _operand, _unpack, _text))
+    explainable(_name)(_unpacked(_zipped_op, _operand, _text))
 
 
 def _interleaved(order: str) -> Callable:
     """The explainer of blocked_product or raked_product, whose modes are ``order``."""
     def explain(D: Derivation, items: list) -> None:
-        pad = next((x for x in items if getattr(x, "kind", None) == "padded"), None)
+        pad = next((x for x in items if type(x) is Padded), None)
         word(D, items, {
-            "padded": lambda n: f"pad both to rank {n.rank} with 1:0 modes: A = {n.A}, B = {n.B}",
-            "mode": lambda n: f"mode {n.i}: {order} = {n.pair}, coalesced to {n.result}",
+            Padded: lambda n: f"pad both to rank {n.rank} with 1:0 modes: A = {n.A}, B = {n.B}",
+            PairMode: lambda n: f"mode {n.i}: {order} = {n.pair}, coalesced to {n.result}",
         }, {
             "complement": lambda sub, k: eq(f"complement(A, size(A)*cosize(B)) = complement({pad.A}, "
                                             f"{pad.size})", sub),
@@ -128,7 +134,7 @@ explainable("raked_product")(_interleaved("(copies_i, A_i)"))
 
 @explainable("tile_to_shape")
 def tile_to_shape(D: Derivation, items: list) -> None:
-    word(D, items, {"copies": lambda n: f"copies per mode: {n.shape}, laid out as {n.layout}"}, {
+    word(D, items, {Copies: lambda n: f"copies per mode: {n.shape}, laid out as {n.layout}"}, {
         "blocked_product": lambda sub, k: eq("blocked_product(block, copies)", sub),
         "coalesce": lambda sub, k: eq(f"coalesce by the profile {sub.args[1]}", sub),
     })

@@ -1,6 +1,6 @@
-"""Wording helpers shared by the explainers: operands, flat layouts, and the step driver.
+"""Wording helpers shared by the explainers: operands, flat layouts, the step driver and
+the registry of explainers.
 
->>> from cutepy import Layout
 >>> paren(3), paren("M/8"), flat_layout((4,), (2,))
 ('3', '(M/8)', (4):(2))
 """
@@ -11,8 +11,25 @@ from collections.abc import Callable
 from typing import Any
 
 from ..layout import Layout
-from . import Derivation, fmt
-from .record import Note, Run
+from .record import Run
+from .steps import Derivation, fmt
+
+#: the explainer of each operation, by the operation's name (filled by :func:`explainable`)
+EXPLAINERS: dict[str, Callable[[Derivation, list], None]] = {}
+
+
+def explainable(name: str) -> Callable:
+    """Register the explainer of the operation ``name``: ``fn(D, items)`` adds D's steps.
+
+    ``items`` are what the operation reported while it ran (see
+    :mod:`cutepy.derivation.record`): events, coalesce runs and the derivations of
+    the operations it called; ``D.result`` or ``D.error`` is already set.
+    """
+    def deco(fn: Callable) -> Callable:
+        EXPLAINERS[name] = fn
+        return fn
+
+    return deco
 
 
 def paren(x: Any) -> str:
@@ -42,24 +59,25 @@ def eq(label: str, sub: Derivation) -> str:
     return label if sub.error is not None else f"{label} = {fmt(sub.result)}"
 
 
-def word(D: Derivation, items: list, notes: dict[str, Callable], subs: dict[str, Callable] | None = None,
+def word(D: Derivation, items: list, events: dict[type, Callable], subs: dict[str, Callable] | None = None,
          end: Callable | None = None) -> None:
-    """Add D's steps, in order: one per note and per nested derivation among ``items``.
+    """Add D's steps, in order: one per event and per nested derivation among ``items``.
 
-    ``notes[kind](note)`` words a note; a :class:`Run` (a coalesce) just before it is
-    ``note.run``. It returns ``text``, ``(text, latex)``, ``(text, latex, layout)``, a
-    list of these, or None for no step. ``end(run)`` words a coalesce that closes the
-    operation. ``subs[op](sub, k)`` labels the ``k``-th nested ``op``: ``label``,
-    ``(label, picture)`` to draw its result, or a list ``[label, steps after it...]``.
+    ``events[type(event)](event)`` words an event. It returns ``text``, ``(text, latex)``,
+    ``(text, latex, layout)``, ``(text, latex, layout, sub)``, a list of these, or None for
+    no step; an event of no listed type adds no step. ``end(run)`` words a coalesce
+    (:class:`Run`) that closes the operation. ``subs[op](sub, k)`` labels the ``k``-th
+    nested ``op``: ``label``, ``(label, picture)`` to draw its result, or a list
+    ``[label, steps after it...]``.
     """
     run, counts = None, {}
     for x in items:
         if isinstance(x, Run):
             run = x
             continue
-        if isinstance(x, Note):
-            fn = notes.get(x.kind)
-            x.run, run = run, None
+        if not isinstance(x, Derivation):
+            fn = events.get(type(x))
+            run = None
             _add(D, fn(x) if fn is not None else None)
             continue
         k = counts[x.op] = counts.get(x.op, -1) + 1

@@ -1,0 +1,58 @@
+"""``explain(op, *args)``: run the real operation with a recorder and word what it reports.
+
+>>> from cutepy.layout import Layout
+>>> print(explain("coalesce", Layout((2, (1, 6)), (1, (6, 2)))).text())
+coalesce((2,(1,6)):(1,(6,2)))
+  1. flatten: (2,1,6):(1,6,2)
+  2. start with 2:1
+  3. drop 1:6 (size 1)
+  4. merge 2:1 ++ 6:2 -> 12:1 (2*1 == 2)
+  = 12:1
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import CutepyError
+from ..tracing import recording
+from . import algebra, composing, tiling  # noqa: F401 - they register their explainers
+from .operations import operation
+from .record import Recorder
+from .steps import Derivation
+from .words import EXPLAINERS
+
+
+def run(name: str, *args: Any) -> Derivation:
+    """The derivation of ``name(*args)``, without the cross-check of :func:`explain`.
+
+    Post: ``result`` (or ``error``, a :class:`~cutepy.errors.CutepyError`) is what the real
+    operation gives; only the current context records (other threads run plainly).
+    """
+    fn = operation(name)
+    D = Derivation(name, args)
+    rec = Recorder(D) if name in EXPLAINERS else None
+    try:
+        with recording(rec):
+            D.result = fn(*args)
+    except CutepyError as e:
+        D.error = e
+    if rec is None:
+        D.add("computed directly (this operation has no finer steps to show)")
+    else:
+        rec.finish(EXPLAINERS)
+    return D
+
+
+def explain(op: Any, *args: Any) -> Derivation:
+    """The step-by-step derivation of ``op(*args)``; ``op`` is a name or a cutepy function.
+
+    The derivation is checked against the real operation (same result, or the same
+    kind of error); a mismatch raises :class:`~cutepy.errors.CutepyError`.
+    """
+    name = op if isinstance(op, str) else getattr(op, "__name__", "")
+    operation(name)
+    D = run(name, *args)
+    if not D.check():
+        raise CutepyError(f"internal error: the derivation of {D.head()} disagrees with {name}")
+    return D
