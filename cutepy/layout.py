@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+from numbers import Integral
 from typing import Any
 
 from . import inttuple as it
@@ -22,8 +23,8 @@ from .basis import ScaledBasis, basis_like
 from .errors import CutepyError, LayoutError
 
 
-def _is_symbolic(x: Any) -> bool:
-    return type(x).__module__.startswith(("sympy", "cutepy.symbolic"))
+def _is_symbolic(x: Any) -> bool:  # a symbolic integer: an Integral without __index__
+    return type(x) is not bool and isinstance(x, Integral) and not hasattr(type(x), "__index__")
 
 
 def _leaf(x: Any, what: str, positive: bool) -> Any:
@@ -40,10 +41,10 @@ def _leaf(x: Any, what: str, positive: bool) -> Any:
         return x
     if hasattr(x, "__index__") and not _is_symbolic(x):
         return _leaf(x.__index__(), what, positive)
-    if _is_symbolic(x):
-        from .symbolic import symbolic_leaf
-
-        return symbolic_leaf(x, what, positive)
+    if _is_symbolic(x):  # kept as it is; a shape leaf must be positive for every value
+        if positive and not x >= 1:  # decided from the facts, or Undecided naming the fact
+            raise LayoutError(f"{what} has a leaf {x} that is never positive")
+        return x
     raise LayoutError(f"{what} has a leaf {x!r} of type {t.__name__}; expected an integer")
 
 

@@ -36,9 +36,9 @@ from typing import Any
 import sympy
 
 from ..errors import SymbolicError
-from .facts import Undecided, facts_of, version
+from .facts import Undecided, facts_of, memo
 from .printing import to_str
-from .relax import _CACHE, _INF, _atoms, relax, remember, signs, substituted
+from .relax import _INF, _MISS, _atoms, relax, signs, substituted
 
 __all__ = [
     "decide", "exact_div", "floordiv", "holds", "mod", "quotient", "relax", "sample_assignments",
@@ -211,13 +211,12 @@ def _candidates(f: Any) -> list[int]:
 
 def quotient(p: Any, q: Any) -> tuple[Any, Any] | None:
     """``(p // q, p % q)`` as exact expressions when the facts determine them, else None."""
-    key = ("quot", p, q, version())
-    hit = _CACHE.get(key, key)
-    if hit is not key:
-        return hit
-    res = _quotient(p, q)
-    remember(key, res)
-    return res
+    table = memo()
+    key = ("quot", p, q)
+    hit = table.get(key, _MISS)
+    if hit is _MISS:
+        hit = table[key] = _quotient(p, q)
+    return hit
 
 
 def _quotient(p: Any, q: Any) -> tuple[Any, Any] | None:

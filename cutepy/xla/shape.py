@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from numbers import Integral
 from typing import Any, Final
 
 from ..errors import CutepyError, LayoutError
@@ -41,8 +42,8 @@ def _is_int(x: object) -> bool:
 
 
 def _is_symbolic(x: object) -> bool:
-    """A sympy expression or a :class:`cutepy.symbolic.Sym`; never imports sympy."""
-    return type(x).__module__.startswith(("cutepy.symbolic", "sympy"))
+    """A symbolic integer (an ``Integral`` without ``__index__``, e.g. :class:`cutepy.symbolic.Sym`)."""
+    return type(x) is not bool and isinstance(x, Integral) and not hasattr(type(x), "__index__")
 
 
 def _dim_tuple(values: Iterable[Any], what: str) -> tuple[Any, ...]:
@@ -57,9 +58,8 @@ def _dim_tuple(values: Iterable[Any], what: str) -> tuple[Any, ...]:
     dims = []
     for v in out:
         if _is_symbolic(v):
-            from ..symbolic import symbolic_leaf
-
-            v = symbolic_leaf(v, f"{what} {out}", positive=True)
+            if not v >= 1:  # decided from the facts, or Undecided naming the fact
+                raise LayoutError(f"{what} {out} has a size {v} that is never positive")
         elif not _is_int(v):
             raise LayoutError(f"{what} must hold integers or symbolic sizes, got {v!r}")
         dims.append(v)
