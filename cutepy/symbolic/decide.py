@@ -10,7 +10,7 @@ boxes (see :mod:`.relax`). Then, in order of cost:
 * otherwise a search for assignments on both sides, reported in the error.
 
 A relation is *proved* (true for every assignment), *refuted* (false for every
-one), or :class:`~cutepy.symbolic.facts.Undecided`, which names the fact that would
+one), or :class:`~cutepy.errors.Undecided`, which names the fact that would
 decide it.
 
 >>> from cutepy.symbolic import symbols
@@ -20,7 +20,7 @@ True
 >>> decide((M - 8).expr, ">")
 Traceback (most recent call last):
 ...
-cutepy.symbolic.facts.Undecided: cannot decide whether M - 8 > 0 from the declared facts \
+cutepy.errors.Undecided: cannot decide whether M - 8 > 0 from the declared facts \
 (M >= 8, M % 8 == 0): needs M > 8 (or its negation) (e.g. declare(M, min=9)); it holds for M=16 \
 and fails for M=8
 >>> print(to_str(floordiv((N + 127).expr, 128)), to_str(mod((M + 4).expr, 16)))

@@ -29,27 +29,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from ..errors import SymbolicError
+from ..errors import SymbolicError, Undecided
 
-
-class Undecided(SymbolicError):
-    """A comparison whose answer depends on the values of the symbols.
-
-    ``fact`` names a fact that would decide it (``"N % 128 == 0"``); ``expr`` and
-    ``rel`` are the sympy expression and the relation to 0 that was asked;
-    ``holds_at``/``fails_at`` are assignments that make it true / false, when found.
-    """
-
-    def __init__(self, message: str, fact: str = "", expr: Any = None, rel: str = "",
-                 holds_at: dict | None = None, fails_at: dict | None = None,
-                 sides: tuple | None = None):
-        super().__init__(message)
-        self.fact = fact
-        self.expr = expr
-        self.rel = rel
-        self.holds_at = holds_at
-        self.fails_at = fails_at
-        self.sides = sides  # (lhs, rhs) of the comparison, when it was one
+__all__ = ["Facts", "Scope", "SymbolicError", "Undecided", "assuming", "declare", "declared_facts",
+           "facts_of", "memo", "named", "own_facts", "relations", "remember_names", "scope"]
 
 
 @dataclass(frozen=True)
@@ -124,8 +107,8 @@ class Facts:
 _EMPTY: Mapping = MappingProxyType({})
 
 #: Most decisions one scope remembers, and most scopes one context remembers decisions for.
-MEMO_LIMIT = 50_000
-MEMO_SCOPES = 512
+MEMO_LIMIT = 10_000
+MEMO_SCOPES = 128
 
 
 @dataclass(frozen=True, eq=False)

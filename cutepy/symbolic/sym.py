@@ -8,7 +8,7 @@ when exact) returns a ``Sym``, or a plain ``int`` once the symbols cancel.
 Comparisons -- ``==`` and ``!=`` included -- are answered as an integer would answer
 them for *every* assignment the facts admit: identical expressions are equal at once;
 otherwise the facts decide, and when the answer depends on the values they raise
-:class:`~cutepy.symbolic.facts.Undecided` (a :class:`~cutepy.errors.SymbolicError`)
+:class:`~cutepy.errors.Undecided` (a :class:`~cutepy.errors.SymbolicError`)
 naming the fact that is missing. So a branch of the algebra is taken only when it is
 the same branch for every assignment, and no answer is ever right for some values
 only. Hashing follows the canonical (expanded) expression, so symbols live in sets,
@@ -29,7 +29,7 @@ M*N:1
 >>> M / 16
 Traceback (most recent call last):
 ...
-cutepy.symbolic.facts.Undecided: M / 16 is not known to be an integer (M >= 8, M % 8 == 0): \
+cutepy.errors.Undecided: M / 16 is not known to be an integer (M >= 8, M % 8 == 0): \
 needs M % 16 == 0 (declare(M, multiple_of=16)); it holds for M=16 and fails for M=8
 """
 
