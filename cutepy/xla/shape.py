@@ -47,8 +47,7 @@ def _is_symbolic(x: object) -> bool:
 
 
 def _dim_tuple(values: Iterable[Any], what: str) -> tuple[Any, ...]:
-    """Dimension sizes: ints, or symbolic sizes (sympy expressions or ``Sym``) that the
-    declared facts prove positive; a symbolic size that is a constant becomes an int."""
+    """Dimension sizes: ints, or symbolic sizes (``Sym``) that the declared facts prove positive."""
     try:
         out = tuple(values)
     except TypeError:
@@ -255,8 +254,8 @@ class ArrayShape:
     (a bounded dynamic dim) or, with ``dims[i] == UNBOUNDED_DIM``, ``?``. ``layout``
     ``None`` means no layout (semantics then use XLA's default layout).
 
-    A dim may be *symbolic*: a :class:`cutepy.symbolic.Sym` (from :func:`cutepy.symbols`)
-    or a sympy integer expression that the declared facts prove positive. Such a shape
+    A dim may be *symbolic*: a :class:`cutepy.symbolic.Sym` (from :func:`cutepy.symbols`;
+    ``Sym(expr)`` wraps a sympy expression) that the declared facts prove positive. Such a shape
     prints the expressions (``f32[M,N]{1,0:T(8,128)}``), compiles to a symbolic CuTe
     layout (:func:`cutepy.xla.to_cute`) and has symbolic sizes; what needs every
     element (offset tables, reports, packing) raises until :meth:`subs` puts values in.
