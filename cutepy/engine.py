@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from numbers import Integral
 from typing import Any
 
 import numpy as np
@@ -207,11 +208,9 @@ def _check_shape(shape: Any, what: str) -> tuple[int, ...]:
 
 
 def _extent(x: Any) -> Any:
-    """``int(x)``, or a symbolic extent (sympy expression or ``Sym``) as a ``Sym`` leaf."""
-    if type(x).__module__.startswith(("cutepy.symbolic", "sympy")):
-        from .symbolic import symbolic_leaf
-
-        return symbolic_leaf(x, "extent", positive=False)
+    """``int(x)``, or a symbolic extent (an ``Integral`` without ``__index__``) as it is."""
+    if isinstance(x, Integral) and type(x) is not bool and not hasattr(type(x), "__index__"):
+        return x
     return int(x)
 
 

@@ -38,3 +38,23 @@ class AdmissibilityError(CutepyError):
 
 class SymbolicError(CutepyError):
     """A symbolic computation that needs a fact that does not follow from the declared ones."""
+
+
+class Undecided(SymbolicError):
+    """A comparison whose answer depends on the values of the symbols.
+
+    ``fact`` names a fact that would decide it (``"N % 128 == 0"``); ``expr`` and
+    ``rel`` are the sympy expression and the relation to 0 that was asked;
+    ``holds_at``/``fails_at`` are assignments that make it true / false, when found.
+    """
+
+    def __init__(self, message: str, fact: str = "", expr: object = None, rel: str = "",
+                 holds_at: dict | None = None, fails_at: dict | None = None,
+                 sides: tuple | None = None):
+        super().__init__(message)
+        self.fact = fact
+        self.expr = expr
+        self.rel = rel
+        self.holds_at = holds_at
+        self.fails_at = fails_at
+        self.sides = sides  # (lhs, rhs) of the comparison, when it was one

@@ -47,8 +47,8 @@ def _leaf(x: Any, what: str, positive: bool) -> Any:
     if isinstance(x, Integral) or hasattr(x, "__index__"):
         try:
             return _leaf(operator.index(x), what, positive)
-        except TypeError:  # a symbolic integer: arithmetic and comparisons are its own
-            if positive and not x >= 1:
+        except TypeError:  # a symbolic integer: kept; a shape leaf must be positive for every value
+            if positive and not x >= 1:  # decided from the facts, or Undecided naming the fact
                 raise LayoutError(f"{what} has a leaf {x} that is never positive") from None
             return x
     raise LayoutError(f"{what} has a leaf {x!r} of type {t.__name__}; expected an integer")

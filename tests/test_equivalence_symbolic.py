@@ -14,7 +14,7 @@ from cutepy import Layout, LayoutLeft, LayoutRight, equivalent
 from cutepy.symbolic import Undecided, subs, symbols
 from cutepy.symbolic.decide import sample_assignments
 
-# names unique to this module: facts are global per symbol
+# the facts travel with each symbol
 M, N = symbols("Mq Nq", multiple_of=(8, 128))
 K = symbols("Kq")
 

@@ -3,8 +3,12 @@ every symbolic result with the concrete computation after substitution."""
 
 from __future__ import annotations
 
+import numbers
+import operator
+import pickle
 import subprocess
 import sys
+import threading
 
 import pytest
 import sympy
@@ -25,7 +29,7 @@ from cutepy.symbolic.decide import (
     try_decide,
 )
 
-# Symbols of this module (names unique to it: facts are global per symbol).
+# Symbols of this module (the facts travel with each symbol).
 P, Q, R = symbols("Ps Qs Rs", multiple_of=(4, 2, 1), min=(8, 4, 1))
 
 
@@ -90,14 +94,100 @@ def test_facts_declare_and_assuming():
 def test_leaves_are_checked():
     with pytest.raises(LayoutError):
         Layout(P - P - 3)
-    with pytest.raises(Undecided, match=">= 1"):
+    with pytest.raises(LayoutError, match="never positive"):
+        Layout(-P)
+    with pytest.raises(Undecided, match=r"Zn >= 1 .*declare\(Zn, min=1\)"):
         Layout(symbols("Zn", positive=False))
     raw = sympy.Symbol("Ps", integer=True, positive=True)
-    L = Layout((raw / 4, 2), (1, raw))
-    assert str(L) == "(Ps/4,2):(1,Ps)" and type(L.shape[0]) is Sym
-    assert Layout(sympy.Integer(3)) == Layout(3)
+    with pytest.raises(LayoutError, match="expected an integer"):  # sympy expressions: wrap them in Sym
+        Layout(raw)
+    L = Layout((Sym(P.expr / 4), 2), (1, Sym(P.expr)))  # P.expr: the sympy symbol with P's facts
+    assert str(L) == "(Ps/4,2):(1,Ps)" and type(L.shape[0]) is Sym and L.shape[0] == P / 4
+    assert Layout(sympy.Integer(3)) == Layout(3) and Sym(sympy.Integer(6) / 2) == 3
     with pytest.raises(Undecided, match="% 8 == 0"):
-        Layout(raw / 8)
+        Sym(P.expr / 8)
+    with pytest.raises(Undecided, match=r"\(Ps >= 1\): needs Ps % 4 == 0"):  # a plain sympy symbol: only >= 1
+        Sym(raw / 4)
+    with pytest.raises(SymbolicError, match="never an integer"):
+        Sym(sympy.Rational(1, 2))
+    with pytest.raises(SymbolicError, match="not an integer"):
+        Sym(sympy.Float(2.5))
+
+
+def test_a_symbol_is_an_integral_without_index():
+    assert isinstance(P, numbers.Integral) and isinstance(P * Q, numbers.Integral)
+    with pytest.raises(TypeError):
+        operator.index(P)
+    with pytest.raises(SymbolicError, match="substitute"):
+        int(P)
+    # hashable by the canonical expression: sets, dicts and tuples work as with ints
+    assert len({P, P + 0, 2 * P // 2, Q}) == 2 and {P * Q: "x"}[Q * P] == "x"
+    assert (P, 4) == (P, 4) and (P, 4) != (P + 4, 4) and P in {Q, P} and P in (P, Q)
+    # equality is the integers' equality for every admissible value: decided, or Undecided
+    assert (P, 4) != (P, 5) and not (P == P + 1)
+    with pytest.raises(Undecided, match="Ps"):
+        bool((P, 4) == (Q, 4))  # Ps == Qs for some values only
+    assert operator.index(Layout((P, 4)).size() // P) == 4
+
+
+def test_symbols_carry_their_facts():
+    a = symbols("Same", multiple_of=8)
+    b = symbols("Same", multiple_of=16)
+    assert a.expr != b.expr and a.expr.facts != b.expr.facts and str(a) == str(b) == "Same"
+    assert symbols("Same", multiple_of=8).expr == a.expr  # same name and facts: the same symbol
+    c = pickle.loads(pickle.dumps(a * 3))
+    assert c == 3 * a and facts_of(c.expr.free_symbols.pop()) == Facts(8, 1, None)
+    with pytest.raises(SymbolicError, match="not a name"):
+        symbols("1x")
+
+
+def test_declarations_are_per_context_and_thread():
+    X = symbols("Xt", multiple_of=4)
+    seen: dict = {}
+
+    def worker() -> None:
+        seen["own"] = facts_of(X.expr)  # the symbol's own facts, in any thread
+        declare(X, min=100)
+        seen["declared"] = facts_of(X.expr)
+        with assuming({X.expr: Facts(4, 8, 8)}):
+            seen["assumed"] = X == 8
+
+    t = threading.Thread(target=worker)
+    t.start()
+    t.join()
+    assert seen == {"own": Facts(4, 1, None), "declared": Facts(4, 100, None), "assumed": True}
+    assert facts_of(X.expr) == Facts(4, 1, None)  # the worker's declare stayed in its thread
+
+
+def test_decisions_follow_new_declarations():
+    X = symbols("Xd")
+    with pytest.raises(Undecided):
+        bool(X > 8)
+    with assuming({X.expr: Facts(1, 9)}):
+        assert X > 8
+    with pytest.raises(Undecided):
+        bool(X > 8)  # nothing remembered from the block
+    declare(X, min=9)
+    assert X > 8 and X != 3
+
+
+def test_subs_checks_the_values():
+    M = symbols("Mv", multiple_of=8)
+    L = Layout((M, 4), (4, 1))
+    for bad in (16.5, "16", True, None, sympy.Float(16.0)):
+        with pytest.raises(SymbolicError, match="cannot put Mv"):
+            subs(L, {M: bad})
+    with pytest.raises(SymbolicError, match=r"Mv = 12: it breaks the facts of Mv \(Mv >= 8, Mv % 8 == 0\)"):
+        subs(L, {M: 12})
+    with pytest.raises(SymbolicError, match="Mv = 0"):
+        M.subs({M: 0})
+    with pytest.raises(SymbolicError, match="no symbol named 'Nope'"):
+        subs(L, {"Nope": 8})
+    with pytest.raises(SymbolicError, match="mapping"):
+        subs(L, [(M, 8)])
+    np = pytest.importorskip("numpy")
+    assert subs(L, {"Mv": np.int64(16)}) == Layout((16, 4), (4, 1)) == subs(L, {M: sympy.Integer(16)})
+    assert str(subs(L, {M: 2 * M})) == "(2*Mv,4):(4,1)"
 
 
 def test_core_operations_on_symbolic_layouts():

@@ -149,9 +149,11 @@ def test_composed_layout_and_repr_hooks() -> None:
 
 
 def test_symbolic_layouts_are_refused_clearly() -> None:
-    sympy = pytest.importorskip("sympy")
+    pytest.importorskip("sympy")
+    from cutepy.symbolic import symbols
+
     with pytest.raises(CutepyError, match="symbol"):
-        layout_svg(Layout((sympy.Symbol("M", positive=True, integer=True), 2)))
+        layout_svg(Layout((symbols("M"), 2)))
 
 
 def test_text_is_escaped() -> None:

@@ -34,8 +34,8 @@ import sympy
 from ..errors import CutepyError
 from ..layout import Layout
 from ..symbolic import decide as _d
-from ..symbolic.facts import Facts, Undecided, assuming, facts_of
-from ..symbolic.subst import free_symbols, subs
+from ..symbolic.facts import Facts, Undecided, assuming, declared_facts, facts_of
+from ..symbolic.subst import free_symbols, subs, substitution
 from ..symbolic.sym import Sym
 from . import Counterexample, Equivalence, _composed, _concrete, _parts
 from .normal_form import fmt_modes, normal_form
@@ -284,9 +284,7 @@ MAX_PEEL = 4
 
 def _peeled(x: Any, f: Facts) -> int:
     """How many lowest values of ``x`` this case has already split off."""
-    from ..symbolic.facts import _REGISTRY
-
-    declared = _REGISTRY.get(x)
+    declared = declared_facts(x)
     base = None if declared is None else declared.first()
     first = f.first()
     if base is None or first is None:
@@ -420,10 +418,8 @@ def cases_text(r: Equivalence) -> list:
 
 def _admits(c: Case, sigma: dict) -> bool:
     """Whether an assignment (of every symbol involved) lies in the case."""
-    from ..symbolic.facts import _REGISTRY
-
     for s, v in sigma.items():
-        for f in (_REGISTRY.get(s), c.overrides.get(s)):
+        for f in (declared_facts(s), c.overrides.get(s)):
             if f is None:
                 continue
             first, last = f.first(), f.last()
@@ -440,9 +436,8 @@ def _admits(c: Case, sigma: dict) -> bool:
 
 def verdict_at(r: Equivalence, values: dict) -> bool:
     """Whether the layouts of a symbolic result are equal at one assignment."""
-    from ..symbolic.subst import substitution
-
-    sigma = {k: int(v) for k, v in substitution(values).items()}
+    within = tuple(x for c in r.cases for x in (c.A, c.B))
+    sigma = {k: int(v) for k, v in substitution(values, within).items()}
     for c in r.cases:
         if _admits(c, sigma):
             if c.status == "conditional":

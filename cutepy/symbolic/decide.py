@@ -10,7 +10,7 @@ boxes (see :mod:`.relax`). Then, in order of cost:
 * otherwise a search for assignments on both sides, reported in the error.
 
 A relation is *proved* (true for every assignment), *refuted* (false for every
-one), or :class:`~cutepy.symbolic.facts.Undecided`, which names the fact that would
+one), or :class:`~cutepy.errors.Undecided`, which names the fact that would
 decide it.
 
 >>> from cutepy.symbolic import symbols
@@ -20,7 +20,7 @@ True
 >>> decide((M - 8).expr, ">")
 Traceback (most recent call last):
 ...
-cutepy.symbolic.facts.Undecided: cannot decide whether M - 8 > 0 from the declared facts \
+cutepy.errors.Undecided: cannot decide whether M - 8 > 0 from the declared facts \
 (M >= 8, M % 8 == 0): needs M > 8 (or its negation) (e.g. declare(M, min=9)); it holds for M=16 \
 and fails for M=8
 >>> print(to_str(floordiv((N + 127).expr, 128)), to_str(mod((M + 4).expr, 16)))
@@ -36,9 +36,9 @@ from typing import Any
 import sympy
 
 from ..errors import SymbolicError
-from .facts import Undecided, facts_of, version
+from .facts import Undecided, facts_of, memo
 from .printing import to_str
-from .relax import _CACHE, _INF, _atoms, relax, remember, signs, substituted
+from .relax import _INF, _MISS, _atoms, relax, signs, substituted
 
 __all__ = [
     "decide", "exact_div", "floordiv", "holds", "mod", "quotient", "relax", "sample_assignments",
@@ -211,13 +211,12 @@ def _candidates(f: Any) -> list[int]:
 
 def quotient(p: Any, q: Any) -> tuple[Any, Any] | None:
     """``(p // q, p % q)`` as exact expressions when the facts determine them, else None."""
-    key = ("quot", p, q, version())
-    hit = _CACHE.get(key, key)
-    if hit is not key:
-        return hit
-    res = _quotient(p, q)
-    remember(key, res)
-    return res
+    table = memo()
+    key = ("quot", p, q)
+    hit = table.get(key, _MISS)
+    if hit is _MISS:
+        hit = table[key] = _quotient(p, q)
+    return hit
 
 
 def _quotient(p: Any, q: Any) -> tuple[Any, Any] | None:

@@ -1,10 +1,16 @@
 """What is known about each symbol: a lower bound, an upper bound, a modulus.
 
-Facts are per symbol and global (like sympy's assumptions, but with the integer
-facts that layouts need). :func:`symbols` declares new symbols, :func:`declare`
-adds facts to existing ones, and :func:`assuming` narrows them for a ``with`` block
-(the prover uses it to split cases). sympy is imported only when a symbol is made.
+The facts a symbol is declared with travel *with* the symbol (see :mod:`.sym`): two
+symbols of the same name but different facts are different symbols, and a symbol
+means the same thing in every thread. What a context adds lives in a
+:class:`Scope`, an immutable value held by a :class:`contextvars.ContextVar`:
+:func:`declare` refines the facts of symbols for the rest of the context,
+:func:`assuming` narrows them for a ``with`` block (the prover uses it to split
+cases), and the names declared by :func:`~.sym.symbols` are found there (the XLA
+parser reads ``f32[M,N]`` through them). Nothing is global: another thread, or a
+copied context, sees only its own declarations. This module never imports sympy.
 
+>>> from cutepy.symbolic import symbols
 >>> M, N = symbols("M N", multiple_of=(8, 128))
 >>> print(facts_of(M.expr).describe("M"), "|", facts_of(N.expr).describe("N"))
 M >= 8, M % 8 == 0 | N >= 128, N % 128 == 0
@@ -15,33 +21,18 @@ M == 8
 
 from __future__ import annotations
 
-import itertools
+import math
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
-from ..errors import SymbolicError
+from ..errors import SymbolicError, Undecided
 
-
-class Undecided(SymbolicError):
-    """A comparison whose answer depends on the values of the symbols.
-
-    ``fact`` names a fact that would decide it (``"N % 128 == 0"``); ``expr`` and
-    ``rel`` are the sympy expression and the relation to 0 that was asked;
-    ``holds_at``/``fails_at`` are assignments that make it true / false, when found.
-    """
-
-    def __init__(self, message: str, fact: str = "", expr: Any = None, rel: str = "",
-                 holds_at: dict | None = None, fails_at: dict | None = None,
-                 sides: tuple | None = None):
-        super().__init__(message)
-        self.fact = fact
-        self.expr = expr
-        self.rel = rel
-        self.holds_at = holds_at
-        self.fails_at = fails_at
-        self.sides = sides  # (lhs, rhs) of the comparison, when it was one
+__all__ = ["Facts", "Scope", "SymbolicError", "Undecided", "assuming", "declare", "declared_facts",
+           "facts_of", "memo", "named", "own_facts", "relations", "remember_names", "scope"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +41,8 @@ class Facts:
 
     >>> Facts(8, 1).first()
     8
+    >>> Facts(8, 1).admits(12)
+    False
     >>> Facts(8, 1, 4)
     Traceback (most recent call last):
     ...
@@ -83,11 +76,14 @@ class Facts:
             return None
         return (self.hi // self.multiple) * self.multiple
 
+    def admits(self, value: int) -> bool:
+        """Whether the integer ``value`` satisfies these facts."""
+        return (value % self.multiple == 0 and (self.lo is None or value >= self.lo)
+                and (self.hi is None or value <= self.hi))
+
     def refine(self, multiple: int | None = None, lo: int | None = None,
                hi: int | None = None) -> Facts:
         """These facts and more: moduli combine by lcm, bounds by intersection."""
-        import math
-
         m = self.multiple if multiple is None else math.lcm(self.multiple, multiple)
         new_lo = self.lo if lo is None else (lo if self.lo is None else max(lo, self.lo))
         new_hi = self.hi if hi is None else (hi if self.hi is None else min(hi, self.hi))
@@ -108,29 +104,78 @@ class Facts:
         return ", ".join(parts) if parts else f"{name} is an integer"
 
 
-_REGISTRY: dict[Any, Facts] = {}
-_OVERRIDES: list[Mapping[Any, Facts]] = []
-_RELATIONS: list[tuple[tuple, tuple]] = []  # per assuming(): (substitutions, nonzero expressions)
-_COUNTER = itertools.count(1)
-_STATE = {"version": 0}
+_EMPTY: Mapping = MappingProxyType({})
+
+#: Most decisions one scope remembers, and most scopes one context remembers decisions for.
+MEMO_LIMIT = 10_000
+MEMO_SCOPES = 128
 
 
-def version() -> int:
-    """A number that changes whenever any fact changes (keys the decision caches)."""
-    return _STATE["version"]
+@dataclass(frozen=True, eq=False)
+class Scope:
+    """What a context knows beyond the symbols' own facts; immutable, replaced on change.
+
+    ``declared``: facts added by :func:`declare`; ``assumed``: facts of the enclosing
+    :func:`assuming` blocks (innermost wins); ``subst``: equalities ``(symbol, expression)``
+    in force; ``nonzero``: expressions known to be non-zero; ``names``: the symbols
+    declared in this context, by name. ``memos`` holds the decisions made so far, one
+    table per distinct knowledge (the key is everything that decisions depend on), so a
+    remembered decision can never be one made under other facts.
+    """
+
+    declared: Mapping = field(default_factory=lambda: _EMPTY)
+    assumed: Mapping = field(default_factory=lambda: _EMPTY)
+    subst: tuple = ()
+    nonzero: tuple = ()
+    names: Mapping = field(default_factory=lambda: _EMPTY)
+    memos: dict = field(default_factory=dict, repr=False)
+
+    def key(self) -> tuple:
+        return (frozenset(self.declared.items()), frozenset(self.assumed.items()), self.subst, self.nonzero)
+
+    def memo(self) -> dict:
+        """The table of decisions made under exactly this knowledge."""
+        m = self.__dict__.get("_table")
+        if m is None:
+            k = self.key()
+            m = self.memos.get(k)
+            if m is None:
+                if len(self.memos) >= MEMO_SCOPES:
+                    self.memos.clear()
+                m = self.memos[k] = {}
+            object.__setattr__(self, "_table", m)  # a cache of a value derived from the fields
+        elif len(m) >= MEMO_LIMIT:
+            m.clear()
+        return m
+
+    def derive(self, **changes: Any) -> Scope:
+        new = {"declared": self.declared, "assumed": self.assumed, "subst": self.subst,
+               "nonzero": self.nonzero, "names": self.names, "memos": self.memos}
+        for k, v in changes.items():
+            new[k] = MappingProxyType(dict(v)) if isinstance(v, dict) else v
+        return Scope(**new)
 
 
-def _bump() -> None:
-    _STATE["version"] = next(_COUNTER)
+_SCOPE: ContextVar[Scope | None] = ContextVar("cutepy_symbolic_scope", default=None)
 
 
-def facts_of(symbol: Any) -> Facts:
-    """The facts in force for a sympy symbol (innermost :func:`assuming` first)."""
-    for ov in reversed(_OVERRIDES):
-        f = ov.get(symbol)
-        if f is not None:
-            return f
-    f = _REGISTRY.get(symbol)
+def scope() -> Scope:
+    """The knowledge of the current context (made, empty, on first use in a context)."""
+    s = _SCOPE.get()
+    if s is None:
+        s = Scope()
+        _SCOPE.set(s)
+    return s
+
+
+def memo() -> dict:
+    """The decision table of the current knowledge (see :class:`Scope`)."""
+    return scope().memo()
+
+
+def own_facts(symbol: Any) -> Facts:
+    """The facts a symbol was made with (sympy's assumptions for a plain sympy symbol)."""
+    f = getattr(symbol, "facts", None)
     if f is not None:
         return f
     if getattr(symbol, "is_positive", None):
@@ -140,70 +185,65 @@ def facts_of(symbol: Any) -> Facts:
     return Facts(1, None)
 
 
-def _per_name(value: Any, n: int, what: str) -> list:
-    if isinstance(value, (tuple, list)):
-        if len(value) != n:
-            raise SymbolicError(f"{what} gives {len(value)} values for {n} symbols")
-        return list(value)
-    return [value] * n
+def declared_facts(symbol: Any) -> Facts | None:
+    """The facts declared for a symbol (its own and :func:`declare`'s, not :func:`assuming`'s);
+    None for a plain sympy symbol with nothing declared."""
+    f = scope().declared.get(symbol)
+    if f is not None:
+        return f
+    return getattr(symbol, "facts", None)
 
 
-def symbols(names: str, *, positive: bool = True, multiple_of: Any = 1, min: Any = None,
-            max: Any = None) -> Any:
-    """Declare integer symbols and their facts; returns one :class:`Sym` or a tuple of them.
+def facts_of(symbol: Any) -> Facts:
+    """The facts in force for a sympy symbol (innermost :func:`assuming` first)."""
+    s = scope()
+    f = s.assumed.get(symbol)
+    if f is None:
+        f = s.declared.get(symbol)
+    return own_facts(symbol) if f is None else f
 
-    ``names`` is split on spaces and commas. ``multiple_of``, ``min`` and ``max`` may be
-    one value for all or a tuple with one value per name. ``positive`` means ``>= 1``;
-    ``positive=False`` with no ``min`` leaves the symbol unbounded below.
 
-    >>> from cutepy import Layout
-    >>> M, N = symbols("M N", multiple_of=(8, 128))
-    >>> print(Layout((M, N)))
-    (M,N):(1,M)
-    >>> K = symbols("K", positive=False, min=0, max=7)
-    >>> print(facts_of(K.expr).describe("K"))
-    K >= 0, K <= 7
-    """
-    import sympy
+def named(name: str) -> Any:
+    """The symbol declared under ``name`` in this context (a sympy symbol), or None."""
+    return scope().names.get(name)
 
-    from .sym import Sym
 
-    parts = [p for p in names.replace(",", " ").split() if p]
-    if not parts:
-        raise SymbolicError("symbols() needs at least one name")
-    mults = _per_name(multiple_of, len(parts), "multiple_of")
-    los = _per_name(min, len(parts), "min")
-    his = _per_name(max, len(parts), "max")
-    out = []
-    for name, m, lo, hi in zip(parts, mults, los, his):
-        if lo is None and positive:
-            lo = 1
-        elif lo is not None and positive and lo < 1:
-            raise SymbolicError(f"{name}: min={lo} contradicts positive=True")
-        facts = Facts(int(m), lo, hi)
-        first = facts.first()
-        sym = sympy.Symbol(name, integer=True, positive=bool(first is not None and first >= 1))
-        _REGISTRY[sym] = facts
-        out.append(Sym._from_symbol(sym))
-    _bump()
-    return out[0] if len(out) == 1 else tuple(out)
+def remember_names(syms: Any) -> None:
+    """Make symbols findable by name in this context (the newest of a name wins)."""
+    s = scope()
+    names = dict(s.names)
+    for x in syms:
+        names[x.name] = x
+    _SCOPE.set(s.derive(names=names))
 
 
 def declare(*syms: Any, multiple_of: int | None = None, min: int | None = None,
             max: int | None = None) -> None:
-    """Add facts to symbols already declared (moduli combine by lcm, bounds intersect).
+    """Add facts to symbols for the rest of this context (moduli combine by lcm, bounds intersect).
 
-    >>> (P,) = (symbols("P"),)
+    Pre: every argument is a symbol (a :class:`~.sym.Sym` of one symbol, or a sympy
+    symbol), and the facts leave it some value. Post: :func:`facts_of` gives the refined
+    facts in this context (and contexts copied from it later); other threads are unaffected.
+    A ``declare`` inside an :func:`assuming` block ends with the block.
+
+    >>> from cutepy.symbolic import symbols
+    >>> P = symbols("P")
     >>> declare(P, multiple_of=4, min=16)
     >>> print(facts_of(P.expr).describe("P"))
     P >= 16, P % 4 == 0
     """
-    for s in syms:
-        sym = getattr(s, "expr", s)
+    s = scope()
+    declared = dict(s.declared)
+    for x in syms:
+        sym = getattr(x, "expr", x)
         if not getattr(sym, "is_Symbol", False):
-            raise SymbolicError(f"declare() takes symbols, got {s!r}")
-        _REGISTRY[sym] = facts_of(sym).refine(multiple_of, min, max)
-    _bump()
+            raise SymbolicError(f"declare() takes symbols, got {x!r}")
+        base = declared.get(sym) or own_facts(sym)
+        try:
+            declared[sym] = base.refine(multiple_of, min, max)
+        except SymbolicError as e:
+            raise SymbolicError(f"declare({sym}): {e}") from None
+    _SCOPE.set(s.derive(declared=declared))
 
 
 @contextmanager
@@ -212,25 +252,19 @@ def assuming(overrides: Mapping[Any, Facts], subst: Any = (), nonzero: Any = ())
 
     ``subst`` is a sequence of ``(symbol, expression)`` equalities the decisions use
     (``M == 8*N``), ``nonzero`` a sequence of expressions known to be non-zero; the
-    prover uses both for cases that a relation between symbols splits.
+    prover uses both for cases that a relation between symbols splits. The block's
+    knowledge is this context's only: other threads do not see it.
     """
-    _OVERRIDES.append(dict(overrides))
-    _RELATIONS.append((tuple(subst), tuple(nonzero)))
-    _bump()
+    s = scope()
+    token = _SCOPE.set(s.derive(assumed={**s.assumed, **dict(overrides)}, subst=s.subst + tuple(subst),
+                                nonzero=s.nonzero + tuple(nonzero)))
     try:
         yield
     finally:
-        _OVERRIDES.pop()
-        _RELATIONS.pop()
-        _bump()
+        _SCOPE.reset(token)
 
 
 def relations() -> tuple[tuple, tuple]:
     """The substitutions and non-zero expressions in force, innermost last."""
-    subst: tuple = ()
-    nonzero: tuple = ()
-    for s, n in _RELATIONS:
-        subst += s
-        nonzero += n
-    return subst, nonzero
-
+    s = scope()
+    return s.subst, s.nonzero

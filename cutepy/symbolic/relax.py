@@ -22,18 +22,10 @@ from typing import Any
 
 import sympy
 
-from .facts import facts_of, relations, version
+from .facts import facts_of, memo, relations
 
 _INF = float("inf")
-_CACHE: dict = {}
-_CACHE_LIMIT = 50_000
-
-
-def remember(key: Any, value: Any) -> None:
-    """Store a result in the decision cache (keys carry the facts version)."""
-    if len(_CACHE) > _CACHE_LIMIT:
-        _CACHE.clear()
-    _CACHE[key] = value
+_MISS = object()
 
 
 class Relaxed:
@@ -140,13 +132,12 @@ def substituted(expr: Any) -> Any:
 
 def relax(expr: Any) -> Relaxed | None:
     """The relaxation of ``expr`` under the facts in force (``None`` if not a polynomial)."""
-    key = ("relax", expr, version())
-    hit = _CACHE.get(key, key)
-    if hit is not key:
-        return hit
-    r = _relax(substituted(expr))
-    remember(key, r)
-    return r
+    table = memo()
+    key = ("relax", expr)
+    hit = table.get(key, _MISS)
+    if hit is _MISS:
+        hit = table[key] = _relax(substituted(expr))
+    return hit
 
 
 def _relax(expr: Any) -> Relaxed | None:
@@ -236,12 +227,12 @@ _EXHAUST = 4096
 
 
 def signs(expr: Any) -> Signs:
-    """What is provable about the sign of ``expr`` (cached per facts version)."""
-    key = ("signs", expr, version())
-    hit = _CACHE.get(key)
+    """What is provable about the sign of ``expr`` (remembered under the knowledge in force)."""
+    table = memo()
+    key = ("signs", expr)
+    hit = table.get(key)
     if hit is None:
-        hit = _signs(expr)
-        remember(key, hit)
+        hit = table[key] = _signs(expr)
     return hit
 
 

@@ -1,4 +1,4 @@
-"""Putting values in for symbols, finding the symbols of a layout, sampling assignments.
+"""Putting values in for symbols, and finding the symbols of a layout.
 
 >>> from cutepy import Layout
 >>> from cutepy.symbolic import symbols
@@ -8,39 +8,79 @@
 ['M', 'N']
 >>> subs(L, {M: 16, "N": 256})
 (16,(8,2)):(256,(1,128))
+>>> subs(L, {M: 12})
+Traceback (most recent call last):
+...
+cutepy.errors.SymbolicError: cannot put M = 12: it breaks the facts of M (M >= 8, M % 8 == 0)
 """
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Mapping
 from typing import Any
 
 import sympy
 
+from ..basis import ScaledBasis
 from ..errors import SymbolicError
+from ..inttuple import flatten
+from ..layout import Layout
+from ..swizzle import ComposedLayout
+from .facts import facts_of, named
 from .sym import Sym, wrap
 
 
-def substitution(values: Any) -> dict:
-    """``{symbol: value}`` with keys as Sym, sympy symbols or names; values become sympy ints."""
+def substitution(values: Any, within: Any = None) -> dict:
+    """``{symbol: value}`` checked: keys are Sym symbols, sympy symbols or names (looked up
+    among the symbols of ``within``, then among those declared in this context); values
+    are integers that satisfy the facts in force for their symbol, or integer expressions.
+
+    Post: a dict from sympy symbols to sympy integers or expressions; else a
+    :class:`SymbolicError` naming the symbol and what is wrong (``16.5``, ``"16"``, ``True``,
+    or ``12`` for a multiple of 8).
+    """
+    if not isinstance(values, Mapping):
+        raise SymbolicError(f"values must be a mapping {{symbol: value}}, got {values!r}")
     out: dict = {}
-    for k, v in dict(values).items():
-        if isinstance(k, Sym):
-            k = k.expr
-        elif isinstance(k, str):
-            k = _by_name(k)
-        if not getattr(k, "is_Symbol", False):
-            raise SymbolicError(f"cannot substitute for {k!r}: not a symbol")
-        out[k] = sympy.Integer(int(v)) if not isinstance(v, (Sym, sympy.Basic)) else sympy.sympify(v)
+    for k, v in values.items():
+        sym = _symbol(k, within)
+        if isinstance(v, Sym):
+            out[sym] = v.expr
+            continue
+        if isinstance(v, sympy.Basic) and not v.is_Integer:
+            if v.is_integer is not True:
+                raise SymbolicError(f"cannot put {sym} = {v}: not an integer expression")
+            out[sym] = v
+            continue
+        if type(v) is bool or isinstance(v, (str, bytes)):
+            raise SymbolicError(f"cannot put {sym} = {v!r}: not an integer")
+        try:
+            n = operator.index(v)
+        except TypeError:
+            raise SymbolicError(f"cannot put {sym} = {v!r}: not an integer") from None
+        f = facts_of(sym)
+        if not f.admits(n):
+            raise SymbolicError(f"cannot put {sym} = {n}: it breaks the facts of {sym} "
+                                f"({f.describe(str(sym))})")
+        out[sym] = sympy.Integer(n)
     return out
 
 
-def _by_name(name: str) -> Any:
-    from .facts import _REGISTRY
-
-    found = [s for s in _REGISTRY if s.name == name]
-    if len(found) != 1:
-        raise SymbolicError(f"no single declared symbol is named {name!r}")
-    return found[0]
+def _symbol(k: Any, within: Any) -> Any:
+    if isinstance(k, Sym):
+        k = k.expr
+    elif isinstance(k, str):
+        found = [s for s in free_symbols(within) if s.name == k] if within is not None else []
+        if len(found) > 1:
+            raise SymbolicError(f"{len(found)} different symbols are named {k!r} here: use the symbol")
+        sym = found[0] if found else named(k)
+        if sym is None:
+            raise SymbolicError(f"no symbol named {k!r} is declared")
+        k = sym
+    if not getattr(k, "is_Symbol", False):
+        raise SymbolicError(f"cannot substitute for {k!r}: not a symbol")
+    return k
 
 
 def _tree(t: Any, fn: Any) -> Any:
@@ -53,36 +93,30 @@ def subs(obj: Any, values: Any) -> Any:
     """``obj`` (a Layout, ComposedLayout, tuple, Sym or int) with the symbols replaced.
 
     Leaves that become constants become ints, so a fully substituted layout is a plain
-    integer layout that every cutepy operation (and ``offsets()``) accepts.
+    integer layout that every cutepy operation (and ``offsets()``) accepts. The values
+    are checked first (see :func:`substitution`).
     """
-    from ..layout import Layout
-    from ..swizzle import ComposedLayout
+    return _put(obj, substitution(values, obj))
 
-    sub = substitution(values)
 
+def _put(obj: Any, sub: dict) -> Any:
     def leaf(x: Any) -> Any:
         if type(x) is Sym:
             return wrap(x.expr.xreplace(sub))
-        if isinstance(x, sympy.Basic):
-            return wrap(x.xreplace(sub))
-        if hasattr(x, "mode") and hasattr(x, "value"):  # ScaledBasis
-            return type(x)(leaf(x.value), x.mode)
+        if type(x) is ScaledBasis:
+            return ScaledBasis(leaf(x.value), x.mode)
         return x
 
     if type(obj) is Layout:
         return Layout(_tree(obj.shape, leaf), _tree(obj.stride, leaf))
     if isinstance(obj, ComposedLayout):
-        outer = obj.outer if not isinstance(obj.outer, (Layout, ComposedLayout)) else subs(obj.outer, sub)
-        return ComposedLayout(outer, leaf(obj.offset), subs(obj.inner, sub))
+        outer = obj.outer if not isinstance(obj.outer, (Layout, ComposedLayout)) else _put(obj.outer, sub)
+        return ComposedLayout(outer, leaf(obj.offset), _put(obj.inner, sub))
     return _tree(obj, leaf)
 
 
 def leaves(obj: Any) -> list:
     """Every shape and stride leaf of a layout (or leaf of a tuple)."""
-    from ..inttuple import flatten
-    from ..layout import Layout
-    from ..swizzle import ComposedLayout
-
     if type(obj) is Layout:
         return list(flatten(obj.shape)) + list(flatten(obj.stride))
     if isinstance(obj, ComposedLayout):
@@ -99,17 +133,9 @@ def free_symbols(obj: Any) -> set:
     """The sympy symbols that occur in ``obj``."""
     out: set = set()
     for x in leaves(obj):
-        x = getattr(x, "value", x) if hasattr(x, "mode") else x
+        x = x.value if type(x) is ScaledBasis else x
         if type(x) is Sym:
             out |= x.expr.free_symbols
         elif isinstance(x, sympy.Basic):
             out |= x.free_symbols
     return out
-
-
-def is_symbolic(obj: Any) -> bool:
-    """Whether any leaf of ``obj`` is symbolic (without importing sympy for int layouts)."""
-    for x in leaves(obj):
-        if type(x) is not int and type(x).__module__.startswith(("cutepy.symbolic", "sympy")):
-            return True
-    return False

@@ -129,9 +129,10 @@ def _above_one(d: Any) -> bool:
     either way)."""
     if type(d) is int:
         return d > 1
-    from ..symbolic.decide import try_decide
-
-    return try_decide(d.expr - 1, "==") is not True
+    try:
+        return d != 1
+    except SymbolicError:  # may be 1 or not: a real dim
+        return True
 
 
 def _changed(new: list[Any], old: list[Any]) -> bool:
@@ -147,9 +148,10 @@ def _changed(new: list[Any], old: list[Any]) -> bool:
                 if diff:
                     return True
             else:
-                from ..symbolic.decide import try_decide
-
-                if try_decide(diff.expr, "==") is not True:
+                try:
+                    if diff != 0:
+                        return True
+                except SymbolicError:  # equal for some values only: changed
                     return True
     return False
 

@@ -129,20 +129,19 @@ class _Parser:
 
     def symbol(self, name: str, pos: int) -> Any:
         """The symbol declared (with :func:`cutepy.symbols`) under ``name``."""
-        from ..symbolic import facts
+        from ..symbolic.facts import named
 
-        found = [s for s in facts._REGISTRY if s.name == name]
-        if len(found) != 1:
-            why = (f"dimension {name!r} is not a declared symbol (declare it first: "
-                   f"{name} = cutepy.symbols({name!r}, multiple_of=...))" if not found else
-                   f"dimension {name!r} names {len(found)} declared symbols (some positive, "
-                   "some not): declare it once")
-            raise self.error(why, pos)
-        from ..symbolic import symbolic_leaf
+        found = named(name)
+        if found is None:
+            raise self.error(f"dimension {name!r} is not a declared symbol (declare it first: "
+                             f"{name} = cutepy.symbols({name!r}, multiple_of=...))", pos)
         from ..symbolic.sym import Sym
 
         try:  # a size must be positive for every value the facts allow
-            return symbolic_leaf(Sym._from_symbol(found[0]), f"dimension {name!r}", positive=True)
+            dim = Sym._from_symbol(found)
+            if not dim >= 1:
+                raise LayoutError(f"dimension {name!r} is never positive")
+            return dim
         except (LayoutError, SymbolicError) as e:
             raise self.error(str(e), pos) from None
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from numbers import Integral
 from typing import Any, Final
 
 from ..errors import CutepyError, LayoutError
@@ -41,13 +42,12 @@ def _is_int(x: object) -> bool:
 
 
 def _is_symbolic(x: object) -> bool:
-    """A sympy expression or a :class:`cutepy.symbolic.Sym`; never imports sympy."""
-    return type(x).__module__.startswith(("cutepy.symbolic", "sympy"))
+    """A symbolic integer (an ``Integral`` without ``__index__``, e.g. :class:`cutepy.symbolic.Sym`)."""
+    return type(x) is not bool and isinstance(x, Integral) and not hasattr(type(x), "__index__")
 
 
 def _dim_tuple(values: Iterable[Any], what: str) -> tuple[Any, ...]:
-    """Dimension sizes: ints, or symbolic sizes (sympy expressions or ``Sym``) that the
-    declared facts prove positive; a symbolic size that is a constant becomes an int."""
+    """Dimension sizes: ints, or symbolic sizes (``Sym``) that the declared facts prove positive."""
     try:
         out = tuple(values)
     except TypeError:
@@ -57,9 +57,8 @@ def _dim_tuple(values: Iterable[Any], what: str) -> tuple[Any, ...]:
     dims = []
     for v in out:
         if _is_symbolic(v):
-            from ..symbolic import symbolic_leaf
-
-            v = symbolic_leaf(v, f"{what} {out}", positive=True)
+            if not v >= 1:  # decided from the facts, or Undecided naming the fact
+                raise LayoutError(f"{what} {out} has a size {v} that is never positive")
         elif not _is_int(v):
             raise LayoutError(f"{what} must hold integers or symbolic sizes, got {v!r}")
         dims.append(v)
@@ -255,8 +254,8 @@ class ArrayShape:
     (a bounded dynamic dim) or, with ``dims[i] == UNBOUNDED_DIM``, ``?``. ``layout``
     ``None`` means no layout (semantics then use XLA's default layout).
 
-    A dim may be *symbolic*: a :class:`cutepy.symbolic.Sym` (from :func:`cutepy.symbols`)
-    or a sympy integer expression that the declared facts prove positive. Such a shape
+    A dim may be *symbolic*: a :class:`cutepy.symbolic.Sym` (from :func:`cutepy.symbols`;
+    ``Sym(expr)`` wraps a sympy expression) that the declared facts prove positive. Such a shape
     prints the expressions (``f32[M,N]{1,0:T(8,128)}``), compiles to a symbolic CuTe
     layout (:func:`cutepy.xla.to_cute`) and has symbolic sizes; what needs every
     element (offset tables, reports, packing) raises until :meth:`subs` puts values in.

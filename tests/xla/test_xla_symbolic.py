@@ -15,7 +15,7 @@ import pytest
 import cutepy
 from cutepy import Layout, equivalent
 from cutepy.engine import compile_program
-from cutepy.errors import CutepyError, ParseError, SymbolicError
+from cutepy.errors import CutepyError, LayoutError, ParseError, SymbolicError
 from cutepy.symbolic import Sym, Undecided
 from cutepy.symbolic.decide import sample_assignments
 from cutepy.xla import (
@@ -38,7 +38,7 @@ from cutepy.xla import (
 )
 from cutepy.xla.reference import reference_offsets
 
-# names unique to this module: facts are global per symbol
+# the facts travel with each symbol; the names are found by the parser in this context
 M, N = cutepy.symbols("Mxs Nxs", multiple_of=(8, 128))
 # bounded away from one tile, so that no compile needs a case split
 Mb, Nb, Bb, Pb = cutepy.symbols("Mxb Nxb Bxb Pxb", multiple_of=(8, 128, 1, 128), min=(16, 256, 2, 256))
@@ -175,8 +175,10 @@ def test_symbolic_shapes_print_the_symbol_names():
         assert str(parse_shape(text)) == text
     assert str(parse_shape(" F32[ Mxs , Nxs ]")) == "f32[Mxs,Nxs]{1,0}"
     assert str(ArrayShape("f32", (M / 8, 2 * N))) == "f32[Mxs/8,2*Nxs]"  # expressions print too
-    s = ArrayShape("f32", (M.expr, 3))  # a sympy expression becomes a Sym leaf
+    s = ArrayShape("f32", (Sym(M.expr), 3))  # a sympy expression, wrapped as a Sym leaf
     assert type(s.dims[0]) is Sym and s.dims[0] == M and s.dims[1] == 3
+    with pytest.raises(LayoutError, match="integers or symbolic sizes"):
+        ArrayShape("f32", (M.expr, 3))  # not an Integral: the core does not guess
     assert ArrayShape("f32", (M - M + 5,)).dims == (5,) and not ArrayShape("f32", (5,)).is_symbolic
     assert hash(parse_shape("f32[Mxs,Nxs]")) == hash(parse_shape("f32[Mxs,Nxs]"))
 
@@ -265,12 +267,12 @@ def test_whole_array_operations_ask_for_values():
 def test_engine_takes_symbolic_extents():
     p = compile_program((Mb, Nb), [("reshape", (Mb / 8, 8, Nb / 128, 128)), ("transpose", (0, 2, 1, 3))])
     assert p.form == "layout" and p.layout == _hand(Mb, Nb) and p.buffer_size == Mb * Nb
-    q = compile_program((Mb.expr, 3), [("pad", (Mb.expr, 4))])  # sympy extents too
+    q = compile_program((Mb, 3), [("pad", (Mb, 4))])
     assert str(q.layout) == "(Mxb,4):(4,1)" and q.domain == (Mb, 4)
     with pytest.raises(Undecided, match=r"Zxf"):
         compile_program((Zf, 4), [])
     with pytest.raises(Undecided, match=r"needs Mxb % 3 == 0"):  # an extent that may not be an integer
-        compile_program((Mb.expr / 3,), [])
+        compile_program((Mb / 3,), [])
     with pytest.raises(CutepyError, match="extents must be positive"):
         compile_program((Mb, 0), [])
     with pytest.raises(CutepyError, match="is not a tuple of integers"):

@@ -1,0 +1,86 @@
+"""The front door of symbolic integers, without sympy: the one "is symbolic" predicate,
+and the entry points that load sympy on first use.
+
+A symbolic leaf is what the core keeps as it is: an :class:`numbers.Integral` that is
+not a ``bool`` and has no ``__index__`` (so ``operator.index`` refuses it), such as
+:class:`~cutepy.symbolic.sym.Sym`. Plain ints and numpy integers are not symbolic.
+
+>>> from cutepy import Layout
+>>> is_symbolic(Layout((4, 8))), is_symbolic(symbols("Q") * 2)
+(False, True)
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+from typing import Any
+
+from ..basis import ScaledBasis
+from ..layout import Layout
+from ..swizzle import ComposedLayout
+
+
+def is_symbolic_leaf(x: Any) -> bool:
+    """Whether ``x`` is a symbolic integer: an ``Integral`` (not ``bool``) without ``__index__``.
+
+    >>> import numpy as np
+    >>> is_symbolic_leaf(3), is_symbolic_leaf(np.int64(3)), is_symbolic_leaf(symbols("Q"))
+    (False, False, True)
+    """
+    t = type(x)
+    return t is not int and t is not bool and isinstance(x, Integral) and not hasattr(t, "__index__")
+
+
+def is_symbolic(obj: Any) -> bool:
+    """Whether any leaf of a layout (composed layouts, tuples, basis strides and values
+    included) is symbolic; never imports sympy."""
+    stack = [obj]
+    while stack:
+        x = stack.pop()
+        t = type(x)
+        if t is int:
+            continue
+        if t is tuple:
+            stack.extend(x)
+        elif t is Layout:
+            stack.extend((x.shape, x.stride))
+        elif isinstance(x, ComposedLayout):
+            stack.extend((x.inner, x.offset, x.outer))
+        elif t is ScaledBasis:
+            stack.append(x.value)
+        elif is_symbolic_leaf(x):
+            return True
+    return False
+
+
+def symbols(names: str, **facts: Any) -> Any:
+    """Declare integer symbols and their facts: see :func:`.sym.symbols`.
+
+    >>> M = symbols("M", multiple_of=8)
+    >>> M * 2
+    2*M
+    """
+    from . import sym  # loads sympy: it is needed only once a symbol is made
+
+    return sym.symbols(names, **facts)
+
+
+def subs(obj: Any, values: Any) -> Any:
+    """``obj`` (a layout, tuple or value) with values put in for symbols: see :func:`.subst.subs`.
+
+    >>> M = symbols("M", multiple_of=8)
+    >>> subs(Layout((M, 4), (4, 1)), {M: 16})
+    (16,4):(4,1)
+    """
+    from . import subst  # loads sympy
+
+    return subst.subs(obj, values)
+
+
+def free_symbols(obj: Any) -> set:
+    """The sympy symbols that occur in a layout (or tuple, or value)."""
+    if not is_symbolic(obj):
+        return set()
+    from . import subst  # loads sympy
+
+    return subst.free_symbols(obj)
