@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 import cutepy
 from cutepy import ComposedLayout, Layout, Swizzle, composition, equivalent
 from cutepy import inttuple as it
-from cutepy.equivalence import first_difference, normal_form
+from cutepy.equivalence import normal_form
+from cutepy.equivalence.verdict import first_difference
 from cutepy.strategies import injective_layouts, layouts, swizzles
 
 

@@ -37,8 +37,9 @@ from ..symbolic import decide as _d
 from ..symbolic.facts import Facts, Undecided, assuming, declared_facts, facts_of
 from ..symbolic.subst import free_symbols, subs, substitution
 from ..symbolic.sym import Sym
-from . import Counterexample, Equivalence, _composed, _concrete, _parts
+from .concrete import decide_concrete
 from .normal_form import fmt_modes, normal_form
+from .verdict import Counterexample, Equivalence, _parts, _show
 
 #: Most cases one proof may split into before it gives up and names the missing fact.
 MAX_CASES = 64
@@ -320,9 +321,35 @@ def _condition(cases: list) -> str | None:
     return " or ".join(f"({a})" for a in alts)
 
 
+class SymbolicCounterexample(Counterexample):
+    """A counterexample at an assignment of the symbols: checked with the values put in."""
+
+    def check(self, A: Any, B: Any) -> bool:
+        if self.index is None or not self.assignment:
+            return super().check(A, B)
+        return super().check(subs(A, self.assignment), subs(B, self.assignment))
+
+
+class SymbolicEquivalence(Equivalence):
+    """A verdict for every admissible assignment: the cases the prover split into, each
+    with its normal forms; ``condition`` says exactly when the layouts are equal."""
+
+    def text(self) -> str:
+        lines = [f"A = {_show(self.A)}", f"B = {_show(self.B)}"]
+        if self.domain is not None:
+            lines.append(f"compared on the region {self.domain} of the modes")
+        return "\n".join(lines + cases_text(self))
+
+    def holds_at(self, values: dict) -> bool:
+        return verdict_at(self, values)
+
+    def check(self) -> bool:
+        return check_cases(self)
+
+
 def _result(A: Any, B: Any, by: str, cases: list) -> Equivalence:
     if all(c.status == "equal" for c in cases):
-        r = Equivalence(True, A, B, by, method="symbolic normal form", cases=cases)
+        r = SymbolicEquivalence(True, A, B, by, method="symbolic normal form", cases=cases)
         return r
     ce = None
     for c in sorted(cases, key=lambda c: c.status != "differ"):
@@ -333,7 +360,7 @@ def _result(A: Any, B: Any, by: str, cases: list) -> Equivalence:
             c.witness = True
             break
     cond = _condition(cases)
-    r = Equivalence(False, A, B, by, method="symbolic normal form", counterexample=ce,
+    r = SymbolicEquivalence(False, A, B, by, method="symbolic normal form", counterexample=ce,
                     condition=cond, cases=cases,
                     note="equal for no admissible assignment" if cond is None else "")
     return r
@@ -363,13 +390,12 @@ def _counterexample(c: Case, by: str) -> Counterexample | None:
                     _value(p, sigma) == _value(q, sigma) for p, q in c.equations):
                 continue
             a, b = subs(c.A, sigma), subs(c.B, sigma)
-            r = _concrete(a, b, by, None) if type(a) is Layout and type(b) is Layout else \
-                _composed(a, b, by, None)
+            r = decide_concrete(a, b, by, None)
             if r:
                 continue
             ce = r.counterexample or Counterexample(None, None, None, None, None, reason=r.note)
-            ce.assignment = dict(sigma)
-            return ce
+            return SymbolicCounterexample(ce.index, ce.coord_a, ce.coord_b, ce.offset_a, ce.offset_b,
+                                          dict(sigma), ce.reason)
     return None
 
 
