@@ -180,7 +180,7 @@ def test_subs_checks_the_values():
     with pytest.raises(SymbolicError, match=r"Mv = 12: it breaks the facts of Mv \(Mv >= 8, Mv % 8 == 0\)"):
         subs(L, {M: 12})
     with pytest.raises(SymbolicError, match="Mv = 0"):
-        M.subs({M: 0})
+        subs(M, {M: 0})
     with pytest.raises(SymbolicError, match="no symbol named 'Nope'"):
         subs(L, {"Nope": 8})
     with pytest.raises(SymbolicError, match="mapping"):

@@ -259,12 +259,6 @@ class Sym:
         """The sympy symbols in the expression."""
         return self.expr.free_symbols
 
-    def subs(self, values: Any) -> Any:
-        """The value (an int when every symbol gets one) under ``{symbol: value}``."""
-        from .subst import subs  # subst builds on this module
-
-        return subs(self, values)
-
     def latex(self) -> str:
         """The expression in LaTeX."""
         return sympy.latex(self.expr)
