@@ -21,7 +21,9 @@ ROOT = Path(__file__).resolve().parents[1] / "cutepy"
 LAYERS: dict[str, int] = {
     # 0 values: integer tuples, bases, errors, event records, symbolic integers
     "cutepy.errors": 0, "cutepy.inttuple": 0, "cutepy.basis": 0, "cutepy.tracing": 0,
-    "cutepy.events": 0, "cutepy.symbolic": 0, "cutepy.limits": 0,
+    "cutepy.events": 0, "cutepy.limits": 0,
+    "cutepy.symbolic.sym": 0, "cutepy.symbolic.facts": 0, "cutepy.symbolic.decide": 0,
+    "cutepy.symbolic.relax": 0, "cutepy.symbolic.printing": 0,
     # 1 the layout and its evaluation
     "cutepy.layout": 1, "cutepy.evaluate": 1,
     # 2 the algebra, one module per family
@@ -30,7 +32,8 @@ LAYERS: dict[str, int] = {
     # 3 engines: whole formalisms compiled into layouts
     "cutepy.engine": 3, "cutepy.xla": 3, "cutepy.program": 3,
     # 4 analyses: questions asked of layouts, kernel-design values
-    "cutepy.symbolic.subst": 4, "cutepy.equivalence": 4, "cutepy.derivation": 4,
+    "cutepy.symbolic": 4, "cutepy.symbolic.front": 4, "cutepy.symbolic.subst": 4,
+    "cutepy.equivalence": 4, "cutepy.derivation": 4,
     "cutepy.tensor": 4, "cutepy.atoms": 4, "cutepy.tiled": 4, "cutepy.banks": 4,
     "cutepy.strategies": 4,
     # 5 the edge: text in and out, pictures, emitted code, the command line
@@ -197,7 +200,8 @@ def test_function_level_imports_are_lazy_heavy_dependencies_with_a_comment():
 
 
 def test_subpackage_inits_only_re_export():
-    """A subpackage's ``__init__`` holds imports, ``__all__`` and a docstring, no code."""
+    """A subpackage's ``__init__`` holds imports, ``__all__`` and a docstring, no code
+    (a module ``__getattr__`` that re-exports lazily, PEP 562, is a re-export)."""
     bad = []
     for mod, path in MODULES.items():
         if path.name != "__init__.py" or mod == "cutepy":
@@ -206,7 +210,8 @@ def test_subpackage_inits_only_re_export():
             ok = isinstance(node, (ast.Import, ast.ImportFrom)) or (
                 isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
             ) or (isinstance(node, ast.Assign) and all(
-                isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets))
+                isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+            ) or (isinstance(node, ast.FunctionDef) and node.name == "__getattr__")
             if not ok:
                 bad.append(f"{mod}:{node.lineno}")
     assert bad == []

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import inttuple as it
+from ..errors import SymbolicError
 from ..layout import Layout
 
 
@@ -206,8 +207,6 @@ def _ask(fn: Any, lenient: bool) -> bool | None:
     """The answer of a comparison; None (lenient only) when the facts do not decide it."""
     if not lenient:
         return bool(fn())
-    from ..errors import SymbolicError
-
     try:
         return bool(fn())
     except SymbolicError:

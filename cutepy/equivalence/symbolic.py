@@ -31,8 +31,10 @@ from typing import Any
 
 import sympy
 
+from .. import inttuple as it
 from ..errors import CutepyError
-from ..layout import Layout
+from ..layout import Layout, as_layout
+from ..swizzle import ComposedLayout
 from ..symbolic import decide as _d
 from ..symbolic.facts import Facts, Undecided, assuming, declared_facts, facts_of
 from ..symbolic.subst import free_symbols, subs, substitution
@@ -127,22 +129,17 @@ class _RankMismatch(CutepyError):
 
 
 def _evaluate(X: Any) -> Any:
-    from ..swizzle import ComposedLayout
 
     r = X() if type(X) is not Layout and callable(X) and not isinstance(X, ComposedLayout) else X
     if isinstance(r, ComposedLayout):
         raise CutepyError("symbolic composed (swizzled) layouts are not compared: substitute values "
                           "for the symbols first (cutepy.subs)")
     if type(r) is not Layout:
-        from ..layout import as_layout
-
         r = as_layout(r)
     return r
 
 
 def _coordinate_check(a: Any, b: Any) -> str | None:
-    from .. import inttuple as it
-
     fa, fb = it.flatten(a.shape), it.flatten(b.shape)
     if len(fa) != len(fb) or any(_eq(x, y) is not True for x, y in zip(fa, fb)):
         return "the shape leaves differ, so the natural coordinates differ"
