@@ -11,16 +11,21 @@
 The rule is the one measured on H100 (sm_90) with Nsight Compute; see ``docs/banks.md``.
 """
 
+from .swizzle_search import AccessCost, SwizzleSearch, find_swizzle, swizzle_family
 from .tile import Access, Instruction, TileReport, analyze_copy, analyze_layout
 from .warp import BankReport, PhaseCost, analyze
 
 __all__ = [
     "Access",
+    "AccessCost",
     "BankReport",
     "Instruction",
     "PhaseCost",
+    "SwizzleSearch",
     "TileReport",
     "analyze",
     "analyze_copy",
     "analyze_layout",
+    "find_swizzle",
+    "swizzle_family",
 ]
