@@ -10,6 +10,9 @@ Why that finite family is exhaustive: on offsets below ``2**n`` a source bit at 
 only split one word into two of the same bank (never fewer wavefronts). Either way the
 swizzle is no better than the one without those bits, which has fewer bits and is in the
 family. A tile of less than 128 bytes has every word in its own bank: the identity is ideal.
+For the same reason a swizzle whose target bits (the bits it XORs into) all lie outside the
+bank bits of a byte address (bits 2-6, i.e. element bits ``[2 - log2 E, 7 - log2 E)``) is
+never better than no swizzle; the search skips those after trying the identity.
 
 Order of preference among the swizzles that reach the ideal: fewest bits ``B``, then
 ``S > 0`` before ``S < 0``, then smallest ``|S|``, then smallest ``M``. A candidate is valid
@@ -74,7 +77,8 @@ class SwizzleSearch:
     ``layout`` the swizzled layout. Otherwise ``swizzle`` is the best candidate and
     ``table`` shows what still conflicts. ``baseline`` is the table without a swizzle,
     ``alternatives`` the other ideal swizzles with as few bits, ``candidates`` the number of
-    swizzles tried, ``bits`` the ``n`` of the family bound.
+    swizzles costed (the identity and every family member that can move a bank, up to the
+    answer's bit count), ``bits`` the ``n`` of the family bound.
     """
 
     found: bool
@@ -198,9 +202,13 @@ def find_swizzle(smem_layout: Layout, accesses: Sequence[Any], element_bytes: in
     ideal = sum(a.ideal for a in baseline)
     winners: list[tuple[Swizzle | None, tuple[AccessCost, ...]]] = [(None, baseline)] if best[0] == ideal else []
     tried = 1
+    lo, hi = max(0, 2 - (E.bit_length() - 1)), 7 - (E.bit_length() - 1)
     for rank, sw in enumerate(family, start=1):
         if winners and sw.bits > (winners[0][0].bits if winners[0][0] else 0):
             break
+        target = sw.base - min(0, sw.shift)
+        if target >= hi or target + sw.bits <= lo:
+            continue
         tried += 1
         costs = _costs(plans, sw(base), E)
         if costs is None:

@@ -1,16 +1,14 @@
 """TiledCopy-like values for the bank tests, built from C++ CuTe prints (CUTLASS 4.2).
 
 Until cutepy.tiled's TiledCopy is merged, these stand in for it with the same attributes
-(the contract of cutepy.banks.analyze_copy). Every layout below is what this program
-printed (g++ -std=c++17 against the CUTLASS 4.2 headers, no GPU):
-
-    using MMA = TiledMMA<MMA_Atom<SM80_16x8x16_F32F16F16F32_TN>, Layout<Shape<_2,_2,_1>>, Tile<_32,_32,_16>>;
-    auto cp = make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t>{},
-                              Layout<Shape<_16,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{});
-    auto ld = make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>{}, MMA{});
-    auto ldt = make_tiled_copy_B(Copy_Atom<SM75_U16x8_LDSM_T, half_t>{}, MMA{});
-    print(typename decltype(x)::Tiler_MN{}); print(x.get_layoutS_TV()); print(x.get_layoutD_TV());
-    print(typename Copy_Traits<...>::SrcLayout{}); print(typename Copy_Traits<...>::DstLayout{});
+(the contract of cutepy.banks.analyze_copy). The copies are CUTLASS's SM80 GEMM
+configurations (test/unit/gemm/device/default_gemm_configuration.hpp) and an SM90
+stmatrix epilogue copy. PRINTS is verbatim what ``banks_copies.cpp`` (beside this file) prints; rebuild with
+``g++ -std=c++17 -I$SP/cutlass_library/source/include -I$SP/nvidia/cuda_cccl/include
+-I$SP/nvidia/cuda_runtime/include -I$SP/nvidia/cuda_nvcc/include banks_copies.cpp && ./a.out``
+(CUTLASS 4.2 headers of the test extras; no GPU needed). Each line is
+``name | Tiler_MN | get_layoutS_TV() | get_layoutD_TV()`` or, for a copy atom's traits,
+``name | SrcLayout | DstLayout`` (bits).
 """
 
 from __future__ import annotations
@@ -19,6 +17,26 @@ from dataclasses import dataclass
 from typing import Any
 
 from cutepy.notation import parse
+
+PRINTS = """
+cp_half_k64 | (_16,_64) | ((_8,_16),(_8,_1)):((_128,_1),(_16,_0)) | ((_8,_16),(_8,_1)):((_128,_1),(_16,_0))
+cp_half_m | (_128,_8) | (_128,(_8,_1)):(_8,(_1,_0)) | (_128,(_8,_1)):(_8,(_1,_0))
+cp_half_k32 | (_32,_32) | ((_4,_32),(_8,_1)):((_256,_1),(_32,_0)) | ((_4,_32),(_8,_1)):((_256,_1),(_32,_0))
+cp_tf32_k32 | (_16,_32) | ((_8,_16),(_4,_1)):((_64,_1),(_16,_0)) | ((_8,_16),(_4,_1)):((_64,_1),(_16,_0))
+cp_tf32_m | (_64,_8) | (_128,(_4,_1)):(_4,(_1,_0)) | (_128,(_4,_1)):(_4,(_1,_0))
+cp_int8_k64 | (_32,_64) | ((_4,_32),(_16,_1)):((_512,_1),(_32,_0)) | ((_4,_32),(_16,_1)):((_512,_1),(_32,_0))
+ldsm_half_a | (_32,_16) | ((_16,_2,_2,_2),(_8,_1)):((_1,_256,_16,_0),(_32,_0)) | ((_4,_8,_2,_2),((_2,_2,_2),_1)):((_64,_1,_16,_0),((_32,_8,_256),_0))
+ldsmt_half_a | (_32,_16) | ((_8,_2,_2,_2,_2),(_8,_1)):((_32,_8,_256,_16,_0),(_1,_0)) | ((_4,_8,_2,_2),((_2,_2,_2),_1)):((_64,_1,_16,_0),((_32,_8,_256),_0))
+ldsm_tf32_a | (_32,_8) | ((_16,_2,_2,_2),(_4,_1)):((_1,_128,_0,_16),(_32,_0)) | ((_4,_8,_2,_2),((_2,_2),_1)):((_32,_1,_0,_16),((_8,_128),_0))
+univ_tf32_a | (_32,_8) | ((_4,_8,_2,_2),(_1,(_2,_2))):((_32,_1,_0,_16),(_0,(_8,_128))) | ((_4,_8,_2,_2),(_1,(_2,_2))):((_32,_1,_0,_16),(_0,(_8,_128)))
+ldsm_int8_a | (_32,_32) | ((_16,_2,_2,_2),(_16,_1)):((_1,_512,_16,_0),(_32,_0)) | ((_4,_8,_2,_2),((_4,_2,_2),_1)):((_128,_1,_16,_0),((_32,_8,_512),_0))
+stsm_half_c | (_32,_32) | ((_4,_8,_2,_2),((_2,_2,_2),_1)):((_64,_1,_16,_256),((_32,_8,_512),_0)) | ((_16,_2,_2,_2),(_8,_1)):((_1,_512,_16,_256),(_32,_0))
+bits_cp | (_1,_128):(_0,_1) | (_1,_128):(_0,_1)
+bits_ldsm_x4 | (_32,_128):(_128,_1) | (_32,(_32,_4)):(_32,(_1,_1024))
+bits_ldsm_t | (_32,_128):(_128,_1) | ((_4,_8),(_16,_2,_4)):((_256,_16),(_1,_128,_1024))
+bits_univ32 | (_1,_32):(_0,_1) | (_1,_32):(_0,_1)
+bits_stsm_x4 | (_32,(_32,_4)):(_32,(_1,_1024)) | (_32,_128):(_128,_1)
+"""
 
 
 @dataclass(frozen=True)
@@ -39,21 +57,33 @@ class TiledCopy:
     layout_dst_tv_tiled: Any
 
 
-CP_ASYNC_16B = TiledCopy(
-    CopyAtom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "cp.async", 16,
-             parse("(1,128):(0,1)"), parse("(1,128):(0,1)")),
-    128, (16, 64),
-    parse("((8,16),(8,1)):((128,1),(16,0))"), parse("((8,16),(8,1)):((128,1),(16,0))"))
+def _rows() -> dict[str, list[str]]:
+    out = {}
+    for line in PRINTS.strip().splitlines():
+        name, *rest = [s.strip().replace("_", "") if i else s.strip() for i, s in enumerate(line.split("|"))]
+        out[name] = rest
+    return out
 
-LDSM_X4_A = TiledCopy(
-    CopyAtom("SM75_U32x4_LDSM_N", "ldmatrix", 16, parse("(32,128):(128,1)"), parse("(32,(32,4)):(32,(1,1024))")),
-    128, (32, 16),
-    parse("((16,2,2,2),(8,1)):((1,256,16,0),(32,0))"),
-    parse("((4,8,2,2),((2,2,2),1)):((64,1,16,0),((32,8,256),0))"))
 
-LDSM_T_B = TiledCopy(
-    CopyAtom("SM75_U16x8_LDSM_T", "ldmatrix", 16, parse("(32,128):(128,1)"),
-             parse("((4,8),(16,2,4)):((256,16),(1,128,1024))")),
-    128, (32, 16),
-    parse("((16,2,2,2),(8,1)):((32,16,0,8),(1,0))"),
-    parse("((4,8,2,2),((2,2,2),1)):((64,1,0,8),((32,256,16),0))"))
+ROWS = _rows()
+# atom name in C++, op, element bits, bits-layout row
+ATOMS = {
+    "cp": ("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", "cp.async", "bits_cp"),
+    "ldsm": ("SM75_U32x4_LDSM_N", "ldmatrix", "bits_ldsm_x4"),
+    "ldsmt": ("SM75_U16x8_LDSM_T", "ldmatrix", "bits_ldsm_t"),
+    "univ": ("UniversalCopy<tfloat32_t>", "ld", "bits_univ32"),
+    "stsm": ("SM90_U32x4_STSM_N", "stmatrix", "bits_stsm_x4"),
+}
+ELEMENT_BITS = {"half": 16, "tf32": 32, "int8": 8}
+
+
+def tiled_copy(name: str) -> TiledCopy:
+    """The C++ TiledCopy printed as ``name`` (e.g. ``ldsm_half_a``)."""
+    kind, elem = name.split("_")[:2]
+    atom_name, op, bits_row = ATOMS[kind]
+    src_bits, dst_bits = (parse(x) for x in ROWS[bits_row])
+    tiler, src, dst = ROWS[name]
+    tiler_mn = tuple(int(x) for x in tiler.strip("()").split(","))
+    src_tv, dst_tv = parse(src), parse(dst)
+    return TiledCopy(CopyAtom(atom_name, op, ELEMENT_BITS[elem], src_bits, dst_bits), src_tv[0].size(),
+                     tiler_mn, src_tv, dst_tv)

@@ -15,9 +15,12 @@ from cutepy.layout import Layout
 from cutepy.notation import parse
 from cutepy.swizzle import ComposedLayout, Swizzle
 
-from banks_copies import CP_ASYNC_16B, LDSM_T_B, LDSM_X4_A
+from banks_copies import tiled_copy
 
 SAMPLES = json.loads((Path(__file__).parents[1] / "data" / "smem_bank_samples.json").read_text())["records"]
+CP_ASYNC_16B = tiled_copy("cp_half_k64")
+LDSM_X4_A = tiled_copy("ldsm_half_a")
+LDSM_T_A = tiled_copy("ldsmt_half_a")
 LAYOUT_SAMPLES = [r for r in SAMPLES if r.get("tv_layout")]
 
 
@@ -115,9 +118,9 @@ def test_copy_of_an_sm80_tile_costs_every_instruction() -> None:
 
 
 def test_transposed_ldmatrix_of_an_mn_major_tile() -> None:
-    smem = Layout((64, 64), (1, 64))                   # B tile (n, k), n contiguous
-    plain = analyze_copy(LDSM_T_B, smem)
-    swizzled = analyze_copy(LDSM_T_B, ComposedLayout(Swizzle(3, 3, 3), 0, smem))
+    smem = Layout((64, 64), (1, 64))                   # A tile (m, k), m contiguous
+    plain = analyze_copy(LDSM_T_A, smem)
+    swizzled = analyze_copy(LDSM_T_A, ComposedLayout(Swizzle(3, 3, 3), 0, smem))
     assert plain.bank_conflicts > 0 and swizzled.bank_conflicts == 0
     assert plain.ideal == swizzled.ideal == 4 * len(plain.instructions)
 
