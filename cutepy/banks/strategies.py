@@ -31,7 +31,8 @@ def lane_addresses(draw: Any, width: int, span: int = 4096) -> list[int]:
         return [((start + step * t) % slots) * width for t in range(32)]
     if kind == "few":
         pool = draw(st.lists(st.integers(0, slots - 1), min_size=1, max_size=4))
-        return [pool[i] * width for i in draw(st.lists(st.integers(0, len(pool) - 1), min_size=32, max_size=32))]
+        picks = draw(st.lists(st.integers(0, len(pool) - 1), min_size=32, max_size=32))
+        return [pool[i] * width for i in picks]
     base = draw(st.lists(st.integers(0, slots - 1), min_size=32, max_size=32))
     if kind == "pair1":
         return [base[t & ~1] * width for t in range(32)]

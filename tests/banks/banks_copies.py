@@ -3,7 +3,8 @@
 Until cutepy.tiled's TiledCopy is merged, these stand in for it with the same attributes
 (the contract of cutepy.banks.analyze_copy). The copies are CUTLASS's SM80 GEMM
 configurations (test/unit/gemm/device/default_gemm_configuration.hpp) and an SM90
-stmatrix epilogue copy. PRINTS is verbatim what ``banks_copies.cpp`` (beside this file) prints; rebuild with
+stmatrix epilogue copy. PRINTS (tests/data/smem_bank_copies.txt) is verbatim what
+``banks_copies.cpp`` (beside this file) prints, with three comment lines on top; rebuild with
 ``g++ -std=c++17 -I$SP/cutlass_library/source/include -I$SP/nvidia/cuda_cccl/include
 -I$SP/nvidia/cuda_runtime/include -I$SP/nvidia/cuda_nvcc/include banks_copies.cpp && ./a.out``
 (CUTLASS 4.2 headers of the test extras; no GPU needed). Each line is
@@ -14,29 +15,12 @@ stmatrix epilogue copy. PRINTS is verbatim what ``banks_copies.cpp`` (beside thi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from cutepy.notation import parse
 
-PRINTS = """
-cp_half_k64 | (_16,_64) | ((_8,_16),(_8,_1)):((_128,_1),(_16,_0)) | ((_8,_16),(_8,_1)):((_128,_1),(_16,_0))
-cp_half_m | (_128,_8) | (_128,(_8,_1)):(_8,(_1,_0)) | (_128,(_8,_1)):(_8,(_1,_0))
-cp_half_k32 | (_32,_32) | ((_4,_32),(_8,_1)):((_256,_1),(_32,_0)) | ((_4,_32),(_8,_1)):((_256,_1),(_32,_0))
-cp_tf32_k32 | (_16,_32) | ((_8,_16),(_4,_1)):((_64,_1),(_16,_0)) | ((_8,_16),(_4,_1)):((_64,_1),(_16,_0))
-cp_tf32_m | (_64,_8) | (_128,(_4,_1)):(_4,(_1,_0)) | (_128,(_4,_1)):(_4,(_1,_0))
-cp_int8_k64 | (_32,_64) | ((_4,_32),(_16,_1)):((_512,_1),(_32,_0)) | ((_4,_32),(_16,_1)):((_512,_1),(_32,_0))
-ldsm_half_a | (_32,_16) | ((_16,_2,_2,_2),(_8,_1)):((_1,_256,_16,_0),(_32,_0)) | ((_4,_8,_2,_2),((_2,_2,_2),_1)):((_64,_1,_16,_0),((_32,_8,_256),_0))
-ldsmt_half_a | (_32,_16) | ((_8,_2,_2,_2,_2),(_8,_1)):((_32,_8,_256,_16,_0),(_1,_0)) | ((_4,_8,_2,_2),((_2,_2,_2),_1)):((_64,_1,_16,_0),((_32,_8,_256),_0))
-ldsm_tf32_a | (_32,_8) | ((_16,_2,_2,_2),(_4,_1)):((_1,_128,_0,_16),(_32,_0)) | ((_4,_8,_2,_2),((_2,_2),_1)):((_32,_1,_0,_16),((_8,_128),_0))
-univ_tf32_a | (_32,_8) | ((_4,_8,_2,_2),(_1,(_2,_2))):((_32,_1,_0,_16),(_0,(_8,_128))) | ((_4,_8,_2,_2),(_1,(_2,_2))):((_32,_1,_0,_16),(_0,(_8,_128)))
-ldsm_int8_a | (_32,_32) | ((_16,_2,_2,_2),(_16,_1)):((_1,_512,_16,_0),(_32,_0)) | ((_4,_8,_2,_2),((_4,_2,_2),_1)):((_128,_1,_16,_0),((_32,_8,_512),_0))
-stsm_half_c | (_32,_32) | ((_4,_8,_2,_2),((_2,_2,_2),_1)):((_64,_1,_16,_256),((_32,_8,_512),_0)) | ((_16,_2,_2,_2),(_8,_1)):((_1,_512,_16,_256),(_32,_0))
-bits_cp | (_1,_128):(_0,_1) | (_1,_128):(_0,_1)
-bits_ldsm_x4 | (_32,_128):(_128,_1) | (_32,(_32,_4)):(_32,(_1,_1024))
-bits_ldsm_t | (_32,_128):(_128,_1) | ((_4,_8),(_16,_2,_4)):((_256,_16),(_1,_128,_1024))
-bits_univ32 | (_1,_32):(_0,_1) | (_1,_32):(_0,_1)
-bits_stsm_x4 | (_32,(_32,_4)):(_32,(_1,_1024)) | (_32,_128):(_128,_1)
-"""
+PRINTS = (Path(__file__).parents[1] / "data" / "smem_bank_copies.txt").read_text()
 
 
 @dataclass(frozen=True)
@@ -60,6 +44,8 @@ class TiledCopy:
 def _rows() -> dict[str, list[str]]:
     out = {}
     for line in PRINTS.strip().splitlines():
+        if line.startswith("#"):
+            continue
         name, *rest = [s.strip().replace("_", "") if i else s.strip() for i, s in enumerate(line.split("|"))]
         out[name] = rest
     return out

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from banks_copies import tiled_copy
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -14,8 +15,6 @@ from cutepy.errors import CutepyError
 from cutepy.layout import Layout
 from cutepy.notation import parse
 from cutepy.swizzle import ComposedLayout, Swizzle
-
-from banks_copies import tiled_copy
 
 SAMPLES = json.loads((Path(__file__).parents[1] / "data" / "smem_bank_samples.json").read_text())["records"]
 CP_ASYNC_16B = tiled_copy("cp_half_k64")
@@ -57,7 +56,8 @@ def test_matrix_measurements_are_reproduced_from_a_tv_layout(key, op) -> None:
     got = list(r.instructions[0].report.addresses)
     for rec in recs:
         assert got[: 8 * n] == rec["addresses"][: 8 * n]
-        assert (r.wavefronts, r.bank_conflicts) == (rec["measured"]["wavefronts"], rec["measured"]["bank_conflicts"])
+        measured = rec["measured"]
+        assert (r.wavefronts, r.bank_conflicts) == (measured["wavefronts"], measured["bank_conflicts"])
 
 
 def test_matrices_are_inferred_from_repeating_rows() -> None:
@@ -141,7 +141,8 @@ def test_bad_tile_arguments_are_refused() -> None:
     with pytest.raises(CutepyError, match="beyond"):
         analyze_layout(Layout(16, 1), Layout(32, 1), element_bytes=4)
     with pytest.raises(CutepyError, match="row is 16 bytes"):
-        analyze_layout(Layout(512, 1), Layout((32, 4), (4, 1)), element_bytes=2, vector_elems=4, op="ldmatrix")
+        analyze_layout(Layout(512, 1), Layout((32, 4), (4, 1)), element_bytes=2, vector_elems=4,
+                       op="ldmatrix")
     with pytest.raises(CutepyError, match="not a TiledCopy"):
         analyze_copy(Layout(32, 1), Layout(64, 1))
     with pytest.raises(CutepyError, match="does not tile"):
