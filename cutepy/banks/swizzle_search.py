@@ -22,10 +22,10 @@ per-access table shows which accesses still conflict: the proof that the family 
 
 >>> from cutepy.layout import Layout
 >>> smem = Layout((8, 64), (64, 1))                          # fp16, 128-byte rows
->>> column = Layout((8, 8), (1, 64))                         # lane t: row t % 8, 16 B at column 8 (t // 8)
->>> r = find_swizzle(smem, [(column, "ld", 8)], element_bytes=2)
->>> r.swizzle, r.found, r.table[0].wavefronts
-(Sw<3,3,3>, True, 4)
+>>> tv = Layout(((8, 4), 8), ((1, 64), 8))        # lane t: row t % 8, 16 B at column 8 (t // 8)
+>>> r = find_swizzle(smem, [(tv, "ld", 8)], element_bytes=2)
+>>> r.swizzle, r.found, r.baseline[0].wavefronts, r.table[0].wavefronts
+(Sw<3,3,3>, True, 32, 4)
 """
 
 from __future__ import annotations
