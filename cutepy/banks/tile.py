@@ -282,6 +282,8 @@ def analyze_layout(smem_layout: Any, tv_layout: Any, *, element_bytes: int, vect
     ``element_bytes``) with ``V = vector_elems`` elements (default 1; for ldmatrix /
     stmatrix the 16-byte row, ``16 // element_bytes``), one instruction per vector ``k``.
     ``matrices`` (ldmatrix/stmatrix) defaults to the number the lanes' rows imply.
+    ``op="cp.async"`` is costed as the shared-memory store it performs (an assumption:
+    the measured rule covers ld/st/ldmatrix/stmatrix).
 
     Pre:  ``smem_layout`` a Layout or swizzled ComposedLayout whose domain holds every
           value of ``tv_layout`` (rank 1 or 2: threads, values); vectors consecutive and
@@ -297,10 +299,10 @@ def analyze_layout(smem_layout: Any, tv_layout: Any, *, element_bytes: int, vect
     E = check_element_bytes(element_bytes)
     if op in ("ldmatrix", "stmatrix") and vector_elems is None:
         vector_elems = 16 // E
-    if op not in ("ld", "st", "ldmatrix", "stmatrix"):
-        raise CutepyError(f"op must be ld, st, ldmatrix or stmatrix, got {op!r}")
+    if op not in ("ld", "st", "ldmatrix", "stmatrix", "cp.async"):
+        raise CutepyError(f"op must be ld, st, ldmatrix, stmatrix or cp.async, got {op!r}")
     access = make_access(tv_table(tv_layout), op, 1 if vector_elems is None else vector_elems, E,
-                         matrices=matrices)
+                         matrices=matrices, label=op)
     return report_access(access, smem_layout, E, f"{access.instruction} of {smem_layout} by {tv_layout}")
 
 
