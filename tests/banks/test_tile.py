@@ -117,6 +117,18 @@ def test_copy_of_an_sm80_tile_costs_every_instruction() -> None:
     assert "SM75_U32x4_LDSM_N (src = shared memory)" in text and "ldmatrix.x4: 1024 wavefronts" in text
 
 
+def test_a_copy_repeats_over_extra_modes_of_the_buffer() -> None:
+    smem = Layout((64, 64, 3), (64, 1, 4096))           # three pipeline stages of the tile
+    one = analyze_copy(LDSM_X4_A, Layout((64, 64), (64, 1)))
+    three = analyze_copy(LDSM_X4_A, smem)
+    assert len(three.instructions) == 3 * len(one.instructions)
+    assert three.wavefronts == 3 * one.wavefronts
+    with pytest.raises(CutepyError, match="does not tile"):
+        analyze_copy(LDSM_X4_A, Layout((64, 72), (72, 1)))
+    with pytest.raises(CutepyError, match="more modes"):
+        analyze_copy(LDSM_X4_A, Layout(8192, 1))
+
+
 def test_transposed_ldmatrix_of_an_mn_major_tile() -> None:
     smem = Layout((64, 64), (1, 64))                   # A tile (m, k), m contiguous
     plain = analyze_copy(LDSM_T_A, smem)
