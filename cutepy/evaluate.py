@@ -239,26 +239,47 @@ def _fill(
             for c, k in starts:
                 np.add(block[:k], base + o_off + c * dj, out=out[first + c * m : first + c * m + k])
         return out
-    # Sw(T + c) == Sw(T + c % P) + (c - c % P) for P = 2^(highest swizzle bit + 1): the
-    # swizzle reads and writes only bits below P. Swizzled blocks are kept per residue.
+    # Sw(x + h) == Sw(x) + h when h is a multiple of P = 2^(highest swizzle bit + 1): the
+    # swizzle reads and writes only bits below P. Three ways, cheapest first:
+    #  1. few residues c % P among the block constants c: one swizzled block per residue,
+    #     then every block is that block plus one integer;
+    #  2. the first j modes have strides that are multiples of P: a block is their table A
+    #     plus the swizzle of the few row offsets, one broadcast add;
+    #  3. else add, then swizzle the block in place through a scratch block.
     period = 1 << (swizzle.yyy_mask | swizzle.zzz_mask).bit_length()
-    scratch = np.empty(m * rows, dtype=np.int64)
-    cache: dict[int, np.ndarray] = {}
-    for o_idx, o_off in enumerate(_small_offsets(outer)):
-        first = o_idx * span
-        for c, k in starts:
-            const = base + o_off + c * dj
-            dst = out[first + c * m : first + c * m + k]
+    plan = [
+        (o_idx * span + c * m, k, base + o_off + c * dj)
+        for o_idx, o_off in enumerate(_small_offsets(outer))
+        for c, k in starts
+    ]
+    residues = {const % period for _, _, const in plan}
+    if len(residues) <= _CACHED_BLOCKS:
+        scratch = np.empty(m * rows, dtype=np.int64)
+        cache = {}
+        for r in residues:
+            cache[r] = block + r
+            _swizzle_in_place(cache[r], swizzle, scratch)
+        for first, k, const in plan:
             r = const % period
-            blk = cache.get(r)
-            if blk is None and len(cache) < _CACHED_BLOCKS:
-                blk = cache[r] = block + r
-                _swizzle_in_place(blk, swizzle, scratch)
-            if blk is None:
-                np.add(block[:k], const, out=dst)
-                _swizzle_in_place(dst, swizzle, scratch)
-            else:
-                np.add(blk[:k], const - r, out=dst)
+            np.add(cache[r][:k], const - r, out=out[first : first + k])
+        return out
+    if m >= 64 and all(d % period == 0 for _, d in modes[:j]):
+        table = np.empty(m, dtype=np.int64)
+        _table(table, modes[:j], 0)
+        row_offsets = np.arange(rows, dtype=np.int64) * dj
+        low = np.empty(rows, dtype=np.int64)
+        scratch = np.empty(rows, dtype=np.int64)
+        for first, k, const in plan:
+            np.add(row_offsets, const, out=low)
+            _swizzle_in_place(low, swizzle, scratch)
+            r = k // m
+            np.add(low[:r, None], table[None, :], out=out[first : first + k].reshape(r, m))
+        return out
+    scratch = np.empty(m * rows, dtype=np.int64)
+    for first, k, const in plan:
+        dst = out[first : first + k]
+        np.add(block[:k], const, out=dst)
+        _swizzle_in_place(dst, swizzle, scratch)
     return out
 
 
