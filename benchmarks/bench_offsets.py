@@ -4,8 +4,9 @@ Run:  python benchmarks/bench_offsets.py [--sizes 24 26] [--repeat 7]
 
 For each size 2^k and each kind of layout (contiguous, strided, nested, swizzled, and a
 few awkward shapes), prints the best-of-``repeat`` time of ``cutepy.evaluate.offsets``
-and of the numpy baseline (timed alternately with it) ``np.empty(n, int64); a.fill(1)`` (a fresh array each time, so
-both pay the same page faults), and their ratio. The goal is every ratio <= 1.5.
+and of the numpy baseline ``np.empty(n, int64); a.fill(1)`` (a fresh array each time, so
+both pay the same page faults; the two are timed alternately), and their ratio.
+The goal is every ratio <= 1.5.
 """
 
 from __future__ import annotations
@@ -71,7 +72,8 @@ def main(argv: list[str] | None = None) -> None:
         n = 1 << k
         print(f"\n2^{k} elements (numpy: np.empty + fill, timed alternately with each case)")
         for name, L in cases(k).items():
-            t, t_np = _best_pair(lambda L=L, n=n: offsets(L, max_elements=n), lambda n=n: _fill(n), args.repeat)
+            ours = lambda L=L, n=n: offsets(L, max_elements=n)  # noqa: E731
+            t, t_np = _best_pair(ours, lambda n=n: _fill(n), args.repeat)
             ratio = t / t_np
             worst = max(worst, ratio)
             print(f"  {name:36s} {t * 1e3:8.1f} ms  fill {t_np * 1e3:7.1f} ms  {ratio:5.2f}x")
