@@ -9,11 +9,27 @@ strides: ``(4,8):(1@0,1@1)`` sends ``(i, j)`` to the coordinate ``(i, j)``.
 (2,3)
 >>> E(1, 0)
 1@0@1
+
+Limits: a mode index is at most :data:`MAX_MODE` and a mode path at most
+:data:`MAX_PATH` long (a basis element stands for a coordinate tuple of that many
+entries); mixing an integer with a basis coordinate is a :class:`CutepyError`.
+
+>>> E(1) + 3
+Traceback (most recent call last):
+...
+cutepy.errors.CutepyError: cannot add 3 to the coordinate (0,1): integer and basis strides do not mix
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from .errors import CutepyError
+
+#: The largest mode index of a basis element (``E(MAX_MODE)`` is a tuple of 1025 entries).
+MAX_MODE = 1024
+#: The longest mode path of a basis element (``E(1, 0)`` has a path of length 2).
+MAX_PATH = 64
 
 
 class ArithTuple(tuple):
@@ -25,9 +41,11 @@ class ArithTuple(tuple):
         if isinstance(other, ScaledBasis):
             other = other.as_tuple()
         elif not isinstance(other, tuple):
-            if other == 0:
+            if type(other) is not bool and other == 0:
                 return self
-            return NotImplemented
+            raise CutepyError(
+                f"cannot add {other!r} to the coordinate {self}: integer and basis strides do not mix"
+            )
         n = max(len(self), len(other))
         a = tuple(self) + (0,) * (n - len(self))
         b = tuple(other) + (0,) * (n - len(other))
@@ -70,24 +88,51 @@ class ScaledBasis:
     __slots__ = ("value", "mode")
 
     def __init__(self, value: Any, mode: tuple[int, ...]):
+        """Pre: ``value`` an integer (or symbol); ``mode`` a path of at most :data:`MAX_PATH`
+        integers in ``[0, MAX_MODE]``. Else a :class:`CutepyError` naming the part."""
+        if isinstance(value, (bool, float, complex, str, bytes, tuple, list, ScaledBasis)):
+            raise CutepyError(f"a basis element scales an integer, got {value!r}")
+        try:
+            mode = tuple(mode)
+        except TypeError:
+            raise CutepyError(f"a basis mode is a tuple of integers, got {mode!r}") from None
+        if len(mode) > MAX_PATH:
+            raise CutepyError(f"a basis mode path has {len(mode)} entries, above the limit {MAX_PATH}")
+        for m in mode:
+            if type(m) is not int or not 0 <= m <= MAX_MODE:
+                raise CutepyError(
+                    f"a basis mode index must be an integer in [0, {MAX_MODE}], got {m!r}"
+                )
         self.value = value
-        self.mode = tuple(mode)
+        self.mode = mode
+
+    @classmethod
+    def _new(cls, value: Any, mode: tuple[int, ...]) -> ScaledBasis:
+        """Trusted constructor for results of arithmetic on valid elements: no checks."""
+        self = object.__new__(cls)
+        self.value = value
+        self.mode = mode
+        return self
 
     def __mul__(self, k: Any) -> ScaledBasis:
-        if isinstance(k, ScaledBasis):
-            return NotImplemented
-        return ScaledBasis(self.value * k, self.mode)
+        if isinstance(k, (ScaledBasis, tuple)):
+            raise CutepyError(f"cannot multiply the basis element {self} by {k}")
+        if isinstance(k, (bool, float, complex, str, bytes, list)):
+            raise CutepyError(f"a basis element scales by an integer, got {k!r}")
+        return ScaledBasis._new(self.value * k, self.mode)
 
     __rmul__ = __mul__
 
     def __floordiv__(self, k: Any) -> ScaledBasis:
-        return ScaledBasis(self.value // k, self.mode)
+        if isinstance(k, ScaledBasis) or k == 0:
+            raise CutepyError(f"cannot divide the basis element {self} by {k}")
+        return ScaledBasis._new(self.value // k, self.mode)
 
     def __neg__(self) -> ScaledBasis:
-        return ScaledBasis(-self.value, self.mode)
+        return ScaledBasis._new(-self.value, self.mode)
 
     def __abs__(self) -> ScaledBasis:
-        return ScaledBasis(abs(self.value), self.mode)
+        return ScaledBasis._new(abs(self.value), self.mode)
 
     def as_tuple(self) -> ArithTuple:
         """The coordinate this basis element stands for, e.g. ``E(1)*3 -> (0,3)``."""

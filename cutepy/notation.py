@@ -23,15 +23,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .basis import ScaledBasis
+from .basis import MAX_MODE, MAX_PATH, ScaledBasis
 from .errors import CutepyError, ParseError
 from .inttuple import MAX_DEPTH
 from .layout import Layout
 from .swizzle import ComposedLayout, Swizzle
 
+# ASCII digits only: "\d" would also take Arabic-Indic and other unicode digits
 _TOKEN = re.compile(
-    r"\s*(?:(?P<int>_?-?_?\d+(?:@\d+)*)|(?P<sw>Sw<)|(?P<o>o)(?![A-Za-z0-9_])|(?P<p>[(),:<>]))"
+    r"\s*(?:(?P<int>_?-?_?[0-9]+(?:@[0-9]+)*)|(?P<sw>Sw<)|(?P<o>o)(?![A-Za-z0-9_])|(?P<p>[(),:<>]))"
 )
+#: The longest integer literal (in digits) the parser reads: Python's own default bound.
+MAX_DIGITS = 4300
 
 
 def _tokenize(text: str) -> list[tuple[str, str, int]]:
@@ -76,12 +79,32 @@ class _Parser:
         if t[1] != value:
             raise self.error(f"expected {value!r}", t)
 
+    def integer(self, text: str, col: int) -> int:
+        digits = text.lstrip("-")
+        if len(digits) > MAX_DIGITS:
+            msg = f"an integer of {len(digits)} digits (the limit is {MAX_DIGITS})"
+            raise ParseError(msg, self.text, col)
+        return int(text)
+
     def int_leaf(self, tok: tuple[str, str, int]) -> Any:
         parts = tok[1].replace("_", "").split("@")
-        v = int(parts[0])
+        v = self.integer(parts[0], tok[2])
         if len(parts) == 1:
             return v
-        return ScaledBasis(v, tuple(int(p) for p in reversed(parts[1:])))
+        col = tok[2] + len(tok[1]) - len(tok[1].split("@", 1)[1]) - 1
+        if len(parts) - 1 > MAX_PATH:
+            raise ParseError(f"a basis mode path longer than {MAX_PATH}", self.text, col)
+        modes = []
+        for p in parts[1:]:
+            if len(p) > len(str(MAX_MODE)) or int(p) > MAX_MODE:
+                raise ParseError(f"a basis mode index above the limit {MAX_MODE}", self.text, col)
+            modes.append(int(p))
+        return ScaledBasis(v, tuple(reversed(modes)))
+
+    def plain_int(self, tok: tuple[str, str, int], what: str) -> int:
+        if tok[0] != "int" or "@" in tok[1]:
+            raise self.error(f"expected an integer {what}", tok)
+        return self.integer(tok[1].replace("_", ""), tok[2])
 
     def tuple_expr(self, depth: int) -> Any:
         if depth > MAX_DEPTH:
@@ -135,10 +158,7 @@ class _Parser:
         t = self.next()
         vals = []
         for k in range(3):
-            v = self.next()
-            if v[0] != "int" or "@" in v[1]:
-                raise self.error("expected an integer in Sw<B,M,S>", v)
-            vals.append(int(v[1].replace("_", "")))
+            vals.append(self.plain_int(self.next(), "in Sw<B,M,S>"))
             if k < 2:
                 self.expect(",")
         self.expect(">")
@@ -162,10 +182,7 @@ class _Parser:
                 raise self.error("unexpected text after the expression")
             return first
         self.next()
-        t = self.next()
-        if t[0] != "int" or "@" in t[1]:
-            raise self.error("the middle of 'outer o offset o inner' must be an integer", t)
-        offset = int(t[1].replace("_", ""))
+        offset = self.plain_int(self.next(), "in the middle of 'outer o offset o inner'")
         o = self.next()
         if o[0] != "o":
             raise self.error("expected 'o' and the inner layout", o)
