@@ -21,11 +21,11 @@ offset ``b`` before ``R``).
 >>> from cutepy.program import broadcast_to, concatenate, resize, trace
 >>> a = trace((2, 5, 2, 3), "a")
 >>> b = resize(a.reshape(2, 5, 6), (2, 8, 8)).reshape(2, 2, 4, 2, 4).transpose(2, 0, 1, 3, 4)
->>> p = compile(b)
+>>> p = to_layout(b)
 >>> p.form, str(p.layout), p(1, 4, 1, 2)
 ('layout', '(2,(4,2),2,3):(16,(32,8),3,1)', 29)
 >>> e = concatenate([trace((4, 1, 4), "bias"), trace((4, 12, 4), "weight")], axis=1)
->>> [str(q) for q in compile(e).pieces]
+>>> [str(q) for q in to_layout(e).pieces]
 ['(4,1,4):(52,4,1)', '4 + (4,12,4):(52,4,1)']
 
 A broadcast is a numpy view: ``broadcast_to`` adds stride-0 dims to the array it
@@ -33,7 +33,7 @@ reads. Its result is an input of the program that consumes it (a piece indexed b
 broadcast coordinates), and the piece's ``view`` holds the stride-0 layout from
 those coordinates to the element of the viewed array's buffer that they read:
 
->>> v = compile(resize(broadcast_to(trace((3,), "bias"), (2, 3)), (2, 4))).pieces[0]
+>>> v = to_layout(resize(broadcast_to(trace((3,), "bias"), (2, 3)), (2, 4))).pieces[0]
 >>> str(v), str(v.view.layout)
 ('(2,3):(4,1)', '(2,3):(0,1)')
 """
@@ -186,7 +186,7 @@ class CompiledProgram:
         """Which form the program compiled to, piece by piece, and why.
 
         >>> from cutepy.program import trace
-        >>> print(compile(trace((6,), "x").reshape(2, 3).T).explain())
+        >>> print(to_layout(trace((6,), "x").reshape(2, 3).T).explain())
         x.reshape(2, 3).transpose(1, 0) -> buffer (3, 2): one layout
           x (6,): ((3,2)):((2,1))
         """
@@ -397,19 +397,19 @@ def _view(b: TracedArray) -> BroadcastView:
     strides = [0] * lead + [0 if e == 1 and b.shape[lead + k] != 1 else cs[k]
                             for k, e in enumerate(src.shape)]
     layout = Layout(b.shape, tuple(strides)) if b.ndim else Layout(1, 0)
-    return BroadcastView(b.shape, src.shape, layout, compile(src))
+    return BroadcastView(b.shape, src.shape, layout, to_layout(src))
 
 
-def compile(program: TracedArray) -> CompiledProgram:
+def to_layout(program: TracedArray) -> CompiledProgram:
     """Compile a traced program into pieces (see the module docstring).
 
     >>> from cutepy.program import trace, resize
     >>> w = trace((2, 5, 6), "w")
-    >>> compile(resize(w, (4, 8, 6)).reshape(1, 4, 2, 4, 6).transpose(1, 0, 2, 4, 3)).layout
+    >>> to_layout(resize(w, (4, 8, 6)).reshape(1, 4, 2, 4, 6).transpose(1, 0, 2, 4, 3)).layout
     (2,(4,2),6):(48,(1,24),4)
     """
     if not isinstance(program, TracedArray):
-        raise ProgramError(f"compile: {type(program).__name__} is not a traced array")
+        raise ProgramError(f"to_layout: {type(program).__name__} is not a traced array")
     pieces = []
     notes = []
     for leaf, ops in piece_paths(program):

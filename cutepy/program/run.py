@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from .compiler import CompiledProgram, Piece
-from .compiler import compile as compile_program
+from .compiler import to_layout
 from .trace import ProgramError, TracedArray
 
 Data = Mapping[Any, Any]
@@ -115,9 +115,9 @@ def materialize(compiled: CompiledProgram, data: Data | None = None, fill: Any =
     """The final buffer built from the compiled pieces alone (what a DMA following the
     layouts writes): ``out[piece(x)] = value(x)``, ``fill`` elsewhere.
 
-    >>> from cutepy.program import trace, compile
+    >>> from cutepy.program import to_layout, trace
     >>> p = trace((2, 3), "x").T
-    >>> materialize(compile(p), {"x": np.arange(6).reshape(2, 3)}).tolist()
+    >>> materialize(to_layout(p), {"x": np.arange(6).reshape(2, 3)}).tolist()
     [0, 3, 1, 4, 2, 5]
     """
     data = default_data(compiled.program) if data is None else data
@@ -187,7 +187,7 @@ def check(program: TracedArray | CompiledProgram, data: Data | None = None) -> C
     Broadcast views are checked too: their stride-0 layout must read the right element
     of the viewed array, and the viewed program is checked recursively.
     """
-    compiled = program if isinstance(program, CompiledProgram) else compile_program(program)
+    compiled = program if isinstance(program, CompiledProgram) else to_layout(program)
     data = default_data(compiled.program) if data is None else data
     buf = buffer(compiled.program, data)
     covered = np.zeros(buf.size, dtype=bool)

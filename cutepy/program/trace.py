@@ -2,7 +2,7 @@
 
 :func:`trace` starts a program from a logical array of a given shape; each numpy-like
 method or function returns a new :class:`TracedArray` that remembers the step and its
-operand. Nothing is computed: the record is what :func:`cutepy.program.compile`
+operand. Nothing is computed: the record is what :func:`cutepy.program.to_layout`
 turns into layouts and what :func:`cutepy.program.run` executes with numpy.
 
 >>> a = trace((2, 5, 2, 3), "a")
