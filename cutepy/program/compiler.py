@@ -47,10 +47,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..composition import composition
-from ..engine import ChainLayout, CompiledLayout, c_strides
+from ..engine import ChainLayout, CompiledLayout, c_strides, dim_offsets
 from ..engine import compile_program as _engine_compile
-from ..errors import AdmissibilityError, CutepyError
+from ..errors import CutepyError
 from ..layout import Layout
 from ..swizzle import ComposedLayout
 from .rewrite import hoist_pads
@@ -247,53 +246,22 @@ _STEP = re.compile(r"^step (\d+) ")
 
 def compile_steps(shape: Sequence[int], ops: Sequence[Op]) -> CompiledLayout:
     """The engine's compilation of ``ops`` (translations ignored), with pads hoisted when
-    that gives fewer stages, and break messages naming the program's steps."""
+    that gives fewer stages, and break messages naming the program's steps. The engine
+    trims the domain back to the logical extents where it can (``trim=True``): a piece is
+    indexed by its input's coordinates."""
     steps = [(o.kind, tuple(o.arg)) for o in ops]
     labels = [o.label for o in ops]
-    best = _engine_compile(tuple(shape), steps)
+    best = _engine_compile(tuple(shape), steps, trim=True)
     best_labels = labels
     if best.form != "layout":
         hl = list(labels)
         hoisted = hoist_pads(shape, steps, hl)
         if hoisted != steps:
-            alt = _engine_compile(tuple(shape), hoisted)
+            alt = _engine_compile(tuple(shape), hoisted, trim=True)
             if len(alt.stages) < len(best.stages):
                 best, best_labels = alt, hl
     breaks = tuple(_STEP.sub(lambda m: f"`{best_labels[int(m.group(1))]}` ", b) for b in best.breaks)
-    layout, domain = _restrict(best)
-    return CompiledLayout(layout, best.logical_shape, domain, best.buffer_size, breaks)
-
-
-def _restrict(C: CompiledLayout) -> tuple[Any, tuple[int, ...]]:
-    """The layout cut down from the padded domain to the logical extent, mode by mode
-    (a composition with ``n:1``), on the modes where that is admissible."""
-    if C.domain == C.logical_shape or not C.logical_shape:
-        return C.layout, C.domain
-    first = C.stages[0]
-    n = len(C.logical_shape)
-    tiler: list[Any] = []
-    domain = list(C.domain)
-    for d, (e, full) in enumerate(zip(C.logical_shape, C.domain)):
-        if e == full:
-            tiler.append(None)
-            continue
-        try:
-            composition(_mode(first, d, n), e)
-        except AdmissibilityError:
-            tiler.append(None)
-            continue
-        tiler.append(e)
-        domain[d] = e
-    if all(t is None for t in tiler):
-        return C.layout, C.domain
-    cut = composition(first, tuple(tiler))
-    if type(C.layout) is Layout:
-        return cut, tuple(domain)
-    return ChainLayout((cut,) + C.stages[1:]), tuple(domain)
-
-
-def _mode(layout: Layout, d: int, n: int) -> Layout:
-    return layout[d] if n > 1 or type(layout.shape) is tuple else layout
+    return CompiledLayout(best.layout, best.logical_shape, best.domain, best.buffer_size, breaks)
 
 
 def _additive(R: CompiledLayout, low: Sequence[int], ext: Sequence[int]) -> str:
@@ -305,7 +273,7 @@ def _additive(R: CompiledLayout, low: Sequence[int], ext: Sequence[int]) -> str:
     for d in range(n):
         if not low[d]:
             continue
-        v = _mode(R.layout, d, n).offsets(np.arange(low[d] + ext[d], dtype=np.int64))
+        v = dim_offsets(R.layout, d, n, np.arange(low[d] + ext[d], dtype=np.int64))
         bad = np.nonzero(v[low[d]:] != v[low[d]] + v[: ext[d]])[0]
         if bad.size:
             j = int(bad[0])

@@ -35,47 +35,25 @@ from typing import Any
 import numpy as np
 
 from ..errors import CutepyError
+from .padding import level_extents, tail_padded, tile_groups
 from .parser import as_array_shape
-from .shape import COMBINE_DIM, ArrayShape, Shape, Tile
+from .shape import ArrayShape, Shape, Tile
 
 
-def _groups(tile: Tile, rank: int) -> tuple[int, list[tuple[list[int], int]]]:
-    """How ``tile`` splits a rank-``rank`` shape (after padding with leading 1s).
-
-    Returns ``(prefix, groups)``: the number of untiled major dims, then for each
-    tiled dim the positions it merges (``*``) and its tile size.
-    """
-    k = len(tile.dims)
-    padded = max(rank, k)
-    groups: list[tuple[list[int], int]] = []
-    pending: list[int] = []
-    for pos, t in enumerate(tile.dims, start=padded - k):
-        pending.append(pos)
-        if t != COMBINE_DIM:
-            groups.append((pending, t))
-            pending = []
-    return padded - k, groups
-
-
-def _tile_level(coords: list[Any], bounds: list[int], tile: Tile) -> tuple[list[Any], list[int]]:
-    """Apply one tile to coordinates (ints or numpy arrays) and their bounds."""
-    extra = len(tile.dims) - len(bounds)
-    if extra > 0:
-        coords = [0] * extra + coords
-        bounds = [1] * extra + bounds
-    prefix, groups = _groups(tile, len(bounds) - max(extra, 0))
-    outer_c, inner_c, outer_b, inner_b = [], [], [], []
-    for members, t in groups:
+def _tile_level(coords: list[Any], bounds: list[Any], tile: Tile) -> tuple[list[Any], list[Any]]:
+    """Apply one tile to coordinates (ints or numpy arrays) and their bounds; the bounds
+    come from :func:`~.padding.level_extents`, the one padding model."""
+    lv = level_extents(bounds, tile.dims)
+    full_c = [0] * lv.extra + coords
+    full_b = [1] * lv.extra + bounds
+    outer_c, inner_c = [], []
+    for members, t in lv.groups:
         c: Any = 0
-        d = 1
         for m in members:
-            c = c * bounds[m] + coords[m]
-            d *= bounds[m]
+            c = c * full_b[m] + full_c[m]
         outer_c.append(c // t)
         inner_c.append(c % t)
-        outer_b.append(-(-d // t))
-        inner_b.append(t)
-    return (coords[:prefix] + outer_c + inner_c, bounds[:prefix] + outer_b + inner_b)
+    return full_c[:lv.prefix] + outer_c + inner_c, list(lv.tiled)
 
 
 def _physical(shape: ArrayShape) -> tuple[list[int], tuple[Tile, ...]]:
@@ -107,8 +85,7 @@ def buffer_elements(shape: Shape | str) -> int:
     n: Any = 1
     for d in tiled_dims(arr):
         n = n * d
-    align = arr.effective_layout.tail_padding_alignment_in_elements
-    return -(-n // align) * align
+    return tail_padded(n, arr.effective_layout.tail_padding_alignment_in_elements)
 
 
 def _row_major(coords: Sequence[Any], bounds: Sequence[int]) -> Any:
@@ -243,9 +220,8 @@ def element_at(shape: Shape | str, offset: int) -> tuple[int, ...] | None:
 
 def _untile_level(crd: list[int], before: list[int], tile: Tile) -> list[int] | None:
     """Inverse of :func:`_tile_level` for one coordinate; ``None`` if it is padding."""
-    extra = max(len(tile.dims) - len(before), 0)
+    extra, prefix, groups = tile_groups(len(before), tile.dims)
     bounds = [1] * extra + before
-    prefix, groups = _groups(tile, len(before))
     g = len(groups)
     result = list(crd[:prefix])
     for j, (members, t) in enumerate(groups):
