@@ -16,7 +16,7 @@ SEED = cp.tpu_mlir_lmem_programs()
 DATA = cp.tpu_mlir_lmem_data()
 
 
-# --- the TPU-MLIR LMEM programs, reproduced ------------------------------------------------------------------
+# --- the TPU-MLIR LMEM programs, reproduced ----------------------------------------------------
 def test_seed_lmem_buffer_matches_the_seed_by_hand():
     out = cp.run(SEED["lmem"], DATA)
     assert out.shape == (4, 2, 2, 2, 4)

@@ -25,8 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .compiler import CompiledProgram, Piece
-from .compiler import to_layout
+from .compiler import CompiledProgram, Piece, to_layout
 from .trace import ProgramError, TracedArray
 
 Data = Mapping[Any, Any]

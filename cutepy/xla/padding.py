@@ -20,7 +20,8 @@ multiple of ``L(n)`` (:func:`tail_padded`).
 >>> lv = level_extents((3, 5), (2, 2))
 >>> lv.merged, lv.padded, lv.tiled
 ((3, 5), (4, 6), (2, 3, 2, 2))
->>> level_extents((2, 7, 8, 11, 10), (-1, -1, 2, -1, 3)).tiled
+>>> from cutepy.xla import Tile
+>>> level_extents((2, 7, 8, 11, 10), Tile((-1, -1, 2, -1, 3))).tiled
 (56, 37, 2, 3)
 >>> tail_padded(15, 4)
 16
@@ -28,10 +29,11 @@ multiple of ``L(n)`` (:func:`tail_padded`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import CutepyError
 from .shape import COMBINE_DIM
 
 
@@ -84,12 +86,14 @@ class Level:
         return tuple(t for _, t in self.groups)
 
 
-def tile_groups(rank: int, tile: Sequence[int]) -> tuple[int, int, tuple[tuple[tuple[int, ...], int], ...]]:
+def tile_groups(rank: int, tile: Iterable[int]) -> tuple[int, int, tuple[tuple[tuple[int, ...], int], ...]]:
     """``(extra, prefix, groups)`` of a tile over a rank-``rank`` shape (see :class:`Level`).
 
-    >>> tile_groups(2, (-1, 4, 3))
+    >>> from cutepy.xla import Tile
+    >>> tile_groups(2, Tile((-1, 4, 3)))  # '*' merges position 0 (a leading 1) into 1
     (1, 0, (((0, 1), 4), ((2,), 3)))
     """
+    tile = tuple(tile)
     k = len(tile)
     padded = max(rank, k)
     groups: list[tuple[tuple[int, ...], int]] = []
@@ -102,7 +106,7 @@ def tile_groups(rank: int, tile: Sequence[int]) -> tuple[int, int, tuple[tuple[t
     return max(k - rank, 0), padded - k, tuple(groups)
 
 
-def level_extents(bounds: Sequence[Any], tile: Sequence[int],
+def level_extents(bounds: Sequence[Any], tile: Iterable[int],
                   pad_to: Callable[[Any, int], Any] | None = None) -> Level:
     """The extents one tile level gives ``bounds``.
 
@@ -132,3 +136,37 @@ def level_extents(bounds: Sequence[Any], tile: Sequence[int],
         outer.append(n)
     tiled = tuple(full[:prefix]) + tuple(outer) + tuple(t for _, t in groups)
     return Level(extra, prefix, groups, tuple(merged), tuple(padded), tiled)
+
+
+#: Most tile levels a layout may have for the index formula and the compile (XLA's own
+#: layouts have one to three). Each level costs time linear in the rank it builds.
+MAX_TILE_LEVELS = 64
+
+#: Most dims the physical shape may reach after any tile level.
+MAX_TILED_RANK = 256
+
+
+def check_tiling(shape: Any) -> None:
+    """Raise a :class:`~cutepy.errors.CutepyError` when an array shape's tile chain passes
+    :data:`MAX_TILE_LEVELS` levels or builds more than :data:`MAX_TILED_RANK` dims.
+
+    >>> from cutepy.xla import parse_shape
+    >>> check_tiling(parse_shape("f32[8]{0:T" + "(2)" * 65 + "}"))
+    Traceback (most recent call last):
+      ...
+    cutepy.errors.CutepyError: f32[8]{0:T(2)(2)(2)...} has 65 tile levels; at most 64 are supported \
+(cutepy.xla.padding.MAX_TILE_LEVELS)
+    """
+    tiles = shape.effective_layout.tiles
+    if len(tiles) > MAX_TILE_LEVELS:
+        text = str(shape)
+        short = text if len(text) <= 40 else text[: text.index("T(") + 11] + "...}"
+        raise CutepyError(f"{short} has {len(tiles)} tile levels; at most {MAX_TILE_LEVELS} are "
+                          "supported (cutepy.xla.padding.MAX_TILE_LEVELS)")
+    rank = shape.rank
+    for k, tile in enumerate(tiles):
+        extra, prefix, groups = tile_groups(rank, tile.dims)
+        rank = prefix + 2 * len(groups)
+        if rank > MAX_TILED_RANK:
+            raise CutepyError(f"tile level {k} of {shape} builds {rank} dims; at most "
+                              f"{MAX_TILED_RANK} are supported (cutepy.xla.padding.MAX_TILED_RANK)")

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import CutepyError
-from .compile import XlaCompiledLayout, check_compile, to_cute
+from .compile import XlaCompiledLayout, check_compile, compile_details
 from .parser import parse_shape
 from .reference import reference_offsets
 from .semantics import tiled_dims
@@ -78,7 +78,7 @@ def _array_lines(arr: ArrayShape, seed: int) -> list[str]:
     lines.append(f"physical     {_dims(arr.physical_dims)} (major to minor)")
     tiled = tiled_dims(arr)
     lines.append(f"tiled        {_dims(tiled)} = {_count(_prod(tiled))} slots")
-    c = to_cute(arr)
+    c = compile_details(arr)
     lines.append(f"program      {_steps(c)}")
     if c.form == "layout":
         lines.append(f"CuTe         layout {c.layout}")

@@ -102,8 +102,6 @@ def test_minor_to_major_example() -> None:
         ("f32[]{:T(8,128)}", 0),
         # a tile shorter than the shape tiles the minor dims only
         ("f32[2,3]{1,0:T(2)}", [[0, 1, 2], [4, 5, 6]]),
-        # an empty tile changes nothing
-        ("f32[2,3]{0,1:T()}", [[0, 2, 4], [1, 3, 5]]),
         # T(128)(2): the second tile splits the 128 lanes of the first
         ("f32[1,2]{1,0:T(128)(2)}", [[0, 1]]),
         # a later tile on the minor suffix [1,2] of [3,1,2] pads the 1 up to 2
@@ -174,7 +172,7 @@ def _tsv_small_shapes() -> list[str]:
     out = []
     for line in (DATA / "xla_shapes.tsv").read_text().splitlines():
         text, status, canonical = line.split("\t")
-        if status != "OK" or "?" in canonical:
+        if status != "OK" or "?" in canonical or "T()" in canonical:  # T(): XLA's validator rejects it
             continue
         if buffer_elements(canonical) <= 1 << 17:
             out.append(canonical)
@@ -201,7 +199,7 @@ def tiled_arrays(draw: st.DrawFn, max_slots: int = 20000) -> ArrayShape:
     tiles = []
     cur = rank
     for _ in range(draw(st.sampled_from([0, 1, 1, 2, 2, 3, 3]))):
-        k = draw(st.integers(0, cur + 1))
+        k = draw(st.integers(1, cur + 1))  # XLA: a tile has at least one dim
         tdims = draw(st.lists(st.sampled_from([1, 2, 3, 4, 8, COMBINE_DIM]), min_size=k, max_size=k))
         if tdims and tdims[-1] == COMBINE_DIM:
             tdims[-1] = draw(st.sampled_from([1, 2, 3]))
