@@ -57,6 +57,14 @@ Step = tuple  # ("pad", shape) | ("reshape", shape) | ("transpose", perm)
 #: The largest offset an int64 holds; :func:`evaluate` switches to Python ints past it.
 INT64_MAX = 2**63 - 1
 
+#: The most dims a numpy array has (numpy 2); whole-box tables of higher rank are refused.
+MAX_ARRAY_DIMS = 64
+
+#: The most elements a whole-box offset table may have before it is allocated (16 GiB of
+#: int64); pass ``limit=`` to :meth:`CompiledLayout.offsets` / :func:`logical_offsets` to
+#: raise it.
+MAX_TABLE_ELEMENTS = 1 << 31
+
 
 def c_strides(shape: Sequence[int]) -> list[int]:
     """C-order (row-major) strides of ``shape``: ``(2,3,4) -> [12,4,1]``."""
@@ -165,10 +173,11 @@ class CompiledLayout:
             return self.layout(0)
         return self.layout(*index) if len(index) > 1 else self.layout(index[0])
 
-    def offsets(self) -> np.ndarray:
+    def offsets(self, limit: int = MAX_TABLE_ELEMENTS) -> np.ndarray:
         """Offsets of every logical element, as an array of the logical shape (int64, or
-        Python ints where offsets pass int64: see :func:`evaluate`)."""
-        return logical_offsets(self.layout, self.logical_shape)
+        Python ints where offsets pass int64: see :func:`evaluate`); refuses more than
+        ``limit`` elements (see :func:`logical_offsets`)."""
+        return logical_offsets(self.layout, self.logical_shape, limit)
 
     def __str__(self) -> str:
         return str(self.layout)
@@ -268,13 +277,23 @@ def box_columns(shape: Sequence[int]) -> list[np.ndarray]:
             for j, e in enumerate(shape)]
 
 
-def logical_offsets(layout: Any, logical_shape: Sequence[int]) -> np.ndarray:
+def logical_offsets(layout: Any, logical_shape: Sequence[int], limit: int = MAX_TABLE_ELEMENTS
+                    ) -> np.ndarray:
     """``layout(e)`` for every ``e`` of the box ``logical_shape`` (C order): :func:`evaluate`
-    over the box.
+    over the box. A box of more than ``limit`` elements (default
+    :data:`MAX_TABLE_ELEMENTS`) or more than :data:`MAX_ARRAY_DIMS` dims raises a
+    :class:`~cutepy.errors.CutepyError` before anything is allocated.
 
     >>> logical_offsets(Layout((2, 2), (1, 2)), (2, 2)).tolist()
     [[0, 2], [1, 3]]
     """
+    if len(logical_shape) > MAX_ARRAY_DIMS:
+        raise CutepyError(f"a table over the {len(logical_shape)}-dim box {tuple(logical_shape)} needs "
+                          f"more than numpy's {MAX_ARRAY_DIMS} dims; evaluate rows of indices instead")
+    n = it.product(tuple(logical_shape)) if logical_shape else 1
+    if n > limit:
+        raise CutepyError(f"a table of the {n} offsets of the box {tuple(logical_shape)} passes the limit "
+                          f"of {limit} elements (cutepy.engine.MAX_TABLE_ELEMENTS; pass limit= to raise it)")
     return evaluate(layout, box_columns(logical_shape), logical_shape)
 
 

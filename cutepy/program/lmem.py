@@ -45,7 +45,7 @@ def _align(a: int, b: int) -> int:
 
 def _positive(what: str, **vals: int) -> None:
     for k, v in vals.items():
-        if type(v) is not int and not hasattr(v, "__index__"):
+        if isinstance(v, bool) or not hasattr(v, "__index__"):
             raise ProgramError(f"{what}: {k}={v!r} is not an integer")
         if v < 1:
             raise ProgramError(f"{what}: {k}={v} must be positive")
@@ -78,6 +78,7 @@ def lmem_program(n: int, c: int, h: int, w: int, *, npus: int, eus: int, aligned
         hwa = hw
         b = resize(b, (n, cpn * npus, hw)).reshape(n, cpn, npus, hw).transpose(2, 0, 1, 3)
     if lane_stride is not None:
+        _positive("lmem_program", lane_stride=lane_stride)
         lane = n * cpn * hwa
         if lane_stride < lane:
             raise ProgramError(f"lmem_program: lane_stride={lane_stride} is smaller than the "

@@ -55,8 +55,13 @@ def lanes_svg(compiled: CompiledProgram, lanes: int, *, data: Data | None = None
     first ``max_lanes`` lanes and ``max_cols`` columns are drawn; a note says what is
     left out.
     """
+    if not isinstance(compiled, CompiledProgram):
+        raise CutepyError(f"lanes_svg: {type(compiled).__name__} is not a compiled program (use to_layout)")
+    for name, v in (("lanes", lanes), ("max_lanes", max_lanes), ("max_cols", max_cols), ("cell", cell)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise CutepyError(f"lanes_svg: {name}={v!r} is not a positive integer")
     size = compiled.buffer_size
-    if lanes < 1 or size % lanes:
+    if size % lanes:
         raise CutepyError(f"lanes_svg: {size} buffer elements do not split into {lanes} lanes")
     width = size // lanes
     values = materialize(compiled, data)

@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import ChainLayout, CompiledLayout, Step, compile_program, evaluate
+from ..engine import MAX_TABLE_ELEMENTS, ChainLayout, CompiledLayout, Step, compile_program, evaluate
 from ..errors import CutepyError, SymbolicError
 from ..layout import Layout
 from .padding import check_tiling, level_extents, round_up
@@ -72,11 +72,11 @@ class XlaCompiledLayout(CompiledLayout):
         """
         return offsets_at(self, index)
 
-    def offsets(self) -> np.ndarray:
+    def offsets(self, limit: int = MAX_TABLE_ELEMENTS) -> np.ndarray:
         """Offsets of every logical element (see :meth:`CompiledLayout.offsets`); a
         symbolic compile raises a :class:`~cutepy.errors.CutepyError`: :meth:`subs` first."""
         _concrete(self, "offsets()")
-        return super().offsets()
+        return super().offsets(limit)
 
     def subs(self, values: Any) -> XlaCompiledLayout:
         """The compile with values put in for its symbols (``{M: 16}`` or ``{"M": 16}``).
@@ -287,6 +287,8 @@ def offsets_at(compiled: CompiledLayout, index: Any) -> np.ndarray:
     >>> offsets_at(compile_details("f32[4,8]{1,0:T(2,4)(2,1)}"), np.array([[2, 5], [3, 7]])).tolist()
     [26, 31]
     """
+    if not isinstance(compiled, CompiledLayout):
+        raise CutepyError(f"offsets_at takes what compile_details returned, got {compiled!r}")
     _concrete(compiled, "offsets_at()")
     rank = len(compiled.logical_shape)
     idx = index_rows(index, rank)
@@ -314,6 +316,14 @@ def check_compile(compiled: CompiledLayout, shape: Shape | str, sample: int | No
     """
     arr = as_array_shape(shape)
     dims = arr.concrete_bounds("check_compile()")
+    if not isinstance(compiled, CompiledLayout):
+        raise CutepyError(f"check_compile takes what compile_details returned, got {compiled!r}")
+    for name, v in (("sample", sample), ("seed", seed)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
+            raise CutepyError(f"check_compile: {name}={v!r} is not a non-negative integer")
+    if sample is not None and sample > MAX_TABLE_ELEMENTS:
+        raise CutepyError(f"check_compile: sample={sample} passes the limit of {MAX_TABLE_ELEMENTS} "
+                          "elements (cutepy.engine.MAX_TABLE_ELEMENTS)")
     _concrete(compiled, "check_compile()")
     if sample is None:
         got = compiled.offsets()

@@ -52,6 +52,7 @@ reaches 2 > stride 1 of the digit above it); XLA layouts are one-to-one
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -448,7 +449,12 @@ XLA layouts are one-to-one and count upwards
         rank = 0 if layout.size() == 1 and layout.rank() == 1 and type(layout.shape) is int else \
             layout.rank()
         dims = tuple(m.size() for m in _modes(layout, rank)) if rank else ()
-    logical = tuple(max(int(d), 1) for d in dims)
+    try:
+        if any(isinstance(d, bool) for d in dims):
+            raise TypeError
+        logical = tuple(max(operator.index(d), 1) for d in dims)
+    except TypeError:
+        raise CutepyError(f"from_cute: dims {dims!r} are not a tuple of integers") from None
     rank = len(logical)
     if rank == 0:
         if layout.size() != 1:

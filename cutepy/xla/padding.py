@@ -170,3 +170,20 @@ def check_tiling(shape: Any) -> None:
         if rank > MAX_TILED_RANK:
             raise CutepyError(f"tile level {k} of {shape} builds {rank} dims; at most "
                               f"{MAX_TILED_RANK} are supported (cutepy.xla.padding.MAX_TILED_RANK)")
+
+
+def max_rank(shape: Any) -> int:
+    """The most dims an array shape's buffer has at any point of its tile chain (the
+    logical rank, a tile's leading 1s, each level's tiled dims): the rank a numpy model
+    of the tiling needs.
+
+    >>> from cutepy.xla import parse_shape
+    >>> max_rank(parse_shape("f32[3,5]{1,0:T(2,2)}")), max_rank(parse_shape("f32[4]{0:T(2,2,2)}"))
+    (4, 6)
+    """
+    rank = top = shape.rank
+    for tile in shape.effective_layout.tiles:
+        extra, prefix, groups = tile_groups(rank, tile.dims)
+        rank = prefix + 2 * len(groups)
+        top = max(top, rank, len(tile.dims))
+    return top
