@@ -312,3 +312,60 @@ def test_lanes_svg_draws_every_lane_and_the_padding():
     assert ">64<" in svg and "padding" in svg and ">merged<" in svg
     with pytest.raises(CutepyError, match="do not split into 5 lanes"):
         cp.lanes_svg(cp.to_layout(SEED["merged"]), lanes=5)
+
+
+# --- bad input gets a CutepyError (issue 11) --------------------------------------------------
+
+
+@pytest.mark.parametrize("shape", [(2.5, 2), (True, 3), (2, False), 2.0, (0, 2), (-1,), "ab", None])
+def test_trace_rejects_what_numpy_would(shape) -> None:
+    with pytest.raises(CutepyError):
+        cp.trace(shape)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: cp.trace((2, 3)).reshape(None),
+        lambda: cp.trace((2, 3)).reshape(2.0, 3),
+        lambda: cp.trace((2, 3)).transpose(1.0, 0),
+        lambda: cp.swapaxes(cp.trace((2, 3)), 0.0, 1),
+        lambda: cp.moveaxis(cp.trace((2, 3)), None, 0),
+        lambda: cp.pad(cp.trace((2, 3)), 1.5),
+        lambda: cp.concatenate(None),
+        lambda: cp.trace((2,), 5),
+        lambda: cp.run(cp.trace((2,), "x"), np.int64(3)),
+        lambda: cp.materialize(None),
+        lambda: cp.default_data(5),
+        lambda: cp.lanes_svg(cp.to_layout(cp.trace((4,))), lanes="x"),
+        lambda: cp.lanes_svg(None, lanes=2),
+        lambda: cp.lmem_program(1, 3, 2, 2, npus=2, eus=4, lane_stride="x"),
+        lambda: cp.lmem_layout(1, 3, 2, 2, eus=True),
+    ],
+)
+def test_bad_arguments_get_a_cutepy_error(call) -> None:
+    with pytest.raises(CutepyError):
+        call()
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [None, 5, [("pad",)], [("crop", (4,))], [("pad", (4.5,))], [("pad", (True,))],
+     [("transpose", (0.0,))], [("reshape", (2, 2.0))], ["pad"]],
+)
+def test_engine_rejects_malformed_steps(steps) -> None:
+    with pytest.raises(CutepyError):
+        engine_compile((4,), steps)
+
+
+def test_engine_trims_lifted_padding_where_the_layout_allows() -> None:
+    """One padding model: a pad before the first reshape widens the domain; with ``trim``
+    the engine itself gives the domain back where the cut is admissible (no program-side
+    undo). Here the pad 3 -> 4 then a transpose-free reshape cuts back to 3:1."""
+    steps = [("pad", (4,)), ("reshape", (2, 2))]
+    wide, cut = engine_compile((3,), steps), engine_compile((3,), steps, trim=True)
+    assert wide.domain == (4,) and cut.domain == (3,)
+    assert [cut(i) for i in range(3)] == [0, 1, 2]
+    # a split the cut cannot pass keeps the padded domain
+    kept = engine_compile((3,), [("pad", (4,)), ("reshape", (2, 2)), ("transpose", (1, 0))], trim=True)
+    assert kept.domain == (4,) and [kept(i) for i in range(3)] == [0, 2, 1]

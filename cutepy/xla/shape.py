@@ -408,10 +408,6 @@ class ArrayShape:
         b = self.bounds
         return tuple(b[d] for d in reversed(self.effective_layout.minor_to_major))
 
-    def _repr_svg_(self) -> str | None:
-        """Jupyter's picture of the array's tiled layout, when :mod:`cutepy.viz` draws one."""
-        return _picture(self)
-
     def __str__(self) -> str:
         dims = ",".join(_dim_text(d, dy) for d, dy in zip(self.dims, self.dynamic or (), strict=True))
         text = f"{self.element_type}[{dims}]"
@@ -441,9 +437,6 @@ class TupleShape:
     def __str__(self) -> str:
         return "(" + ", ".join(str(e) for e in self.elements) + ")"
 
-    def _repr_svg_(self) -> str | None:
-        return _picture(self)
-
 
 @dataclass(frozen=True)
 class BufferShape:
@@ -462,21 +455,6 @@ class BufferShape:
     def __str__(self) -> str:
         return f"b({self.array})"
 
-    def _repr_svg_(self) -> str | None:
-        return _picture(self.array)
-
 
 #: Any XLA shape.
 Shape = ArrayShape | TupleShape | BufferShape
-
-
-def _picture(shape: Shape) -> str | None:
-    """The SVG that :mod:`cutepy.viz` draws for ``shape``; None (Jupyter shows the text) if none."""
-    try:
-        from ..viz import xla_svg
-    except ImportError:  # pictures are optional
-        return None
-    try:
-        return xla_svg(shape)
-    except CutepyError:  # e.g. a '?' dim or a tuple has no picture
-        return None

@@ -9,6 +9,7 @@ compile to the same CuTe layout.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from cutepy import Layout
-from cutepy.engine import logical_offsets
+from cutepy.engine import ChainLayout, logical_offsets
 from cutepy.errors import CutepyError
 from cutepy.xla import (
     COMBINE_DIM,
@@ -33,11 +34,14 @@ from cutepy.xla import (
     from_cute,
     linear_index,
     linear_indices,
+    offsets_at,
     parse_shape,
     program,
     tiled_dims,
+    to_cute,
     tpu_tiles,
 )
+from cutepy.xla.padding import MAX_TILE_LEVELS
 from cutepy.xla.reference import PAD, reference_buffer, reference_offsets
 from cutepy.xla.semantics import _tile_level
 
@@ -388,3 +392,106 @@ def test_from_cute_accepts_text_layouts_and_compiled_forms() -> None:
     assert str(from_cute(c)) == "{3,2,0,1:T(8,128)(2,1)}"
     with pytest.raises(CutepyError, match="takes a CuTe Layout"):
         from_cute(3)  # type: ignore[arg-type]
+
+
+# --- to_cute hands back the layout, as XLA hands back a layout (issue 10, item 8) --------------
+
+
+@settings(max_examples=80, deadline=None)
+@given(xla_arrays())
+def test_to_cute_is_the_layout_of_compile_details(shape: ArrayShape) -> None:
+    lay = to_cute(shape)
+    c = compile_details(shape)
+    assert type(lay) is (Layout if c.form == "layout" else ChainLayout)
+    assert lay == c.layout
+    assume(0 not in shape.bounds)
+    for index in [tuple(d - 1 for d in shape.bounds), (0,) * shape.rank]:
+        assert int(lay(*index) if index else lay(0)) == linear_index(shape, index)
+
+
+def test_to_cute_figure_1_is_a_cute_layout() -> None:
+    lay = to_cute("f32[3,5]{1,0:T(2,2)}")
+    assert type(lay) is Layout
+    # the docs' Figure 1: rows of 2x2 tiles, 3 tiles across, each tile row-major
+    assert [[lay(i, j) for j in range(5)] for i in range(3)] == \
+        [[0, 1, 4, 5, 8], [2, 3, 6, 7, 10], [12, 13, 16, 17, 20]]
+    assert str(from_cute(lay, (3, 5))) == "{1,0:T(2,2)}"
+
+
+def test_to_cute_of_a_chain_is_a_chain() -> None:
+    lay = to_cute("f32[2,3]{1,0:T(*,4)(3)}")
+    assert isinstance(lay, ChainLayout)
+    with pytest.raises(CutepyError, match="chain of layouts"):
+        from_cute(lay)
+
+
+# --- limits and wide offsets (issue 11) -----------------------------------------------------------
+
+
+def test_tile_chain_longer_than_the_limit_raises() -> None:
+    text = "f32[8,8]{1,0:T" + "(2,1)" * (MAX_TILE_LEVELS + 1) + "}"
+    for f in (compile_details, tiled_dims, buffer_elements):
+        with pytest.raises(CutepyError, match="MAX_TILE_LEVELS"):
+            f(text)
+
+
+def test_tile_chain_at_the_limit_compiles_in_bounded_time() -> None:
+    text = "f32[8,8]{1,0:T" + "(2,1)" * MAX_TILE_LEVELS + "}"
+    start = time.perf_counter()
+    c = compile_details(text)
+    assert time.perf_counter() - start < 5.0
+    assert check_compile(c, text) == 64
+
+
+def test_tiles_that_build_too_many_dims_raise() -> None:
+    tiles = "".join("(" + ",".join(["2"] * k) + ")" for k in range(1, 60))
+    with pytest.raises(CutepyError, match="MAX_TILED_RANK"):
+        compile_details("f32[4]{0:T" + tiles + "}")
+
+
+def test_offsets_past_int64_are_python_ints() -> None:
+    big = 1 << 62
+    text = f"f32[{big},4]{{0,1}}"  # column major: offset = i + j * 2**62, past int64 for j >= 2
+    rows = [[big - 1, 3], [5, 2], [0, 1]]
+    want = [i + j * big for i, j in rows]
+    c = compile_details(text)
+    assert [int(x) for x in c.offsets_at(rows)] == want
+    assert [to_cute(text)(i, j) for i, j in rows] == want
+
+
+def test_offset_table_past_int64_does_not_wrap() -> None:
+    big = 1 << 62
+    text = f"f32[2,3]{{1,0:T({big})}}"  # the minor dim padded to 2**62: offset = i * 2**62 + j
+    want = [[i * big + j for j in range(3)] for i in range(2)]
+    assert compile_details(text).offsets().tolist() == want
+    assert check_compile(compile_details(text), text) == 6
+
+
+def test_offset_table_refuses_more_than_the_limit() -> None:
+    c = compile_details("f32[65536,65536]")
+    with pytest.raises(CutepyError, match="MAX_TABLE_ELEMENTS"):
+        c.offsets(limit=1 << 20)
+
+
+@pytest.mark.parametrize(
+    ("call", "why"),
+    [
+        (lambda: check_compile("f32[2]", "f32[2]"), "what compile_details returned"),
+        (lambda: check_compile(compile_details("f32[2]"), "f32[2]", sample=-1), "sample"),
+        (lambda: check_compile(compile_details("f32[2]"), "f32[2]", sample=2.5), "sample"),
+        (lambda: check_compile(compile_details("f32[2]"), "f32[2]", sample=3, seed="x"), "seed"),
+        (lambda: check_compile(compile_details("f32[2]"), "f32[2]", sample=10**30), "limit"),
+        (lambda: offsets_at(compile_details("f32[2,3]"), [[0.5, 1]]), "integers"),
+        (lambda: offsets_at(compile_details("f32[2,3]"), [[2**70, 1]]), "beyond int64"),
+        (lambda: offsets_at(compile_details("f32[2,3]"), None), "integers"),
+        (lambda: offsets_at("f32[2,3]", [[0, 1]]), "what compile_details returned"),
+        (lambda: from_cute(Layout((4, 4), (4, 1)), 5), "not a tuple of integers"),
+        (lambda: from_cute(Layout((4, 4), (4, 1)), (4.0, 4)), "not a tuple of integers"),
+        (lambda: linear_index("f32[2,3]", 5), "not a tuple of integers"),
+        (lambda: linear_index("f32[2,3]", (True, 1)), "outside"),
+        (lambda: program(5), "array shape"),
+    ],
+)
+def test_bad_arguments_get_a_cutepy_error(call, why: str) -> None:
+    with pytest.raises(CutepyError, match=why):
+        call()

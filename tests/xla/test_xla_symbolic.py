@@ -255,7 +255,7 @@ def test_whole_array_operations_ask_for_values():
             call()
         msg = str(e.value)
         assert msg.startswith(what) and "f32[Mxb,Nxb]{1,0:T(8,128)}" in msg and "Mxb, Nxb" in msg
-    assert shape._repr_svg_() is None  # no picture; Jupyter shows the text
+    assert not hasattr(shape, "_repr_svg_")  # shapes draw nothing themselves (viz is a higher layer)
     assert "verified" in report(shape.subs({Mb: 16, Nb: 256}))
 
 
