@@ -12,6 +12,20 @@ composition is admissible the steps fold into one layout with one mode per logic
 dim; when it is not (a padded sub-tile, a split that does not divide) the engine
 keeps a *chain* of layouts, applied in order, and says which step broke affinity.
 
+Padding, the engine's one model of it: pads (and transposes) that come before the first
+reshape pad logical dims, so they widen the layout's *domain* (the padded logical box,
+on which XLA's tiling formula is defined) instead of being composed; every later pad is
+a step layout like the others. With ``trim=True`` the engine then gives each widened
+dim back its logical extent wherever the layout allows that cut (a composition with
+``e:1`` on that mode), which is what a traced program wants; nothing downstream undoes
+padding.
+
+Evaluation, the one per-dimension evaluator: :func:`evaluate` sums the dims' mode
+offsets with broadcasting (over a whole box or over rows of indices) and runs a chain's
+later stages on the result. Offsets that may pass ``2**63 - 1`` (see
+:func:`offset_bound`) are computed with Python ints (an ``object`` array) instead of
+wrapping around in int64.
+
 >>> p = compile_program((3, 5), [("pad", (4, 6)), ("reshape", (2, 2, 3, 2)),
 ...                               ("transpose", (0, 2, 1, 3))])
 >>> p.form, str(p.layout)
@@ -26,6 +40,7 @@ keeps a *chain* of layouts, applied in order, and says which step broke affinity
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from numbers import Integral
@@ -39,6 +54,17 @@ from .errors import AdmissibilityError, CutepyError, SymbolicError
 from .layout import Layout
 
 Step = tuple  # ("pad", shape) | ("reshape", shape) | ("transpose", perm)
+
+#: The largest offset an int64 holds; :func:`evaluate` switches to Python ints past it.
+INT64_MAX = 2**63 - 1
+
+#: The most dims a numpy array has (numpy 2); whole-box tables of higher rank are refused.
+MAX_ARRAY_DIMS = 64
+
+#: The most elements a whole-box offset table may have before it is allocated (16 GiB of
+#: int64); pass ``limit=`` to :meth:`CompiledLayout.offsets` / :func:`logical_offsets` to
+#: raise it.
+MAX_TABLE_ELEMENTS = 1 << 31
 
 
 def c_strides(shape: Sequence[int]) -> list[int]:
@@ -104,9 +130,7 @@ class ChainLayout:
 
     def offsets(self, indices: Any = None) -> np.ndarray:
         x = self.stages[0].offsets(indices)
-        for L in self.stages[1:]:
-            x = L.offsets(x)
-        return x
+        return _later_stages(self.stages[1:], x, offset_bound(self) > INT64_MAX)
 
     def __str__(self) -> str:
         return " o ".join(f"[{L}]" for L in reversed(self.stages))
@@ -150,9 +174,11 @@ class CompiledLayout:
             return self.layout(0)
         return self.layout(*index) if len(index) > 1 else self.layout(index[0])
 
-    def offsets(self) -> np.ndarray:
-        """Offsets of every logical element, as an int64 array of the logical shape."""
-        return logical_offsets(self.layout, self.logical_shape)
+    def offsets(self, limit: int = MAX_TABLE_ELEMENTS) -> np.ndarray:
+        """Offsets of every logical element, as an array of the logical shape (int64, or
+        Python ints where offsets pass int64: see :func:`evaluate`); refuses more than
+        ``limit`` elements (see :func:`logical_offsets`)."""
+        return logical_offsets(self.layout, self.logical_shape, limit)
 
     def __str__(self) -> str:
         return str(self.layout)
@@ -160,38 +186,116 @@ class CompiledLayout:
     __repr__ = __str__
 
 
-def logical_offsets(layout: Any, logical_shape: Sequence[int]) -> np.ndarray:
-    """``layout(e)`` for every ``e`` of the box ``logical_shape`` (C order), vectorized.
+def dim_layout(layout: Layout, j: int, rank: int) -> Layout:
+    """The mode of ``layout`` (one mode per dim of a rank-``rank`` array) that dim ``j`` indexes.
 
-    A single layout is evaluated mode by mode and summed with broadcasting straight into
-    the output (no full-size temporaries); a chain runs its later stages on the result.
+    >>> str(dim_layout(Layout((2, 3), (3, 1)), 1, 2)), str(dim_layout(Layout(4, 2), 0, 1))
+    ('3:1', '4:2')
     """
-    n = len(logical_shape)
+    return layout[j] if rank > 1 or type(layout.shape) is tuple else layout
+
+
+def offset_bound(layout: Any) -> int:
+    """An upper bound on ``|offset|`` over the domain of a layout or chain (0 if symbolic).
+
+    For one layout, ``sum((s - 1) * |d|)`` over its leaves; for a chain, the largest of
+    its stages' bounds (each later stage only sees offsets inside its own domain).
+
+    >>> offset_bound(Layout((2, 3), (3, -1)))
+    5
+    """
+    if type(layout) is ChainLayout:
+        return max(offset_bound(L) for L in layout.stages)
+    if type(layout) is not Layout:  # a composed stage R o b o N: R sees what b + N gives
+        outer = getattr(layout, "outer", None)
+        return offset_bound(outer) if type(outer) is Layout else 0
+    n = 0
+    for s, d in zip(it.flatten(layout.shape), it.flatten(layout.stride)):
+        if type(s) is int and type(d) is int:
+            n += (s - 1) * abs(d)
+    return n
+
+
+def dim_offsets(layout: Layout, j: int, rank: int, values: np.ndarray, wide: bool = False) -> np.ndarray:
+    """Offsets of dim ``j``'s mode at the int64 index array ``values``; with ``wide``, as
+    Python ints in an ``object`` array (no int64 wrap-around).
+
+    >>> dim_offsets(Layout((2, 3), (3, 1)), 0, 2, np.arange(2)).tolist()
+    [0, 3]
+    """
+    mode = dim_layout(layout, j, rank)
+    if not wide:
+        return mode.offsets(values)
+    flat = [mode(int(v)) for v in np.asarray(values).reshape(-1)]
+    return np.array(flat + [None], dtype=object)[:-1].reshape(np.shape(values))
+
+
+def _later_stages(stages: Sequence[Layout], x: np.ndarray, wide: bool) -> np.ndarray:
+    for L in stages:
+        x = np.frompyfunc(L, 1, 1)(x) if wide else L.offsets(x)
+    return x
+
+
+def evaluate(layout: Any, columns: Sequence[np.ndarray], shape: Sequence[int]) -> np.ndarray:
+    """The one per-dimension evaluator of the engines: ``layout(c_0, ..., c_{n-1})`` for the
+    index arrays ``columns`` (one per dim, broadcastable to ``shape``), as an array of
+    ``shape``.
+
+    Each dim's mode is evaluated once per index value and the parts are summed with
+    broadcasting straight into the output (no full-size temporaries); a chain runs its
+    later stages on the result. int64 when :func:`offset_bound` fits, else Python ints
+    (``dtype=object``). Pre: the indices lie in the layout's domain.
+
+    >>> evaluate(Layout((2, 3), (3, 1)), [np.arange(2)[:, None], np.arange(3)[None, :]], (2, 3)).tolist()
+    [[0, 1, 2], [3, 4, 5]]
+    """
     first = layout if type(layout) is Layout else layout.stages[0]
-    out = np.empty(tuple(logical_shape), dtype=np.int64)
+    n = len(columns)
+    wide = offset_bound(layout) > INT64_MAX
+    out = np.empty(tuple(shape), dtype=object if wide else np.int64)
     if out.size == 0:
         return out
     if n == 0:
-        out[()] = first(0)
+        out[...] = first(0)
     else:
-        parts = []
-        for j in range(n):
-            mode = first[j] if n > 1 or type(first.shape) is tuple else first
-            v = mode.offsets(np.arange(logical_shape[j], dtype=np.int64))
-            parts.append(v.reshape((1,) * j + (-1,) + (1,) * (n - j - 1)))
+        parts = [dim_offsets(first, j, n, c, wide) for j, c in enumerate(columns)]
         if n == 1:
             out[...] = parts[0]
         else:
             acc = parts[0]
             for p in parts[1:-1]:
-                acc = acc + p  # grows only over the leading dims
+                acc = acc + p  # grows only over the leading dims of a box
             np.add(acc, parts[-1], out=out)
     if type(layout) is Layout:
         return out
-    flat = out.reshape(-1)
-    for L in layout.stages[1:]:
-        flat = L.offsets(flat)
-    return flat.reshape(out.shape)
+    return _later_stages(layout.stages[1:], out.reshape(-1), wide).reshape(out.shape)
+
+
+def box_columns(shape: Sequence[int]) -> list[np.ndarray]:
+    """Index columns of the box ``shape`` for :func:`evaluate` (``arange`` along each dim)."""
+    n = len(shape)
+    return [np.arange(e, dtype=np.int64).reshape((1,) * j + (-1,) + (1,) * (n - j - 1))
+            for j, e in enumerate(shape)]
+
+
+def logical_offsets(layout: Any, logical_shape: Sequence[int], limit: int = MAX_TABLE_ELEMENTS
+                    ) -> np.ndarray:
+    """``layout(e)`` for every ``e`` of the box ``logical_shape`` (C order): :func:`evaluate`
+    over the box. A box of more than ``limit`` elements (default
+    :data:`MAX_TABLE_ELEMENTS`) or more than :data:`MAX_ARRAY_DIMS` dims raises a
+    :class:`~cutepy.errors.CutepyError` before anything is allocated.
+
+    >>> logical_offsets(Layout((2, 2), (1, 2)), (2, 2)).tolist()
+    [[0, 2], [1, 3]]
+    """
+    if len(logical_shape) > MAX_ARRAY_DIMS:
+        raise CutepyError(f"a table over the {len(logical_shape)}-dim box {tuple(logical_shape)} needs "
+                          f"more than numpy's {MAX_ARRAY_DIMS} dims; evaluate rows of indices instead")
+    n = it.product(tuple(logical_shape)) if logical_shape else 1
+    if n > limit:
+        raise CutepyError(f"a table of the {n} offsets of the box {tuple(logical_shape)} passes the limit "
+                          f"of {limit} elements (cutepy.engine.MAX_TABLE_ELEMENTS; pass limit= to raise it)")
+    return evaluate(layout, box_columns(logical_shape), logical_shape)
 
 
 def _check_shape(shape: Any, what: str) -> tuple[int, ...]:
@@ -208,55 +312,80 @@ def _check_shape(shape: Any, what: str) -> tuple[int, ...]:
 
 
 def _extent(x: Any) -> Any:
-    """``int(x)``, or a symbolic extent (an ``Integral`` without ``__index__``) as it is."""
+    """``x`` as an int (no bools, no floats), or a symbolic extent (an ``Integral`` without
+    ``__index__``) as it is."""
     if isinstance(x, Integral) and type(x) is not bool and not hasattr(type(x), "__index__"):
         return x
-    return int(x)
+    if isinstance(x, bool):
+        raise TypeError("a bool is not an extent")
+    return operator.index(x)
 
 
-def compile_program(logical_shape: Sequence[int], steps: Sequence[Step],
-                    lift_leading_pads: bool = True) -> CompiledLayout:
+def _check_steps(steps: Any) -> list[tuple[str, Any]]:
+    """The steps as ``(kind, arg)`` pairs; anything else raises a CutepyError naming the step."""
+    try:
+        steps = list(steps)
+    except TypeError:
+        raise CutepyError(f"steps: {steps!r} is not a sequence of (operation, argument) pairs") from None
+    out = []
+    for k, s in enumerate(steps):
+        if not isinstance(s, (tuple, list)) or len(s) != 2 or not isinstance(s[0], str):
+            raise CutepyError(f"step {k}: {s!r} is not an (operation, argument) pair such as "
+                              "('pad', (4, 6))")
+        if s[0] not in ("pad", "reshape", "transpose"):
+            raise CutepyError(f"step {k}: unknown operation {s[0]!r} (pad, reshape, transpose)")
+        out.append((s[0], s[1]))
+    return out
+
+
+def compile_program(logical_shape: Sequence[int], steps: Sequence[Step], trim: bool = False
+                    ) -> CompiledLayout:
     """Compile pad/reshape/transpose steps over a logical array of ``logical_shape``.
 
-    With ``lift_leading_pads``, pads that come before any reshape (so they pad logical
-    dims, possibly permuted) widen the layout's domain instead of being composed: the
-    result is then defined on the padded logical box, as XLA's tiling formula is.
+    Pre: extents are positive ints (or symbolic sizes); each step is ``("pad", shape)``,
+    ``("reshape", shape)`` or ``("transpose", perm)`` and is valid on the array before
+    it (else a :class:`~cutepy.errors.CutepyError` naming the step).
+    Post: ``result(i) ==`` the final C-order offset of logical element ``i`` for every
+    ``i`` in the logical box. Pads before the first reshape widen ``result.domain`` (the
+    module docstring's padding model); with ``trim``, each widened dim is cut back to
+    its logical extent where the layout allows it.
+
+    >>> str(compile_program((3,), [("pad", (4,)), ("reshape", (2, 2)), ("transpose", (1, 0))]))
+    '((2,2)):((2,1))'
+    >>> compile_program((3,), [("pad", (4,)), ("transpose", (0,))], trim=True).domain
+    (3,)
     """
     logical = _check_shape(logical_shape, "logical shape")
     n = len(logical)
     domain = list(logical)
     cur = list(logical)
     dims_of = list(range(n))  # which logical dim each current dim is, before any reshape
-    steps = list(steps)
+    steps = _check_steps(steps)
+    # pads (and transposes) before the first reshape widen the domain
     k0 = 0
-    if lift_leading_pads:
-        # pads (and transposes) before the first reshape widen the domain
-        while k0 < len(steps) and steps[k0][0] in ("pad", "transpose"):
-            kind, arg = steps[k0][0], steps[k0][1]
-            if kind == "transpose":
-                perm = _check_perm(arg, len(cur), k0)
-                cur = [cur[p] for p in perm]
-                dims_of = [dims_of[p] for p in perm]
-            else:
-                new = _check_pad(arg, cur, k0)
-                for q, e in enumerate(new):
-                    domain[dims_of[q]] = e
-                cur = list(new)
-            k0 += 1
-        cur = list(domain)
-        # re-apply the leading transposes on the widened domain
-        head = Layout._new(tuple(domain), tuple(c_strides(domain))) if n else Layout._new(1, 0)
-        pre_perm = _compose_perms(steps[:k0], n)
-        if pre_perm != list(range(n)):
-            head = composition(transpose_layout(cur, pre_perm), head)
-            cur = [cur[p] for p in pre_perm]
-    else:
-        head = Layout._new(tuple(domain), tuple(c_strides(domain))) if n else Layout._new(1, 0)
+    while k0 < len(steps) and steps[k0][0] in ("pad", "transpose"):
+        kind, arg = steps[k0]
+        if kind == "transpose":
+            perm = _check_perm(arg, len(cur), k0)
+            cur = [cur[p] for p in perm]
+            dims_of = [dims_of[p] for p in perm]
+        else:
+            new = _check_pad(arg, cur, k0)
+            for q, e in enumerate(new):
+                domain[dims_of[q]] = e
+            cur = list(new)
+        k0 += 1
+    cur = list(domain)
+    # re-apply the leading transposes on the widened domain
+    head = Layout._new(tuple(domain), tuple(c_strides(domain))) if n else Layout._new(1, 0)
+    pre_perm = _compose_perms(steps[:k0], n)
+    if pre_perm != list(range(n)):
+        head = composition(transpose_layout(cur, pre_perm), head)
+        cur = [cur[p] for p in pre_perm]
     done: list[Layout] = []
     breaks: list[str] = []
     for k in range(k0, len(steps)):
-        kind = steps[k][0]
-        arg = steps[k][1] if len(steps[k]) > 1 else None
+        kind, arg = steps[k]
         if kind == "reshape":
             new = _check_shape(arg, f"step {k} (reshape)")
             if it.product(new) != it.product(tuple(cur)):
@@ -270,23 +399,46 @@ def compile_program(logical_shape: Sequence[int], steps: Sequence[Step],
             perm = _check_perm(arg, len(cur), k)
             step_layout = transpose_layout(cur, perm)
             cur = [cur[p] for p in perm]
-        elif kind == "pad":
+        else:
             new = _check_pad(arg, cur, k)
             step_layout = pad_layout(cur, new)
             cur = list(new)
-        else:
-            raise CutepyError(f"step {k}: unknown operation {kind!r} (pad, reshape, transpose)")
         try:
             head = composition(step_layout, head)
         except AdmissibilityError as e:
             breaks.append(f"step {k} ({kind} to {tuple(cur)}): {e}")
             done.append(head)
             head = step_layout
-    if done:
-        layout: Any = ChainLayout(tuple(done) + (head,))
-    else:
-        layout = head
-    return CompiledLayout(layout, logical, tuple(domain), it.product(tuple(cur)), tuple(breaks))
+    layout: Any = ChainLayout(tuple(done) + (head,)) if done else head
+    compiled = CompiledLayout(layout, logical, tuple(domain), it.product(tuple(cur)), tuple(breaks))
+    return _trimmed(compiled) if trim else compiled
+
+
+def _trimmed(C: CompiledLayout) -> CompiledLayout:
+    """``C`` with each widened dim cut back to its logical extent, mode by mode (a
+    composition with ``e:1``), on the modes where that is admissible."""
+    if C.domain == C.logical_shape or not C.logical_shape:
+        return C
+    first = C.stages[0]
+    n = len(C.logical_shape)
+    tiler: list[Any] = []
+    domain = list(C.domain)
+    for d, (e, full) in enumerate(zip(C.logical_shape, C.domain)):
+        if e == full:
+            tiler.append(None)
+            continue
+        try:
+            composition(dim_layout(first, d, n), e)
+        except AdmissibilityError:
+            tiler.append(None)
+            continue
+        tiler.append(e)
+        domain[d] = e
+    if all(t is None for t in tiler):
+        return C
+    cut = composition(first, tuple(tiler))
+    layout = cut if type(C.layout) is Layout else ChainLayout((cut,) + C.stages[1:])
+    return CompiledLayout(layout, C.logical_shape, tuple(domain), C.buffer_size, C.breaks)
 
 
 def _compose_perms(steps: Sequence[Step], n: int) -> list[int]:
@@ -299,7 +451,7 @@ def _compose_perms(steps: Sequence[Step], n: int) -> list[int]:
 
 def _check_perm(perm: Any, rank: int, k: int) -> tuple[int, ...]:
     try:
-        p = tuple(int(x) for x in perm)
+        p = tuple(operator.index(x) for x in perm)
     except (TypeError, ValueError):
         raise CutepyError(f"step {k} (transpose): {perm!r} is not a permutation") from None
     if sorted(p) != list(range(rank)):

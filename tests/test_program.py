@@ -12,11 +12,11 @@ from cutepy.engine import compile_program as engine_compile
 from cutepy.errors import CutepyError
 from cutepy.program.compiler import Piece
 
-SEED = cp.seed004_programs()
-DATA = cp.seed004_data()
+SEED = cp.tpu_mlir_lmem_programs()
+DATA = cp.tpu_mlir_lmem_data()
 
 
-# --- seed 004, reproduced ------------------------------------------------------------------
+# --- the TPU-MLIR LMEM programs, reproduced ----------------------------------------------------
 def test_seed_lmem_buffer_matches_the_seed_by_hand():
     out = cp.run(SEED["lmem"], DATA)
     assert out.shape == (4, 2, 2, 2, 4)
@@ -29,7 +29,7 @@ def test_seed_lmem_buffer_matches_the_seed_by_hand():
 
 
 def test_seed_lmem_compiles_to_one_layout():
-    p = cp.compile(SEED["lmem"])
+    p = cp.to_layout(SEED["lmem"])
     assert p.form == "layout" and p.base == 0
     assert p.layout == Layout((2, (4, 2), 2, 3), (16, (32, 8), 3, 1))
     assert p.pieces[0].compiled.domain == (2, 8, 2, 3)
@@ -45,13 +45,13 @@ def test_seed_lmem_as_written_is_a_chain_for_the_engine_alone():
              ("transpose", (2, 0, 1, 3, 4))]
     raw = engine_compile((2, 5, 2, 3), steps)
     assert raw.form == "chain" and "transpose" in raw.breaks[0]
-    assert np.array_equal(raw.offsets(), cp.compile(SEED["lmem"]).offsets())
+    assert np.array_equal(raw.offsets(), cp.to_layout(SEED["lmem"]).offsets())
 
 
 def test_seed_weight_reorder():
     w = SEED["weight"]
     assert w.shape == (4, 1, 2, 6, 4)
-    p = cp.compile(w)
+    p = cp.to_layout(w)
     assert p.form == "layout"
     assert p.layout == Layout((2, (4, 2), 2, 3), (48, (1, 24), 12, 4))
     out = cp.run(w, DATA)
@@ -63,11 +63,11 @@ def test_seed_weight_reorder():
 
 
 def test_seed_bias_and_merge():
-    b = cp.compile(SEED["bias"])
+    b = cp.to_layout(SEED["bias"])
     assert b.form == "layout" and b.layout == Layout(((4, 2),), ((4, 1),))
     assert cp.run(SEED["bias"], DATA).reshape(4, 4).tolist() == [
         [60, 64, 0, 0], [61, 0, 0, 0], [62, 0, 0, 0], [63, 0, 0, 0]]
-    m = cp.compile(SEED["merged"])
+    m = cp.to_layout(SEED["merged"])
     assert m.form == "pieces" and [p.name for p in m.pieces] == ["d", "a"]
     bias, wt = m.pieces
     assert (bias.base, str(bias.layout)) == (0, "((4,2)):((52,1))")
@@ -81,13 +81,13 @@ def test_seed_bias_and_merge():
 
 
 def test_seed_merged_buffer_equals_materialized_layouts():
-    m = cp.compile(SEED["merged"])
+    m = cp.to_layout(SEED["merged"])
     assert np.array_equal(cp.materialize(m, DATA), cp.buffer(SEED["merged"], DATA))
 
 
 def test_lmem_layout_helper_on_the_seed():
     L = cp.lmem_layout(2, 5, 2, 3, npus=4, eus=4)
-    assert L.layout == cp.compile(SEED["lmem"]).layout
+    assert L.layout == cp.to_layout(SEED["lmem"]).layout
     assert L.lane_shape == (2, 2, 2, 3) and L.lane_strides == (16, 8, 3, 1)
     assert L.lane_size == 32 and L.allocated == 128 and L.used == 60
     assert (L.lost, L.lost_to_lanes, L.lost_to_eus) == (68, 48, 20)
@@ -110,7 +110,7 @@ def test_lmem_layout_bm1684x_and_partition_stride():
 
 def test_weight_bias_program_general():
     e = cp.weight_bias_program(3, 7, 3, 3, npus=2, eus=4)
-    m = cp.compile(e)
+    m = cp.to_layout(e)
     assert [p.name for p in m.pieces] == ["bias", "weight"]
     assert all(p.form == "layout" for p in m.pieces)
     assert m.pieces[1].base == 4 and cp.check(e)
@@ -154,10 +154,10 @@ def test_resize_pads_at_the_end_like_the_seed():
 def test_concatenate_then_more_steps():
     x, y = cp.trace((2, 3), "x"), cp.trace((2, 2), "y")
     e = cp.concatenate([x, y], axis=1)
-    flat = cp.compile(e.reshape(10))
+    flat = cp.to_layout(e.reshape(10))
     assert [p.form for p in flat.pieces] == ["layout", "layout"]
     assert flat.pieces[1].base == 3 and flat.pieces[1](1, 1) == 9
-    tr = cp.compile(e.reshape(5, 2).T)
+    tr = cp.to_layout(e.reshape(5, 2).T)
     assert all(p.form == "chain" for p in tr.pieces)
     assert any("translated" in b for b in tr.pieces[1].breaks)
     assert cp.check(e.reshape(5, 2).T) and cp.check(e.T)
@@ -167,7 +167,7 @@ def test_nested_concatenations_and_translations():
     x, y, z = cp.trace((2, 2), "x"), cp.trace((2, 1), "y"), cp.trace((1, 3), "z")
     inner = cp.concatenate([x, y], axis=1)                      # (2, 3)
     outer = cp.pad(cp.concatenate([z, inner.T.T], axis=0), ((1, 0), (0, 1)))  # (4, 4)
-    c = cp.compile(outer)
+    c = cp.to_layout(outer)
     assert [p.name for p in c.pieces] == ["z", "x", "y"]
     assert [p.base for p in c.pieces] == [4, 8, 10]
     assert all(p.form == "layout" for p in c.pieces)
@@ -175,7 +175,7 @@ def test_nested_concatenations_and_translations():
 
 
 def test_np_pad_before_gives_a_base_offset():
-    p = cp.compile(cp.pad(cp.trace((2, 2), "x"), ((1, 0), (2, 0))))
+    p = cp.to_layout(cp.pad(cp.trace((2, 2), "x"), ((1, 0), (2, 0))))
     assert p.form == "layout" and p.base == 1 * 4 + 2
     assert p(0, 0) == 6 and p(1, 1) == 11
 
@@ -184,7 +184,7 @@ def test_broadcast_is_a_stride0_view():
     bias = cp.trace((3,), "bias")
     v = cp.broadcast_to(bias.reshape(3, 1), (3, 4))
     prog = cp.resize(v, (4, 4)).T
-    c = cp.compile(prog)
+    c = cp.to_layout(prog)
     piece = c.pieces[0]
     assert piece.view is not None and piece.logical_shape == (3, 4)
     assert piece.view.layout == Layout((3, 4), (1, 0))
@@ -197,24 +197,24 @@ def test_broadcast_is_a_stride0_view():
 def test_chains_name_the_step_that_breaks_affinity():
     x = cp.trace((3, 5), "x")
     merged = x.reshape(5, 3).T      # a reshape that regroups rows: not one layout
-    c = cp.compile(merged)
+    c = cp.to_layout(merged)
     assert c.form == "chain" and isinstance(c.layout, ChainLayout) and len(c.pieces[0].stages) == 2
     assert c.breaks[0].startswith("`transpose(1, 0)`") and "inadmissible" in c.breaks[0]
     assert "a chain of 2 layouts" in c.explain() and "breaks at `transpose(1, 0)`" in c.explain()
     assert cp.check(merged)
     flat_pad = cp.resize(x.reshape(15), (16,)).reshape(2, 8).T.reshape(4, 4).T
-    c = cp.compile(flat_pad)      # the pad of a merged dim cannot move before the merge
+    c = cp.to_layout(flat_pad)      # the pad of a merged dim cannot move before the merge
     assert c.form == "chain" and "shape divisibility" in c.breaks[0]
     assert cp.check(flat_pad)
 
 
 def test_pads_on_logical_dims_fold_into_the_padded_domain():
     x = cp.trace((3, 5), "x")
-    c = cp.compile(cp.resize(x.T, (6, 3)).reshape(2, 3, 3).transpose(1, 0, 2))
+    c = cp.to_layout(cp.resize(x.T, (6, 3)).reshape(2, 3, 3).transpose(1, 0, 2))
     assert c.form == "layout" and c.layout == Layout((3, (3, 2)), (1, (6, 3)))
     assert c.pieces[0].compiled.domain == (3, 6)
     assert "padded to (3, 6)" in c.explain()
-    d = cp.compile(cp.resize(x, (4, 5)).reshape(2, 10).T)
+    d = cp.to_layout(cp.resize(x, (4, 5)).reshape(2, 10).T)
     assert d.layout == Layout(((2, 2), 5), ((10, 1), 2))
 
 
@@ -229,7 +229,7 @@ def _tamper(compiled: cp.CompiledProgram, layout: Layout, base: int = 0) -> cp.C
 
 def test_check_reports_the_first_mismatch():
     prog = cp.trace((2, 3), "x").T
-    good = cp.compile(prog)
+    good = cp.to_layout(prog)
     assert good.layout == Layout((2, 3), (1, 2))
     wrong = _tamper(good, Layout((2, 3), (3, 1)))   # row-major: not what transpose does
     r = cp.check(wrong)
@@ -240,10 +240,10 @@ def test_check_reports_the_first_mismatch():
 
 def test_check_reports_out_of_buffer_and_stray_values():
     prog = cp.trace((2, 3), "x")
-    r = cp.check(_tamper(cp.compile(prog), Layout((2, 3), (3, 1)), base=1))
+    r = cp.check(_tamper(cp.to_layout(prog), Layout((2, 3), (3, 1)), base=1))
     assert not r and r.mismatch.what.endswith("out of the buffer")
     half = cp.concatenate([cp.trace((1, 3), "x"), cp.trace((1, 3), "y")])
-    c = cp.compile(half)
+    c = cp.to_layout(half)
     only_x = cp.CompiledProgram(c.program, c.pieces[:1], c.buffer_shape)
     r = cp.check(only_x)
     assert not r and r.mismatch.piece is None and r.mismatch.offset == 3
@@ -300,15 +300,72 @@ def test_bad_input_names_the_step_and_values(make, message):
 
 
 def test_compiled_program_with_pieces_has_no_single_layout():
-    m = cp.compile(SEED["merged"])
+    m = cp.to_layout(SEED["merged"])
     with pytest.raises(CutepyError, match="2 pieces"):
         _ = m.layout
     assert len(m.breaks) == 0
 
 
 def test_lanes_svg_draws_every_lane_and_the_padding():
-    svg = cp.lanes_svg(cp.compile(SEED["merged"]), lanes=4, data=DATA, eus=4, title="merged")
+    svg = cp.lanes_svg(cp.to_layout(SEED["merged"]), lanes=4, data=DATA, eus=4, title="merged")
     assert svg.startswith("<svg") and svg.count("NPU ") == 4
     assert ">64<" in svg and "padding" in svg and ">merged<" in svg
     with pytest.raises(CutepyError, match="do not split into 5 lanes"):
-        cp.lanes_svg(cp.compile(SEED["merged"]), lanes=5)
+        cp.lanes_svg(cp.to_layout(SEED["merged"]), lanes=5)
+
+
+# --- bad input gets a CutepyError (issue 11) --------------------------------------------------
+
+
+@pytest.mark.parametrize("shape", [(2.5, 2), (True, 3), (2, False), 2.0, (0, 2), (-1,), "ab", None])
+def test_trace_rejects_what_numpy_would(shape) -> None:
+    with pytest.raises(CutepyError):
+        cp.trace(shape)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: cp.trace((2, 3)).reshape(None),
+        lambda: cp.trace((2, 3)).reshape(2.0, 3),
+        lambda: cp.trace((2, 3)).transpose(1.0, 0),
+        lambda: cp.swapaxes(cp.trace((2, 3)), 0.0, 1),
+        lambda: cp.moveaxis(cp.trace((2, 3)), None, 0),
+        lambda: cp.pad(cp.trace((2, 3)), 1.5),
+        lambda: cp.concatenate(None),
+        lambda: cp.trace((2,), 5),
+        lambda: cp.run(cp.trace((2,), "x"), np.int64(3)),
+        lambda: cp.materialize(None),
+        lambda: cp.default_data(5),
+        lambda: cp.lanes_svg(cp.to_layout(cp.trace((4,))), lanes="x"),
+        lambda: cp.lanes_svg(None, lanes=2),
+        lambda: cp.lmem_program(1, 3, 2, 2, npus=2, eus=4, lane_stride="x"),
+        lambda: cp.lmem_layout(1, 3, 2, 2, eus=True),
+    ],
+)
+def test_bad_arguments_get_a_cutepy_error(call) -> None:
+    with pytest.raises(CutepyError):
+        call()
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [None, 5, [("pad",)], [("crop", (4,))], [("pad", (4.5,))], [("pad", (True,))],
+     [("transpose", (0.0,))], [("reshape", (2, 2.0))], ["pad"]],
+)
+def test_engine_rejects_malformed_steps(steps) -> None:
+    with pytest.raises(CutepyError):
+        engine_compile((4,), steps)
+
+
+def test_engine_trims_lifted_padding_where_the_layout_allows() -> None:
+    """One padding model: a pad before the first reshape widens the domain; with ``trim``
+    the engine itself gives the domain back where the cut is admissible (no program-side
+    undo). Here the pad 3 -> 4 then a transpose-free reshape cuts back to 3:1."""
+    steps = [("pad", (4,)), ("reshape", (2, 2))]
+    wide, cut = engine_compile((3,), steps), engine_compile((3,), steps, trim=True)
+    assert wide.domain == (4,) and cut.domain == (3,)
+    assert [cut(i) for i in range(3)] == [0, 1, 2]
+    # a split the cut cannot pass keeps the padded domain
+    kept = engine_compile((3,), [("pad", (4,)), ("reshape", (2, 2)), ("transpose", (1, 0))], trim=True)
+    assert kept.domain == (4,) and [kept(i) for i in range(3)] == [0, 2, 1]

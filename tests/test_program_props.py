@@ -84,7 +84,7 @@ def test_compiled_pieces_match_numpy_on_every_element(prog):
 
 @given(programs())
 def test_materialized_layouts_rebuild_numpy_buffer(prog):
-    c = cp.compile(prog)
+    c = cp.to_layout(prog)
     assert np.array_equal(cp.materialize(c), cp.buffer(prog))
     for p in c.pieces:
         offs = p.offsets()
@@ -97,7 +97,7 @@ def test_materialized_layouts_rebuild_numpy_buffer(prog):
 
 @given(programs(concat=False, broadcast=False, before_pads=False))
 def test_single_input_programs_are_one_piece_without_base(prog):
-    c = cp.compile(prog)
+    c = cp.to_layout(prog)
     assert len(c.pieces) == 1 and c.base == 0 and c.form in ("layout", "chain")
     assert (c.form == "chain") == bool(c.breaks)
     assert np.array_equal(c.offsets(), engine_compile(prog.inputs()[0].shape, _steps(prog)).offsets())
@@ -147,7 +147,7 @@ def test_lmem_layout_is_one_layout_and_matches_its_lane_strides(n, c, h, w, npus
        st.sampled_from([1, 2, 4, 16]))
 def test_weight_bias_merge_is_two_single_layouts(oc, ic, kh, kw, npus, eus):
     e = cp.weight_bias_program(oc, ic, kh, kw, npus=npus, eus=eus)
-    c = cp.compile(e)
+    c = cp.to_layout(e)
     assert [p.form for p in c.pieces] == ["layout", "layout"]
     per_lane = -(-oc // npus)                       # bias values per lane
     assert c.pieces[0].base == 0 and c.pieces[1].base == -(-per_lane // eus) * eus

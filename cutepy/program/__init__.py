@@ -1,4 +1,4 @@
-"""numpy array programs as CuTe layouts (TPU-MLIR's local-memory layouts, seed 004).
+"""numpy array programs as CuTe layouts (TPU-MLIR's local-memory layouts).
 
 Trace a program over a logical array with numpy's own vocabulary, compile it into the
 layout from logical coordinates to offsets in the final buffer, and check the layout
@@ -8,7 +8,7 @@ against numpy running the program:
 >>> a = cp.trace((2, 5, 2, 3), "a")                       # n, c, h, w
 >>> b = a.reshape(2, 5, 6)                                # merge h, w
 >>> b = cp.resize(b, (2, 8, 8)).reshape(2, 2, 4, 2, 4).transpose(2, 0, 1, 3, 4)
->>> prog = cp.compile(b)
+>>> prog = cp.to_layout(b)
 >>> prog.form, prog.layout
 ('layout', (2,(4,2),2,3):(16,(32,8),3,1))
 >>> bool(cp.check(b))
@@ -17,7 +17,7 @@ True
 - :mod:`.trace`: :func:`trace`, the steps (``reshape``, ``transpose``/``.T``,
   :func:`swapaxes`, :func:`moveaxis`, :func:`resize`, :func:`pad`,
   :func:`concatenate`, :func:`broadcast_to`) and :class:`ProgramError`.
-- :mod:`.compiler`: :func:`compile` -> :class:`CompiledProgram` of :class:`Piece` s.
+- :mod:`.compiler`: :func:`to_layout` -> :class:`CompiledProgram` of :class:`Piece` s.
 - :mod:`.run`: :func:`run` (numpy), :func:`materialize` (from the layouts),
   :func:`check` -> :class:`CheckReport`.
 - :mod:`.lmem`: the seed's programs and :func:`lmem_layout` for (n, c, h, w) data on
@@ -25,15 +25,15 @@ True
 - :mod:`.svg`: :func:`lanes_svg`, a picture of a buffer cut into lanes.
 """
 
-from .compiler import BroadcastView, CompiledProgram, Piece, compile
+from .compiler import BroadcastView, CompiledProgram, Piece, to_layout
 from .lmem import (
     LmemLayout,
     conv_bias_program,
     conv_weight_program,
     lmem_layout,
     lmem_program,
-    seed004_data,
-    seed004_programs,
+    tpu_mlir_lmem_data,
+    tpu_mlir_lmem_programs,
     weight_bias_program,
 )
 from .run import CheckReport, Mismatch, buffer, check, default_data, materialize, run
@@ -54,8 +54,9 @@ from .trace import (
 
 __all__ = [
     "BroadcastView", "CheckReport", "CompiledProgram", "LmemLayout", "Mismatch", "Piece",
-    "ProgramError", "TracedArray", "broadcast_to", "buffer", "check", "compile", "concatenate",
+    "ProgramError", "TracedArray", "broadcast_to", "buffer", "check", "concatenate",
     "conv_bias_program", "conv_weight_program", "default_data", "lanes_svg", "lmem_layout",
-    "lmem_program", "materialize", "moveaxis", "pad", "reshape", "resize", "run",
-    "seed004_data", "seed004_programs", "swapaxes", "trace", "transpose", "weight_bias_program",
+    "lmem_program", "materialize", "moveaxis", "pad", "reshape", "resize", "run", "swapaxes",
+    "to_layout", "tpu_mlir_lmem_data", "tpu_mlir_lmem_programs", "trace", "transpose",
+    "weight_bias_program",
 ]

@@ -21,11 +21,11 @@ offset ``b`` before ``R``).
 >>> from cutepy.program import broadcast_to, concatenate, resize, trace
 >>> a = trace((2, 5, 2, 3), "a")
 >>> b = resize(a.reshape(2, 5, 6), (2, 8, 8)).reshape(2, 2, 4, 2, 4).transpose(2, 0, 1, 3, 4)
->>> p = compile(b)
+>>> p = to_layout(b)
 >>> p.form, str(p.layout), p(1, 4, 1, 2)
 ('layout', '(2,(4,2),2,3):(16,(32,8),3,1)', 29)
 >>> e = concatenate([trace((4, 1, 4), "bias"), trace((4, 12, 4), "weight")], axis=1)
->>> [str(q) for q in compile(e).pieces]
+>>> [str(q) for q in to_layout(e).pieces]
 ['(4,1,4):(52,4,1)', '4 + (4,12,4):(52,4,1)']
 
 A broadcast is a numpy view: ``broadcast_to`` adds stride-0 dims to the array it
@@ -33,7 +33,7 @@ reads. Its result is an input of the program that consumes it (a piece indexed b
 broadcast coordinates), and the piece's ``view`` holds the stride-0 layout from
 those coordinates to the element of the viewed array's buffer that they read:
 
->>> v = compile(resize(broadcast_to(trace((3,), "bias"), (2, 3)), (2, 4))).pieces[0]
+>>> v = to_layout(resize(broadcast_to(trace((3,), "bias"), (2, 3)), (2, 4))).pieces[0]
 >>> str(v), str(v.view.layout)
 ('(2,3):(4,1)', '(2,3):(0,1)')
 """
@@ -47,10 +47,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..composition import composition
-from ..engine import ChainLayout, CompiledLayout, c_strides
+from ..engine import ChainLayout, CompiledLayout, c_strides, dim_offsets
 from ..engine import compile_program as _engine_compile
-from ..errors import AdmissibilityError, CutepyError
+from ..errors import CutepyError
 from ..layout import Layout
 from ..swizzle import ComposedLayout
 from .rewrite import hoist_pads
@@ -186,7 +185,7 @@ class CompiledProgram:
         """Which form the program compiled to, piece by piece, and why.
 
         >>> from cutepy.program import trace
-        >>> print(compile(trace((6,), "x").reshape(2, 3).T).explain())
+        >>> print(to_layout(trace((6,), "x").reshape(2, 3).T).explain())
         x.reshape(2, 3).transpose(1, 0) -> buffer (3, 2): one layout
           x (6,): ((3,2)):((2,1))
         """
@@ -247,53 +246,22 @@ _STEP = re.compile(r"^step (\d+) ")
 
 def compile_steps(shape: Sequence[int], ops: Sequence[Op]) -> CompiledLayout:
     """The engine's compilation of ``ops`` (translations ignored), with pads hoisted when
-    that gives fewer stages, and break messages naming the program's steps."""
+    that gives fewer stages, and break messages naming the program's steps. The engine
+    trims the domain back to the logical extents where it can (``trim=True``): a piece is
+    indexed by its input's coordinates."""
     steps = [(o.kind, tuple(o.arg)) for o in ops]
     labels = [o.label for o in ops]
-    best = _engine_compile(tuple(shape), steps)
+    best = _engine_compile(tuple(shape), steps, trim=True)
     best_labels = labels
     if best.form != "layout":
         hl = list(labels)
         hoisted = hoist_pads(shape, steps, hl)
         if hoisted != steps:
-            alt = _engine_compile(tuple(shape), hoisted)
+            alt = _engine_compile(tuple(shape), hoisted, trim=True)
             if len(alt.stages) < len(best.stages):
                 best, best_labels = alt, hl
     breaks = tuple(_STEP.sub(lambda m: f"`{best_labels[int(m.group(1))]}` ", b) for b in best.breaks)
-    layout, domain = _restrict(best)
-    return CompiledLayout(layout, best.logical_shape, domain, best.buffer_size, breaks)
-
-
-def _restrict(C: CompiledLayout) -> tuple[Any, tuple[int, ...]]:
-    """The layout cut down from the padded domain to the logical extent, mode by mode
-    (a composition with ``n:1``), on the modes where that is admissible."""
-    if C.domain == C.logical_shape or not C.logical_shape:
-        return C.layout, C.domain
-    first = C.stages[0]
-    n = len(C.logical_shape)
-    tiler: list[Any] = []
-    domain = list(C.domain)
-    for d, (e, full) in enumerate(zip(C.logical_shape, C.domain)):
-        if e == full:
-            tiler.append(None)
-            continue
-        try:
-            composition(_mode(first, d, n), e)
-        except AdmissibilityError:
-            tiler.append(None)
-            continue
-        tiler.append(e)
-        domain[d] = e
-    if all(t is None for t in tiler):
-        return C.layout, C.domain
-    cut = composition(first, tuple(tiler))
-    if type(C.layout) is Layout:
-        return cut, tuple(domain)
-    return ChainLayout((cut,) + C.stages[1:]), tuple(domain)
-
-
-def _mode(layout: Layout, d: int, n: int) -> Layout:
-    return layout[d] if n > 1 or type(layout.shape) is tuple else layout
+    return CompiledLayout(best.layout, best.logical_shape, best.domain, best.buffer_size, breaks)
 
 
 def _additive(R: CompiledLayout, low: Sequence[int], ext: Sequence[int]) -> str:
@@ -305,7 +273,7 @@ def _additive(R: CompiledLayout, low: Sequence[int], ext: Sequence[int]) -> str:
     for d in range(n):
         if not low[d]:
             continue
-        v = _mode(R.layout, d, n).offsets(np.arange(low[d] + ext[d], dtype=np.int64))
+        v = dim_offsets(R.layout, d, n, np.arange(low[d] + ext[d], dtype=np.int64))
         bad = np.nonzero(v[low[d]:] != v[low[d]] + v[: ext[d]])[0]
         if bad.size:
             j = int(bad[0])
@@ -397,19 +365,19 @@ def _view(b: TracedArray) -> BroadcastView:
     strides = [0] * lead + [0 if e == 1 and b.shape[lead + k] != 1 else cs[k]
                             for k, e in enumerate(src.shape)]
     layout = Layout(b.shape, tuple(strides)) if b.ndim else Layout(1, 0)
-    return BroadcastView(b.shape, src.shape, layout, compile(src))
+    return BroadcastView(b.shape, src.shape, layout, to_layout(src))
 
 
-def compile(program: TracedArray) -> CompiledProgram:
+def to_layout(program: TracedArray) -> CompiledProgram:
     """Compile a traced program into pieces (see the module docstring).
 
     >>> from cutepy.program import trace, resize
     >>> w = trace((2, 5, 6), "w")
-    >>> compile(resize(w, (4, 8, 6)).reshape(1, 4, 2, 4, 6).transpose(1, 0, 2, 4, 3)).layout
+    >>> to_layout(resize(w, (4, 8, 6)).reshape(1, 4, 2, 4, 6).transpose(1, 0, 2, 4, 3)).layout
     (2,(4,2),6):(48,(1,24),4)
     """
     if not isinstance(program, TracedArray):
-        raise ProgramError(f"compile: {type(program).__name__} is not a traced array")
+        raise ProgramError(f"to_layout: {type(program).__name__} is not a traced array")
     pieces = []
     notes = []
     for leaf, ops in piece_paths(program):

@@ -1,4 +1,4 @@
-"""TPU-MLIR local-memory layouts (seed 004) as traced programs, and a helper for them.
+"""TPU-MLIR local-memory layouts as traced programs, and a helper for them.
 
 A SOPHON BM1684X splits its local memory (LMEM) into 64 partitions, one per NPU
 lane; an NPU cannot read another lane's partition, and the partitions' addresses run
@@ -21,7 +21,7 @@ Convolution weights ``(oc, ic, kh, kw)`` keep ``ic`` innermost, in groups of ``e
 and spread ``oc`` over the lanes; the bias is stored compact and merged in front of
 the weights by ``concatenate`` so that one DMA loads both
 (:func:`conv_weight_program`, :func:`conv_bias_program`, :func:`weight_bias_program`;
-the seed's literal programs are :func:`seed004_programs`).
+the seed's literal programs are :func:`tpu_mlir_lmem_programs`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..layout import Layout
-from .compiler import CompiledProgram, compile
+from .compiler import CompiledProgram, to_layout
 from .trace import ProgramError, TracedArray, concatenate, resize, trace
 
 
@@ -45,7 +45,7 @@ def _align(a: int, b: int) -> int:
 
 def _positive(what: str, **vals: int) -> None:
     for k, v in vals.items():
-        if type(v) is not int and not hasattr(v, "__index__"):
+        if isinstance(v, bool) or not hasattr(v, "__index__"):
             raise ProgramError(f"{what}: {k}={v!r} is not an integer")
         if v < 1:
             raise ProgramError(f"{what}: {k}={v} must be positive")
@@ -78,6 +78,7 @@ def lmem_program(n: int, c: int, h: int, w: int, *, npus: int, eus: int, aligned
         hwa = hw
         b = resize(b, (n, cpn * npus, hw)).reshape(n, cpn, npus, hw).transpose(2, 0, 1, 3)
     if lane_stride is not None:
+        _positive("lmem_program", lane_stride=lane_stride)
         lane = n * cpn * hwa
         if lane_stride < lane:
             raise ProgramError(f"lmem_program: lane_stride={lane_stride} is smaller than the "
@@ -186,7 +187,7 @@ def lmem_layout(n: int, c: int, h: int, w: int, *, npus: int = 64, eus: int, ali
     ((1, 1, 224, 224), (50176, 50176, 224, 1), 3060736)
     """
     prog = lmem_program(n, c, h, w, npus=npus, eus=eus, aligned=aligned, lane_stride=lane_stride)
-    compiled = compile(prog)
+    compiled = to_layout(prog)
     cpn = _ceil_div(c, npus)
     lane = n * cpn * (_align(h * w, eus) if aligned else h * w)
     return LmemLayout(n, c, h, w, npus, eus, aligned, prog, compiled,
@@ -237,7 +238,7 @@ def weight_bias_program(oc: int, ic: int, kh: int, kw: int, *, npus: int, eus: i
     return concatenate([bias.reshape(npus, -1, eus), wt.reshape(npus, -1, eus)], axis=1)
 
 
-def seed004_programs() -> dict[str, TracedArray]:
+def tpu_mlir_lmem_programs() -> dict[str, TracedArray]:
     """The seed's four programs, verbatim (4 NPUs, 4 EUs), over its inputs ``a`` (2, 5, 2, 3)
     and ``d`` (5,):
 
@@ -251,7 +252,7 @@ def seed004_programs() -> dict[str, TracedArray]:
       a convolution's bias has ``oc = 2``; the program is kept as written.
     - ``"merged"``: ``e = concatenate((d.reshape(4,1,4), c.reshape(4,12,4)), axis=1)``
 
-    >>> {k: v.shape for k, v in seed004_programs().items()}
+    >>> {k: v.shape for k, v in tpu_mlir_lmem_programs().items()}
     {'lmem': (4, 2, 2, 2, 4), 'weight': (4, 1, 2, 6, 4), 'bias': (4, 1, 1, 1, 4), 'merged': (4, 13, 4)}
     """
     lm = lmem_program(2, 5, 2, 3, npus=4, eus=4, name="a")
@@ -261,6 +262,6 @@ def seed004_programs() -> dict[str, TracedArray]:
     return {"lmem": lm, "weight": wt, "bias": bias, "merged": merged}
 
 
-def seed004_data() -> dict[str, np.ndarray]:
+def tpu_mlir_lmem_data() -> dict[str, np.ndarray]:
     """The seed's data: ``a = arange(60).reshape(2,5,2,3)``, ``d = arange(60, 65)``."""
     return {"a": np.arange(60).reshape(2, 5, 2, 3), "d": np.arange(60, 65)}

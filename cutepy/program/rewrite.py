@@ -13,7 +13,7 @@ with the reshape, and with any transpose, and moves to the front.
 [('pad', (2, 8, 2, 3)), ('reshape', (2, 8, 6)), ('pad', (2, 8, 8)), ('reshape', (2, 2, 4, 2, 4))]
 
 The rewrite keeps the program's function on every element (it only reorders zero
-fills); :func:`cutepy.program.compile` compiles both forms and keeps the one with
+fills); :func:`cutepy.program.to_layout` compiles both forms and keeps the one with
 fewer stages.
 """
 

@@ -25,11 +25,29 @@ from typing import Any
 
 import numpy as np
 
-from .compiler import CompiledProgram, Piece
-from .compiler import compile as compile_program
+from .compiler import CompiledProgram, Piece, to_layout
 from .trace import ProgramError, TracedArray
 
 Data = Mapping[Any, Any]
+
+
+def _program(x: Any, what: str) -> TracedArray:
+    if not isinstance(x, TracedArray):
+        raise ProgramError(f"{what}: {type(x).__name__} is not a traced array (start with trace(shape))")
+    return x
+
+
+def _compiled(x: Any, what: str) -> CompiledProgram:
+    if not isinstance(x, CompiledProgram):
+        raise ProgramError(f"{what}: {type(x).__name__} is not a compiled program (use to_layout)")
+    return x
+
+
+def _mapping(data: Any, what: str) -> Data:
+    if not isinstance(data, Mapping):
+        raise ProgramError(f"{what}: data must map input names (or traced inputs) to arrays, "
+                           f"got {type(data).__name__}")
+    return data
 
 
 def default_data(program: TracedArray) -> dict[Any, np.ndarray]:
@@ -41,7 +59,7 @@ def default_data(program: TracedArray) -> dict[Any, np.ndarray]:
     >>> d["x"].tolist(), d["y"].tolist()
     ([1, 2], [3, 4, 5])
     """
-    inputs = program.inputs()
+    inputs = _program(program, "default_data").inputs()
     names = [x.name for x in inputs]
     out: dict[Any, np.ndarray] = {}
     start = 1
@@ -71,7 +89,8 @@ def _lookup(data: Data, x: TracedArray) -> np.ndarray:
 def run(program: TracedArray, data: Data | None = None) -> np.ndarray:
     """Execute the program with numpy on ``data`` (``{name or input: array}``; default:
     :func:`default_data`) and return the result array."""
-    data = default_data(program) if data is None else data
+    data = default_data(program) if data is None else _mapping(data, "run")
+    _program(program, "run")
     memo: dict[int, np.ndarray] = {}
 
     def ev(x: TracedArray) -> np.ndarray:
@@ -115,12 +134,13 @@ def materialize(compiled: CompiledProgram, data: Data | None = None, fill: Any =
     """The final buffer built from the compiled pieces alone (what a DMA following the
     layouts writes): ``out[piece(x)] = value(x)``, ``fill`` elsewhere.
 
-    >>> from cutepy.program import trace, compile
+    >>> from cutepy.program import to_layout, trace
     >>> p = trace((2, 3), "x").T
-    >>> materialize(compile(p), {"x": np.arange(6).reshape(2, 3)}).tolist()
+    >>> materialize(to_layout(p), {"x": np.arange(6).reshape(2, 3)}).tolist()
     [0, 3, 1, 4, 2, 5]
     """
-    data = default_data(compiled.program) if data is None else data
+    _compiled(compiled, "materialize")
+    data = default_data(compiled.program) if data is None else _mapping(data, "materialize")
     vals = [piece_values(p, data) for p in compiled.pieces]
     dtype = np.result_type(*[v.dtype for v in vals]) if vals else np.int64
     out = np.full(compiled.buffer_size, fill, dtype=dtype)
@@ -187,8 +207,8 @@ def check(program: TracedArray | CompiledProgram, data: Data | None = None) -> C
     Broadcast views are checked too: their stride-0 layout must read the right element
     of the viewed array, and the viewed program is checked recursively.
     """
-    compiled = program if isinstance(program, CompiledProgram) else compile_program(program)
-    data = default_data(compiled.program) if data is None else data
+    compiled = program if isinstance(program, CompiledProgram) else to_layout(program)
+    data = default_data(compiled.program) if data is None else _mapping(data, "check")
     buf = buffer(compiled.program, data)
     covered = np.zeros(buf.size, dtype=bool)
     checked = 0

@@ -5,8 +5,8 @@ that lands there; colours tell the pieces apart (or the values of one logical
 coordinate, e.g. the channel); grey cells are padding. Thin rules mark EU groups,
 thick ones a larger group (a channel's block).
 
->>> from cutepy.program import compile, lmem_program
->>> svg = lanes_svg(compile(lmem_program(2, 5, 2, 3, npus=4, eus=4)), lanes=4, eus=4, group=8,
+>>> from cutepy.program import lmem_program, to_layout
+>>> svg = lanes_svg(to_layout(lmem_program(2, 5, 2, 3, npus=4, eus=4)), lanes=4, eus=4, group=8,
 ...                 color=1)
 >>> svg.startswith("<svg") and svg.count("<rect") > 128
 True
@@ -32,8 +32,8 @@ def owners(compiled: CompiledProgram) -> tuple[np.ndarray, np.ndarray]:
     """For each buffer slot, the piece that fills it and the C-order index of the element
     in that piece's logical array (``-1`` for padding).
 
-    >>> from cutepy.program import compile, trace, resize
-    >>> [o.tolist() for o in owners(compile(resize(trace((3,)), (4,))))]
+    >>> from cutepy.program import resize, to_layout, trace
+    >>> [o.tolist() for o in owners(to_layout(resize(trace((3,)), (4,))))]
     [[0, 0, 0, -1], [0, 1, 2, -1]]
     """
     piece = np.full(compiled.buffer_size, -1, dtype=np.int64)
@@ -55,8 +55,13 @@ def lanes_svg(compiled: CompiledProgram, lanes: int, *, data: Data | None = None
     first ``max_lanes`` lanes and ``max_cols`` columns are drawn; a note says what is
     left out.
     """
+    if not isinstance(compiled, CompiledProgram):
+        raise CutepyError(f"lanes_svg: {type(compiled).__name__} is not a compiled program (use to_layout)")
+    for name, v in (("lanes", lanes), ("max_lanes", max_lanes), ("max_cols", max_cols), ("cell", cell)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise CutepyError(f"lanes_svg: {name}={v!r} is not a positive integer")
     size = compiled.buffer_size
-    if lanes < 1 or size % lanes:
+    if size % lanes:
         raise CutepyError(f"lanes_svg: {size} buffer elements do not split into {lanes} lanes")
     width = size // lanes
     values = materialize(compiled, data)

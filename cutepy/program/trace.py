@@ -2,7 +2,7 @@
 
 :func:`trace` starts a program from a logical array of a given shape; each numpy-like
 method or function returns a new :class:`TracedArray` that remembers the step and its
-operand. Nothing is computed: the record is what :func:`cutepy.program.compile`
+operand. Nothing is computed: the record is what :func:`cutepy.program.to_layout`
 turns into layouts and what :func:`cutepy.program.run` executes with numpy.
 
 >>> a = trace((2, 5, 2, 3), "a")
@@ -25,6 +25,7 @@ cutepy.program.trace.ProgramError: reshape(7, 9) of a (2, 5, 2, 3) array: it has
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,11 +40,18 @@ def _fmt_args(args: Sequence[Any]) -> str:
     return ", ".join(str(x) for x in args)
 
 
+def _index(x: Any) -> int:
+    """``x`` as an int, as numpy takes a size or an axis: no floats, no bools."""
+    if isinstance(x, bool):
+        raise TypeError("a bool is not a size")
+    return operator.index(x)
+
+
 def _as_shape(shape: Any, what: str) -> tuple[int, ...]:
     if hasattr(shape, "__index__"):
         shape = (shape,)
     try:
-        t = tuple(int(x) for x in shape)
+        t = tuple(_index(x) for x in shape)
     except (TypeError, ValueError):
         raise ProgramError(f"{what}: {shape!r} is not a shape (a tuple of integers)") from None
     return t
@@ -52,13 +60,16 @@ def _as_shape(shape: Any, what: str) -> tuple[int, ...]:
 def _unpack(args: tuple) -> tuple:
     """``f(2, 3)`` and ``f((2, 3))`` both mean ``(2, 3)``, as in numpy."""
     if len(args) == 1 and not hasattr(args[0], "__index__"):
-        return tuple(args[0])
+        try:
+            return tuple(args[0])
+        except TypeError:
+            raise ProgramError(f"{args[0]!r} is not a tuple of integers") from None
     return args
 
 
 def _norm_axis(axis: Any, ndim: int, what: str) -> int:
     try:
-        ax = int(axis)
+        ax = _index(axis)
     except (TypeError, ValueError):
         raise ProgramError(f"{what}: axis {axis!r} is not an integer") from None
     if not -ndim <= ax < ndim:
@@ -178,7 +189,7 @@ class TracedArray:
             text = f"transpose({_fmt_args(axes)})"
         where = f"{text} {self._where()}"
         try:
-            perm = tuple(int(x) for x in axes)
+            perm = tuple(_index(x) for x in axes)
         except (TypeError, ValueError):
             raise ProgramError(f"{where}: {axes!r} is not a permutation of axes") from None
         if len(perm) != self.ndim:
@@ -219,8 +230,14 @@ def trace(shape: Any, name: str = "x") -> TracedArray:
 
     >>> trace((3, 4), "w").size
     12
+    >>> trace((2.5, 2))
+    Traceback (most recent call last):
+    ...
+    cutepy.program.trace.ProgramError: trace((2.5, 2)): (2.5, 2) is not a shape (a tuple of integers)
     """
     t = _as_shape(shape, f"trace({shape!r})")
+    if not isinstance(name, str):
+        raise ProgramError(f"trace({t}, {name!r}): the name must be a string")
     if any(e < 1 for e in t):
         raise ProgramError(f"trace({t}): extents must be positive (layouts have no empty modes)")
     return TracedArray(t, "input", (), (), name, name)
@@ -259,8 +276,12 @@ def moveaxis(a: TracedArray, source: Any, destination: Any) -> TracedArray:
     (4, 3, 2)
     """
     a = _traced(a, "moveaxis")
-    src = [source] if isinstance(source, int) else list(source)
-    dst = [destination] if isinstance(destination, int) else list(destination)
+    try:
+        src = [source] if hasattr(source, "__index__") else list(source)
+        dst = [destination] if hasattr(destination, "__index__") else list(destination)
+    except TypeError:
+        raise ProgramError(f"moveaxis({source!r}, {destination!r}) {a._where()}: axes must be "
+                           "integers or sequences of them") from None
     what = f"moveaxis({source}, {destination}) {a._where()}"
     if len(src) != len(dst):
         raise ProgramError(f"{what}: {len(src)} source axes but {len(dst)} destinations")
@@ -316,7 +337,7 @@ def pad(a: TracedArray, pad_width: Any) -> TracedArray:
         import numpy as np
 
         pw = np.broadcast_to(np.asarray(pad_width, dtype=object), (a.ndim, 2))
-        pairs = [(int(b), int(e)) for b, e in pw]
+        pairs = [(_index(b), _index(e)) for b, e in pw]
     except (TypeError, ValueError):
         raise ProgramError(f"{where}: pad_width must be an int, a (before, after) pair or one "
                            f"pair per dim") from None
@@ -339,7 +360,10 @@ def concatenate(arrays: Sequence[TracedArray], axis: int = 0) -> TracedArray:
     cutepy.program.trace.ProgramError: concatenate(axis=1): array 1 has shape (3, 2), which differs \
 from (4, 1) outside axis 1
     """
-    arrays = [_traced(x, "concatenate") for x in arrays]
+    try:
+        arrays = [_traced(x, "concatenate") for x in arrays]
+    except TypeError:
+        raise ProgramError(f"concatenate: {arrays!r} is not a sequence of traced arrays") from None
     what = f"concatenate(axis={axis})"
     if not arrays:
         raise ProgramError(f"{what}: needs at least one array")

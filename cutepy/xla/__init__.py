@@ -7,9 +7,11 @@
 (2, 3)
 >>> [str(t) for t in tpu_tiles("bf16", (1024, 1024))]
 ['(8,128)', '(2,1)']
->>> c = to_cute(s)
->>> c.form, str(c), c(2, 3)
-('layout', '((2,2),(2,3)):((2,12),(1,4))', 17)
+>>> to_cute(s)
+((2,2),(2,3)):((2,12),(1,4))
+>>> c = compile_details(s)
+>>> c.form, c.domain, c(2, 3)
+('layout', (4, 6), 17)
 >>> str(from_cute(c))
 '{1,0:T(2,2)}'
 """
@@ -17,7 +19,7 @@
 from __future__ import annotations
 
 from .buffers import pack, storage_bits, unpack
-from .compile import XlaCompiledLayout, check_compile, offsets_at, program, to_cute
+from .compile import XlaCompiledLayout, check_compile, compile_details, offsets_at, program, to_cute
 from .decompile import from_cute
 from .parser import MAX_NESTING, as_array_shape, parse_shape
 from .report import report
@@ -62,6 +64,7 @@ __all__ = [
     "as_array_shape",
     "buffer_elements",
     "check_compile",
+    "compile_details",
     "element_at",
     "element_type",
     "from_cute",

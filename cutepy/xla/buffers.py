@@ -1,6 +1,6 @@
 """Real data in XLA's tiled layouts: :func:`pack` an array into its physical buffer, :func:`unpack` it.
 
-Both go through the compiled CuTe form (:func:`~cutepy.xla.to_cute`): ``pack`` writes
+Both go through the compiled CuTe form (:func:`~cutepy.xla.compile_details`): ``pack`` writes
 element ``i`` of the array at ``layout(i)`` in a zero-filled buffer of every slot
 (tile and ``L`` padding included); ``unpack`` reads them back.
 
@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import CutepyError
-from .compile import to_cute
+from .compile import compile_details
 from .parser import as_array_shape
 from .shape import ArrayShape, Shape
 
@@ -63,7 +63,7 @@ def _packing(arr: ArrayShape) -> int:
 
 
 def _offsets(arr: ArrayShape) -> tuple[np.ndarray, int]:
-    compiled = to_cute(arr)
+    compiled = compile_details(arr)
     return compiled.offsets(), compiled.buffer_size
 
 

@@ -14,21 +14,28 @@ logical array (numpy C order, logical dim order):
   before any reshape into the domain, so the first level's padding widens it;
 - ``L(n)`` flattens the buffer and pads its total size only.
 
-:func:`to_cute` hands the steps to :func:`cutepy.engine.compile_program`. The result
-is a single nested :class:`~cutepy.Layout` (one mode per logical dim, over the padded
+:func:`compile_details` hands the steps to :func:`cutepy.engine.compile_program`:
+a single nested :class:`~cutepy.Layout` (one mode per logical dim, over the padded
 domain) whenever every composition is admissible, else a chain of layouts with the
-step that broke affinity recorded in ``breaks``.
+step that broke affinity recorded in ``breaks``. :func:`to_cute` hands back just that
+layout (or chain), as XLA hands back a layout.
 
->>> c = to_cute("f32[3,5]{1,0:T(2,2)}")
->>> c.form, str(c.layout), c.domain, c.buffer_size
-('layout', '((2,2),(2,3)):((2,12),(1,4))', (4, 6), 24)
->>> c(2, 3)
-17
->>> str(to_cute("f32[4,8]{1,0:T(2,4)(2,1)}"))
-'((2,2),(4,2)):((1,16),(2,8))'
->>> d = to_cute("f32[2,3]{1,0:T(*,4)(3)}")
+Padding comes from :mod:`.padding`, the one model of it; the engine widens the
+layout's domain with the pads that come before the first reshape.
+
+>>> to_cute("f32[3,5]{1,0:T(2,2)}")
+((2,2),(2,3)):((2,12),(1,4))
+>>> c = compile_details("f32[3,5]{1,0:T(2,2)}")
+>>> c.form, c.domain, c.buffer_size, c(2, 3)
+('layout', (4, 6), 24, 17)
+>>> d = compile_details("f32[2,3]{1,0:T(*,4)(3)}")
 >>> d.form, d.breaks[0].split(":")[0], d.offsets().tolist()
 ('chain', 'step 3 (pad to (2, 6))', [[0, 1, 2], [3, 6, 7]])
+
+Limits (a real kernel stays far below them): at most :data:`~.padding.MAX_TILE_LEVELS`
+tile levels, and at most :data:`~.padding.MAX_TILED_RANK` dims after any level; past
+them the compile raises a :class:`~cutepy.errors.CutepyError` (each level costs time
+linear in the rank it builds).
 """
 
 from __future__ import annotations
@@ -38,11 +45,12 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import ChainLayout, CompiledLayout, Step, compile_program
+from ..engine import MAX_TABLE_ELEMENTS, ChainLayout, CompiledLayout, Step, compile_program, evaluate
 from ..errors import CutepyError, SymbolicError
 from ..layout import Layout
+from .padding import check_tiling, level_extents, round_up
 from .parser import as_array_shape
-from .semantics import _groups, index_rows, linear_indices, linear_indices_at
+from .semantics import index_rows, linear_indices, linear_indices_at
 from .shape import ArrayShape, Shape, Tile
 
 
@@ -59,16 +67,16 @@ class XlaCompiledLayout(CompiledLayout):
     def offsets_at(self, index: Any) -> np.ndarray:
         """Offsets of the elements at a ``(k, rank)`` array of logical indices, vectorized.
 
-        >>> to_cute("f32[3,5]{1,0:T(2,2)}").offsets_at([[2, 3], [0, 1]]).tolist()
+        >>> compile_details("f32[3,5]{1,0:T(2,2)}").offsets_at([[2, 3], [0, 1]]).tolist()
         [17, 1]
         """
         return offsets_at(self, index)
 
-    def offsets(self) -> np.ndarray:
+    def offsets(self, limit: int = MAX_TABLE_ELEMENTS) -> np.ndarray:
         """Offsets of every logical element (see :meth:`CompiledLayout.offsets`); a
         symbolic compile raises a :class:`~cutepy.errors.CutepyError`: :meth:`subs` first."""
         _concrete(self, "offsets()")
-        return super().offsets()
+        return super().offsets(limit)
 
     def subs(self, values: Any) -> XlaCompiledLayout:
         """The compile with values put in for its symbols (``{M: 16}`` or ``{"M": 16}``).
@@ -112,17 +120,6 @@ def _prod(xs: Any) -> Any:
     return n
 
 
-def _round_up(d: Any, t: int) -> Any:
-    """``d`` padded up to a multiple of ``t``. A symbolic ``d`` must be a multiple for
-    every assignment (else :class:`~cutepy.symbolic.Undecided` names the fact
-    ``d % t == 0`` to declare): padding by a symbolic amount is not compiled."""
-    if type(d) is int:
-        return -(-d // t) * t
-    if d % t == 0:
-        return d
-    return -(-d // t) * t
-
-
 def _above_one(d: Any) -> bool:
     """``d > 1``; for a symbolic size, unless the facts prove it is 1 (a size that may
     be 1 is treated as a real dim: its group is padded after the merge, which is right
@@ -156,11 +153,13 @@ def _changed(new: list[Any], old: list[Any]) -> bool:
     return False
 
 
-def _level_steps(cur: list[int], tile: Tile) -> tuple[list[Step], list[int]]:
-    """The engine steps of one tile level on an array of shape ``cur``, and the new shape."""
-    k, r = len(tile.dims), len(cur)
-    extra = max(k - r, 0)
-    prefix, groups = _groups(tile, r)
+def _level_steps(cur: list[Any], tile: Tile) -> tuple[list[Step], list[Any]]:
+    """The engine steps of one tile level on an array of shape ``cur``, and the new shape.
+
+    The extents come from :func:`~.padding.level_extents`; this only says in which order
+    the engine applies them."""
+    lv0 = level_extents(cur, tile.dims, pad_to=round_up)
+    extra, prefix, groups = lv0.extra, lv0.prefix, lv0.groups
     steps: list[Step] = []
     # pad first the dims that are alone in their group but for 1s (a '*' merge of 1s
     # changes no index): padding before any reshape widens the domain
@@ -170,28 +169,25 @@ def _level_steps(cur: list[int], tile: Tile) -> tuple[list[Step], list[int]]:
         if len(members) == 1 and members[0] >= extra:
             real = [members[0] - extra]
         if len(real) == 1:
-            pre[real[0]] = _round_up(pre[real[0]], t)
+            pre[real[0]] = round_up(pre[real[0]], t)
     if _changed(pre, cur):
         steps.append(("pad", tuple(pre)))
-    bounds = [1] * extra + pre
-    merged = bounds[:prefix] + [_prod(bounds[m] for m in ms) for ms, _ in groups]
+    lv = level_extents(pre, tile.dims, pad_to=round_up)
+    merged, padded = list(lv.merged), list(lv.padded)
     if extra or len(merged) != len(pre):
         steps.append(("reshape", tuple(merged)))
-    sizes = [t for _, t in groups]
-    padded = merged[:prefix] + [_round_up(d, t) for d, t in zip(merged[prefix:], sizes)]
     if _changed(padded, merged):
         steps.append(("pad", tuple(padded)))
+    g = len(groups)
     split = list(padded[:prefix])
-    for d, t in zip(padded[prefix:], sizes):
-        split += [d // t, t]
+    for j in range(g):
+        split += [lv.tiled[prefix + j], lv.tiled[prefix + g + j]]
     if split != padded:
         steps.append(("reshape", tuple(split)))
-    g = len(sizes)
     perm = list(range(prefix)) + [prefix + 2 * j for j in range(g)] + [prefix + 2 * j + 1 for j in range(g)]
     if perm != list(range(len(split))):
         steps.append(("transpose", tuple(perm)))
-    out = split[:prefix] + [split[prefix + 2 * j] for j in range(g)] + sizes
-    return steps, out
+    return steps, list(lv.tiled)
 
 
 def program(shape: Shape | str) -> tuple[tuple[int, ...], list[Step]]:
@@ -209,6 +205,7 @@ def program(shape: Shape | str) -> tuple[tuple[int, ...], list[Step]]:
     """
     arr = as_array_shape(shape)
     lay = arr.effective_layout
+    check_tiling(arr)
     logical = tuple(max(d, 1) for d in arr.bounds)
     phys_order = tuple(reversed(lay.minor_to_major))
     steps: list[Step] = []
@@ -222,24 +219,26 @@ def program(shape: Shape | str) -> tuple[tuple[int, ...], list[Step]]:
     if align > 1:
         n = _prod(cur)
         steps.append(("reshape", (n,)))
-        steps.append(("pad", (_round_up(n, align),)))
+        steps.append(("pad", (round_up(n, align),)))
     return logical, steps
 
 
-def to_cute(shape: Shape | str) -> XlaCompiledLayout:
-    """Compile an XLA array shape (or its text) into its exact CuTe form.
+def compile_details(shape: Shape | str) -> XlaCompiledLayout:
+    """Compile an XLA array shape (or its text) into its exact CuTe form, with the details.
 
     The result is callable on a logical index tuple, evaluates every element with
-    ``.offsets()``, and says its ``.form``: ``"layout"`` (one :class:`~cutepy.Layout`
-    with one mode per logical dim over the padded ``.domain``) or ``"chain"`` (layouts
+    ``.offsets()``, and says its ``.form``: ``"layout"`` (``.layout`` is one
+    :class:`~cutepy.Layout` with one mode per logical dim over the padded ``.domain``)
+    or ``"chain"`` (``.layout`` is a :class:`~cutepy.engine.ChainLayout`, layouts
     applied in order; ``.breaks`` says which step could not fold and why).
-    ``.logical_shape`` is the valid region and ``.buffer_size`` counts every slot, ``L``
-    padding included. Offsets count elements, not bytes.
+    ``.logical_shape`` is the valid region, ``.buffer_size`` counts every slot (``L``
+    padding included) and ``.steps`` is the engine program. Offsets count elements,
+    not bytes.
 
-    >>> c = to_cute("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}")
+    >>> c = compile_details("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}")
     >>> c.form, str(c.layout)
     ('layout', '(8,1,((2,4),160),(128,128)):(20971520,20971520,((1,256),131072),(2,1024))')
-    >>> to_cute("f32[]{:T(256)}").buffer_size
+    >>> compile_details("f32[]{:T(256)}").buffer_size
     256
     """
     arr = as_array_shape(shape)
@@ -263,34 +262,46 @@ def to_cute(shape: Shape | str) -> XlaCompiledLayout:
     )
 
 
+def to_cute(shape: Shape | str) -> Layout | ChainLayout:
+    """The CuTe layout of an XLA array shape (or its text): logical index -> buffer offset.
+
+    Pre: an array shape with bounded dims (a symbolic dim needs facts that decide each
+    padding step). Post: ``to_cute(s)(*i) == linear_index(s, i)`` for every logical index
+    ``i``; the result is one :class:`~cutepy.Layout` with one mode per logical dim
+    (over the padded domain, where a tile pads), or, where no single layout is XLA's
+    function, a :class:`~cutepy.engine.ChainLayout` of layouts applied in order. The
+    domain, the breaks, the buffer size and the engine steps come from
+    :func:`compile_details`.
+
+    >>> to_cute("f32[4,8]{1,0:T(2,4)(2,1)}")
+    ((2,2),(4,2)):((1,16),(2,8))
+    >>> to_cute("f32[3,5]{1,0:T(2,2)}")(2, 3)
+    17
+    >>> to_cute("f32[2,3]{1,0:T(*,4)(3)}")  # no single layout: a chain, applied right to left
+    [(4,2):(1,6)] o [(2,3):(3,1)]
+    """
+    return compile_details(shape).layout
+
+
 def offsets_at(compiled: CompiledLayout, index: Any) -> np.ndarray:
     """``compiled(*i)`` for each row ``i`` of a ``(k, rank)`` integer array, vectorized.
 
-    >>> offsets_at(to_cute("f32[4,8]{1,0:T(2,4)(2,1)}"), np.array([[2, 5], [3, 7]])).tolist()
+    >>> offsets_at(compile_details("f32[4,8]{1,0:T(2,4)(2,1)}"), np.array([[2, 5], [3, 7]])).tolist()
     [26, 31]
     """
+    if not isinstance(compiled, CompiledLayout):
+        raise CutepyError(f"offsets_at takes what compile_details returned, got {compiled!r}")
     _concrete(compiled, "offsets_at()")
     rank = len(compiled.logical_shape)
     idx = index_rows(index, rank)
-    stages = compiled.stages
-    first = stages[0]
-    if rank == 0:
-        out = np.full(idx.shape[0], first(0), dtype=np.int64)
-    else:
-        lo = idx.min(axis=0) if idx.size else np.zeros(rank, dtype=np.int64)
-        hi = idx.max(axis=0) if idx.size else np.zeros(rank, dtype=np.int64)
+    if idx.size:
+        lo, hi = idx.min(axis=0), idx.max(axis=0)
         for j in range(rank):
-            if idx.size and (lo[j] < 0 or hi[j] >= compiled.domain[j]):
+            if lo[j] < 0 or hi[j] >= compiled.domain[j]:
                 raise CutepyError(
                     f"index column {j} runs outside the domain {compiled.domain} of {compiled}"
                 )
-        out = np.zeros(idx.shape[0], dtype=np.int64)
-        for j in range(rank):
-            mode = first[j] if rank > 1 or type(first.shape) is tuple else first
-            out += mode.offsets(idx[:, j])
-    for stage in stages[1:]:
-        out = stage.offsets(out)
-    return out
+    return evaluate(compiled.layout, [idx[:, j] for j in range(rank)], (idx.shape[0],))
 
 
 def check_compile(compiled: CompiledLayout, shape: Shape | str, sample: int | None = None,
@@ -302,11 +313,19 @@ def check_compile(compiled: CompiledLayout, shape: Shape | str, sample: int | No
     :class:`~cutepy.errors.CutepyError` on the first mismatch.
 
     >>> s = "f32[3,5]{1,0:T(2,2)}"
-    >>> check_compile(to_cute(s), s), check_compile(to_cute(s), s, sample=4)
+    >>> check_compile(compile_details(s), s), check_compile(compile_details(s), s, sample=4)
     (15, 4)
     """
     arr = as_array_shape(shape)
     dims = arr.concrete_bounds("check_compile()")
+    if not isinstance(compiled, CompiledLayout):
+        raise CutepyError(f"check_compile takes what compile_details returned, got {compiled!r}")
+    for name, v in (("sample", sample), ("seed", seed)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
+            raise CutepyError(f"check_compile: {name}={v!r} is not a non-negative integer")
+    if sample is not None and sample > MAX_TABLE_ELEMENTS:
+        raise CutepyError(f"check_compile: sample={sample} passes the limit of {MAX_TABLE_ELEMENTS} "
+                          "elements (cutepy.engine.MAX_TABLE_ELEMENTS)")
     _concrete(compiled, "check_compile()")
     if sample is None:
         got = compiled.offsets()

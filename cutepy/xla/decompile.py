@@ -27,7 +27,7 @@ Method: *derive from the strides, then verify*.
 
    Domain padding (a mode bigger than its dim) comes from the first tile, which
    pads ``d`` to ``ceil(d/t)*t == D``.
-4. Compile each chain with :func:`~cutepy.xla.to_cute` and return the first whose
+4. Compile each chain with :func:`~cutepy.xla.compile_details` and return the first whose
    layout equals the input mode by mode (contiguous leaves merged, size-1 leaves
    dropped) on the same padded domain. A returned layout is never wrong; it may
    differ from the one the CuTe layout came from, since XLA spells one function in
@@ -39,7 +39,7 @@ attribute but ``minor_to_major`` and tiles.
 >>> from cutepy import Layout
 >>> str(from_cute(Layout(((2, 2), (2, 3)), ((2, 12), (1, 4))), (3, 5)))
 '{1,0:T(2,2)}'
->>> str(from_cute(to_cute("s8[40,300]{1,0:T(8,128)(4,1)}")))
+>>> str(from_cute(compile_details("s8[40,300]{1,0:T(8,128)(4,1)}")))
 '{1,0:T(8,128)(4,1)}'
 >>> str(from_cute(Layout((3, 5), (8, 1)))), str(from_cute(Layout(((2, 4),), ((4, 1),))))
 ('{1,0:T(5)(8)}', '{0:T(2)(4,1)(2,4,1)}')
@@ -52,15 +52,16 @@ reaches 2 > stride 1 of the digit above it); XLA layouts are one-to-one
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .. import inttuple as it
-from ..engine import CompiledLayout
+from ..engine import ChainLayout, CompiledLayout
 from ..errors import CutepyError
 from ..layout import Layout
-from .compile import to_cute
+from .compile import compile_details
 from .shape import COMBINE_DIM, ArrayShape, Tile, XlaLayout
 
 
@@ -409,8 +410,9 @@ def _canonical(layout: Any, rank: int) -> list[list[tuple[int, int]]]:
 def from_cute(layout: Layout | CompiledLayout, dims: Sequence[int] | None = None) -> XlaLayout:
     """The XLA layout (``minor_to_major`` and tiles) whose CuTe form is ``layout``.
 
-    ``layout`` has one mode per logical dim: a :class:`~cutepy.Layout`, its CuTe text,
-    or what :func:`~cutepy.xla.to_cute` returned. ``dims`` are the logical dims (by
+    ``layout`` has one mode per logical dim: a :class:`~cutepy.Layout` (what
+    :func:`~cutepy.xla.to_cute` returns) or what
+    :func:`~cutepy.xla.compile_details` returned. ``dims`` are the logical dims (by
     default the compiled layout's logical shape, or the mode sizes); a mode bigger
     than its dim is padding, which the first tile makes. Raises
     :class:`~cutepy.errors.CutepyError`, saying why, when no XLA layout has this
@@ -437,6 +439,9 @@ XLA layouts are one-to-one and count upwards
         if dims is None:
             dims = layout.logical_shape
         layout = layout.layout
+    if isinstance(layout, ChainLayout):
+        raise CutepyError(f"{layout} is a chain of layouts, not one: XLA's tiling of it has no "
+                          "single CuTe form")
     if type(layout) is not Layout:
         raise CutepyError(f"from_cute takes a CuTe Layout, got {type(layout).__name__}: {layout!r}")
     text = str(layout)
@@ -444,7 +449,12 @@ XLA layouts are one-to-one and count upwards
         rank = 0 if layout.size() == 1 and layout.rank() == 1 and type(layout.shape) is int else \
             layout.rank()
         dims = tuple(m.size() for m in _modes(layout, rank)) if rank else ()
-    logical = tuple(max(int(d), 1) for d in dims)
+    try:
+        if any(isinstance(d, bool) for d in dims):
+            raise TypeError
+        logical = tuple(max(operator.index(d), 1) for d in dims)
+    except TypeError:
+        raise CutepyError(f"from_cute: dims {dims!r} are not a tuple of integers") from None
     rank = len(logical)
     if rank == 0:
         if layout.size() != 1:
@@ -471,7 +481,7 @@ XLA layouts are one-to-one and count upwards
     want = _canonical(layout, rank)
     for phys, tiles in candidates:
         lay = XlaLayout(tuple(reversed(phys)), tiles=tuple(Tile(t) for t in tiles if t))
-        got = to_cute(ArrayShape("f32", tuple(dims), layout=lay))
+        got = compile_details(ArrayShape("f32", tuple(dims), layout=lay))
         if got.form == "layout" and got.domain == domain and _canonical(got.layout, rank) == want:
             return lay
     raise CutepyError(f"internal: no XLA layout found for {text} over {tuple(dims)}")

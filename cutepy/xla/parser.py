@@ -293,7 +293,9 @@ class _Parser:
         while True:
             self.expect("(", "to open a tile")
             dims: list[int] = []
-            if self.peek() != ")":
+            if self.peek() == ")":  # XLA parses T() but then rejects it: "layout has invalid tiles"
+                raise self.error("a tile needs at least one dimension (XLA: layout has invalid tiles)")
+            if True:
                 while True:
                     dim_pos = self.skip_ws()
                     if self.eat("*"):

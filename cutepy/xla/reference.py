@@ -1,6 +1,7 @@
 """A deliberately simple reference model of XLA tiling, to check :mod:`.semantics`.
 
-It runs the docs' recipe on real data: ``np.arange`` of the logical array,
+It runs the docs' recipe on real data (only the guard on numpy's rank limit, 64 dims,
+reads :mod:`.padding`): ``np.arange`` of the logical array,
 transposed to physical order (``minor_to_major``), then for each tile level
 reshape-merge the ``*`` dims, pad with ``-1`` to whole tiles, split every tiled
 dim into ``(ceil(d/t), t)`` and transpose all the ``t`` to the minor end; finally
@@ -19,7 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine import MAX_ARRAY_DIMS
 from ..errors import CutepyError
+from .padding import max_rank
 from .parser import as_array_shape
 from .shape import COMBINE_DIM, Shape
 
@@ -64,6 +67,9 @@ def reference_buffer(shape: Shape | str) -> np.ndarray:
     """
     arr = as_array_shape(shape)
     dims = arr.concrete_bounds("reference_buffer()")
+    if max_rank(arr) > MAX_ARRAY_DIMS:
+        raise CutepyError(f"the reference model of {arr} needs {max_rank(arr)}-dimensional arrays; "
+                          f"numpy allows at most {MAX_ARRAY_DIMS}")
     lay = arr.effective_layout
     a = np.arange(int(np.prod(dims, dtype=np.int64)), dtype=np.int64).reshape(dims)
     a = a.transpose(tuple(reversed(lay.minor_to_major)))

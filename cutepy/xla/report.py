@@ -5,7 +5,8 @@ physical and tiled dims, the engine program, the compiled CuTe form (for a chain
 its stages and the step that broke affinity), the three sizes with the padding
 overhead, and a check of the compile against XLA's formula: every element when
 there are at most :data:`EXHAUSTIVE` of them (and the numpy reference model too),
-else a random sample of :data:`SAMPLE`, whose count the report states.
+else (or when a table would pass numpy's 64 dims) a random sample of :data:`SAMPLE`,
+whose count the report states.
 
 >>> print(report("f32[3,5]{1,0:T(2,2)}"))
 shape        f32[3,5]{1,0:T(2,2)}
@@ -22,13 +23,17 @@ verified     all 15 elements agree with XLA's formula and the reference model
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
+from ..engine import MAX_ARRAY_DIMS
 from ..errors import CutepyError
-from .compile import XlaCompiledLayout, check_compile, to_cute
+from .compile import XlaCompiledLayout, check_compile, compile_details, offsets_at
+from .padding import max_rank
 from .parser import parse_shape
 from .reference import reference_offsets
-from .semantics import tiled_dims
+from .semantics import linear_indices_at, tiled_dims
 from .shape import UNBOUNDED_DIM, ArrayShape, BufferShape, Shape, TupleShape
 from .sizes import sizes
 
@@ -78,7 +83,7 @@ def _array_lines(arr: ArrayShape, seed: int) -> list[str]:
     lines.append(f"physical     {_dims(arr.physical_dims)} (major to minor)")
     tiled = tiled_dims(arr)
     lines.append(f"tiled        {_dims(tiled)} = {_count(_prod(tiled))} slots")
-    c = to_cute(arr)
+    c = compile_details(arr)
     lines.append(f"program      {_steps(c)}")
     if c.form == "layout":
         lines.append(f"CuTe         layout {c.layout}")
@@ -109,11 +114,17 @@ def _verify(c: XlaCompiledLayout, arr: ArrayShape, seed: int) -> str:
     n = _prod(arr.bounds)
     if n == 0:
         return "nothing to check: the array is empty"
-    if n <= EXHAUSTIVE:
+    if n <= EXHAUSTIVE and max_rank(arr) <= MAX_ARRAY_DIMS:
         check_compile(c, arr)
         if not np.array_equal(c.offsets(), reference_offsets(arr)):
             raise CutepyError(f"the CuTe form of {arr} disagrees with the reference model")
         return f"all {_count(n)} elements agree with XLA's formula and the reference model"
+    if n <= EXHAUSTIVE:  # a table would pass numpy's rank limit: check rows of indices instead
+        rows = np.array(list(itertools.product(*(range(d) for d in arr.bounds))), dtype=np.int64)
+        if not np.array_equal(offsets_at(c, rows), linear_indices_at(arr, rows)):
+            raise CutepyError(f"the CuTe form {c} of {arr} disagrees with XLA's formula")
+        return (f"all {_count(n)} elements agree with XLA's formula (as rows of indices: a table "
+                f"would need more than numpy's {MAX_ARRAY_DIMS} dims)")
     k = check_compile(c, arr, sample=SAMPLE, seed=seed)
     return f"a random sample of {_count(k)} of the {_count(n)} elements agrees with XLA's formula"
 
@@ -165,5 +176,9 @@ def report(text: str | Shape, seed: int = 0) -> str:
       shape        token[]
       element      token: no array data
     """
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise CutepyError(f"report: seed={seed!r} is not a non-negative integer")
     shape = parse_shape(text) if isinstance(text, str) else text
+    if not isinstance(shape, (ArrayShape, TupleShape, BufferShape)):
+        raise CutepyError(f"report takes XLA shape text or a shape, got {type(text).__name__}: {text!r}")
     return "\n".join(_lines(shape, seed))

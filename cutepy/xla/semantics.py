@@ -13,7 +13,10 @@ produced. The offset is the row-major index in the final (tiled) shape; ``L(n)``
 only pads the end of the buffer. Offsets count element slots, not bytes.
 
 The same code runs on Python ints (:func:`linear_index`) and on broadcast numpy
-index grids (:func:`linear_indices`), so there is no per-element Python loop.
+index grids (:func:`linear_indices`), so there is no per-element Python loop. Where an
+offset may pass ``2**63 - 1`` (a buffer of more slots than int64 counts), the tables
+hold Python ints (``dtype=object``) instead of wrapping around. Tables over the whole
+array need a numpy array of the logical rank (at most 64 dims).
 
 Figure 1 of the docs, ``f32[3,5]{1,0:T(2,2)}``:
 
@@ -34,52 +37,44 @@ from typing import Any
 
 import numpy as np
 
+from ..engine import INT64_MAX, MAX_ARRAY_DIMS, MAX_TABLE_ELEMENTS
 from ..errors import CutepyError
+from .padding import check_tiling, level_extents, tail_padded, tile_groups
 from .parser import as_array_shape
-from .shape import COMBINE_DIM, ArrayShape, Shape, Tile
+from .shape import ArrayShape, Shape, Tile
 
 
-def _groups(tile: Tile, rank: int) -> tuple[int, list[tuple[list[int], int]]]:
-    """How ``tile`` splits a rank-``rank`` shape (after padding with leading 1s).
-
-    Returns ``(prefix, groups)``: the number of untiled major dims, then for each
-    tiled dim the positions it merges (``*``) and its tile size.
-    """
-    k = len(tile.dims)
-    padded = max(rank, k)
-    groups: list[tuple[list[int], int]] = []
-    pending: list[int] = []
-    for pos, t in enumerate(tile.dims, start=padded - k):
-        pending.append(pos)
-        if t != COMBINE_DIM:
-            groups.append((pending, t))
-            pending = []
-    return padded - k, groups
-
-
-def _tile_level(coords: list[Any], bounds: list[int], tile: Tile) -> tuple[list[Any], list[int]]:
-    """Apply one tile to coordinates (ints or numpy arrays) and their bounds."""
-    extra = len(tile.dims) - len(bounds)
-    if extra > 0:
-        coords = [0] * extra + coords
-        bounds = [1] * extra + bounds
-    prefix, groups = _groups(tile, len(bounds) - max(extra, 0))
-    outer_c, inner_c, outer_b, inner_b = [], [], [], []
-    for members, t in groups:
+def _tile_level(coords: list[Any], bounds: list[Any], tile: Tile) -> tuple[list[Any], list[Any]]:
+    """Apply one tile to coordinates (ints or numpy arrays) and their bounds; the bounds
+    come from :func:`~.padding.level_extents`, the one padding model."""
+    lv = level_extents(bounds, tile.dims)
+    full_c = [0] * lv.extra + coords
+    full_b = [1] * lv.extra + bounds
+    outer_c, inner_c = [], []
+    for members, t in lv.groups:
         c: Any = 0
-        d = 1
         for m in members:
-            c = c * bounds[m] + coords[m]
-            d *= bounds[m]
+            c = c * full_b[m] + full_c[m]
         outer_c.append(c // t)
         inner_c.append(c % t)
-        outer_b.append(-(-d // t))
-        inner_b.append(t)
-    return (coords[:prefix] + outer_c + inner_c, bounds[:prefix] + outer_b + inner_b)
+    return full_c[:lv.prefix] + outer_c + inner_c, list(lv.tiled)
 
 
 def _physical(shape: ArrayShape) -> tuple[list[int], tuple[Tile, ...]]:
+    check_tiling(shape)
     return list(shape.physical_dims), shape.effective_layout.tiles
+
+
+def _index_dtype(shape: ArrayShape) -> Any:
+    """int64, or ``object`` (Python ints) when an offset of ``shape`` may pass int64."""
+    return object if buffer_elements(shape) > INT64_MAX else np.int64
+
+
+def _check_numpy_rank(shape: ArrayShape, rank: int, what: str) -> None:
+    if rank > MAX_ARRAY_DIMS:
+        raise CutepyError(f"{what} of {shape} needs a {rank}-dimensional array; numpy allows at "
+                          f"most {MAX_ARRAY_DIMS} dims (evaluate rows of indices with "
+                          "linear_indices_at instead)")
 
 
 def tiled_dims(shape: Shape | str) -> tuple[int, ...]:
@@ -107,8 +102,7 @@ def buffer_elements(shape: Shape | str) -> int:
     n: Any = 1
     for d in tiled_dims(arr):
         n = n * d
-    align = arr.effective_layout.tail_padding_alignment_in_elements
-    return -(-n // align) * align
+    return tail_padded(n, arr.effective_layout.tail_padding_alignment_in_elements)
 
 
 def _row_major(coords: Sequence[Any], bounds: Sequence[int]) -> Any:
@@ -127,12 +121,15 @@ def linear_index(shape: Shape | str, index: Sequence[int]) -> int:
     26
     """
     arr = as_array_shape(shape)
-    idx = tuple(index)
+    try:
+        idx = tuple(index)
+    except TypeError:
+        raise CutepyError(f"index {index!r} is not a tuple of integers") from None
     logical = arr.concrete_bounds("linear_index()")
     if len(idx) != len(logical):
         raise CutepyError(f"index {idx} has {len(idx)} coordinates, {arr} has rank {arr.rank}")
     for e, d in zip(idx, logical, strict=True):
-        if not isinstance(e, (int, np.integer)) or not 0 <= e < d:
+        if isinstance(e, (bool, np.bool_)) or not isinstance(e, (int, np.integer)) or not 0 <= e < d:
             raise CutepyError(f"index {idx} is outside {arr}")
     bounds, tiles = _physical(arr)
     coords: list[Any] = [int(idx[d]) for d in reversed(arr.effective_layout.minor_to_major)]
@@ -141,8 +138,9 @@ def linear_index(shape: Shape | str, index: Sequence[int]) -> int:
     return int(_row_major(coords, bounds))
 
 
-def linear_indices(shape: Shape | str) -> np.ndarray:
-    """Offsets of every logical element, as an int64 array shaped like the logical dims.
+def linear_indices(shape: Shape | str, limit: int = MAX_TABLE_ELEMENTS) -> np.ndarray:
+    """Offsets of every logical element, as an int64 array shaped like the logical dims
+    (more than ``limit`` elements raise a :class:`~cutepy.errors.CutepyError` first).
 
     ``linear_indices(s)[i] == linear_index(s, i)`` for every logical index ``i``.
 
@@ -153,15 +151,23 @@ def linear_indices(shape: Shape | str) -> np.ndarray:
     arr = as_array_shape(shape)
     logical = arr.concrete_bounds("linear_indices()")
     rank = len(logical)
+    bounds, tiles = _physical(arr)
+    _check_numpy_rank(arr, rank, "linear_indices()")
+    n = 1
+    for d in logical:
+        n *= d
+    if n > limit:
+        raise CutepyError(f"linear_indices() of {arr}: {n} elements pass the limit of {limit} "
+                          "(cutepy.engine.MAX_TABLE_ELEMENTS; pass limit= to raise it)")
+    dtype = _index_dtype(arr)
     grids = [
-        np.arange(d, dtype=np.int64).reshape([-1 if j == i else 1 for j in range(rank)])
+        np.arange(d, dtype=np.int64).astype(dtype).reshape([-1 if j == i else 1 for j in range(rank)])
         for i, d in enumerate(logical)
     ]
-    bounds, tiles = _physical(arr)
     coords: list[Any] = [grids[d] for d in reversed(arr.effective_layout.minor_to_major)]
     for tile in tiles:
         coords, bounds = _tile_level(coords, bounds, tile)
-    off = np.asarray(_row_major(coords, bounds), dtype=np.int64)
+    off = np.asarray(_row_major(coords, bounds), dtype=dtype)
     return np.broadcast_to(off, logical).copy()
 
 
@@ -171,10 +177,21 @@ def index_rows(index: Any, rank: int) -> np.ndarray:
     >>> index_rows([[1, 2]], 2).shape, index_rows([(), ()], 0).shape
     ((1, 2), (2, 0))
     """
-    idx = np.asarray(index, dtype=np.int64)
-    if rank == 0:
-        return idx.reshape(idx.shape[0] if idx.ndim else 1, 0)
-    return idx.reshape(-1, rank)
+    try:
+        raw = np.asarray(index)
+        if raw.size and raw.dtype.kind not in "iuO" or (raw.dtype.kind == "O" and not all(
+                isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in raw.reshape(-1))):
+            raise TypeError
+        idx = raw.astype(np.int64)
+        if rank == 0:
+            return idx.reshape(idx.shape[0] if idx.ndim else 1, 0)
+        if idx.ndim == 0 or idx.size % rank or (idx.ndim > 1 and idx.shape[-1] != rank):
+            raise ValueError
+        return idx.reshape(-1, rank)
+    except OverflowError:
+        raise CutepyError(f"some index in {index!r} is outside every XLA array (beyond int64)") from None
+    except (TypeError, ValueError):
+        raise CutepyError(f"indices {index!r} are not a (k, {rank}) array of integers") from None
 
 
 def linear_indices_at(shape: Shape | str, index: Any) -> np.ndarray:
@@ -193,10 +210,11 @@ def linear_indices_at(shape: Shape | str, index: Any) -> np.ndarray:
     if idx.size and ((idx < 0).any() or (idx >= np.asarray(logical, dtype=np.int64)).any()):
         raise CutepyError(f"some index is outside {arr}")
     bounds, tiles = _physical(arr)
-    coords: list[Any] = [idx[:, d] for d in reversed(arr.effective_layout.minor_to_major)]
+    dtype = _index_dtype(arr)
+    coords: list[Any] = [idx[:, d].astype(dtype) for d in reversed(arr.effective_layout.minor_to_major)]
     for tile in tiles:
         coords, bounds = _tile_level(coords, bounds, tile)
-    off = np.asarray(_row_major(coords, bounds), dtype=np.int64)
+    off = np.asarray(_row_major(coords, bounds), dtype=dtype)
     return np.broadcast_to(off, (idx.shape[0],)).copy()
 
 
@@ -213,7 +231,8 @@ def element_at(shape: Shape | str, offset: int) -> tuple[int, ...] | None:
     """
     arr = as_array_shape(shape)
     arr.concrete_bounds("element_at()")
-    if not isinstance(offset, (int, np.integer)) or not 0 <= offset < buffer_elements(arr):
+    if isinstance(offset, (bool, np.bool_)) or not isinstance(offset, (int, np.integer)) or \
+            not 0 <= offset < buffer_elements(arr):
         raise CutepyError(f"offset {offset!r} is outside the buffer of {arr}")
     bounds, tiles = _physical(arr)
     chain: list[list[int]] = []
@@ -243,9 +262,8 @@ def element_at(shape: Shape | str, offset: int) -> tuple[int, ...] | None:
 
 def _untile_level(crd: list[int], before: list[int], tile: Tile) -> list[int] | None:
     """Inverse of :func:`_tile_level` for one coordinate; ``None`` if it is padding."""
-    extra = max(len(tile.dims) - len(before), 0)
+    extra, prefix, groups = tile_groups(len(before), tile.dims)
     bounds = [1] * extra + before
-    prefix, groups = _groups(tile, len(before))
     g = len(groups)
     result = list(crd[:prefix])
     for j, (members, t) in enumerate(groups):

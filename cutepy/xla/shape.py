@@ -19,7 +19,7 @@ to stay apart from the CuTe ``Layout``), :class:`Tile` and :class:`SplitConfig`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from numbers import Integral
 from typing import Any, Final
@@ -88,12 +88,22 @@ class Tile:
     Traceback (most recent call last):
       ...
     cutepy.errors.LayoutError: tile dimension must be positive or '*', got 0
+
+    A tile is its dims, as a tuple is (XLA's ``Tile::dimensions()``): it iterates, indexes
+    and compares like the tuple of its dims. Like XLA (``layout has invalid tiles``), a
+    tile has at least one dim.
+
+    >>> rows, lanes = Tile((8, 128))
+    >>> rows, lanes, Tile((8, 128)) == (8, 128), len(Tile((2, 1)))
+    (8, 128, True, 2)
     """
 
     dims: tuple[int, ...]
 
     def __post_init__(self) -> None:
         dims = tuple(COMBINE_DIM if d == -1 else d for d in _int_tuple(self.dims, "tile"))
+        if not dims:
+            raise LayoutError("a tile needs at least one dimension (XLA: layout has invalid tiles)")
         for d in dims:
             if d != COMBINE_DIM and not 0 < d <= INT64_MAX:
                 raise LayoutError(f"tile dimension must be positive or '*', got {d}")
@@ -105,6 +115,25 @@ class Tile:
     def has_combine(self) -> bool:
         """True if some dim is ``*``."""
         return COMBINE_DIM in self.dims
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.dims)
+
+    def __len__(self) -> int:
+        return len(self.dims)
+
+    def __getitem__(self, i: Any) -> Any:
+        return self.dims[i]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Tile):
+            return self.dims == other.dims
+        if isinstance(other, tuple):
+            return self.dims == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.dims)
 
     def __str__(self) -> str:
         return "(" + ",".join("*" if d == COMBINE_DIM else str(d) for d in self.dims) + ")"
@@ -408,7 +437,6 @@ class TupleShape:
         return "(" + ", ".join(str(e) for e in self.elements) + ")"
 
 
-
 @dataclass(frozen=True)
 class BufferShape:
     """A buffer holding one array, printed ``b(array)``.
@@ -425,7 +453,6 @@ class BufferShape:
 
     def __str__(self) -> str:
         return f"b({self.array})"
-
 
 
 #: Any XLA shape.

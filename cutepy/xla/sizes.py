@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .padding import tail_padded
 from .parser import as_array_shape
 from .semantics import tiled_dims
 from .shape import ArrayShape, Shape
@@ -76,8 +77,7 @@ def _bytes(shape: ArrayShape, elements: int) -> int:
 
 
 def _aligned(shape: ArrayShape, elements: int) -> int:
-    align = shape.effective_layout.tail_padding_alignment_in_elements
-    return -(-elements // align) * align
+    return tail_padded(elements, shape.effective_layout.tail_padding_alignment_in_elements)
 
 
 def sizes(shape: Shape | str) -> ShapeSizes:

@@ -29,7 +29,9 @@ a type of ``w < 32`` bits packs ``p = 32 // w`` rows into one 32-bit word with a
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
+from typing import Any
 
 from ..errors import CutepyError
 from .shape import Tile
@@ -40,6 +42,17 @@ LANES = 128
 
 #: Sublanes of a TPU vector register: the rows of the full 32-bit tile.
 SUBLANES = 8
+
+
+def _ints(xs: Any, what: str) -> tuple[int, ...]:
+    """``xs`` as a tuple of ints (no bools, no floats), or a CutepyError naming ``what``."""
+    try:
+        t = tuple(xs)
+        if any(isinstance(x, bool) for x in t):
+            raise TypeError
+        return tuple(operator.index(x) for x in t)
+    except TypeError:
+        raise CutepyError(f"tpu_tiles: {what} {xs!r} is not a tuple of integers") from None
 
 
 def _second_minor_rows(d: int) -> int:
@@ -65,15 +78,21 @@ def tpu_tiles(
 
     >>> [str(t) for t in tpu_tiles("f32", (4, 2), minor_to_major=(0, 1))]
     ['(2,128)']
+    >>> [tuple(t) for t in tpu_tiles("bf16", (16, 256))]  # each tile iterates as its dims
+    [(8, 128), (2, 1)]
     >>> [str(t) for t in tpu_tiles("s8", (16, 256))], [str(t) for t in tpu_tiles("f32", ())]
     (['(8,128)', '(4,1)'], ['(2,128)'])
     """
     et = element_type(dtype)
     if not et.is_array_type:
         raise CutepyError(f"{et.name} has no TPU tile format")
-    phys = tuple(dims)
+    phys = _ints(dims, "dims")
+    if any(d < 0 for d in phys):
+        raise CutepyError(f"tpu_tiles: dims {phys} must be non-negative")
+    if bits is not None and (isinstance(bits, bool) or not isinstance(bits, int)):
+        raise CutepyError(f"tpu_tiles: bits={bits!r} is not an integer")
     if minor_to_major is not None:
-        m2m = tuple(minor_to_major)
+        m2m = _ints(minor_to_major, "minor_to_major")
         if sorted(m2m) != list(range(len(phys))):
             raise CutepyError(f"minor_to_major {m2m} is not a permutation of 0..{len(phys) - 1}")
         phys = tuple(phys[d] for d in reversed(m2m))

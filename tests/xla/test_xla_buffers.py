@@ -55,7 +55,7 @@ def shapes(draw: st.DrawFn, types: list[str]) -> ArrayShape:
     tiles = []
     cur = rank
     for _ in range(draw(st.integers(0, 2))):
-        k = draw(st.integers(0, cur + 1))
+        k = draw(st.integers(1, cur + 1))  # XLA: a tile has at least one dim
         tiles.append(Tile(tuple(draw(st.lists(st.sampled_from([1, 2, 3, 4, 8]), min_size=k, max_size=k)))))
         cur = max(cur, k) + k
     align = draw(st.sampled_from([1, 1, 4]))

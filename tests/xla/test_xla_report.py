@@ -81,3 +81,22 @@ def test_errors_quote_the_input() -> None:
         report("f32[3")
     with pytest.raises(CutepyError):
         report("f33[3]")
+
+
+def test_report_past_numpys_rank_limit_checks_rows() -> None:
+    """A 70-dim array: its table would pass numpy's 64 dims, so the report checks every
+    element as rows of indices instead of failing inside numpy."""
+    text = report("f32[" + ",".join(["2"] + ["1"] * 69) + "]")
+    assert _field(text, "verified").startswith("all 2 elements agree with XLA's formula (as rows")
+
+
+@pytest.mark.parametrize("bad", [None, 5, 2.5, ["f32[2]"]])
+def test_report_rejects_what_is_no_shape(bad) -> None:
+    with pytest.raises(CutepyError, match="report takes"):
+        report(bad)
+
+
+@pytest.mark.parametrize("seed", [-1, 2.5, "x", True])
+def test_report_rejects_a_bad_seed(seed) -> None:
+    with pytest.raises(CutepyError, match="seed"):
+        report("f32[2]", seed=seed)

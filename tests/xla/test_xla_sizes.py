@@ -29,7 +29,11 @@ def test_data_present() -> None:
 
 @pytest.mark.parametrize(("text", "dense", "array_size", "nested"), SIZE_ROWS, ids=[r[0] for r in SIZE_ROWS])
 def test_xla_shape_sizes_tsv(text: str, dense: int, array_size: int, nested: int) -> None:
-    assert sizes(text) == ShapeSizes(dense, array_size, nested)
+    if "T()" in text:  # XLA's layout validator rejects a tile without dims, and so does cutepy
+        with pytest.raises(CutepyError, match="at least one dimension"):
+            sizes(text)
+    else:
+        assert sizes(text) == ShapeSizes(dense, array_size, nested)
 
 
 def test_padding_sub_tile_differs() -> None:

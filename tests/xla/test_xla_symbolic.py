@@ -23,6 +23,7 @@ from cutepy.xla import (
     XlaLayout,
     buffer_elements,
     check_compile,
+    compile_details,
     element_at,
     linear_index,
     linear_indices,
@@ -33,7 +34,6 @@ from cutepy.xla import (
     report,
     sizes,
     tiled_dims,
-    to_cute,
     unpack,
 )
 from cutepy.xla.reference import reference_offsets
@@ -58,11 +58,11 @@ def _hand(m, n) -> Layout:
 def test_f32_tiled_compile_equals_the_hand_derivation_for_all_m_n():
     shape = parse_shape("f32[Mxs,Nxs]{1,0:T(8,128)}")
     assert shape.dims == (M, N) and str(shape) == "f32[Mxs,Nxs]{1,0:T(8,128)}"
-    r = equivalent(lambda: to_cute(shape).layout, _hand(M, N), by="modes")
+    r = equivalent(lambda: compile_details(shape).layout, _hand(M, N), by="modes")
     assert r and r.check()
     assert r.condition is None and len(r.cases) == 4  # M == 8 or not, N == 128 or not
     # with facts that exclude a single tile, the compile is the hand derivation itself
-    c = to_cute("f32[Mxb,Nxb]{1,0:T(8,128)}")
+    c = compile_details("f32[Mxb,Nxb]{1,0:T(8,128)}")
     assert c.form == "layout" and c.layout == _hand(Mb, Nb)
     assert str(c) == "((8,Mxb/8),(128,Nxb/128)):((128,8*Nxb),(1,1024))"
     assert c.domain == (Mb, Nb) and c.logical_shape == (Mb, Nb) and c.buffer_size == Mb * Nb
@@ -72,20 +72,20 @@ def test_bf16_packing_compile_equals_the_hand_derivation_for_all_m_n():
     """bf16[M,N]{1,0:T(8,128)(2,1)}: row pairs interleave inside each (8,128) tile."""
     hand = Layout(((2, 4, M / 8), (128, N / 128)), ((1, 256, 8 * N), (2, 1024)))
     shape = ArrayShape("bf16", (M, N), layout=XlaLayout((1, 0), tiles=((8, 128), (2, 1))))
-    r = equivalent(lambda: to_cute(shape).layout, hand, by="modes")
+    r = equivalent(lambda: compile_details(shape).layout, hand, by="modes")
     assert r and r.check() and r.condition is None
-    assert str(to_cute("bf16[Mxb,Nxb]{1,0:T(8,128)(2,1)}")) == \
+    assert str(compile_details("bf16[Mxb,Nxb]{1,0:T(8,128)(2,1)}")) == \
         "(((2,4),Mxb/8),(128,Nxb/128)):(((1,256),8*Nxb),(2,1024))"
 
 
 def test_a_wrong_hand_derivation_is_refuted():
     wrong = Layout(((8, M / 8), (128, N / 128)), ((128, 128 * N), (1, 1024)))  # 128*N, not 8*N
-    r = equivalent(lambda: to_cute("f32[Mxs,Nxs]{1,0:T(8,128)}").layout, wrong, by="modes")
+    r = equivalent(lambda: compile_details("f32[Mxs,Nxs]{1,0:T(8,128)}").layout, wrong, by="modes")
     assert not r and r.check() and r.counterexample.assignment
 
 
 def test_symbolic_offsets_of_single_elements():
-    c = to_cute("f32[Mxb,Nxb]{1,0:T(8,128)}")
+    c = compile_details("f32[Mxb,Nxb]{1,0:T(8,128)}")
     assert c(3, 5) == 128 * 3 + 5
     assert c(9, 130) == 8 * Nb + 128 + 1024 + 2  # second tile row, second tile column
 
@@ -115,13 +115,13 @@ def test_symbolic_compile_agrees_with_concrete_compiles(text):
     shape = parse_shape(text)
     assert str(shape) == text if "{" in text else str(shape).startswith(text)
     assert shape.is_symbolic
-    c = to_cute(shape)
+    c = compile_details(shape)
     syms = sorted({s for d in shape.dims if type(d) is Sym for s in d.free_symbols}, key=str)
     rng = random.Random(text)
     for sigma in sample_assignments(syms, 3, seed=rng.randrange(1000)):
         concrete = shape.subs(sigma)
         assert not concrete.is_symbolic and all(type(d) is int for d in concrete.dims)
-        got, want = c.subs(sigma), to_cute(concrete)
+        got, want = c.subs(sigma), compile_details(concrete)
         assert (got.domain, got.logical_shape, got.buffer_size) == \
             (want.domain, want.logical_shape, want.buffer_size)
         assert equivalent(got.layout, want.layout, by="modes"), (text, sigma)
@@ -140,7 +140,7 @@ def test_substitution_by_name_and_the_compile_steps():
     logical, steps = program(shape)
     assert logical == (Mb, Nb)
     assert steps == [("reshape", (Mb / 8, 8, Nb / 128, 128)), ("transpose", (0, 2, 1, 3))]
-    c = to_cute(shape).subs({Mb: 24, Nb: 384})
+    c = compile_details(shape).subs({Mb: 24, Nb: 384})
     assert str(c) == "((8,3),(128,3)):((128,3072),(1,1024))"
     assert c.source == parse_shape("f32[24,384]{1,0:T(8,128)}")
     assert c.steps == tuple(program(c.source)[1])
@@ -189,7 +189,7 @@ def test_an_undeclared_name_is_a_parse_error_that_says_to_declare_it():
     assert "cutepy.symbols('Qxu'" in str(e.value) and e.value.pos == 8
     assert str(e.value).endswith("\n  f32[Mxs,Qxu]{1,0:T(8,128)}\n          ^")
     with pytest.raises(ParseError, match="not a declared symbol"):
-        to_cute("f32[Qxu]")
+        compile_details("f32[Qxu]")
     with pytest.raises(ParseError, match="expected an integer"):  # names are dims only
         parse_shape("f32[8]{Mxs}")
     with pytest.raises(ParseError, match=r"expected an integer \(tile dimension\)"):
@@ -219,7 +219,7 @@ def test_a_dim_must_be_positive_for_every_value():
 ])
 def test_a_missing_divisibility_fact_is_named(text, fact):
     with pytest.raises(Undecided) as e:
-        to_cute(text)
+        compile_details(text)
     msg = str(e.value)
     assert msg.startswith(f"compiling {parse_shape(text)}: ") and f"needs {fact}" in msg
     assert e.value.fact == fact
@@ -228,9 +228,9 @@ def test_a_missing_divisibility_fact_is_named(text, fact):
 def test_a_fact_that_only_the_case_split_decides():
     """M == 8 drops a size-1 mode: the plain compile asks, the prover splits the cases."""
     with pytest.raises(Undecided, match=r"Mxs/8 == 1 .*needs Mxs != 8"):
-        to_cute("f32[Mxs,Nxs]{1,0:T(8,128)}")
+        compile_details("f32[Mxs,Nxs]{1,0:T(8,128)}")
     with cutepy.symbolic.assuming({M.expr: cutepy.symbolic.Facts(8, 16)}):
-        assert to_cute("f32[Mxs,256]{1,0:T(8,128)}").layout == _hand(M, 256)
+        assert compile_details("f32[Mxs,256]{1,0:T(8,128)}").layout == _hand(M, 256)
 
 
 # -- what needs values --------------------------------------------------------------------------
@@ -238,7 +238,7 @@ def test_a_fact_that_only_the_case_split_decides():
 
 def test_whole_array_operations_ask_for_values():
     shape = parse_shape("f32[Mxb,Nxb]{1,0:T(8,128)}")
-    c = to_cute(shape)
+    c = compile_details(shape)
     calls = {
         "report()": lambda: report(shape),
         "linear_indices()": lambda: linear_indices(shape),
@@ -257,6 +257,7 @@ def test_whole_array_operations_ask_for_values():
             call()
         msg = str(e.value)
         assert msg.startswith(what) and "f32[Mxb,Nxb]{1,0:T(8,128)}" in msg and "Mxb, Nxb" in msg
+    assert not hasattr(shape, "_repr_svg_")  # shapes draw nothing themselves (viz is a higher layer)
     assert "verified" in report(shape.subs({Mb: 16, Nb: 256}))
 
 

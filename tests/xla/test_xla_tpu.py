@@ -101,3 +101,27 @@ def test_errors() -> None:
         tpu_tiles("f32", (2, 3), bits=3)
     with pytest.raises(CutepyError, match="unknown XLA element type"):
         tpu_tiles("f31", (2, 3))
+
+
+def test_tiles_iterate_as_tuples() -> None:
+    (rows, lanes), (pack, one) = tpu_tiles("bf16", (16, 256))
+    assert (rows, lanes, pack, one) == (8, 128, 2, 1)
+    assert tpu_tiles("s8", (16, 256)) == ((8, 128), (4, 1))
+    assert [tuple(t) for t in tpu_tiles("f32", (2, 300))] == [(2, 128)]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "why"),
+    [
+        ({"dtype": "f32", "dims": 5}, "not a tuple of integers"),
+        ({"dtype": "f32", "dims": (8, 2.5)}, "not a tuple of integers"),
+        ({"dtype": "f32", "dims": (8, True)}, "not a tuple of integers"),
+        ({"dtype": "f32", "dims": (8, -1)}, "non-negative"),
+        ({"dtype": "f32", "dims": (8, 128), "bits": 2.0}, "bits"),
+        ({"dtype": "f32", "dims": (8, 128), "minor_to_major": (0.0, 1)}, "minor_to_major"),
+        ({"dtype": 5, "dims": (8, 128)}, "element type"),
+    ],
+)
+def test_bad_arguments_get_a_cutepy_error(kwargs: dict, why: str) -> None:
+    with pytest.raises(CutepyError, match=why):
+        tpu_tiles(**kwargs)
