@@ -17,6 +17,7 @@ from . import inttuple as it
 from .basis import ScaledBasis
 from .errors import CutepyError
 from .layout import Layout
+from .swizzle import ComposedLayout
 
 _tracer: Any = None  # a tracer while cutepy.tracing.recording() runs, else None
 
@@ -83,6 +84,8 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     tr = _tracer
     if tr is not None and tr.opens(coalesce):
         return tr.framed(coalesce, layout, profile)
+    if type(layout) is ComposedLayout:  # as C++: coalesce the layout under the swizzle
+        return ComposedLayout(layout.outer, layout.offset, coalesce(layout.inner, profile))
     if type(profile) is tuple:
         shape, stride = layout.shape, layout.stride
         if type(shape) is not tuple:
@@ -139,6 +142,8 @@ def filter(layout: Layout, profile: Any = None) -> Layout:  # noqa: A001 - CuTe'
     tr = _tracer
     if tr is not None and tr.opens(filter):
         return tr.framed(filter, layout, profile)
+    if type(layout) is ComposedLayout:  # as C++: filter the layout under the swizzle
+        return ComposedLayout(layout.outer, layout.offset, filter(layout.inner, profile))
     if profile is None or type(profile) is not tuple:
         s, d = filter_flat(layout)
         return Layout._new(s, d)

@@ -32,6 +32,7 @@ from .basis import ScaledBasis
 from .coalesce import coalesce_flat
 from .errors import AdmissibilityError, CutepyError
 from .layout import Layout, _is_symbolic, as_layout
+from .swizzle import ComposedLayout, Swizzle
 
 _tracer: Any = None  # a tracer while cutepy.tracing.recording() runs, else None
 
@@ -41,6 +42,8 @@ def composition(A: Any, B: Any) -> Any:
     tr = _tracer
     if tr is not None and tr.opens(composition):
         return tr.framed(composition, A, B)
+    if type(A) is Layout and type(B) in (Swizzle, ComposedLayout):
+        return _compose_swizzle_right(A, B)
     if type(A) is not Layout:
         if hasattr(A, "compose") and not isinstance(A, str):
             if tr is not None:
@@ -73,6 +76,45 @@ def composition(A: Any, B: Any) -> Any:
             tr.note("composed_B", B=B)
         return B.compose_left(A)
     raise CutepyError(f"composition: cannot use {B!r} as the right-hand side")
+
+
+def make_swizzle(y_mask: int, z_mask: int) -> Swizzle:
+    """The swizzle that XORs the bits of ``y_mask`` into those of ``z_mask`` (C++'s ``make_swizzle<Y,Z>``).
+
+    Pre: both masks have the same number of bits, and together they are the masks of one
+    ``Swizzle<B,M,S>`` (else ``CutepyError``, where C++ fails a static_assert).
+
+    >>> make_swizzle(0b1000, 0b0100), make_swizzle(0b11000000, 0b00000110)
+    (Sw<1,2,1>, Sw<2,1,5>)
+    """
+    for what, m in (("Y", y_mask), ("Z", z_mask)):
+        if type(m) is not int or m < 0:
+            raise CutepyError(f"make_swizzle: the {what} mask must be a non-negative integer, got {m!r}")
+    b = bin(y_mask).count("1")
+    if b != bin(z_mask).count("1"):
+        raise CutepyError(f"make_swizzle: masks {y_mask:#b} and {z_mask:#b} have different numbers of bits")
+    tz_y = (y_mask & -y_mask).bit_length() - 1 if y_mask else 32
+    tz_z = (z_mask & -z_mask).bit_length() - 1 if z_mask else 32
+    sw = Swizzle(b, min(tz_y, tz_z) % 32, tz_y - tz_z)
+    if sw.yyy_mask | sw.zzz_mask != y_mask | z_mask:
+        raise CutepyError(f"make_swizzle: masks {y_mask:#b} and {z_mask:#b} are not those of one swizzle")
+    return sw
+
+
+def _with_swizzle(sw: Swizzle, L: Layout) -> Any:
+    """``sw o 0 o L``; a swizzle without bits is the identity and gives ``L`` (as C++)."""
+    return L if sw.bits == 0 else ComposedLayout(sw, 0, L)
+
+
+def _compose_swizzle_right(A: Layout, B: Any) -> Any:
+    """``A o Sw`` and ``A o (Sw o 0 o L)`` as C++: A moves the bits, ``make_swizzle(A(Y), A(Z))``."""
+    if type(B) is ComposedLayout:
+        if not isinstance(B.outer, Swizzle):
+            return B.compose_left(A)
+        if B.offset != 0:
+            raise CutepyError(f"composition {A} o ({B}): C++ requires the composed layout's offset to be 0")
+        return composition(_compose_swizzle_right(A, B.outer), B.inner)
+    return _with_swizzle(make_swizzle(A(B.yyy_mask), A(B.zzz_mask)), A)
 
 
 def _compose_by_mode(A: Layout, tiler: tuple) -> Layout:

@@ -28,6 +28,7 @@ from .complement import complement
 from .composition import composition
 from .errors import CutepyError
 from .layout import Layout, _is_symbolic, as_layout, make_layout
+from .swizzle import ComposedLayout
 
 _tracer: Any = None  # a tracer while cutepy.tracing.recording() runs, else None
 
@@ -61,6 +62,8 @@ def logical_divide(A: Any, tiler: Any) -> Any:
     if tr is not None and tr.opens(logical_divide):
         return tr.framed(logical_divide, A, tiler)
     tiler = _tiler(tiler)
+    if type(A) is ComposedLayout:  # as C++: divide the layout under the swizzle
+        return ComposedLayout(A.outer, A.offset, logical_divide(A.inner, tiler))
     if isinstance(A, Layout) or not hasattr(A, "compose"):
         A = as_layout(A)
         if tiler is None:
@@ -106,6 +109,8 @@ def unzip_modes(L: Layout, tiler: Any) -> tuple[Layout, Layout]:
 def zip_by_tiler(logical: Callable[[Any, Any], Layout], A: Any, tiler: Any) -> Layout:
     """``logical(A, tiler)`` regrouped as ``((tile modes...), (rest modes..., extra modes...))``."""
     tiler = _tiler(tiler)
+    if type(A) is ComposedLayout:  # as C++: zip the layout under the swizzle
+        return ComposedLayout(A.outer, A.offset, zip_by_tiler(logical, A.inner, tiler))
     L = logical(A, tiler)
     tr = _tracer
     if not isinstance(tiler, tuple):
@@ -118,18 +123,27 @@ def zip_by_tiler(logical: Callable[[Any, Any], Layout], A: Any, tiler: Any) -> L
     return make_layout(tiles, rest)
 
 
-def unpack_rest(z: Layout) -> Layout:
-    """``(T, (R0, R1, ...))`` -> ``(T, R0, R1, ...)``: the tiled form."""
+def _spread(mode: Layout) -> list[Layout]:
+    """C++'s slice with ``repeat<rank>(_)``: a mode of rank > 1 spreads its modes; rank 1 stays whole."""
+    return list(mode) if type(mode.shape) is tuple and len(mode.shape) > 1 else [mode]
+
+
+def unpack_rest(z: Any) -> Any:
+    """``(T, (R0, R1, ...))`` -> ``(T, R0, R1, ...)``: the tiled form (C++ ``z(_, repeat<R1>(_))``)."""
     if _tracer is not None:
         _tracer.note("unpack_rest")
-    return make_layout(z[0], *_modes(z[1]))
+    if type(z) is ComposedLayout:
+        return ComposedLayout(z.outer, z.offset, unpack_rest(z.inner))
+    return make_layout(z[0], *_spread(z[1]))
 
 
-def unpack_all(z: Layout) -> Layout:
+def unpack_all(z: Any) -> Any:
     """``((T0, T1, ...), (R0, R1, ...))`` -> ``(T0, T1, ..., R0, R1, ...)``: the flat form."""
     if _tracer is not None:
         _tracer.note("unpack_all")
-    return make_layout(*_modes(z[0]), *_modes(z[1]))
+    if type(z) is ComposedLayout:
+        return ComposedLayout(z.outer, z.offset, unpack_all(z.inner))
+    return make_layout(*_spread(z[0]), *_spread(z[1]))
 
 
 def zipped_divide(A: Any, tiler: Any) -> Layout:

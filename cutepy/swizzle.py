@@ -24,6 +24,9 @@ import numpy as np
 from .errors import CutepyError
 from .layout import Layout, as_layout
 
+#: C++ keeps a swizzle's masks in a 32-bit int: ``B + M + |S|`` must stay below its sign bit.
+MAX_SWIZZLE_BITS = 31
+
 
 class Swizzle:
     """CuTe's ``Swizzle<B, M, S>``: ``offset ^ ((offset & yyy_mask) >> S)``."""
@@ -39,6 +42,9 @@ class Swizzle:
             raise CutepyError(f"Swizzle<{bits},{base},{shift}>: B and M must be non-negative")
         if abs(shift) < bits:
             raise CutepyError(f"Swizzle<{bits},{base},{shift}>: |S| must be at least B")
+        if bits + base + abs(shift) > MAX_SWIZZLE_BITS:
+            raise CutepyError(f"Swizzle<{bits},{base},{shift}>: B + M + |S| = {bits + base + abs(shift)} "
+                              f"bits; C++'s 32-bit masks allow at most {MAX_SWIZZLE_BITS}")
         self.bits, self.base, self.shift = bits, base, shift
         msk = (1 << bits) - 1
         self.yyy_mask = msk << (base + max(0, shift))
@@ -68,8 +74,10 @@ class Swizzle:
 
     __repr__ = __str__
 
-    def compose(self, B: Any) -> ComposedLayout:
-        """``Sw o B``: a composed layout with offset 0."""
+    def compose(self, B: Any) -> Any:
+        """``Sw o B``: a composed layout with offset 0 (``B`` itself when the swizzle has no bits, as C++)."""
+        if self.bits == 0 and isinstance(B, Layout):
+            return B
         return ComposedLayout(self, 0, _as_inner(B))
 
 
@@ -114,6 +122,9 @@ class ComposedLayout:
         return self.inner.depth()
 
     def cosize(self) -> Any:
+        """As C++: a swizzle permutes within aligned blocks, so the cosize is the inner layout's."""
+        if isinstance(self.outer, Swizzle):
+            return self.inner.cosize()
         return int(self.offsets().max()) + 1
 
     def __call__(self, *args: Any) -> Any:
@@ -178,3 +189,29 @@ class ComposedLayout:
 def make_composed_layout(outer: Any, offset: Any, inner: Any) -> ComposedLayout:
     """CuTe's ``make_composed_layout(outer, offset, inner)``."""
     return ComposedLayout(outer, offset, _as_inner(inner))
+
+
+def get_swizzle_portion(layout: Any) -> Swizzle:
+    """The swizzle of ``Sw o offset o L``; a plain Layout's is the identity ``Sw<0,4,3>`` (as C++).
+
+    >>> get_swizzle_portion(ComposedLayout(Swizzle(3, 3, 3), 0, Layout((8, 8), (8, 1))))
+    Sw<3,3,3>
+    """
+    if isinstance(layout, ComposedLayout) and isinstance(layout.outer, Swizzle):
+        return layout.outer
+    if isinstance(layout, Layout):
+        return Swizzle(0, 4, 3)
+    raise CutepyError(f"get_swizzle_portion: {layout!r} is not a layout or a swizzled layout")
+
+
+def get_nonswizzle_portion(layout: Any) -> Any:
+    """The layout under the swizzle of ``Sw o offset o L`` (``L``); a plain Layout is its own.
+
+    >>> get_nonswizzle_portion(ComposedLayout(Swizzle(3, 3, 3), 0, Layout((8, 8), (8, 1))))
+    (8,8):(8,1)
+    """
+    if isinstance(layout, ComposedLayout) and isinstance(layout.outer, Swizzle):
+        return layout.inner
+    if isinstance(layout, Layout):
+        return layout
+    raise CutepyError(f"get_nonswizzle_portion: {layout!r} is not a layout or a swizzled layout")
