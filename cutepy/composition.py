@@ -61,7 +61,7 @@ def composition(A: Any, B: Any) -> Any:
     if type(B) is int or _is_symbolic(B):  # a size n means n:1
         if tr is not None:
             tr.note("size", B=B)
-        return _compose_layouts(A, Layout(B))
+        return _compose_layouts(A, Layout._new(B, 1 if B != 1 else 0))
     if isinstance(B, tuple):
         return _compose_by_mode(A, B)
     if isinstance(B, str):
@@ -165,7 +165,14 @@ def _compose_layouts(A: Layout, B: Layout) -> Layout:
     if tr is not None:
         tr.note("coalesce_x", A=A, B=B, shape=ls, stride=ld)
     usage = [0] * (len(ls) - 1)
-    s, d = _impl(ls, ld, B._shape, B._stride, A, B, usage)
+    signs: set = set()
+    s, d = _impl(ls, ld, B._shape, B._stride, A, B, usage, signs)
+    if usage and len(signs) > 1:
+        raise AdmissibilityError(
+            f"composition {A} o {B} is inadmissible: B mixes positive and negative strides over "
+            f"the modes of coalesce(A) = {Layout._new(ls, ld)}, so A(B(c)) borrows across them "
+            "and is not the sum of the modes' results"
+        )
     if type(B._shape) is tuple and usage:
         if tr is not None:
             tr.note("carry", usage=tuple(usage), shape=ls)
@@ -203,7 +210,7 @@ def _compose_basis(A: Layout, rs: Any, rd: ScaledBasis, B: Layout) -> tuple[Any,
 
 
 def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
-          usage: list) -> tuple[Any, Any]:
+          usage: list, signs: set | None = None) -> tuple[Any, Any]:
     """C++ ``composition_impl`` for a flat ``ls:ld``; adds each leaf's digit use to ``usage``.
 
     A tracer hears ``leaf`` for each leaf of B, then ``zero``, ``single``, or a ``skip`` or
@@ -212,7 +219,7 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
     if type(rs) is tuple:
         ss, dd = [], []
         for s, d in zip(rs, rd):
-            a, b = _impl(ls, ld, s, d, A, B, usage)
+            a, b = _impl(ls, ld, s, d, A, B, usage, signs)
             ss.append(a)
             dd.append(b)
         return tuple(ss), tuple(dd)
@@ -230,20 +237,14 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
         if tr is not None:
             tr.note("single", mode=(ls[0], ld[0]), rest=(rs, rd), stride=rd * ld[0])
         return rs, rd * ld[0]
-    if rd < 0:
-        if rs > 1:
-            raise AdmissibilityError(
-                f"composition {A} o {B} is inadmissible: B's negative stride {rd} would index "
-                "A below 0"
-            )
-        # a size-1 leaf: as C++, carry ceil(|stride| / shape) through A's modes, keeping the sign
-        ar = -rd
-        for i in range(last):
-            ar = -(-ar // ls[i])
-        return 1, -ar * ld[last]
+    # as C++: work on |stride| and give the results its sign; by A(-x) == -A(x) (C++'s
+    # truncating division) an all-negative B composes as the mirror image of a positive one
+    sign = -1 if rd < 0 else 1
+    if rs != 1 and signs is not None:
+        signs.add(sign)
     result_s: list = []
     result_d: list = []
-    rest_s, rest_d = rs, rd
+    rest_s, rest_d = rs, sign * rd
     for i in range(last):
         s = ls[i]
         next_shape = -(-s // rest_d)
@@ -267,13 +268,14 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
                                 f"B's remaining stride {rest_d} does not divide A's shape {s}, "
                                 f"and B's remaining shape {rest_s} runs past it")
         result_s.append(new)
-        result_d.append(rest_d * ld[i])
+        result_d.append(sign * rest_d * ld[i])
         usage[i] += (new - 1) * rest_d
         if tr is not None:
             tr.note("take", i=i, mode=(s, ld[i]), rest=(rest_s, rest_d), shape=next_shape,
                     stride=next_stride, new=new, out=result_d[-1], left=rest_s // new)
         rest_s //= new
         rest_d = next_stride
+    rest_d = sign * rest_d
     if not result_s:
         if tr is not None:
             tr.note("rest", mode=(ls[last], ld[last]), rest=(rest_s, rest_d), stride=rest_d * ld[last])

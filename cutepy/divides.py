@@ -38,7 +38,7 @@ def _tiler(t: Any) -> Any:
     if t is None or type(t) is Layout:
         return t
     if type(t) is int:
-        return Layout(t)
+        return Layout._new(t, 1 if t != 1 else 0)  # C++'s make_layout(n): n:1, and 1:0
     if isinstance(t, str):
         from .notation import parse
 

@@ -334,9 +334,8 @@ def idx2crd(idx: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> I
             if k == last:
                 out.append(idx2crd(idx, s))
             else:
-                n = product(s)
-                out.append(idx2crd(idx % n, s))
-                idx = idx // n
+                idx, m = tdivmod(idx, product(s))
+                out.append(idx2crd(m, s))
         return tuple(out)
     if type(shape) is tuple:
         if type(stride) is not tuple:
@@ -344,7 +343,10 @@ def idx2crd(idx: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> I
         return tuple(idx2crd(idx, s, d) for s, d in zip(shape, stride))
     if shape == 1:
         return 0
-    return (idx // stride) % shape
+    if type(stride) is int and stride == 0:
+        raise CutepyError(f"idx2crd: a stride-0 mode of shape {shape} has no coordinate for an offset "
+                          "(C++ divides by zero here)")
+    return tdivmod(tdivmod(idx, stride)[0], shape)[1]
 
 
 def compact_major(shape: IntTuple, major: str = "left", current: Any = 1) -> IntTuple:
@@ -443,8 +445,22 @@ def crd2idx(crd: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> A
             if k == last:
                 r = r + crd2idx(crd, s, d)
             else:
-                n = product(s)
-                r = r + crd2idx(crd % n, s, d)
-                crd = crd // n
+                q, m = tdivmod(crd, product(s))
+                r = r + crd2idx(m, s, d)
+                crd = q
         return r
     return crd * stride
+
+
+def tdivmod(a: Any, b: Any) -> tuple[Any, Any]:
+    """C++'s ``divmod`` on integers: the quotient truncated toward zero, the rest with a's sign.
+
+    A negative index splits into negated coordinates, so ``L(-i) == -L(i)`` as in C++.
+
+    >>> tdivmod(7, 2), tdivmod(-7, 2)
+    ((3, 1), (-3, -1))
+    """
+    if type(a) is int and type(b) is int and (a < 0) != (b < 0) and a % b:
+        q = -(abs(a) // abs(b))
+        return q, a - q * b
+    return a // b, a % b

@@ -224,8 +224,8 @@ def get_flat_coord(layout: Layout, offset: Any) -> Any:
     """
     crd = get_hier_coord(layout, offset)
     shape = layout.shape
-    if type(shape) is not tuple:
-        return crd
+    if type(shape) is not tuple or len(shape) == 1:  # C++'s repeat<1> is not a tuple
+        return it.crd2idx(crd, shape)
     return tuple(it.crd2idx(c, s) for c, s in zip(crd, shape))
 
 
