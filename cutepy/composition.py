@@ -308,3 +308,46 @@ def is_admissible(A: Layout, B: Any) -> bool:
     return True
 
 
+
+
+def slice_and_offset_swizzled(crd: Any, C: ComposedLayout) -> tuple[Any, Any]:
+    """C++'s ``slice_and_offset`` of ``Sw<B,M,S> o offset o L``: the sliced layout and the offset.
+
+    When the fixed coordinates decide only bits the swizzle leaves alone, or when the free
+    modes touch only one side (Y or Z) of it, the swizzle folds into a plain layout with
+    signed strides; otherwise the result stays ``Sw o offset' o slice(L)``. As in C++, an
+    all-wildcard slice keeps the swizzle.
+
+    >>> C = ComposedLayout(Swizzle(3, 1, 4), 0, Layout((32, 8), (8, 1)))
+    >>> slice_and_offset_swizzled((5, None), C)
+    (((2,2,2)):((1,-2,4)), 42)
+    """
+    from .layout import _fill_none, _has_none, slice_and_offset
+
+    sw, inner = C.outer, C.inner
+    sliced, fixed = slice_and_offset(crd, inner)
+    if not _has_none(crd) or _fill_none(crd) == crd:
+        return sliced, C(crd)
+    if crd is None or (type(crd) is tuple and all(x is None for x in it.flatten(crd))):
+        return ComposedLayout(sw, C.offset, sliced), 0
+    code = sw.yyy_mask | sw.zzz_mask
+    off_only_zy = C.offset ^ (fixed & code)
+    off_anti_zy = fixed & ~code
+    n = sliced.size()
+    active = sliced(n - 1) & code if n > 0 else 0
+    if active & ~sw(active):  # the free modes reach both Y and Z: the swizzle stays
+        return ComposedLayout(sw, off_only_zy, sliced), off_anti_zy
+    z = sw.zzz_mask & -sw.zzz_mask
+    y = sw.yyy_mask & -sw.yyy_mask
+    b, m, s = sw.bits, sw.base, abs(sw.shift)
+
+    def strides(first: bool) -> tuple:
+        if first:
+            return tuple(z << i if off_only_zy & (y << i) == 0 else -(z << i) for i in range(b))
+        return tuple((y + z) << i if off_only_zy & (z << i) == 0 else (y - z) << i for i in range(b))
+
+    lo, hi = strides(z < y), strides(z > y)
+    two = (2,) * b
+    shape = (1 << m, two if b != 1 else 2, 1 << (s - b), two if b != 1 else 2, 1)
+    stride = (1, lo if b != 1 else lo[0], 1 << (m + b), hi if b != 1 else hi[0], 1 << (m + b + s))
+    return composition(Layout._new(shape, stride), sliced), sw(off_only_zy) + off_anti_zy

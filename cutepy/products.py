@@ -98,8 +98,11 @@ def _interleave(A: Any, B: Any, block_first: bool) -> Any:
         tr.note("padded", rank=r, A=Ap, B=Bp, size=room)
     C = composition(complement(Ap, room), Bp)
     first, second = (Ap, C) if block_first else (C, Ap)
-    if type(first._shape) is not tuple:  # C++'s zip of two rank-1 layouts
-        return Layout._new((first._shape, second._shape), (first._stride, second._stride))
+    if (type(first._shape) is tuple) != (type(second._shape) is tuple):
+        raise CutepyError(f"{'blocked' if block_first else 'raked'}_product of {A} and {B}: one is a "
+                          "rank-1 tuple and the other a scalar layout; C++ cannot zip them")
+    if type(first._shape) is not tuple:  # C++'s zip of two scalar layouts: one mode holding the pair
+        return Layout._new(((first._shape, second._shape),), ((first._stride, second._stride),))
     ss, dd = [], []
     for i in range(r):
         pair_s, pair_d = (first._shape[i], second._shape[i]), (first._stride[i], second._stride[i])

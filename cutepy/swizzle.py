@@ -131,6 +131,12 @@ class ComposedLayout:
         crd = args[0] if len(args) == 1 else args
         from .layout import _has_none, slice_and_offset
 
+        if _has_none(crd) and isinstance(self.outer, Swizzle) and isinstance(self.inner, Layout):
+            # C++'s swizzle slice folds the swizzle into strides where it can; the algebra
+            # layer holds it (a lazy import: this layer sits below the algebra)
+            from .composition import slice_and_offset_swizzled
+
+            return slice_and_offset_swizzled(crd, self)[0]
         if _has_none(crd):
             if not isinstance(self.inner, Layout):
                 raise CutepyError("slicing a doubly composed layout is not supported")

@@ -464,7 +464,17 @@ def _case_slice(r):
     if type(shape) is not tuple:
         return Case("slice", (A, crd), lambda: A(None), f"print({cx(A)}(_));")
     c_crd = "make_coord(" + ", ".join(cx(x) if type(x) is not tuple else _cx_coord(x) for x in crd) + ")"
-    return Case("slice", (A, crd), lambda: A(crd), f"print(slice({c_crd}, {cx(A)}));")
+    if r.random() < 0.5:
+        return Case("slice", (A, crd), lambda: A(crd), f"print(slice({c_crd}, {cx(A)}));")
+    return Case("slice_and_offset", (A, crd), lambda: _slice_and_offset(A, crd),
+                f"print(slice_and_offset({c_crd}, {cx(A)}));")
+
+
+def _slice_and_offset(A: Any, crd: Any) -> Any:
+    from cutepy.composition import slice_and_offset_swizzled
+    if type(A) is ComposedLayout:
+        return slice_and_offset_swizzled(crd, A)
+    return cp.slice_and_offset(crd, A)
 
 
 def _cx_coord(c: Any) -> str:
