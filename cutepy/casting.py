@@ -1,19 +1,34 @@
-"""``upcast`` and ``downcast``: a layout re-expressed in wider or narrower elements.
+"""``upcast``, ``downcast`` and ``recast_layout``: a layout re-expressed in wider or narrower
+elements; and the compact layouts made in the image of another (``make_layout_like``,
+``make_fragment_like``, ``make_ordered_layout``), as C++ CuTe builds them.
 
 >>> from cutepy import Layout
 >>> upcast(Layout((4, 8), (1, 4)), 2)
 (2,8):(1,2)
 >>> downcast(Layout((4, 8), (1, 4)), 2)
 (8,8):(1,8)
+>>> recast_layout(Layout((4, 8), (1, 4)), 16, 32)
+(2,8):(1,2)
+>>> make_layout_like(Layout((2, 3, 4), (20, 0, 1)))
+(2,3,4):(4,0,1)
 """
 
 from __future__ import annotations
 
+from math import gcd
 from typing import Any
 
 from . import inttuple as it
-from .errors import AdmissibilityError
+from .errors import AdmissibilityError, CutepyError
 from .layout import Layout
+from .products import tiled_product
+from .swizzle import ComposedLayout, Swizzle
+
+
+def _check_factor(n: Any, what: str) -> int:
+    if type(n) is not int or n < 1:
+        raise CutepyError(f"{what}: the factor must be a positive integer, got {n!r}")
+    return n
 
 
 def _up(s: Any, d: Any, n: int, L: Layout) -> tuple[Any, Any]:
@@ -24,17 +39,55 @@ def _up(s: Any, d: Any, n: int, L: Layout) -> tuple[Any, Any]:
         return s, d
     ad = abs(d)
     if ad % n != 0 and n % ad != 0:
-        raise AdmissibilityError(f"upcast of {L} by {n}: stride {d} and {n} do not divide one another")
-    k = it.shape_div(n, ad)
-    if s % k != 0 and k % s != 0:
-        raise AdmissibilityError(f"upcast of {L} by {n}: shape {s} and {k} do not divide one another")
-    return it.shape_div(s, k), it.shape_div(d, n)
+        raise AdmissibilityError(f"upcast of {L} by {n}: stride {d} and {n} do not divide one another "
+                                 "(C++: Divisibility condition)")
+    sign = 1 if d > 0 else -1
+    return -(-s // -(-n // ad)), sign * -(-ad // n)
 
 
-def upcast(layout: Layout, n: int) -> Layout:
-    """Layout of ``n``-element vectors: strides divided by ``n``, stride-1 modes shrunk by ``n``."""
+def _pow2_log(n: int, what: str) -> int:
+    if n & (n - 1):
+        raise CutepyError(f"{what} of a swizzle: {n} is not a power of two")
+    return n.bit_length() - 1
+
+
+def upcast(layout: Any, n: int) -> Any:
+    """Layout of ``n``-element vectors, as C++'s ``upcast<N>``.
+
+    Per leaf: stride 0 stays; otherwise ``|d|`` and ``n`` must divide one another, the
+    shape becomes ``ceil(s / ceil(n / |d|))`` and the stride ``sign(d) * ceil(|d| / n)``.
+    A composed layout upcasts its swizzle (``M`` drops by ``log2 n``), offset and layout.
+
+    >>> upcast(Layout((4, 8), (1, 4)), 2)
+    (2,8):(1,2)
+    >>> upcast(Layout(6, -2), 4)
+    3:-1
+    """
+    n = _check_factor(n, "upcast")
+    if type(layout) is Swizzle:
+        m = layout.base - _pow2_log(n, "upcast")
+        if m >= 0:
+            return Swizzle(layout.bits, m, layout.shift)
+        return Swizzle(max(layout.bits + m, 0), 0, layout.shift)
+    if type(layout) is ComposedLayout:
+        return _compose3(upcast(layout.outer, n), _up_offset(layout.offset, n), upcast(layout.inner, n))
     s, d = _up(layout.shape, layout.stride, n, layout)
     return Layout._new(s, d)
+
+
+def _up_offset(off: Any, n: int) -> Any:
+    if off == 0:
+        return 0
+    if off % n:
+        raise AdmissibilityError(f"upcast by {n}: the offset {off} is not a multiple of {n}")
+    return off // n
+
+
+def _compose3(outer: Any, offset: Any, inner: Any) -> Any:
+    """``outer o offset o inner``; a swizzle with no bits and no offset is the identity (as C++)."""
+    if type(outer) is Swizzle and outer.bits == 0 and offset == 0:
+        return inner
+    return ComposedLayout(outer, offset, inner)
 
 
 def _down(s: Any, d: Any, n: int) -> tuple[Any, Any]:
@@ -46,7 +99,100 @@ def _down(s: Any, d: Any, n: int) -> tuple[Any, Any]:
     return s, d * n
 
 
-def downcast(layout: Layout, n: int) -> Layout:
-    """Layout of the ``n`` sub-elements of each element: stride-1 modes grow by ``n``."""
-    s, d = _down(layout.shape, layout.stride, n)
+def downcast(layout: Any, n: int) -> Any:
+    """Layout of the ``n`` sub-elements of each element, as C++'s ``downcast<N>``.
+
+    Pre: some leaf has stride 1 (C++: "Downcast requires adjacent elements"), else
+    ``AdmissibilityError``. Stride-(+-1) leaves grow by ``n``; other strides are scaled by ``n``.
+
+    >>> downcast(Layout((4, 8), (1, 4)), 2)
+    (8,8):(1,8)
+    >>> downcast(Layout((4, 8), (2, 8)), 2)
+    Traceback (most recent call last):
+    ...
+    cutepy.errors.AdmissibilityError: downcast of (4,8):(2,8) by 2: no mode has stride 1 \
+(C++: Downcast requires adjacent elements)
+    """
+    n = _check_factor(n, "downcast")
+    if type(layout) is Swizzle:
+        return Swizzle(layout.bits, layout.base + _pow2_log(n, "downcast"), layout.shift)
+    if type(layout) is ComposedLayout:
+        return _compose3(downcast(layout.outer, n), layout.offset * n, downcast(layout.inner, n))
+    stride = layout.stride
+    if 1 not in (it.flatten(stride) if type(stride) is tuple else (stride,)):
+        raise AdmissibilityError(f"downcast of {layout} by {n}: no mode has stride 1 "
+                                 "(C++: Downcast requires adjacent elements)")
+    s, d = _down(layout.shape, stride, n)
     return Layout._new(s, d)
+
+
+def recast_layout(layout: Any, old_bits: int, new_bits: int) -> Any:
+    """The layout of the same memory seen as ``new_bits``-wide elements instead of ``old_bits``.
+
+    C++'s ``recast_layout<OldType, NewType>``: with ``new/old = num/den`` in lowest terms,
+    ``downcast(den)`` after ``upcast(num)`` (either step skipped when it is 1).
+
+    >>> recast_layout(Layout((4, 8), (1, 4)), 32, 8)
+    (16,8):(1,16)
+    """
+    for what, b in (("old_bits", old_bits), ("new_bits", new_bits)):
+        if type(b) is not int or b < 1:
+            raise CutepyError(f"recast_layout: {what} must be a positive integer, got {b!r}")
+    g = gcd(old_bits, new_bits)
+    num, den = new_bits // g, old_bits // g
+    if num != 1:
+        layout = upcast(layout, num)
+    if den != 1:
+        layout = downcast(layout, den)
+    return layout
+
+
+def make_layout_like(layout: Layout) -> Layout:
+    """A compact layout with ``layout``'s shape, strides in the same order; stride-0 leaves stay 0.
+
+    C++: ``make_layout(shape, compact_order(filter_zeros(stride, shape), stride))`` (equal
+    strides start at the same place; size-1 leaves get stride 0).
+
+    >>> make_layout_like(Layout((2, 3, 4), (20, 0, 1)))
+    (2,3,4):(4,0,1)
+    """
+    if type(layout) is ComposedLayout:
+        return make_layout_like(layout.inner)
+    shape, stride = layout.shape, layout.stride
+    return Layout._new(shape, it.compact_order(it.filter_zeros(stride, shape), stride))
+
+
+def make_ordered_layout(shape: Any, order: Any = None) -> Layout:
+    """A compact layout whose strides grow in ``order`` (C++'s ``make_ordered_layout``).
+
+    >>> make_ordered_layout((2, 3, 4), (1, 2, 0))
+    (2,3,4):(4,8,1)
+    >>> make_ordered_layout((2, 1, 4), (1, 2, 0))
+    (2,1,4):(4,0,1)
+    """
+    shape = Layout(shape).shape
+    if order is None:
+        return Layout._new(shape, it.compact_major(shape))
+    return Layout._new(shape, it.compact_order(shape, order))
+
+
+def make_fragment_like(layout: Any) -> Layout:
+    """A compact layout like ``layout`` whose mode 0 is column-major (C++'s ``make_fragment_like``).
+
+    Mode 0 keeps its stride-0 leaves and is otherwise LayoutLeft; the other modes follow
+    ``layout``'s stride order; the two are joined by ``tiled_product``. A rank-1 layout
+    gives the compact column-major layout of its shape.
+
+    >>> make_fragment_like(Layout((4, 3, 2), (3, 0, 12)))
+    (4,3,2):(1,4,12)
+    """
+    if type(layout) is ComposedLayout:
+        return make_fragment_like(layout.inner)
+    if type(layout) is not Layout:
+        return Layout._new(Layout(layout).shape, it.compact_major(Layout(layout).shape))
+    shape, stride = layout.shape, layout.stride
+    if type(shape) is not tuple or len(shape) < 2:
+        return Layout._new(shape, it.compact_major(shape))
+    mode0 = Layout._new(shape[0], it.compact_major(it.filter_zeros(stride[0], shape[0])))
+    rest = Layout._new(shape[1:], it.compact_order(shape[1:], stride[1:]))
+    return tiled_product(mode0, rest)

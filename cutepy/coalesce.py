@@ -21,6 +21,12 @@ from .layout import Layout
 from .tracing import recorder
 
 
+def _composed(x: Any) -> bool:
+    """Whether ``x`` is a composed layout ``outer o offset o inner`` (:mod:`cutepy.swizzle`,
+    which sits above this module, so it is recognised by its parts, not imported)."""
+    return type(x) is not Layout and hasattr(x, "inner") and hasattr(x, "outer")
+
+
 def coalesce_flat(fs: Any, fd: Any) -> tuple[Any, Any]:
     """Coalesce flat shape/stride sequences; returns ``(shape, stride)``, scalars for one mode.
 
@@ -75,6 +81,8 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     """
     if (rec := recorder()) and rec.opens(coalesce):
         return rec.framed(coalesce, layout, profile)
+    if _composed(layout):  # as C++: coalesce the layout under the swizzle
+        return type(layout)(layout.outer, layout.offset, coalesce(layout.inner, profile))
     if type(profile) is tuple:
         shape, stride = layout.shape, layout.stride
         if type(shape) is not tuple:
@@ -125,6 +133,8 @@ def filter(layout: Layout, profile: Any = None) -> Layout:  # noqa: A001 - CuTe'
     """Coalesce after dropping stride-0 and size-1 modes."""
     if (rec := recorder()) and rec.opens(filter):
         return rec.framed(filter, layout, profile)
+    if _composed(layout):  # as C++: filter the layout under the swizzle
+        return type(layout)(layout.outer, layout.offset, filter(layout.inner, profile))
     if profile is None or type(profile) is not tuple:
         s, d = filter_flat(layout)
         return Layout._new(s, d)

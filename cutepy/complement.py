@@ -21,7 +21,7 @@ from typing import Any
 from . import events as ev
 from . import inttuple as it
 from .basis import ScaledBasis
-from .coalesce import coalesce_flat, filter_flat
+from .coalesce import _composed, coalesce_flat, filter_flat
 from .errors import AdmissibilityError, CutepyError
 from .layout import Layout
 from .tracing import recorder
@@ -31,6 +31,8 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
     """CuTe's ``complement``; ``cotarget`` is an int or a shape, default ``cosize(filter(A))``."""
     if (rec := recorder()) and rec.opens(complement):
         return rec.framed(complement, A, cotarget)
+    if _composed(A):  # as C++: the complement of the layout under the swizzle
+        return complement(A.inner, A.cosize() if cotarget is None else cotarget)
     fs, fd = filter_flat(A)
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)
@@ -74,3 +76,37 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
     strides.append(cur)
     s, d = coalesce_flat(shapes, strides)
     return Layout._new(s, d)
+
+
+def coshape(layout: Layout) -> Any:
+    """The codomain's shape (C++'s ``coshape``): ``1 + sum((s-1)*|d|)`` over the leaves.
+
+    For integer strides it is a single integer, ``cosize(L)``; with basis strides
+    (``make_identity_layout``) one extent per basis mode.
+
+    >>> coshape(Layout((2, (3, 4)), (12, (1, 3))))
+    24
+    >>> from cutepy import make_identity_layout
+    >>> coshape(make_identity_layout((4, 8)))
+    (4, 8)
+    """
+    total: Any = 0
+    for s, d in zip(it.flatten(layout.shape), it.flatten(layout.stride)):
+        if isinstance(d, ScaledBasis):
+            extent = d.value * (s - 1) if d.value >= 0 else -d.value * (s - 1)
+            vec = [0] * (max(d.mode) + 1 if d.mode else 1)
+            vec[d.mode[0] if d.mode else 0] = extent
+            total = _add(total, tuple(vec))
+        else:
+            total = _add(total, (s - 1) * abs(d))
+    return it.transform_leaf(lambda x: x + 1, total) if type(total) is tuple else total + 1
+
+
+def _add(a: Any, b: Any) -> Any:
+    if type(a) is not tuple and type(b) is not tuple:
+        return a + b
+    a = a if type(a) is tuple else (a,)
+    b = b if type(b) is tuple else (b,)
+    n = max(len(a), len(b))
+    a, b = a + (0,) * (n - len(a)), b + (0,) * (n - len(b))
+    return tuple(x + y for x, y in zip(a, b))

@@ -51,9 +51,9 @@ def composition(A: Any, B: Any) -> Any:
     if B is None:
         rec and rec.emit(ev.NoTiler())
         return A
-    if it.is_integer(B):  # a size n means n:1
+    if it.is_integer(B):  # a size n means n:1 (and 1 means 1:0, as C++'s make_layout(1))
         rec and rec.emit(ev.SizeTiler(B))
-        return _compose_layouts(A, Layout(B))
+        return _compose_layouts(A, Layout._new(B, 1 if B != 1 else 0))
     if isinstance(B, tuple):
         return _compose_by_mode(A, B)
     if hasattr(B, "compose_left"):
@@ -105,7 +105,14 @@ def _compose_layouts(A: Layout, B: Layout) -> Layout:
     ls, ld = coalesce_x(A)
     (rec := recorder()) and rec.emit(ev.CoalesceX(A, B, ls, ld))
     usage = [0] * (len(ls) - 1)
-    s, d = _impl(ls, ld, B._shape, B._stride, A, B, usage)
+    signs: set = set()
+    s, d = _impl(ls, ld, B._shape, B._stride, A, B, usage, signs)
+    if usage and len(signs) > 1:
+        raise AdmissibilityError(
+            f"composition {A} o {B} is inadmissible: B mixes positive and negative strides over "
+            f"the modes of coalesce(A) = {Layout._new(ls, ld)}, so A(B(c)) borrows across them "
+            "and is not the sum of the modes' results"
+        )
     if type(B._shape) is tuple and usage:
         rec and rec.emit(ev.Carry(tuple(usage), ls))
         _check_carry_free(ls, ld, usage, A, B)
@@ -141,7 +148,7 @@ def _compose_basis(A: Layout, rs: Any, rd: ScaledBasis, B: Layout) -> tuple[Any,
 
 
 def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
-          usage: list) -> tuple[Any, Any]:
+          usage: list, signs: set | None = None) -> tuple[Any, Any]:
     """C++ ``composition_impl`` for a flat ``ls:ld``; adds each leaf's digit use to ``usage``.
 
     A recorder hears ``Leaf`` for each leaf of B, then ``ZeroLeaf``, ``Single``, or a ``Skip``
@@ -150,7 +157,7 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
     if type(rs) is tuple:
         ss, dd = [], []
         for s, d in zip(rs, rd):
-            a, b = _impl(ls, ld, s, d, A, B, usage)
+            a, b = _impl(ls, ld, s, d, A, B, usage, signs)
             ss.append(a)
             dd.append(b)
         return tuple(ss), tuple(dd)
@@ -164,20 +171,14 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
     if last == 0:
         rec and rec.emit(ev.Single((ls[0], ld[0]), (rs, rd), rd * ld[0]))
         return rs, rd * ld[0]
-    if rd < 0:
-        if rs > 1:
-            raise AdmissibilityError(
-                f"composition {A} o {B} is inadmissible: B's negative stride {rd} would index "
-                "A below 0"
-            )
-        # a size-1 leaf: as C++, carry ceil(|stride| / shape) through A's modes, keeping the sign
-        ar = -rd
-        for i in range(last):
-            ar = -(-ar // ls[i])
-        return 1, -ar * ld[last]
+    # as C++: work on |stride| and give the results its sign; by A(-x) == -A(x) (C++'s
+    # truncating division) an all-negative B composes as the mirror image of a positive one
+    sign = -1 if rd < 0 else 1
+    if rs != 1 and signs is not None:
+        signs.add(sign)
     result_s: list = []
     result_d: list = []
-    rest_s, rest_d = rs, rd
+    rest_s, rest_d = rs, sign * rd
     for i in range(last):
         s = ls[i]
         next_shape = -(-s // rest_d)
@@ -200,12 +201,13 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
                                 f"B's remaining stride {rest_d} does not divide A's shape {s}, "
                                 f"and B's remaining shape {rest_s} runs past it")
         result_s.append(new)
-        result_d.append(rest_d * ld[i])
+        result_d.append(sign * rest_d * ld[i])
         usage[i] += (new - 1) * rest_d
         rec and rec.emit(ev.Take(i, (s, ld[i]), (rest_s, rest_d), next_shape, next_stride, new, result_d[-1],
                                  rest_s // new))
         rest_s //= new
         rest_d = next_stride
+    rest_d = sign * rest_d
     if not result_s:
         rec and rec.emit(ev.LastMode((ls[last], ld[last]), (rest_s, rest_d), rest_d * ld[last]))
         return rest_s, rest_d * ld[last]
@@ -234,5 +236,7 @@ def is_admissible(A: Layout, B: Any) -> bool:
     except AdmissibilityError:
         return False
     return True
+
+
 
 

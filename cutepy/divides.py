@@ -30,6 +30,7 @@ from .complement import complement
 from .composition import composition
 from .errors import CutepyError
 from .layout import Layout, as_layout, make_layout
+from .swizzle import ComposedLayout
 from .tracing import recorder
 
 
@@ -37,8 +38,8 @@ def _tiler(t: Any) -> Any:
     """Normalise a tiler: a Layout, None, or a tuple of tilers (ints become ``n:1``)."""
     if t is None or type(t) is Layout:
         return t
-    if it.is_integer(t):  # a size n means n:1, symbolic sizes too
-        return Layout(t)
+    if it.is_integer(t):  # C++'s make_layout(n): n:1, and 1:0; symbolic sizes too
+        return Layout._new(t, 1 if t != 1 else 0)
     if isinstance(t, (tuple, list)):
         return tuple(_tiler(x) for x in t)
     if hasattr(t, "compose"):
@@ -55,6 +56,8 @@ def logical_divide(A: Any, tiler: Any) -> Any:
     if (rec := recorder()) and rec.opens(logical_divide):
         return rec.framed(logical_divide, A, tiler)
     tiler = _tiler(tiler)
+    if type(A) is ComposedLayout:  # as C++: divide the layout under the swizzle
+        return ComposedLayout(A.outer, A.offset, logical_divide(A.inner, tiler))
     if isinstance(A, Layout) or not hasattr(A, "compose"):
         A = as_layout(A)
         if tiler is None:
@@ -97,6 +100,8 @@ def unzip_modes(L: Layout, tiler: Any) -> tuple[Layout, Layout]:
 def zip_by_tiler(logical: Callable[[Any, Any], Layout], A: Any, tiler: Any) -> Layout:
     """``logical(A, tiler)`` regrouped as ``((tile modes...), (rest modes..., extra modes...))``."""
     tiler = _tiler(tiler)
+    if type(A) is ComposedLayout:  # as C++: zip the layout under the swizzle
+        return ComposedLayout(A.outer, A.offset, zip_by_tiler(logical, A.inner, tiler))
     L = logical(A, tiler)
     if not isinstance(tiler, tuple):
         (rec := recorder()) and rec.emit(ev.Zipped(L))
@@ -106,14 +111,23 @@ def zip_by_tiler(logical: Callable[[Any, Any], Layout], A: Any, tiler: Any) -> L
     return make_layout(tiles, rest)
 
 
-def unpack_rest(z: Layout) -> Layout:
-    """``(T, (R0, R1, ...))`` -> ``(T, R0, R1, ...)``: the tiled form."""
-    return make_layout(z[0], *_modes(z[1]))
+def _spread(mode: Layout) -> list[Layout]:
+    """C++'s slice with ``repeat<rank>(_)``: a mode of rank > 1 spreads its modes; rank 1 stays whole."""
+    return list(mode) if type(mode.shape) is tuple and len(mode.shape) > 1 else [mode]
 
 
-def unpack_all(z: Layout) -> Layout:
+def unpack_rest(z: Any) -> Any:
+    """``(T, (R0, R1, ...))`` -> ``(T, R0, R1, ...)``: the tiled form (C++ ``z(_, repeat<R1>(_))``)."""
+    if type(z) is ComposedLayout:
+        return ComposedLayout(z.outer, z.offset, unpack_rest(z.inner))
+    return make_layout(z[0], *_spread(z[1]))
+
+
+def unpack_all(z: Any) -> Any:
     """``((T0, T1, ...), (R0, R1, ...))`` -> ``(T0, T1, ..., R0, R1, ...)``: the flat form."""
-    return make_layout(*_modes(z[0]), *_modes(z[1]))
+    if type(z) is ComposedLayout:
+        return ComposedLayout(z.outer, z.offset, unpack_all(z.inner))
+    return make_layout(*_spread(z[0]), *_spread(z[1]))
 
 
 def zipped_divide(A: Any, tiler: Any) -> Layout:

@@ -306,12 +306,19 @@ def idx2crd(idx: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> I
     """Split an index into the natural coordinate of ``shape`` (colexicographic), as C++ does.
 
     ``idx`` may already be a coordinate of a coarser profile; each of its integer
-    leaves is split within the matching mode.
+    leaves is split within the matching mode. Without ``stride``, the last mode takes
+    whatever is left (an index past the shape is not wrapped). With ``stride``, each leaf
+    is ``(idx // d) % s`` (a size-1 leaf is 0): the coordinate of an offset in a compact
+    layout, CuTe's ``Layout::get_hier_coord``.
 
     >>> idx2crd(7, ((2, 2), 3))
     ((1, 1), 1)
     >>> idx2crd((1, 5), (3, (2, 3)))
     (1, (1, 2))
+    >>> idx2crd(14, (2, 3)), idx2crd(9, 4)
+    ((0, 7), 9)
+    >>> idx2crd(7, (2, 4), (4, 1))
+    (1, 3)
     """
     if type(idx) is tuple:
         if type(shape) is not tuple or len(idx) != len(shape):
@@ -319,13 +326,96 @@ def idx2crd(idx: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> I
         if stride is None:
             return tuple(idx2crd(i, s) for i, s in zip(idx, shape))
         return tuple(idx2crd(i, s, d) for i, s, d in zip(idx, shape, stride))
-    if type(shape) is tuple:
-        if stride is None:
-            stride = prefix_product(shape)
-        return tuple(idx2crd(idx, s, d) for s, d in zip(shape, stride))
     if stride is None:
-        return idx % shape
-    return (idx // stride) % shape
+        if type(shape) is not tuple:
+            return idx
+        out = []
+        last = len(shape) - 1
+        for k, s in enumerate(shape):
+            if k == last:
+                out.append(idx2crd(idx, s))
+            else:
+                idx, m = tdivmod(idx, product(s))
+                out.append(idx2crd(m, s))
+        return tuple(out)
+    if type(shape) is tuple:
+        if type(stride) is not tuple:
+            stride = compact_major(shape, "left", stride)
+        return tuple(idx2crd(idx, s, d) for s, d in zip(shape, stride))
+    if shape == 1:
+        return 0
+    if type(stride) is int and stride == 0:
+        raise CutepyError(f"idx2crd: a stride-0 mode of shape {shape} has no coordinate for an offset "
+                          "(C++ divides by zero here)")
+    return tdivmod(tdivmod(idx, stride)[0], shape)[1]
+
+
+def compact_major(shape: IntTuple, major: str = "left", current: Any = 1) -> IntTuple:
+    """C++'s ``compact_major``: compact strides, column-major (``"left"``) or row-major (``"right"``).
+
+    Size-1 leaves get stride 0, as C++ gives them.
+
+    >>> compact_major((4, 1, 2)), compact_major((2, (1, 3)), "right")
+    ((1, 0, 4), (3, (0, 1)))
+    """
+    return _compact(shape, major, current)[0]
+
+
+def _compact(shape: IntTuple, major: str, current: Any) -> tuple[IntTuple, Any]:
+    if type(shape) is tuple:
+        out = [None] * len(shape)
+        order = range(len(shape)) if major == "left" else reversed(range(len(shape)))
+        for k in order:
+            out[k], current = _compact(shape[k], major, current)
+        return tuple(out), current
+    if shape == 1:
+        return 0, current
+    return current, current * shape
+
+
+def compact_order(shape: IntTuple, order: IntTuple) -> IntTuple:
+    """C++'s ``compact_order``: compact strides that grow in the order given by ``order``.
+
+    ``order`` is weakly congruent to ``shape``; a mode's strides start at the product of
+    the shapes of every mode of smaller order (equal orders start at the same stride, as
+    in C++), and within a mode they are compact column-major.
+
+    >>> compact_order((2, 2, 2, 2), (0, 2, 3, 1))
+    (1, 4, 8, 2)
+    """
+    flat_order = flatten(order) if type(order) is tuple else (order,)
+    ref_shape = flatten(_product_like(shape, order)) if type(order) is tuple else (product(shape),)
+    return _compact_order(shape, order, ref_shape, flat_order)
+
+
+def _product_like(shape: IntTuple, order: IntTuple) -> IntTuple:
+    if type(order) is tuple:
+        if type(shape) is not tuple or len(shape) != len(order):
+            raise CutepyError(f"compact_order: order {order} does not match the shape {shape}")
+        return tuple(_product_like(s, o) for s, o in zip(shape, order))
+    return product(shape)
+
+
+def _compact_order(shape: IntTuple, order: IntTuple, ref_shape: tuple, ref_order: tuple) -> IntTuple:
+    if type(order) is tuple:
+        return tuple(_compact_order(s, o, ref_shape, ref_order) for s, o in zip(shape, order))
+    start = 1
+    for s, o in zip(ref_shape, ref_order):
+        if o < order:
+            start = start * s
+    return compact_major(shape, "left", start)
+
+
+def filter_zeros(a: IntTuple, b: IntTuple | None = None) -> IntTuple:
+    """``b`` (default ``a``) with 1 wherever ``a`` has a 0 leaf (C++'s ``filter_zeros(a, b)``).
+
+    >>> filter_zeros((0, 2, (4, 0)), (3, 4, (5, 6)))
+    (1, 4, (5, 1))
+    """
+    b = a if b is None else b
+    if type(a) is tuple:
+        return tuple(filter_zeros(x, y) for x, y in zip(a, b))
+    return 1 if type(a) is int and a == 0 else b
 
 
 def crd2idx(crd: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> Any:
@@ -356,9 +446,9 @@ def crd2idx(crd: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> A
             if k == last:
                 r = r + crd2idx(crd, s, d)
             else:
-                n = product(s)
-                r = r + crd2idx(crd % n, s, d)
-                crd = crd // n
+                q, m = tdivmod(crd, product(s))
+                r = r + crd2idx(m, s, d)
+                crd = q
         return r
     return crd * stride
 
@@ -384,3 +474,17 @@ def is_integer(x: Any) -> bool:
     (True, False, False, False)
     """
     return type(x) is int or (isinstance(x, Integral) and type(x) is not bool)
+
+
+def tdivmod(a: Any, b: Any) -> tuple[Any, Any]:
+    """C++'s ``divmod`` on integers: the quotient truncated toward zero, the rest with a's sign.
+
+    A negative index splits into negated coordinates, so ``L(-i) == -L(i)`` as in C++.
+
+    >>> tdivmod(7, 2), tdivmod(-7, 2)
+    ((3, 1), (-3, -1))
+    """
+    if type(a) is int and type(b) is int and (a < 0) != (b < 0) and a % b:
+        q = -(abs(a) // abs(b))
+        return q, a - q * b
+    return a // b, a % b

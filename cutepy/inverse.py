@@ -23,6 +23,7 @@ from .coalesce import coalesce, coalesce_flat
 from .composition import composition
 from .errors import AdmissibilityError, CutepyError
 from .layout import Layout
+from .swizzle import ComposedLayout, Swizzle
 from .tracing import recorder
 
 
@@ -69,6 +70,8 @@ def right_inverse(A: Layout) -> Layout:
     """
     if (rec := recorder()) and rec.opens(right_inverse):
         return rec.framed(right_inverse, A)
+    if type(A) is ComposedLayout:
+        return _composed_inverse(right_inverse, A)
     fs, fd, pre = _coalesced(A)
     shapes, strides = [], []
     curr = 1
@@ -92,6 +95,8 @@ def left_inverse(A: Layout) -> Layout:
     """
     if (rec := recorder()) and rec.opens(left_inverse):
         return rec.framed(left_inverse, A)
+    if type(A) is ComposedLayout:
+        return _composed_inverse(left_inverse, A)
     fs, fd, pre = _coalesced(A)
     order = sorted(range(len(fs)), key=fd.__getitem__)
     shapes: list = []
@@ -117,6 +122,14 @@ def left_inverse(A: Layout) -> Layout:
     return Layout._new(s, d)
 
 
+def _composed_inverse(inverse: Any, A: ComposedLayout) -> Any:
+    """``inverse(Sw o 0 o L) = inverse(L) o Sw`` (a swizzle is its own inverse), as C++."""
+    if not isinstance(A.outer, Swizzle) or A.offset != 0:
+        raise CutepyError(f"{inverse.__name__} of {A}: only a swizzle over offset 0 is supported "
+                          "(C++ returns a composed layout with a swizzle inside it otherwise)")
+    return composition(inverse(A.inner), A.outer)
+
+
 def _int_strides(A: Layout, fd: tuple) -> None:
     for d in fd:
         if isinstance(d, ScaledBasis):
@@ -124,7 +137,12 @@ def _int_strides(A: Layout, fd: tuple) -> None:
 
 
 def nullspace(A: Layout) -> Layout:
-    """The indices of A's domain whose offset is 0, as a layout (stride-0 leaves of A)."""
+    """The indices of A's domain whose offset is 0, as a layout (stride-0 leaves of A).
+
+    A swizzled layout's nullspace is ``1:0``, as in C++.
+    """
+    if type(A) is ComposedLayout:
+        return Layout._new(1, 0)
     fs, fd = _flat(A)
     rstride = it.prefix_product(fs)
     shapes, strides = [], []
@@ -135,8 +153,23 @@ def nullspace(A: Layout) -> Layout:
     return _wrap(shapes, strides)
 
 
+def _swizzled_inner(C: ComposedLayout) -> Layout:
+    if not isinstance(C.outer, Swizzle):
+        raise CutepyError(f"{C} is not a swizzled layout (Sw o offset o layout)")
+    return C.inner
+
+
 def max_common_layout(A: Layout, B: Layout) -> Layout:
-    """The largest layout ``V`` with ``A o V`` and ``B o V`` both compact (stride 1)."""
+    """The largest layout ``V`` with ``A o V`` and ``B o V`` both compact (stride 1).
+
+    With a swizzled side ``Sw<B,M,S> o 0 o L`` (C++): the common layout of ``L`` and the
+    other side, truncated to ``2**M`` elements (the swizzle keeps runs of ``2**M``).
+    """
+    if type(A) is ComposedLayout or type(B) is ComposedLayout:
+        C, other = (A, B) if type(A) is ComposedLayout else (B, A)
+        common = max_common_layout(_swizzled_inner(C), other)
+        base = 1 << C.outer.base
+        return composition(common, base) if base < common.size() else common
     inv_b = right_inverse(B)
     common = coalesce(composition(A, inv_b))
     s0 = common.shape[0] if type(common.shape) is tuple else common.shape
@@ -147,8 +180,68 @@ def max_common_layout(A: Layout, B: Layout) -> Layout:
 
 
 def max_common_vector(A: Layout, B: Layout) -> Any:
-    """The number of leading elements that are contiguous in both A and B."""
+    """The number of leading elements that are contiguous in both A and B.
+
+    A swizzled side ``Sw<B,M,S> o 0 o L`` caps it at ``2**M`` (both sides with the same
+    swizzle: no cap), as C++.
+    """
+    if type(A) is ComposedLayout and type(B) is ComposedLayout:
+        vec = max_common_vector(_swizzled_inner(A), _swizzled_inner(B))
+        if A.outer == B.outer:
+            return vec
+        return min(vec, 1 << A.outer.base, 1 << B.outer.base)
+    if type(A) is ComposedLayout or type(B) is ComposedLayout:
+        C, other = (A, B) if type(A) is ComposedLayout else (B, A)
+        return min(max_common_vector(_swizzled_inner(C), other), 1 << C.outer.base)
     common = coalesce(composition(A, right_inverse(B)))
     s0 = common.shape[0] if type(common.shape) is tuple else common.shape
     d0 = common.stride[0] if type(common.stride) is tuple else common.stride
     return s0 if d0 == 1 else 1
+
+
+def get_hier_coord(layout: Layout, offset: Any) -> Any:
+    """The natural coordinate whose offset is ``offset``, read through the strides (C++'s
+    ``Layout::get_hier_coord``): leaf ``(offset // d) % s``. Exact for compact layouts.
+
+    >>> get_hier_coord(Layout((2, 4), (4, 1)), 7)
+    (1, 3)
+    """
+    return it.idx2crd(offset, layout.shape, layout.stride)
+
+
+def get_flat_coord(layout: Layout, offset: Any) -> Any:
+    """``get_hier_coord`` with each top-level mode's coordinate made 1-D (C++'s ``get_flat_coord``).
+
+    >>> get_flat_coord(Layout(((2, 2), 4), ((8, 4), 1)), 13)
+    (3, 1)
+    """
+    crd = get_hier_coord(layout, offset)
+    shape = layout.shape
+    if type(shape) is not tuple or len(shape) == 1:  # C++'s repeat<1> is not a tuple
+        return it.crd2idx(crd, shape)
+    return tuple(it.crd2idx(c, s) for c, s in zip(crd, shape))
+
+
+def get_1d_coord(layout: Layout, offset: Any) -> Any:
+    """The column-major index of ``get_hier_coord(offset)`` (C++'s ``get_1d_coord``).
+
+    >>> get_1d_coord(Layout((2, 4), (4, 1)), 7)
+    7
+    """
+    return _horner(get_hier_coord(layout, offset), layout.shape)
+
+
+def _horner(crd: Any, shape: Any) -> Any:
+    if type(crd) is not tuple:
+        return crd
+    fc, fs = it.flatten(crd), it.flatten(_product_like(shape, crd))
+    r = fc[-1]
+    for c, s in zip(reversed(fc[:-1]), reversed(fs[:-1])):
+        r = c + s * r
+    return r
+
+
+def _product_like(shape: Any, crd: Any) -> Any:
+    if type(crd) is tuple:
+        return tuple(_product_like(s, c) for s, c in zip(shape, crd))
+    return it.product(shape)

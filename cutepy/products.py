@@ -24,12 +24,12 @@ from typing import Any
 
 from . import events as ev
 from . import inttuple as it
-from .coalesce import coalesce, coalesce_flat
 from .complement import complement
 from .composition import composition
 from .divides import _tiler, by_mode, unpack_all, unpack_rest, zip_by_tiler
 from .errors import CutepyError
-from .layout import Layout, append, as_layout, make_layout, make_ordered_layout
+from .layout import Layout, as_layout, make_layout
+from .swizzle import ComposedLayout
 from .tracing import recorder
 
 
@@ -39,6 +39,9 @@ def logical_product(A: Any, tiler: Any) -> Layout:
         return rec.framed(logical_product, A, tiler)
     A = as_layout(A)
     tiler = _tiler(tiler)
+    if type(A) is ComposedLayout:  # as C++: the product of the layout under the swizzle
+        return ComposedLayout(A.outer, A.offset, logical_product(A.inner, tiler))
+    A = as_layout(A)
     if tiler is None:
         rec and rec.emit(ev.NoTiler())
         return A
@@ -70,42 +73,46 @@ def flat_product(A: Any, tiler: Any) -> Layout:
     return unpack_all(zipped_product(A, tiler))
 
 
-def _padded_modes(L: Layout, r: int) -> tuple[tuple, tuple]:
+def _append_rank(L: Layout, r: int) -> Layout:
+    """C++'s ``append<R>(layout)``: pad with ``1:0`` modes up to rank ``r`` (a scalar becomes a tuple)."""
     s, d = L._shape, L._stride
     if type(s) is not tuple:
+        if r <= 1:
+            return L
         s, d = (s,), (d,)
     k = r - len(s)
-    return s + (1,) * k, d + (0,) * k
+    return Layout._new(s + (1,) * k, d + (0,) * k)
 
 
-def _interleave(A: Any, B: Any, block_first: bool) -> Layout:
+def _interleave(A: Any, B: Any, block_first: bool) -> Any:
+    if type(A) is ComposedLayout:  # as C++: the product of the layout under the swizzle
+        return ComposedLayout(A.outer, A.offset, _interleave(A.inner, B, block_first))
     A, B = as_layout(A), as_layout(B)
     r = max(A.rank(), B.rank())
-    a_s, a_d = _padded_modes(A, r)
-    Ap = Layout._new(a_s, a_d)
-    Bp = Layout._new(*_padded_modes(B, r))
+    Ap, Bp = _append_rank(A, r), _append_rank(B, r)
     room = Ap.size() * Bp.cosize()
     (rec := recorder()) and rec.emit(ev.Padded(r, Ap, Bp, room))
     C = composition(complement(Ap, room), Bp)
-    c_s, c_d = C._shape, C._stride
+    first, second = (Ap, C) if block_first else (C, Ap)
+    if (type(first._shape) is tuple) != (type(second._shape) is tuple):
+        raise CutepyError(f"{'blocked' if block_first else 'raked'}_product of {A} and {B}: one is a "
+                          "rank-1 tuple and the other a scalar layout; C++ cannot zip them")
+    if type(first._shape) is not tuple:  # C++'s zip of two scalar layouts: one mode holding the pair
+        return Layout._new(((first._shape, second._shape),), ((first._stride, second._stride),))
     ss, dd = [], []
     for i in range(r):
-        if block_first:
-            pair_s, pair_d = (a_s[i], c_s[i]), (a_d[i], c_d[i])
-        else:
-            pair_s, pair_d = (c_s[i], a_s[i]), (c_d[i], a_d[i])
-        s, d = coalesce_flat(it.flatten(pair_s), it.flatten(pair_d))
-        ss.append(s)
-        dd.append(d)
-        rec and rec.emit(ev.PairMode(i, Layout._new(pair_s, pair_d), Layout._new(s, d)))
+        pair_s, pair_d = (first._shape[i], second._shape[i]), (first._stride[i], second._stride[i])
+        ss.append(pair_s)
+        dd.append(pair_d)
+        rec and rec.emit(ev.PairMode(i, Layout._new(pair_s, pair_d), Layout._new(pair_s, pair_d)))
     return Layout._new(tuple(ss), tuple(dd))
 
 
 def blocked_product(A: Any, B: Any) -> Layout:
     """Each mode ``(A_i, B_i)``: copies of the block A laid out by B, block-contiguous.
 
-    Matches C++: ``coalesce(zip(logical_product(A, B)), (1,)*rank)`` with both padded to a
-    common rank with ``1:0`` modes.
+    Matches C++ 4.x: ``zip(logical_product(append<R>(A), append<R>(B)))``, both padded to a
+    common rank ``R`` with ``1:0`` modes; the modes are not coalesced.
     """
     if (rec := recorder()) and rec.opens(blocked_product):
         return rec.framed(blocked_product, A, B)
@@ -119,19 +126,24 @@ def raked_product(A: Any, B: Any) -> Layout:
     return _interleave(A, B, False)
 
 
-def tile_to_shape(block: Any, target_shape: Any, order: Any = None) -> Layout:
-    """Repeat ``block`` (in ``order``, default column-major) until it covers ``target_shape``."""
+def tile_to_shape(block: Any, target_shape: Any, order: Any = None) -> Any:
+    """Repeat ``block`` (in ``order``, default column-major) until it covers ``target_shape``.
+
+    As C++: ``blocked_product(append<R>(block), make_ordered_layout(target / block, order))``
+    (no coalesce). Pre: ``rank(block) <= rank(target)`` and each of the block's mode sizes
+    divides the target's.
+    """
     if (rec := recorder()) and rec.opens(tile_to_shape):
         return rec.framed(tile_to_shape, block, target_shape, order)
+    if type(block) is ComposedLayout:  # as C++: tile the layout under the swizzle
+        return ComposedLayout(block.outer, block.offset, tile_to_shape(block.inner, target_shape, order))
     block = as_layout(block)
     target = target_shape if type(target_shape) is tuple else (target_shape,)
-    r = len(target)
+    r = len(target) if type(target_shape) is tuple else 1
     if block.rank() > r:
         raise CutepyError(f"tile_to_shape: {block} has more modes than the target {target_shape}")
-    if type(block.shape) is not tuple:
-        block = Layout._new((block.shape,), (block.stride,))
-    padded = append(block, n=r)
-    block_shape = it.product_each(padded.shape)
+    padded = _append_rank(block, r)
+    block_shape = it.product_each(padded.shape) if type(padded.shape) is tuple else (padded.size(),)
     target_shape_each = it.product_each(target)
     for b, t in zip(block_shape, target_shape_each):
         if t % b != 0:
@@ -139,6 +151,9 @@ def tile_to_shape(block: Any, target_shape: Any, order: Any = None) -> Layout:
                 f"tile_to_shape: the block's extent {b} does not divide the target's {t}"
             )
     product_shape = tuple(t // b for b, t in zip(block_shape, target_shape_each))
-    copies = make_ordered_layout(product_shape, order)
+    if type(target_shape) is not tuple:
+        product_shape = product_shape[0]
+    strides = it.compact_major(product_shape) if order is None else it.compact_order(product_shape, order)
+    copies = Layout._new(product_shape, strides)
     rec and rec.emit(ev.Copies(product_shape, copies))
-    return coalesce(blocked_product(padded, copies), product_shape)
+    return blocked_product(padded, copies)

@@ -4,10 +4,11 @@ Requires ``hypothesis`` (installed with the ``test`` extra). Every strategy yiel
 plain-integer :class:`~cutepy.Layout` objects (or pairs) small enough to check
 exhaustively.
 
->>> from hypothesis import given
+>>> from hypothesis import given, settings
 >>> from cutepy import composition
 >>> from cutepy.strategies import composable_pairs
->>> @given(composable_pairs())
+>>> @settings(deadline=None, max_examples=50)
+... @given(composable_pairs())
 ... def test_composition(pair):
 ...     A, B = pair
 ...     R = composition(A, B)
@@ -19,13 +20,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import strategies as st
+try:
+    from hypothesis import strategies as st
+except ImportError as exc:  # an ImportError (not a CutepyError): the module itself cannot load
+    raise ImportError("cutepy.strategies needs hypothesis: pip install cutepy[test]") from exc
 
 from . import inttuple as it
 from .complement import complement
 from .composition import is_admissible
 from .errors import CutepyError
 from .layout import Layout
+from .swizzle import ComposedLayout, Swizzle
 
 __all__ = [
     "int_tuples",
@@ -37,6 +42,8 @@ __all__ = [
     "divisible_pairs",
     "complementable_pairs",
     "swizzles",
+    "negative_stride_layouts",
+    "swizzled_layouts",
 ]
 
 _SMALL = (1, 2, 2, 3, 4, 4, 6, 8)
@@ -195,11 +202,48 @@ def complementable_pairs(draw: Any, max_leaves: int = 4) -> tuple[Layout, int]:
 @st.composite
 def swizzles(draw: Any) -> Any:
     """Valid ``Swizzle(B, M, S)`` with small parameters (|S| >= B)."""
-    from .swizzle import Swizzle
-
     b = draw(st.integers(0, 3))
     m = draw(st.integers(0, 3))
     s = draw(st.integers(b, 4)) * draw(st.sampled_from((1, 1, -1)))
     if s < 0 and m + s < 0:
         s = -s
     return Swizzle(b, m, s)
+
+
+@st.composite
+def negative_stride_layouts(draw: Any, max_leaves: int = 4, max_depth: int = 2) -> Layout:
+    """Tiling layouts with some strides negated (reversed modes): injective, C++-evaluable."""
+    L = draw(tiling_layouts(max_leaves, max_depth))
+    flat = it.flatten(L.stride) if type(L.stride) is tuple else (L.stride,)
+    signs = [draw(st.sampled_from((1, -1))) for _ in flat]
+    if all(g == 1 for g in signs):
+        signs[0] = -1
+    neg = tuple(d * g for d, g in zip(flat, signs))
+    return Layout(L.shape, it.unflatten(neg, L.shape) if type(L.shape) is tuple else neg[0])
+
+
+@st.composite
+def swizzled_layouts(draw: Any, max_leaves: int = 3) -> ComposedLayout:
+    """``Sw<B,M,S> o 0 o L`` with a compact ``L`` (random mode order) spanning the swizzle's bits."""
+    b = draw(st.integers(1, 3))
+    m = draw(st.integers(0, 3))
+    s = draw(st.integers(b, b + 1)) * draw(st.sampled_from((1, 1, -1)))
+    if s < 0 and m + s < 0:
+        s = -s
+    sw = Swizzle(b, m, s)
+    need = 1 << (b + m + abs(s))
+    n = draw(st.integers(1, max_leaves))
+    flat = [draw(st.sampled_from((2, 4, 8))) for _ in range(n)]
+    while it.product(tuple(flat)) < need:
+        flat.append(draw(st.sampled_from((2, 4, 8))))
+    order = draw(st.permutations(range(len(flat))))
+    strides = [0] * len(flat)
+    cur = 1
+    for k in order:
+        strides[k] = cur
+        cur *= flat[k]
+    profile = _profile_like(draw, len(flat), 2)
+    if type(profile) is not tuple:
+        return ComposedLayout(sw, 0, Layout(flat[0], strides[0]))
+    shape, stride = it.unflatten(tuple(flat), profile), it.unflatten(tuple(strides), profile)
+    return ComposedLayout(sw, 0, Layout(shape, stride))

@@ -1,5 +1,9 @@
 """Swizzles and composed layouts: ``Sw<B,M,S> o offset o layout``.
 
+This module sits above :mod:`~cutepy.composition` in the algebra: the algebra's
+operations reach a composed operand through its methods (``compose``, ``compose_left``)
+or the attributes ``outer``/``offset``/``inner``, so composition never imports it.
+
 ``Swizzle(B, M, S)`` XORs the ``B`` bits starting at bit ``M + S`` into the ``B`` bits
 starting at bit ``M`` (a negative ``S`` shifts the other way). It is how shared-memory
 tiles avoid bank conflicts.
@@ -19,12 +23,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import inttuple as it
 from .composition import composition
 from .errors import CutepyError
-from .layout import Layout, _has_none, as_layout, slice_and_offset
+from .layout import Layout, _fill_none, _has_none, as_layout, slice_and_offset
 
 if TYPE_CHECKING:  # numpy is imported only where offsets are computed
     import numpy as np
+
+#: C++ keeps a swizzle's masks in a 32-bit int: ``B + M + |S|`` must stay below its sign bit.
+MAX_SWIZZLE_BITS = 31
 
 
 class Swizzle:
@@ -41,6 +49,9 @@ class Swizzle:
             raise CutepyError(f"Swizzle<{bits},{base},{shift}>: B and M must be non-negative")
         if abs(shift) < bits:
             raise CutepyError(f"Swizzle<{bits},{base},{shift}>: |S| must be at least B")
+        if bits + base + abs(shift) > MAX_SWIZZLE_BITS:
+            raise CutepyError(f"Swizzle<{bits},{base},{shift}>: B + M + |S| = {bits + base + abs(shift)} "
+                              f"bits; C++'s 32-bit masks allow at most {MAX_SWIZZLE_BITS}")
         self.bits, self.base, self.shift = bits, base, shift
         msk = (1 << bits) - 1
         self.yyy_mask = msk << (base + max(0, shift))
@@ -70,9 +81,15 @@ class Swizzle:
 
     __repr__ = __str__
 
-    def compose(self, B: Any) -> ComposedLayout:
-        """``Sw o B``: a composed layout with offset 0."""
+    def compose(self, B: Any) -> Any:
+        """``Sw o B``: a composed layout with offset 0 (``B`` itself when the swizzle has no bits, as C++)."""
+        if self.bits == 0 and isinstance(B, Layout):
+            return B
         return ComposedLayout(self, 0, _as_inner(B))
+
+    def compose_left(self, A: Layout) -> Any:
+        """``A o Sw`` as C++: A moves the swizzle's bits (``make_swizzle(A(Y), A(Z))``)."""
+        return _compose_swizzle_right(A, self)
 
 
 def _as_inner(B: Any) -> Any:
@@ -116,6 +133,9 @@ class ComposedLayout:
         return self.inner.depth()
 
     def cosize(self) -> Any:
+        """As C++: a swizzle permutes within aligned blocks, so the cosize is the inner layout's."""
+        if isinstance(self.outer, Swizzle):
+            return self.inner.cosize()
         return int(self.offsets().max()) + 1
 
     def __call__(self, *args: Any) -> Any:
@@ -123,6 +143,8 @@ class ComposedLayout:
         if _has_none(crd):
             if not isinstance(self.inner, Layout):
                 raise CutepyError("slicing a doubly composed layout is not supported")
+            if isinstance(self.outer, Swizzle):  # C++ folds the swizzle into strides where it can
+                return slice_and_offset_swizzled(crd, self)[0]
             sub, off = slice_and_offset(crd, self.inner)
             return ComposedLayout(self.outer, self.offset + off, sub)
         return self.outer(self.offset + self.inner(*args))
@@ -141,8 +163,10 @@ class ComposedLayout:
         """``(outer o offset o inner) o B == outer o offset o (inner o B)``."""
         return ComposedLayout(self.outer, self.offset, composition(self.inner, B))
 
-    def compose_left(self, A: Layout) -> ComposedLayout:
-        """``A o (this)``: a composed layout with ``A`` outermost."""
+    def compose_left(self, A: Layout) -> Any:
+        """``A o (this)``: as C++ for a swizzle outside (A moves its bits), else ``A`` outermost."""
+        if isinstance(self.outer, Swizzle):
+            return _compose_swizzle_right(A, self)
         return ComposedLayout(A, 0, self)
 
     def __eq__(self, other: object) -> bool:
@@ -166,3 +190,111 @@ class ComposedLayout:
 def make_composed_layout(outer: Any, offset: Any, inner: Any) -> ComposedLayout:
     """CuTe's ``make_composed_layout(outer, offset, inner)``."""
     return ComposedLayout(outer, offset, _as_inner(inner))
+
+
+def get_swizzle_portion(layout: Any) -> Swizzle:
+    """The swizzle of ``Sw o offset o L``; a plain Layout's is the identity ``Sw<0,4,3>`` (as C++).
+
+    >>> get_swizzle_portion(ComposedLayout(Swizzle(3, 3, 3), 0, Layout((8, 8), (8, 1))))
+    Sw<3,3,3>
+    """
+    if isinstance(layout, ComposedLayout) and isinstance(layout.outer, Swizzle):
+        return layout.outer
+    if isinstance(layout, Layout):
+        return Swizzle(0, 4, 3)
+    raise CutepyError(f"get_swizzle_portion: {layout!r} is not a layout or a swizzled layout")
+
+
+def get_nonswizzle_portion(layout: Any) -> Any:
+    """The layout under the swizzle of ``Sw o offset o L`` (``L``); a plain Layout is its own.
+
+    >>> get_nonswizzle_portion(ComposedLayout(Swizzle(3, 3, 3), 0, Layout((8, 8), (8, 1))))
+    (8,8):(8,1)
+    """
+    if isinstance(layout, ComposedLayout) and isinstance(layout.outer, Swizzle):
+        return layout.inner
+    if isinstance(layout, Layout):
+        return layout
+    raise CutepyError(f"get_nonswizzle_portion: {layout!r} is not a layout or a swizzled layout")
+
+
+def make_swizzle(y_mask: int, z_mask: int) -> Swizzle:
+    """The swizzle that XORs the bits of ``y_mask`` into those of ``z_mask`` (C++'s ``make_swizzle<Y,Z>``).
+
+    Pre: both masks have the same number of bits, and together they are the masks of one
+    ``Swizzle<B,M,S>`` (else ``CutepyError``, where C++ fails a static_assert).
+
+    >>> make_swizzle(0b1000, 0b0100), make_swizzle(0b11000000, 0b00000110)
+    (Sw<1,2,1>, Sw<2,1,5>)
+    """
+    for what, m in (("Y", y_mask), ("Z", z_mask)):
+        if type(m) is not int or m < 0:
+            raise CutepyError(f"make_swizzle: the {what} mask must be a non-negative integer, got {m!r}")
+    b = bin(y_mask).count("1")
+    if b != bin(z_mask).count("1"):
+        raise CutepyError(f"make_swizzle: masks {y_mask:#b} and {z_mask:#b} have different numbers of bits")
+    tz_y = (y_mask & -y_mask).bit_length() - 1 if y_mask else 32
+    tz_z = (z_mask & -z_mask).bit_length() - 1 if z_mask else 32
+    sw = Swizzle(b, min(tz_y, tz_z) % 32, tz_y - tz_z)
+    if sw.yyy_mask | sw.zzz_mask != y_mask | z_mask:
+        raise CutepyError(f"make_swizzle: masks {y_mask:#b} and {z_mask:#b} are not those of one swizzle")
+    return sw
+
+
+def _with_swizzle(sw: Swizzle, L: Layout) -> Any:
+    """``sw o 0 o L``; a swizzle without bits is the identity and gives ``L`` (as C++)."""
+    return L if sw.bits == 0 else ComposedLayout(sw, 0, L)
+
+
+def _compose_swizzle_right(A: Layout, B: Any) -> Any:
+    """``A o Sw`` and ``A o (Sw o 0 o L)`` as C++: A moves the bits, ``make_swizzle(A(Y), A(Z))``."""
+    if type(B) is ComposedLayout:
+        if not isinstance(B.outer, Swizzle):
+            return B.compose_left(A)
+        if B.offset != 0:
+            raise CutepyError(f"composition {A} o ({B}): C++ requires the composed layout's offset to be 0")
+        return composition(_compose_swizzle_right(A, B.outer), B.inner)
+    return _with_swizzle(make_swizzle(A(B.yyy_mask), A(B.zzz_mask)), A)
+
+
+
+
+def slice_and_offset_swizzled(crd: Any, C: ComposedLayout) -> tuple[Any, Any]:
+    """C++'s ``slice_and_offset`` of ``Sw<B,M,S> o offset o L``: the sliced layout and the offset.
+
+    When the fixed coordinates decide only bits the swizzle leaves alone, or when the free
+    modes touch only one side (Y or Z) of it, the swizzle folds into a plain layout with
+    signed strides; otherwise the result stays ``Sw o offset' o slice(L)``. As in C++, an
+    all-wildcard slice keeps the swizzle.
+
+    >>> C = ComposedLayout(Swizzle(3, 1, 4), 0, Layout((32, 8), (8, 1)))
+    >>> slice_and_offset_swizzled((5, None), C)
+    (((2,2,2)):((1,-2,4)), 42)
+    """
+    sw, inner = C.outer, C.inner
+    sliced, fixed = slice_and_offset(crd, inner)
+    if not _has_none(crd) or _fill_none(crd) == crd:
+        return sliced, C(crd)
+    if crd is None or (type(crd) is tuple and all(x is None for x in it.flatten(crd))):
+        return ComposedLayout(sw, C.offset, sliced), 0
+    code = sw.yyy_mask | sw.zzz_mask
+    off_only_zy = C.offset ^ (fixed & code)
+    off_anti_zy = fixed & ~code
+    n = sliced.size()
+    active = sliced(n - 1) & code if n > 0 else 0
+    if active & ~sw(active):  # the free modes reach both Y and Z: the swizzle stays
+        return ComposedLayout(sw, off_only_zy, sliced), off_anti_zy
+    z = sw.zzz_mask & -sw.zzz_mask
+    y = sw.yyy_mask & -sw.yyy_mask
+    b, m, s = sw.bits, sw.base, abs(sw.shift)
+
+    def strides(first: bool) -> tuple:
+        if first:
+            return tuple(z << i if off_only_zy & (y << i) == 0 else -(z << i) for i in range(b))
+        return tuple((y + z) << i if off_only_zy & (z << i) == 0 else (y - z) << i for i in range(b))
+
+    lo, hi = strides(z < y), strides(z > y)
+    two = (2,) * b
+    shape = (1 << m, two if b != 1 else 2, 1 << (s - b), two if b != 1 else 2, 1)
+    stride = (1, lo if b != 1 else lo[0], 1 << (m + b), hi if b != 1 else hi[0], 1 << (m + b + s))
+    return composition(Layout._new(shape, stride), sliced), sw(off_only_zy) + off_anti_zy

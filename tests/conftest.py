@@ -1,7 +1,10 @@
 """Shared test settings: a CI profile with a bounded example count per property."""
 
 import os
+import sys
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -13,3 +16,17 @@ settings.register_profile(
 settings.register_profile("dev", max_examples=60, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 settings.load_profile(os.environ.get("CUTEPY_HYPOTHESIS_PROFILE", "ci"))
+
+# tests/ has no __init__.py: make its helper modules (cxx_harness) importable from every test
+# directory, tests/cxx/ and tests/peers/ included
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import cxx_harness  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def cxx():
+    """The C++ CuTe harness (tests/cxx_harness.py); skips, with the reason, where C++ is unusable."""
+    reason = cxx_harness.compiler_reason()
+    if reason is not None:
+        pytest.skip(f"C++ CuTe reference unavailable: {reason}")
+    return cxx_harness

@@ -27,7 +27,9 @@ Known divergences, each checked below rather than skipped:
 
 from __future__ import annotations
 
-import pytest
+# tensor-layouts is a test dependency (pip install cutepy[test]): imported unconditionally, so a
+# missing oracle is an error, not a silent skip
+import tensor_layouts as tl
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -41,8 +43,6 @@ from cutepy.strategies import (
     layouts,
     tiling_layouts,
 )
-
-tl = pytest.importorskip("tensor_layouts")
 
 
 def to_tl(L: Layout):
@@ -78,22 +78,21 @@ def test_composition_matches_inside_domain(pair):
     except Exception:
         # divergence 7: the oracle refuses some admissible pairs (e.g. a size-1 B whose
         # stride does not divide); ours must then still meet the post-condition.
+        theirs = None
+    if theirs is None:
         assert values(ours, B.size()) == [A(B(i)) for i in range(B.size())]
-        return
-    assert same_function(ours, theirs)
+    else:
+        assert same_function(ours, theirs)
 
 
 @given(layouts(), layouts(3))
 def test_composition_where_we_refuse_the_oracle_is_wrong_or_refuses(A, B):
-    try:
-        cp.composition(A, B)
-        return
-    except cp.AdmissibilityError:
-        pass
+    assume(not cp.is_admissible(A, B))
     try:
         R = tl.compose(to_tl(A), to_tl(B))
     except Exception:
-        return  # both refuse
+        R = None  # both refuse
+    assume(R is not None)
     # the oracle answered: its answer must break the post-condition
     assert values(R, B.size()) != [A(B(i)) for i in range(B.size())]
 
@@ -103,18 +102,20 @@ def test_complement_matches(A, M):
     try:
         ours = cp.complement(A, M)
     except cp.AdmissibilityError:
+        ours = None
+    if ours is None:
         # divergence 8: C++ static_asserts when, in stride order, a mode starts inside the
         # extent of the smaller-stride modes (overlapping or interleaved); the oracle does not.
         F = cp.filter(A)
-        fs, fd = it.flatten(F.shape), it.flatten(F.stride)
+        fs = it.flatten(F.shape) if type(F.shape) is tuple else (F.shape,)
+        fd = it.flatten(F.stride) if type(F.stride) is tuple else (F.stride,)
         cur, overlap = 1, False
         for d, s in sorted(zip(fd, fs)):
             overlap |= d < cur
             cur = d * s
         assert overlap
-        return
-    theirs = tl.complement(to_tl(A), M)
-    assert same_function(ours, theirs)
+    else:
+        assert same_function(ours, tl.complement(to_tl(A), M))
 
 
 @given(injective_layouts())
@@ -123,7 +124,8 @@ def test_inverses_match(A):
     try:
         ours = cp.left_inverse(A)
     except cp.AdmissibilityError:
-        return  # divergence 3: C++ static_asserts here
+        ours = None  # divergence 3: C++ static_asserts here
+    assume(ours is not None)
     assert same_function(ours, tl.left_inverse(to_tl(A)))
 
 
@@ -160,5 +162,8 @@ def test_blocked_and_raked_products_match(A, B):
 @given(layouts())
 def test_nullspace_matches(A):
     ours, theirs = cp.nullspace(A), tl.nullspace(to_tl(A))
-    assert ours.size() == theirs.size() if hasattr(theirs, "size") else True
-    assert values(ours, ours.size()) == values(theirs, ours.size()) or ours.size() == 1
+    assert ours.size() == tl.size(theirs)
+    # both map the nullspace's domain to indices of A's domain where A is 0
+    for N in (ours, theirs):
+        assert all(A(N(i)) == 0 for i in range(ours.size()))
+    assert values(ours, ours.size()) == values(theirs, ours.size())
