@@ -276,6 +276,17 @@ def wavefronts_batch(addresses: np.ndarray, op: str, width: int, matrices: int |
     >>> wavefronts_batch(a, "ld", 4, None).tolist()
     [[32, 1], [1, 1]]
     """
+    cost = phase_costs_batch(addresses, op, width, matrices)
+    return np.stack([cost.sum(axis=1), (cost > 0).sum(axis=1)], axis=1)
+
+
+def phase_costs_batch(addresses: np.ndarray, op: str, width: int, matrices: int | None) -> np.ndarray:
+    """The cost of every phase of many instructions: an int64 array ``[K, 4]`` (phase ``j`` of
+    instruction ``k``; 0 for a phase not issued). Pre-conditions as ``wavefronts_batch``.
+
+    >>> phase_costs_batch(np.array([[0] * 16 + [128 * t for t in range(16)]]), "st", 8, None).tolist()
+    [[1, 16, 0, 0]]
+    """
     a = np.asarray(addresses, dtype=np.int64)
     K = a.shape[0]
     lane = np.arange(WARP)
@@ -297,9 +308,8 @@ def wavefronts_batch(addresses: np.ndarray, op: str, width: int, matrices: int |
     mask = np.broadcast_to(active[:, :, None], words.shape)
     g = np.broadcast_to(group, words.shape)[mask]
     w = words[mask]
-    out = np.zeros((K, 2), dtype=np.int64)
     if g.size == 0:
-        return out
+        return np.zeros((K, 4), dtype=np.int64)
     span = int(w.max()) + 1
     if span * (4 * K) < (1 << 62):
         key = np.sort(g * span + w)
@@ -309,7 +319,4 @@ def wavefronts_batch(addresses: np.ndarray, op: str, width: int, matrices: int |
         pairs = np.unique(np.stack([g, w], axis=1), axis=0)
         ug, uw = pairs[:, 0], pairs[:, 1]
     per_bank = np.bincount(ug * BANKS + uw % BANKS, minlength=4 * K * BANKS).reshape(K, 4, BANKS)
-    cost = per_bank.max(axis=2)                                            # [K, 4]
-    out[:, 0] = cost.sum(axis=1)
-    out[:, 1] = (cost > 0).sum(axis=1)
-    return out
+    return per_bank.max(axis=2)                                            # [K, 4]

@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from ..banks.tile import TileReport
-from ..banks.warp import BANK_BYTES, BANKS, WARP, WIDTHS, BankReport, analyze, lane_ranges
+from ..banks.tile import MAX_ELEMENTS, TileReport
+from ..banks.warp import BANK_BYTES, BANKS, WARP, WIDTHS, BankReport, lane_ranges, phase_costs_batch
 from ..errors import CutepyError
 from ..swizzle import ComposedLayout, Swizzle
 from .canvas import Canvas, HStack, Panel, Text, VStack, render, text_width
@@ -77,18 +77,19 @@ def conflict_ways(offsets: np.ndarray, grid: tuple[int, int], element_bytes: int
     if type(element_bytes) is not int or element_bytes not in WIDTHS:
         raise CutepyError(f"element_bytes must be one of {WIDTHS} (one load per lane), got {element_bytes!r}")
     M, N = grid
+    if M * N > MAX_ELEMENTS:
+        raise CutepyError(f"a {M} x {N} grid has more than {MAX_ELEMENTS} elements")
     table = np.asarray(offsets, dtype=np.int64).reshape(N, M).T  # [m, n]
     groups = table.T if access == "column" else table
     byte = groups * element_bytes
     if byte.size:
         byte = byte - (int(byte.min()) // 128) * 128
-    out = np.zeros(len(groups), dtype=np.int64)
-    for g, lanes in enumerate(byte.tolist()):
-        for w in range(0, len(lanes), WARP):
-            warp = lanes[w:w + WARP]
-            r = analyze(warp + [None] * (WARP - len(warp)), "ld", bytes=element_bytes)
-            out[g] = max([int(out[g])] + [p.wavefronts for p in r.phase_costs])
-    return out
+    count, length = byte.shape
+    warps = -(-length // WARP)
+    lanes = np.full((count, warps * WARP), -1, dtype=np.int64)
+    lanes[:, :length] = byte
+    cost = phase_costs_batch(lanes.reshape(count * warps, WARP), "ld", element_bytes, None)
+    return cost.reshape(count, warps * 4).max(axis=1, initial=0)
 
 
 def _split(obj: Any, swizzle: Swizzle | None) -> tuple[Any, Any]:

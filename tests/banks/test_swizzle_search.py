@@ -172,6 +172,6 @@ def test_bad_searches_are_refused() -> None:
     with pytest.raises(CutepyError, match="not consecutive"):
         find_swizzle(smem, [(Layout((8, 8), (64, 1)), "ld", 8)], 2)
     with pytest.raises(CutepyError, match="moves 2-byte elements"):
-        find_swizzle(smem, [tiled_copy("ldsm_half_a")], 4)
+        find_swizzle(Layout((64, 64), (64, 1)), [tiled_copy("ldsm_half_a")], 4)
     with pytest.raises(CutepyError, match="expected"):
         find_swizzle(smem, [(tv,)], 2)
