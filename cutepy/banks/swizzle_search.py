@@ -210,12 +210,15 @@ def find_swizzle(smem_layout: Layout, accesses: Sequence[Any], element_bytes: in
     if best[0] == ideal:
         winners.append((None, baseline))
     tried = 1
-    lo, hi = max(0, 2 - (E.bit_length() - 1)), 7 - (E.bit_length() - 1)
+    # bits below ``lo`` of the element index pick a byte within a 4-byte word; a swizzle
+    # that changes only those bits changes no wavefront (bits above the bank bits still
+    # can: they move a lane to another word of the same bank, which may merge two words)
+    lo = max(0, 2 - (E.bit_length() - 1))
     for rank, sw in enumerate(family, start=1):
         if winners and sw.bits > (winners[0][0].bits if winners[0][0] else 0):
             break
         target = sw.base - min(0, sw.shift)
-        if target >= hi or target + sw.bits <= lo:
+        if target + sw.bits <= lo:  # it moves bytes within a word only: no word or bank changes
             continue
         tried += 1
         costs = _costs(plans, sw(base), E)
