@@ -84,6 +84,30 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'cutepy' has no attribute {name!r}")
 
 
+def _register_display() -> None:
+    """In a running IPython (Jupyter, VS Code), show layouts, swizzles and XLA shapes as
+    pictures with a text and an ``<img>`` fallback: :func:`cutepy.viz.display.mimebundle`."""
+    import sys
+
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is None:
+        return
+
+    def bundle(obj):
+        from .viz.display import mimebundle  # lazy: the pictures load numpy on first display
+
+        return mimebundle(obj)
+
+    formatter = shell.display_formatter.mimebundle_formatter
+    for module, name in (("cutepy.layout", "Layout"), ("cutepy.swizzle", "ComposedLayout"),
+                         ("cutepy.swizzle", "Swizzle"), ("cutepy.xla.shape", "ArrayShape"),
+                         ("cutepy.xla.shape", "TupleShape"), ("cutepy.xla.shape", "BufferShape")):
+        formatter.for_type_by_name(module, name, bundle)
+
+
+_register_display()
+
 __all__ = [
     "AdmissibilityError", "ComposedLayout", "CutepyError", "E", "Layout", "LayoutError",
     "LayoutLeft", "LayoutRight", "ParseError", "ScaledBasis", "Swizzle", "SymbolicError",

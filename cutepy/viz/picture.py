@@ -33,6 +33,12 @@ class Picture:
     def _repr_svg_(self) -> str:
         return self.svg
 
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        """SVG, an ``<img>`` data URI (kept in untrusted notebooks) and a text line."""
+        from .display import img_html  # display imports this module
+
+        return {"text/plain": repr(self), "image/svg+xml": self.svg, "text/html": img_html(self.svg, "picture")}
+
     def __str__(self) -> str:
         return self.svg
 

@@ -1,0 +1,167 @@
+"""Rich display: every picture in three forms, so that every notebook viewer shows one.
+
+:func:`mimebundle` returns, for anything :mod:`cutepy.viz` draws (layouts, composed
+layouts, swizzles, tilers, XLA shapes, pictures):
+
+- ``text/plain``: the C++ ``print_layout`` table where there is one, else ``str(obj)``;
+- ``image/svg+xml``: the SVG picture;
+- ``text/html``: ``<img src="data:image/svg+xml;base64,...">`` of the same SVG, with
+  ``max-width:100%; height:auto`` so it scales down to the cell.
+
+Why three: JupyterLab shows ``image/svg+xml`` only in trusted notebooks, and strips
+``<svg>`` from untrusted HTML, but keeps an ``<img>`` with a data URI; VS Code and
+GitHub show either the SVG or the ``<img>``; a terminal shows the text.
+
+The cell budget: a picture shows at most :data:`CELL_ROWS` rows and :data:`CELL_COLS`
+columns of cells (32 x 32), the text table at most :data:`TEXT_LIMIT` per axis (32);
+beyond that the middle rows and columns are elided (``...`` lanes) and the picture
+says how many it shows. Raise them per call with ``mimebundle(obj, rows=..., cols=...)``,
+or draw the full picture with :func:`cutepy.viz.show` (``max_rows=None``).
+
+>>> from cutepy import Layout
+>>> b = mimebundle(Layout((2, 2), (1, 2)))
+>>> sorted(b)
+['image/svg+xml', 'text/html', 'text/plain']
+>>> print(b["text/plain"])                  # doctest: +NORMALIZE_WHITESPACE
+(2,2):(1,2)
+      0   1
+    +---+---+
+ 0  | 0 | 2 |
+    +---+---+
+ 1  | 1 | 3 |
+    +---+---+
+>>> b["text/html"].startswith('<img src="data:image/svg+xml;base64,')
+True
+>>> mimebundle(3.5)                          # not something cutepy draws: no bundle
+{}
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+from typing import Any
+
+from ..errors import CutepyError
+from ..layout import Layout
+from ..swizzle import ComposedLayout, Swizzle
+
+#: Rows and columns of cells a notebook picture shows before eliding the middle ones.
+CELL_ROWS = 32
+CELL_COLS = 32
+#: Rows and columns the ``text/plain`` table shows before eliding.
+TEXT_LIMIT = 32
+
+_SIZE = re.compile(r'<svg[^>]*?\swidth="([\d.]+)"[^>]*?\sheight="([\d.]+)"')
+
+
+def _is_xla(obj: Any) -> bool:
+    return type(obj).__module__.startswith("cutepy.xla") and type(obj).__name__ in (
+        "ArrayShape", "TupleShape", "BufferShape")
+
+
+def _is_tiler(obj: Any) -> bool:
+    return isinstance(obj, tuple) and len(obj) > 0 and all(
+        isinstance(t, (Layout, int)) or (isinstance(t, tuple) and _is_shape(t)) for t in obj)
+
+
+def _is_shape(t: Any) -> bool:
+    return isinstance(t, int) or (isinstance(t, tuple) and all(_is_shape(x) for x in t))
+
+
+def swizzle_layout(sw: Swizzle) -> ComposedLayout:
+    """The picture of a swizzle: how ``Sw<B,M,S>`` permutes chunks of ``2^M`` offsets.
+
+    Bits below ``M`` never move, so the picture is ``Sw<B,0,S>`` on the ``2^B x 2^|S|``
+    grid of chunk numbers (row-major): cell ``(r, c)`` holds the chunk that chunk
+    ``r * 2^|S| + c`` goes to.
+
+    >>> swizzle_layout(Swizzle(3, 4, 3))
+    Sw<3,0,3> o 0 o (8,8):(8,1)
+    """
+    cols = 1 << abs(sw.shift)
+    return ComposedLayout(Swizzle(sw.bits, 0, sw.shift), 0, Layout((1 << sw.bits, cols), (cols, 1)))
+
+
+def _text(obj: Any, limit: int | None) -> str:
+    from .text import layout_table
+
+    if isinstance(obj, (Layout, ComposedLayout)):
+        try:
+            return layout_table(obj, limit).rstrip("\n")
+        except CutepyError:  # rank > 2, symbolic or basis strides: the notation
+            return str(obj)
+    if isinstance(obj, Swizzle):
+        lay = swizzle_layout(obj)
+        return f"{obj}: chunks of 2^{obj.base} offsets go to\n" + layout_table(lay, limit).rstrip("\n")
+    return repr(obj) if type(obj).__name__ == "Picture" else str(obj)
+
+
+def _svg(obj: Any, rows: int | None, cols: int | None) -> str:
+    from .layouts import layout_svg
+    from .picture import Picture, svg_of
+    from .xla import xla_svg
+
+    if isinstance(obj, Picture):
+        return obj.svg
+    if isinstance(obj, (Layout, ComposedLayout)):
+        return layout_svg(obj, max_rows=rows, max_cols=cols)
+    if isinstance(obj, Swizzle):
+        lay = swizzle_layout(obj)
+        return layout_svg(lay, max_rows=rows, max_cols=cols,
+                          title=f"{obj}: where each chunk of 2^{obj.base} offsets goes")
+    if _is_xla(obj):
+        return xla_svg(obj, max_rows=rows, max_cols=cols)
+    return svg_of(obj, max_rows=rows, max_cols=cols)
+
+
+def img_html(svg: str, alt: str = "") -> str:
+    """An ``<img>`` holding ``svg`` as a base64 data URI, at most its natural width and
+    never wider than its container (``max-width:100%; height:auto``).
+
+    >>> img_html('<svg xmlns="http://www.w3.org/2000/svg" width="30" height="20"/>', "a<b")
+    '<img src="data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHdpZHRoPSIzMCIgaGVpZ2h0PSIyMCIvPg==" alt="a&lt;b" width="30" style="max-width:100%;height:auto"/>'
+    """
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    m = _SIZE.search(svg)
+    width = f' width="{round(float(m.group(1)))}"' if m else ""
+    return (f'<img src="data:image/svg+xml;base64,{data}" alt="{html.escape(alt)}"{width} '
+            f'style="max-width:100%;height:auto"/>')
+
+
+def drawable(obj: Any) -> bool:
+    """True for the objects :func:`mimebundle` draws.
+
+    >>> drawable(Layout(4, 1)), drawable((Layout(2, 1), 4)), drawable((1.5, "x"))
+    (True, True, False)
+    """
+    from .picture import Picture
+
+    return (isinstance(obj, (Layout, ComposedLayout, Swizzle, Picture)) or _is_xla(obj)
+            or _is_tiler(obj))
+
+
+def mimebundle(obj: Any, rows: int | None = CELL_ROWS, cols: int | None = CELL_COLS,
+               text_limit: int | None = TEXT_LIMIT) -> dict[str, str]:
+    """``{mime type: data}`` for Jupyter: ``text/plain``, ``image/svg+xml``, ``text/html``.
+
+    Pre:  none (any object; this is a display hook and never raises).
+    Post: ``{}`` for objects cutepy does not draw; only ``text/plain`` when the picture
+          cannot be drawn (symbolic sizes, basis strides); else all three, the picture
+          eliding beyond ``rows`` x ``cols`` cells and the table beyond ``text_limit``.
+    """
+    if not drawable(obj):
+        return {}
+    try:
+        text = _text(obj, text_limit)
+    except CutepyError:
+        text = str(obj)
+    bundle = {"text/plain": text}
+    try:
+        svg = _svg(obj, rows, cols)
+    except CutepyError:
+        return bundle
+    bundle["image/svg+xml"] = svg
+    bundle["text/html"] = img_html(svg, alt=str(obj) if type(obj).__name__ != "Picture" else "picture")
+    return bundle
