@@ -38,22 +38,22 @@ True
 
 from __future__ import annotations
 
-import base64
-import html
-import re
 from typing import Any
 
 from ..errors import CutepyError
 from ..layout import Layout
 from ..swizzle import ComposedLayout, Swizzle
+from .canvas import img_html
+from .layouts import layout_svg
+from .picture import Picture, svg_of
+from .text import layout_table
+from .xla import xla_svg
 
 #: Rows and columns of cells a notebook picture shows before eliding the middle ones.
 CELL_ROWS = 32
 CELL_COLS = 32
 #: Rows and columns the ``text/plain`` table shows before eliding.
 TEXT_LIMIT = 32
-
-_SIZE = re.compile(r'<svg[^>]*?\swidth="([\d.]+)"[^>]*?\sheight="([\d.]+)"')
 
 
 def _is_xla(obj: Any) -> bool:
@@ -85,8 +85,6 @@ def swizzle_layout(sw: Swizzle) -> ComposedLayout:
 
 
 def _text(obj: Any, limit: int | None) -> str:
-    from .text import layout_table
-
     if isinstance(obj, (Layout, ComposedLayout)):
         try:
             return layout_table(obj, limit).rstrip("\n")
@@ -95,14 +93,10 @@ def _text(obj: Any, limit: int | None) -> str:
     if isinstance(obj, Swizzle):
         lay = swizzle_layout(obj)
         return f"{obj}: chunks of 2^{obj.base} offsets go to\n" + layout_table(lay, limit).rstrip("\n")
-    return repr(obj) if type(obj).__name__ == "Picture" else str(obj)
+    return repr(obj) if isinstance(obj, Picture) else str(obj)
 
 
 def _svg(obj: Any, rows: int | None, cols: int | None) -> str:
-    from .layouts import layout_svg
-    from .picture import Picture, svg_of
-    from .xla import xla_svg
-
     if isinstance(obj, Picture):
         return obj.svg
     if isinstance(obj, (Layout, ComposedLayout)):
@@ -116,28 +110,12 @@ def _svg(obj: Any, rows: int | None, cols: int | None) -> str:
     return svg_of(obj, max_rows=rows, max_cols=cols)
 
 
-def img_html(svg: str, alt: str = "") -> str:
-    """An ``<img>`` holding ``svg`` as a base64 data URI, at most its natural width and
-    never wider than its container (``max-width:100%; height:auto``).
-
-    >>> img_html('<svg xmlns="http://www.w3.org/2000/svg" width="30" height="20"/>', "a<b")
-    '<img src="data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHdpZHRoPSIzMCIgaGVpZ2h0PSIyMCIvPg==" alt="a&lt;b" width="30" style="max-width:100%;height:auto"/>'
-    """
-    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
-    m = _SIZE.search(svg)
-    width = f' width="{round(float(m.group(1)))}"' if m else ""
-    return (f'<img src="data:image/svg+xml;base64,{data}" alt="{html.escape(alt)}"{width} '
-            f'style="max-width:100%;height:auto"/>')
-
-
 def drawable(obj: Any) -> bool:
     """True for the objects :func:`mimebundle` draws.
 
     >>> drawable(Layout(4, 1)), drawable((Layout(2, 1), 4)), drawable((1.5, "x"))
     (True, True, False)
     """
-    from .picture import Picture
-
     return (isinstance(obj, (Layout, ComposedLayout, Swizzle, Picture)) or _is_xla(obj)
             or _is_tiler(obj))
 
@@ -163,5 +141,5 @@ def mimebundle(obj: Any, rows: int | None = CELL_ROWS, cols: int | None = CELL_C
     except CutepyError:
         return bundle
     bundle["image/svg+xml"] = svg
-    bundle["text/html"] = img_html(svg, alt=str(obj) if type(obj).__name__ != "Picture" else "picture")
+    bundle["text/html"] = img_html(svg, alt="picture" if isinstance(obj, Picture) else str(obj))
     return bundle

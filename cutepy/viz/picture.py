@@ -18,7 +18,7 @@ import numpy as np
 from ..errors import CutepyError
 from ..layout import Layout
 from ..swizzle import ComposedLayout
-from .canvas import render
+from .canvas import img_html, render
 from .grid import GridPanel, make_axis
 from .layouts import layout_svg, tiler_panel
 from .xla import xla_svg
@@ -35,9 +35,8 @@ class Picture:
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
         """SVG, an ``<img>`` data URI (kept in untrusted notebooks) and a text line."""
-        from .display import img_html  # display imports this module
-
-        return {"text/plain": repr(self), "image/svg+xml": self.svg, "text/html": img_html(self.svg, "picture")}
+        return {"text/plain": repr(self), "image/svg+xml": self.svg,
+                "text/html": img_html(self.svg, "picture")}
 
     def __str__(self) -> str:
         return self.svg

@@ -28,8 +28,6 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-import numpy as np
-
 from ..errors import CutepyError
 from ..layout import Layout, group
 from .grid import Axis, int_size, make_axis
