@@ -13,7 +13,7 @@ Why three: JupyterLab shows ``image/svg+xml`` only in trusted notebooks, and str
 GitHub show either the SVG or the ``<img>``; a terminal shows the text.
 
 The cell budget: a picture shows at most :data:`CELL_ROWS` rows and :data:`CELL_COLS`
-columns of cells (32 x 32), the text table at most :data:`TEXT_LIMIT` per axis (32);
+columns of cells (32 x 32), the text table at most :data:`TEXT_LIMIT` per axis (16);
 beyond that the middle rows and columns are elided (``...`` lanes) and the picture
 says how many it shows. Raise them per call with ``mimebundle(obj, rows=..., cols=...)``,
 or draw the full picture with :func:`cutepy.viz.show` (``max_rows=None``).
@@ -53,7 +53,7 @@ from .xla import xla_svg
 CELL_ROWS = 32
 CELL_COLS = 32
 #: Rows and columns the ``text/plain`` table shows before eliding.
-TEXT_LIMIT = 32
+TEXT_LIMIT = 16
 
 
 def _is_xla(obj: Any) -> bool:
