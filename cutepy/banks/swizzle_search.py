@@ -1,0 +1,220 @@
+"""The swizzle with the fewest bits that makes every access of a tile conflict-free, with proof.
+
+Family searched: ``Swizzle<B,M,S>`` composed onto the (unswizzled) shared-memory layout,
+``Sw o 0 o layout``, with ``B >= 1``, ``M >= 0``, ``|S| >= B`` (both signs) and every bit
+it reads or writes below ``n = bit_length(cosize(layout) - 1)``; plus the identity (``B = 0``).
+
+Why that finite family is exhaustive: on offsets below ``2**n`` a source bit at or above
+``n`` is always 0, and a target bit at or above ``n`` only moves an address by a multiple of
+``2**n``; when ``2**n`` elements span at least 128 bytes that never changes a bank, so it can
+only split one word into two of the same bank (never fewer wavefronts). Either way the
+swizzle is no better than the one without those bits, which has fewer bits and is in the
+family. A tile of less than 128 bytes has every word in its own bank: the identity is ideal.
+
+Order of preference among the swizzles that reach the ideal: fewest bits ``B``, then
+``S > 0`` before ``S < 0``, then smallest ``|S|``, then smallest ``M``. A candidate is valid
+only if every vector stays consecutive and aligned. With none reaching the ideal, the
+answer is the valid swizzle with the fewest wavefronts (then the same order), and its
+per-access table shows which accesses still conflict: the proof that the family cannot.
+
+>>> from cutepy.layout import Layout
+>>> smem = Layout((8, 64), (64, 1))                          # fp16, 128-byte rows
+>>> column = Layout((8, 8), (1, 64))                         # lane t: row t % 8, 16 B at column 8 (t // 8)
+>>> r = find_swizzle(smem, [(column, "ld", 8)], element_bytes=2)
+>>> r.swizzle, r.found, r.table[0].wavefronts
+(Sw<3,3,3>, True, 4)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import CutepyError
+from ..layout import Layout
+from ..swizzle import ComposedLayout, Swizzle
+from .tile import (
+    Access,
+    check_element_bytes,
+    copy_access,
+    lane_addresses,
+    make_access,
+    smem_offsets,
+    tv_table,
+)
+from .warp import format_table, wavefronts_batch
+
+#: Upper limit on the number of candidate swizzles (``n`` up to 30 bits stays below it).
+MAX_CANDIDATES = 20000
+
+
+@dataclass(frozen=True)
+class AccessCost:
+    """One access under one swizzle: instructions, wavefronts and the ideal count."""
+
+    name: str
+    instructions: int
+    wavefronts: int
+    ideal: int
+
+    @property
+    def bank_conflicts(self) -> int:
+        return self.wavefronts - self.ideal
+
+
+@dataclass(frozen=True)
+class SwizzleSearch:
+    """``find_swizzle``'s answer.
+
+    ``found``: some swizzle of the family brings every access to its ideal; ``swizzle`` is
+    then the preferred one (``Sw<0,..>``-free: ``None`` means no swizzle is needed) and
+    ``layout`` the swizzled layout. Otherwise ``swizzle`` is the best candidate and
+    ``table`` shows what still conflicts. ``baseline`` is the table without a swizzle,
+    ``alternatives`` the other ideal swizzles with as few bits, ``candidates`` the number of
+    swizzles tried, ``bits`` the ``n`` of the family bound.
+    """
+
+    found: bool
+    swizzle: Swizzle | None
+    layout: Layout | ComposedLayout
+    table: tuple[AccessCost, ...]
+    baseline: tuple[AccessCost, ...]
+    alternatives: tuple[Swizzle, ...]
+    candidates: int
+    bits: int
+
+    @property
+    def wavefronts(self) -> int:
+        return sum(a.wavefronts for a in self.table)
+
+    @property
+    def ideal(self) -> int:
+        return sum(a.ideal for a in self.table)
+
+    def summary(self) -> str:
+        """One line: the verdict."""
+        sw = "no swizzle" if self.swizzle is None else str(self.swizzle)
+        if self.found:
+            return (f"{sw}: every access at its ideal ({self.ideal} wavefronts; "
+                    f"{self.candidates} swizzles of {self.bits} address bits searched)")
+        return (f"no swizzle of the family reaches the ideal; best {sw}: {self.wavefronts} wavefronts, "
+                f"ideal {self.ideal} ({self.candidates} swizzles of {self.bits} address bits searched)")
+
+    def __str__(self) -> str:
+        rows = [("access", "instructions", "wavefronts before", "wavefronts after", "ideal", "conflicts after")]
+        for b, a in zip(self.baseline, self.table):
+            rows.append((a.name, str(a.instructions), str(b.wavefronts), str(a.wavefronts), str(a.ideal),
+                         str(a.bank_conflicts)))
+        return f"{self.summary()}\nlayout: {self.layout}\n{format_table(rows)}"
+
+
+def swizzle_family(n: int) -> list[Swizzle]:
+    """Every ``Swizzle<B,M,S>`` with ``B >= 1``, ``|S| >= B`` whose bits lie below ``n``, in
+    order of preference (fewest bits, positive shift, smallest ``|S|``, smallest ``M``).
+
+    >>> [str(s) for s in swizzle_family(3)]
+    ['Sw<1,0,1>', 'Sw<1,1,1>', 'Sw<1,0,-1>', 'Sw<1,1,-1>', 'Sw<1,0,2>', 'Sw<1,0,-2>']
+    """
+    out = []
+    for B in range(1, n // 2 + 1):
+        for S in range(B, n - B + 1):
+            for sign in (1, -1):
+                for M in range(0, n - B - S + 1):
+                    out.append(Swizzle(B, M, sign * S))
+    return out
+
+
+def _access(item: Any, element_bytes: int, smem_layout: Any, k: int) -> tuple[Access, str]:
+    """One entry of ``accesses`` as an Access and a name for the table."""
+    obj, op, vector, matrices = item, None, None, None
+    if isinstance(item, tuple):
+        if not 2 <= len(item) <= 4:
+            raise CutepyError(f"access {k}: expected (tv_layout or tiled copy, op, vector[, matrices]), got {item!r}")
+        obj, op, vector, matrices = (*item, None, None)[:4]
+    if hasattr(obj, "copy_atom"):
+        access, E, name = copy_access(obj, smem_layout)
+        if E != element_bytes:
+            raise CutepyError(f"access {k}: {name} moves {E}-byte elements, the tile holds {element_bytes}-byte ones")
+        if op is not None and op != access.label:
+            raise CutepyError(f"access {k}: {name} is a {access.label}, not {op!r}")
+        if vector is not None and vector != access.vector:
+            raise CutepyError(f"access {k}: {name} moves vectors of {access.vector} elements, not {vector!r}")
+        return access, f"{access.instruction} {name}"
+    if op not in ("ld", "st", "ldmatrix", "stmatrix", "cp.async"):
+        raise CutepyError(f"access {k}: op must be ld, st, ldmatrix, stmatrix or cp.async, got {op!r}")
+    if vector is None:
+        vector = 16 // element_bytes if op in ("ldmatrix", "stmatrix") else 1
+    access = make_access(tv_table(obj), op, vector, element_bytes, matrices=matrices, label=op)
+    return access, f"{access.instruction} by {obj}"
+
+
+def _costs(accesses: Sequence[tuple[Access, str]], offsets: np.ndarray, E: int) -> tuple[AccessCost, ...] | None:
+    out = []
+    for access, name in accesses:
+        addr, why = lane_addresses(access, offsets, E)
+        if why:
+            return None
+        wp = wavefronts_batch(addr, access.op, access.width, access.matrices)
+        out.append(AccessCost(name, len(access.where), int(wp[:, 0].sum()), int(wp[:, 1].sum())))
+    return tuple(out)
+
+
+def find_swizzle(smem_layout: Layout, accesses: Sequence[Any], element_bytes: int) -> SwizzleSearch:
+    """The ``Swizzle<B,M,S>`` with the fewest bits that brings every access to its ideal.
+
+    ``accesses``: reads and writes of the tile, each a TiledCopy (its shared-memory side),
+    or a tuple ``(tv_layout, op, vector_elems[, matrices])`` (op: ld, st, ldmatrix,
+    stmatrix, cp.async), or ``(tiled_copy, op, vector)`` with ``None`` for what the copy
+    already says.
+
+    Pre:  ``smem_layout`` an unswizzled Layout with non-negative offsets; every access
+          valid (consecutive, aligned vectors) on it.
+    Post: ``found`` iff some swizzle of the family (see the module) gives every access
+          ``wavefronts == ideal``; then no swizzle with fewer bits does. Otherwise
+          ``table`` is the best one's costs and ``alternatives`` is empty.
+    """
+    if isinstance(smem_layout, ComposedLayout):
+        raise CutepyError(f"find_swizzle composes a swizzle onto a plain layout; pass the inner layout of {smem_layout}")
+    E = check_element_bytes(element_bytes)
+    base = smem_offsets(smem_layout)
+    if not accesses:
+        raise CutepyError("find_swizzle needs at least one access of the tile")
+    plans = [_access(a, E, smem_layout, k) for k, a in enumerate(accesses)]
+    for access, name in plans:
+        _, why = lane_addresses(access, base, E)
+        if why:
+            raise CutepyError(f"{name} on {smem_layout}: {why}")
+    n = int(base.max()).bit_length() if base.size else 0
+    family = swizzle_family(n)
+    if len(family) > MAX_CANDIDATES:
+        raise CutepyError(f"{len(family)} candidate swizzles for {n} address bits; the limit is {MAX_CANDIDATES}")
+    baseline = _costs(plans, base, E)
+    assert baseline is not None
+    best: tuple[int, int, Swizzle | None, tuple[AccessCost, ...]] = (
+        sum(a.wavefronts for a in baseline), 0, None, baseline)
+    ideal = sum(a.ideal for a in baseline)
+    winners: list[tuple[Swizzle | None, tuple[AccessCost, ...]]] = [(None, baseline)] if best[0] == ideal else []
+    tried = 1
+    for rank, sw in enumerate(family, start=1):
+        if winners and sw.bits > (winners[0][0].bits if winners[0][0] else 0):
+            break
+        tried += 1
+        costs = _costs(plans, sw(base), E)
+        if costs is None:
+            continue
+        total = sum(a.wavefronts for a in costs)
+        if total == ideal:
+            winners.append((sw, costs))
+        elif total < best[0]:
+            best = (total, rank, sw, costs)
+    if winners:
+        sw, table = winners[0]
+        layout = smem_layout if sw is None else ComposedLayout(sw, 0, smem_layout)
+        return SwizzleSearch(True, sw, layout, table, baseline, tuple(w for w, _ in winners[1:] if w is not None),
+                             tried, n)
+    _, _, sw, table = best
+    layout = smem_layout if sw is None else ComposedLayout(sw, 0, smem_layout)
+    return SwizzleSearch(False, sw, layout, table, baseline, (), tried, n)

@@ -1,0 +1,374 @@
+"""Every warp instruction that reads or writes a shared-memory tile, costed exactly.
+
+A thread-value (TV) layout maps ``(thread, value)`` to an index of the tile (the domain of
+the shared-memory layout); the shared-memory layout maps that index to an element offset.
+Values are split into vectors of ``V`` consecutive value indices, one instruction each:
+
+    instruction (warp w, vector k), lane t:  byte address
+        a = smem(tv(32 w + t, k V)) * E,   with smem(tv(32 w + t, k V + v)) = smem(tv(.., k V)) + v
+
+(the ``V`` elements of a vector must be consecutive in shared memory and the vector aligned
+to its ``V E`` bytes, as the hardware requires). Threads past the last full warp are
+inactive lanes. For ldmatrix/stmatrix every lane's vector is one 16-byte row (``V E = 16``).
+
+>>> from cutepy.layout import Layout
+>>> smem = Layout((32, 32), (32, 1))                  # fp32, row-major, 128 B rows
+>>> column = Layout((32, 1), (1, 0))                  # lane t reads (t, 0)
+>>> analyze_layout(smem, column, element_bytes=4, op="ld").summary()
+'ld 4 B: 32 wavefronts, ideal 1, 31 bank conflicts (1 instructions, 1 warps)'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import CutepyError
+from ..layout import Layout
+from ..swizzle import ComposedLayout
+from .warp import (
+    WARP,
+    BankReport,
+    analyze,
+    check_instruction,
+    format_table,
+    instruction_name,
+    lane_ranges,
+)
+
+#: Largest TV layout (threads x values) that the analyses accept.
+MAX_ELEMENTS = 1 << 22
+#: Copy ops a TiledCopy's atom may have, and the side that touches shared memory.
+COPY_SIDES = {"ldmatrix": "src", "ld": "src", "stmatrix": "dst", "st": "dst", "cp.async": "dst"}
+#: Rows of the per-instruction table that ``str(TileReport)`` prints before eliding.
+TABLE_ROWS = 64
+
+
+@dataclass(frozen=True, eq=False)
+class Access:
+    """One access pattern of a tile: every instruction's lanes as tile indices.
+
+    ``index[i, t, v]`` is the tile index (smem-layout domain) of element ``v`` of lane
+    ``t``'s vector in instruction ``i`` (``-1``: inactive lane); ``where[i]`` is
+    ``(tile, warp, vector k)``. ``op``/``width``/``matrices`` describe the hardware
+    instruction (cp.async is costed as the store it performs); ``label`` names it.
+    """
+
+    label: str
+    op: str
+    width: int
+    matrices: int | None
+    vector: int
+    index: np.ndarray
+    where: tuple[tuple[int, int, int], ...]
+
+    @property
+    def instruction(self) -> str:
+        return instruction_name(self.label, self.width, self.matrices)
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """One warp instruction of a tile: which tile repetition, warp and vector, and its cost."""
+
+    tile: int
+    warp: int
+    vector: int
+    report: BankReport
+
+
+@dataclass(frozen=True)
+class TileReport:
+    """All instructions of an access to a tile, with totals and per-warp sums."""
+
+    what: str
+    instruction: str
+    instructions: tuple[Instruction, ...]
+
+    @property
+    def wavefronts(self) -> int:
+        return sum(i.report.wavefronts for i in self.instructions)
+
+    @property
+    def phases(self) -> int:
+        return sum(i.report.phases for i in self.instructions)
+
+    @property
+    def ideal(self) -> int:
+        return self.phases
+
+    @property
+    def bank_conflicts(self) -> int:
+        return self.wavefronts - self.phases
+
+    @property
+    def warps(self) -> int:
+        return len({i.warp for i in self.instructions})
+
+    def per_warp(self) -> tuple[tuple[int, int, int, int], ...]:
+        """``(warp, instructions, wavefronts, ideal)`` for every warp."""
+        acc: dict[int, list[int]] = {}
+        for i in self.instructions:
+            a = acc.setdefault(i.warp, [0, 0, 0])
+            a[0] += 1
+            a[1] += i.report.wavefronts
+            a[2] += i.report.ideal
+        return tuple((w, *acc[w]) for w in sorted(acc))
+
+    def summary(self) -> str:
+        """One line, e.g. ``ld 16 B: 32 wavefronts, ideal 32, 0 bank conflicts (8 instructions, 4 warps)``."""
+        return (f"{self.instruction}: {self.wavefronts} wavefronts, ideal {self.ideal}, "
+                f"{self.bank_conflicts} bank conflicts ({len(self.instructions)} instructions, {self.warps} warps)")
+
+    def __str__(self) -> str:
+        rows = [("tile", "warp", "vector", "wavefronts", "ideal", "conflicts", "worst phase: lanes -> bank")]
+        for i in self.instructions[:TABLE_ROWS]:
+            r = i.report
+            worst = max(r.phase_costs, key=lambda p: p.wavefronts, default=None)
+            note = "" if worst is None or worst.wavefronts <= 1 else (
+                f"{_lanes(worst.bank_lanes)} -> bank {worst.bank} ({worst.wavefronts} words)")
+            rows.append((str(i.tile), str(i.warp), str(i.vector), str(r.wavefronts), str(r.ideal),
+                         str(r.bank_conflicts), note))
+        text = f"{self.what}\n{self.summary()}\n{format_table(rows)}"
+        if len(self.instructions) > TABLE_ROWS:
+            text += f"\n... {len(self.instructions) - TABLE_ROWS} more instructions"
+        return text
+
+
+def _lanes(lanes: tuple[int, ...]) -> str:
+    return "lanes " + lane_ranges(lanes)
+
+
+# -- building accesses ----------------------------------------------------------------------
+
+
+def tv_table(tv_layout: Any) -> np.ndarray:
+    """``tv(t, v)`` as an int array ``[threads, values]`` (a rank-1 layout has one value)."""
+    if not isinstance(tv_layout, (Layout, ComposedLayout)):
+        raise CutepyError(f"a thread-value layout must be a Layout, got {tv_layout!r}")
+    size = tv_layout.size()
+    if type(size) is not int:
+        raise CutepyError(f"thread-value layout {tv_layout} must have a static integer size")
+    if size > MAX_ELEMENTS:
+        raise CutepyError(f"thread-value layout {tv_layout} has {size} elements; the limit is {MAX_ELEMENTS}")
+    rank = tv_layout.rank()
+    if rank > 2:
+        raise CutepyError(f"thread-value layout {tv_layout} must have rank 1 or 2 (threads, values)")
+    threads = size if rank < 2 else tv_layout[0].size()
+    return np.asarray(tv_layout.offsets(), dtype=np.int64).reshape(size // threads, threads).T
+
+
+def infer_matrices(rows: np.ndarray) -> int:
+    """Matrices of an ldmatrix/stmatrix from one warp's row starts: the smallest ``N`` in
+    1, 2, 4 with ``rows[t] == rows[t % 8N]`` for every lane (C++ atoms repeat the 8N rows)."""
+    for n in (1, 2):
+        if all(rows[t] == rows[t % (8 * n)] for t in range(len(rows))):
+            return n
+    return 4
+
+
+def make_access(table: np.ndarray, op: str, vector: int, element_bytes: int, *,
+                matrices: int | None = None, label: str | None = None, tiles: np.ndarray | None = None) -> Access:
+    """The instructions of ``table`` (``[threads, values]`` tile indices) as an :class:`Access`.
+
+    ``tiles`` (``[R, n]``) maps each of the ``n`` indices of one tile to the smem domain for
+    every repetition ``R`` of the tile (default: one tile, the identity).
+    """
+    E, V = element_bytes, vector
+    if type(V) is not int or V < 1:
+        raise CutepyError(f"vector_elems must be a positive int, got {V!r}")
+    threads, values = table.shape
+    if values % V:
+        raise CutepyError(f"{values} values per thread do not split into vectors of {V}")
+    if op in ("ldmatrix", "stmatrix"):
+        if V * E != 16:
+            raise CutepyError(f"{op}: a lane's row is 16 bytes, not {V} x {E}-byte elements")
+        if matrices is None:
+            matrices = infer_matrices(table[: min(WARP, threads), 0].tolist() + [None] * max(0, WARP - threads))
+    model = "st" if op == "cp.async" else op
+    model, width, matrices = check_instruction(model, None if matrices else V * E, matrices)
+    warps = -(-threads // WARP)
+    padded = np.full((warps * WARP, values), -1, dtype=np.int64)
+    padded[:threads] = table
+    nk = values // V
+    index = padded.reshape(warps, WARP, nk, V).transpose(0, 2, 1, 3).reshape(warps * nk, WARP, V)
+    where = [(0, w, k) for w in range(warps) for k in range(nk)]
+    if tiles is not None:
+        R = tiles.shape[0]
+        inside = index >= 0
+        if inside.any() and int(index.max()) >= tiles.shape[1]:
+            raise CutepyError(f"the thread-value layout reaches index {int(index.max())}, "
+                              f"beyond the tile of {tiles.shape[1]} elements")
+        index = np.where(inside[None], tiles[:, np.where(inside, index, 0)], -1).reshape(R * len(where), WARP, V)
+        where = [(r, w, k) for r in range(R) for (_, w, k) in where]
+    return Access(label or op, model, width, matrices, V, index, tuple(where))
+
+
+def lane_addresses(access: Access, offsets: np.ndarray, element_bytes: int) -> tuple[np.ndarray, str | None]:
+    """Byte addresses ``[K, 32]`` (``-1`` inactive) of ``access`` under ``offsets`` (the smem
+    layout's offset of every domain index), and the first reason the vectors are invalid
+    (not consecutive or not aligned), or None."""
+    idx = access.index
+    active = idx[:, :, 0] >= 0
+    if int(idx.max(initial=-1)) >= len(offsets):
+        return np.empty(0), f"the access reaches index {int(idx.max())}, beyond the {len(offsets)}-element layout"
+    off = np.where(idx >= 0, offsets[np.maximum(idx, 0)], -1)
+    V = access.vector
+    step = off - off[:, :, :1]
+    bad = active & (step != np.arange(V)).any(axis=2)
+    if bad.any():
+        i, t = map(int, np.argwhere(bad)[0])
+        return np.empty(0), (f"instruction {i}, lane {t}: the {V} elements of its vector sit at offsets "
+                             f"{off[i, t].tolist()}, not consecutive")
+    addr = np.where(active, off[:, :, 0] * element_bytes, -1)
+    width = 16 if access.matrices else access.width
+    misaligned = active & (addr % width != 0)
+    if misaligned.any():
+        i, t = map(int, np.argwhere(misaligned)[0])
+        return np.empty(0), f"instruction {i}, lane {t}: byte address {int(addr[i, t])} is not {width}-byte aligned"
+    return addr, None
+
+
+def check_element_bytes(element_bytes: Any) -> int:
+    if type(element_bytes) is not int or element_bytes not in (1, 2, 4, 8, 16):
+        raise CutepyError(f"element_bytes must be 1, 2, 4, 8 or 16, got {element_bytes!r}")
+    return element_bytes
+
+
+def smem_offsets(smem_layout: Any) -> np.ndarray:
+    """Every offset of a shared-memory layout (Layout or swizzled ComposedLayout)."""
+    if not isinstance(smem_layout, (Layout, ComposedLayout)):
+        raise CutepyError(f"the shared-memory layout must be a Layout or ComposedLayout, got {smem_layout!r}")
+    size = smem_layout.size()
+    if type(size) is not int or size > MAX_ELEMENTS:
+        raise CutepyError(f"shared-memory layout {smem_layout}: size must be an int up to {MAX_ELEMENTS}")
+    off = np.asarray(smem_layout.offsets(), dtype=np.int64)
+    if off.size and int(off.min()) < 0:
+        raise CutepyError(f"shared-memory layout {smem_layout} has negative offsets")
+    return off
+
+
+def report_access(access: Access, smem_layout: Any, element_bytes: int, what: str) -> TileReport:
+    """Cost every instruction of ``access`` against ``smem_layout`` in full detail."""
+    addr, why = lane_addresses(access, smem_offsets(smem_layout), element_bytes)
+    if why:
+        raise CutepyError(f"{what}: {why}")
+    kw = {"matrices": access.matrices} if access.matrices else {"bytes": access.width}
+    out = []
+    for (tile, warp, k), row in zip(access.where, addr.tolist()):
+        lanes = [a if a >= 0 else None for a in row]
+        if access.matrices:
+            lanes = lanes[: 8 * access.matrices] + [None] * (WARP - 8 * access.matrices)
+        out.append(Instruction(tile, warp, k, analyze(lanes, access.op, **kw)))
+    return TileReport(what, access.instruction, tuple(out))
+
+
+# -- the public analyses ---------------------------------------------------------------------
+
+
+def analyze_layout(smem_layout: Any, tv_layout: Any, *, element_bytes: int, vector_elems: int | None = None,
+                   op: str = "ld", matrices: int | None = None) -> TileReport:
+    """Cost every warp instruction of a thread-value layout reading or writing a tile.
+
+    Lane ``t`` of warp ``w`` accesses ``smem_layout(tv_layout(32 w + t, k V))`` (times
+    ``element_bytes``) with ``V = vector_elems`` elements (default 1; for ldmatrix /
+    stmatrix the 16-byte row, ``16 // element_bytes``), one instruction per vector ``k``.
+    ``matrices`` (ldmatrix/stmatrix) defaults to the number the lanes' rows imply.
+
+    Pre:  ``smem_layout`` a Layout or swizzled ComposedLayout whose domain holds every
+          value of ``tv_layout`` (rank 1 or 2: threads, values); vectors consecutive and
+          aligned in shared memory (else CutepyError naming the lane).
+    Post: one instruction per (warp, vector); totals are sums over them.
+
+    >>> from cutepy.swizzle import Swizzle
+    >>> smem = Swizzle(3, 4, 3).compose(Layout((32, 32), (32, 1)))
+    >>> r = analyze_layout(smem, Layout(((4, 8), 1), ((32, 1), 0)), element_bytes=2)
+    >>> r.wavefronts, r.bank_conflicts                       # an H100 measurement: 2, 1
+    (2, 1)
+    """
+    E = check_element_bytes(element_bytes)
+    if op in ("ldmatrix", "stmatrix") and vector_elems is None:
+        vector_elems = 16 // E
+    if op not in ("ld", "st", "ldmatrix", "stmatrix"):
+        raise CutepyError(f"op must be ld, st, ldmatrix or stmatrix, got {op!r}")
+    access = make_access(tv_table(tv_layout), op, 1 if vector_elems is None else vector_elems, E,
+                         matrices=matrices)
+    return report_access(access, smem_layout, E, f"{access.instruction} of {smem_layout} by {tv_layout}")
+
+
+def _size_of(x: Any) -> int:
+    if type(x) is int:
+        return x
+    if isinstance(x, tuple):
+        return int(np.prod([_size_of(y) for y in x]))
+    if hasattr(x, "size"):
+        return _size_of(x.size() if callable(x.size) else x.size)
+    raise CutepyError(f"cannot take the size of the tiler mode {x!r}")
+
+
+def _tile_indices(tiler: tuple[int, ...], smem_layout: Any) -> np.ndarray:
+    """``[R, n]``: the smem-domain index of tile index ``i`` in repetition ``r`` (colex)."""
+    n = int(np.prod(tiler))
+    size = smem_layout.size()
+    if size == n:
+        return np.arange(n, dtype=np.int64)[None]
+    shape = tuple(_size_of(smem_layout[i]) for i in range(smem_layout.rank())) if smem_layout.rank() > 1 else (size,)
+    if len(shape) != len(tiler) or any(s % t for s, t in zip(shape, tiler)):
+        raise CutepyError(f"the copy's tile {tiler} does not tile the shared-memory layout's shape {shape}")
+    reps = tuple(s // t for s, t in zip(shape, tiler))
+    local = np.array(np.unravel_index(np.arange(n), tiler, order="F"))        # [rank, n]
+    rep = np.array(np.unravel_index(np.arange(int(np.prod(reps))), reps, order="F"))  # [rank, R]
+    coord = local[:, None, :] + (rep * np.array(tiler)[:, None])[:, :, None]  # [rank, R, n]
+    return np.ravel_multi_index(tuple(coord), shape, order="F")
+
+
+def copy_access(tiled_copy: Any, smem_layout: Any) -> tuple[Access, int, str]:
+    """The shared-memory side of a TiledCopy as an :class:`Access`; also its element bytes and name.
+
+    Contract (the TiledCopy of cutepy.tiled): ``.size`` threads, ``.tiler_mn``,
+    ``.layout_src_tv_tiled`` / ``.layout_dst_tv_tiled`` ((thread, value) -> tile index),
+    ``.copy_atom`` with ``.op``, ``.element_bits``, ``.layout_src_tv_bits`` /
+    ``.layout_dst_tv_bits`` (bits per thread: the vector) and ``.name``.
+    ldmatrix/ld read shared memory through src; stmatrix/st/cp.async write it through dst.
+    """
+    try:
+        atom = tiled_copy.copy_atom
+        op, bits, name = atom.op, atom.element_bits, atom.name
+    except AttributeError as e:
+        raise CutepyError(f"{tiled_copy!r} is not a TiledCopy (needs .copy_atom with .op, .element_bits, .name)") from e
+    if op not in COPY_SIDES:
+        raise CutepyError(f"copy atom {name}: op {op!r} is not one of {', '.join(COPY_SIDES)}")
+    if type(bits) is not int or bits % 8:
+        raise CutepyError(f"copy atom {name}: element_bits must be a whole number of bytes, got {bits!r}")
+    E = check_element_bytes(bits // 8)
+    side = COPY_SIDES[op]
+    tv = getattr(tiled_copy, f"layout_{side}_tv_tiled")
+    atom_bits = getattr(atom, f"layout_{side}_tv_bits")
+    bits_table = tv_table(atom_bits)
+    vector_bits = bits_table.shape[1]
+    if vector_bits % bits:
+        raise CutepyError(f"copy atom {name}: {vector_bits} bits per thread is not a whole number of elements")
+    matrices = infer_matrices(bits_table[:WARP, 0].tolist()) if op in ("ldmatrix", "stmatrix") else None
+    tiler = tuple(_size_of(x) for x in tiled_copy.tiler_mn)
+    threads = tiled_copy.size() if callable(tiled_copy.size) else tiled_copy.size
+    table = tv_table(tv)
+    if table.shape[0] != threads:
+        raise CutepyError(f"{name}: the {side} TV layout has {table.shape[0]} threads, the copy {threads}")
+    access = make_access(table, op, vector_bits // bits, E, matrices=matrices, label=op,
+                         tiles=_tile_indices(tiler, smem_layout))
+    return access, E, f"{name} ({side} = shared memory)"
+
+
+def analyze_copy(tiled_copy: Any, smem_layout: Any) -> TileReport:
+    """Cost every warp instruction a TiledCopy issues on its shared-memory side.
+
+    The tile ``tiled_copy.tiler_mn`` is laid over ``smem_layout``'s shape as many times as
+    it fits (colexicographic order of repetitions); each repetition, warp and vector is one
+    instruction. cp.async is costed as the store of its vector (not in the measured data).
+
+    Post: ``report.ideal`` is the wavefront count without any bank conflict.
+    """
+    access, E, name = copy_access(tiled_copy, smem_layout)
+    return report_access(access, smem_layout, E, f"{name} on {smem_layout}")
