@@ -384,6 +384,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:  # e.g. `cutepy | head`
         return 0
+    except SystemExit as e:  # --help and --version print and stop: a status, not an exit
+        return e.code if isinstance(e.code, int) else 0
     except (TypeError, AttributeError, IndexError, KeyError, ValueError, ZeroDivisionError,
             OverflowError, RecursionError) as e:  # a case the library does not name yet
         where = inspect.trace()[-1]
