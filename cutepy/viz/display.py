@@ -44,7 +44,7 @@ from ..errors import CutepyError
 from ..layout import Layout
 from ..swizzle import ComposedLayout, Swizzle
 from .canvas import img_html
-from .layouts import layout_svg
+from .layouts import layout_svg, swizzle_layout
 from .picture import Picture, svg_of
 from .text import layout_table
 from .xla import xla_svg
@@ -70,20 +70,6 @@ def _is_shape(t: Any) -> bool:
     return isinstance(t, int) or (isinstance(t, tuple) and all(_is_shape(x) for x in t))
 
 
-def swizzle_layout(sw: Swizzle) -> ComposedLayout:
-    """The picture of a swizzle: how ``Sw<B,M,S>`` permutes chunks of ``2^M`` offsets.
-
-    Bits below ``M`` never move, so the picture is ``Sw<B,0,S>`` on the ``2^B x 2^|S|``
-    grid of chunk numbers (row-major): cell ``(r, c)`` holds the chunk that chunk
-    ``r * 2^|S| + c`` goes to.
-
-    >>> swizzle_layout(Swizzle(3, 4, 3))
-    Sw<3,0,3> o 0 o (8,8):(8,1)
-    """
-    cols = 1 << abs(sw.shift)
-    return ComposedLayout(Swizzle(sw.bits, 0, sw.shift), 0, Layout((1 << sw.bits, cols), (cols, 1)))
-
-
 def _text(obj: Any, limit: int | None) -> str:
     if isinstance(obj, (Layout, ComposedLayout)):
         try:
@@ -102,9 +88,7 @@ def _svg(obj: Any, rows: int | None, cols: int | None) -> str:
     if isinstance(obj, (Layout, ComposedLayout)):
         return layout_svg(obj, max_rows=rows, max_cols=cols)
     if isinstance(obj, Swizzle):
-        lay = swizzle_layout(obj)
-        return layout_svg(lay, max_rows=rows, max_cols=cols,
-                          title=f"{obj}: where each chunk of 2^{obj.base} offsets goes")
+        return svg_of(obj, max_rows=rows, max_cols=cols)
     if _is_xla(obj):
         return xla_svg(obj, max_rows=rows, max_cols=cols)
     return svg_of(obj, max_rows=rows, max_cols=cols)
