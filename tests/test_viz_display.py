@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -159,3 +160,61 @@ def test_untrusted_notebook_exported_to_html_shows_sized_pictures(tmp_path: Path
         assert 0 < img["shown"] <= img["cell"] + 0.5, img  # never wider than its cell
     wide = seen[0]
     assert wide["natural"] > wide["cell"] and wide["shown"] < wide["natural"], wide  # scaled down
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.skipif(_chromium() is None, reason="headless Chromium is not installed")
+def test_untrusted_notebook_in_jupyterlab_shows_the_img(tmp_path: Path) -> None:
+    pytest.importorskip("jupyterlab", reason="JupyterLab is not installed (pip install jupyterlab)")
+    import time
+    import urllib.request
+
+    import nbformat
+
+    folder = tmp_path / "nb"
+    folder.mkdir()
+    nbformat.write(_execute(CELLS), folder / "nb.ipynb")  # executed here, never signed: untrusted there
+    settings = tmp_path / "settings" / "@jupyterlab" / "notebook-extension"
+    settings.mkdir(parents=True)
+    # every cell rendered into the DOM, not only those in view
+    (settings / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
+    env = {**os.environ, "JUPYTERLAB_SETTINGS_DIR": str(tmp_path / "settings"),
+           "JUPYTER_DATA_DIR": str(tmp_path / "data"), "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
+           "JUPYTER_CONFIG_DIR": str(tmp_path / "config")}
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--allow-root", "--no-browser", "--ip=127.0.0.1",
+         f"--port={port}", "--IdentityProvider.token=", "--ServerApp.password=",
+         f"--ServerApp.root_dir={folder}"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        url = f"http://127.0.0.1:{port}/lab"
+        for _ in range(120):
+            try:
+                with urllib.request.urlopen(url, timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            pytest.fail("JupyterLab did not start in 60 s")
+        cmd = [_chromium(), "--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=900,1200",
+               f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=30000", "--dump-dom",
+               f"{url}/tree/nb.ipynb"]
+        dom = subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=120).stdout
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert "Notebook not trusted" in dom  # JupyterLab's status bar
+    imgs = re.findall(r'<img src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"([^>]*)>', dom)
+    assert len(imgs) == 3, "the sanitizer dropped a picture"
+    for data, attrs in imgs:
+        assert base64.b64decode(data).startswith(b"<svg")
+        assert 'style="max-width:100%;height:auto"' in attrs  # kept: the picture fits the cell
