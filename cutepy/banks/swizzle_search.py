@@ -10,6 +10,9 @@ Why that finite family is exhaustive: on offsets below ``2**n`` a source bit at 
 only split one word into two of the same bank (never fewer wavefronts). Either way the
 swizzle is no better than the one without those bits, which has fewer bits and is in the
 family. A tile of less than 128 bytes has every word in its own bank: the identity is ideal.
+For the same reason a swizzle whose target bits (the bits it XORs into) all lie outside the
+bank bits of a byte address (bits 2-6, i.e. element bits ``[2 - log2 E, 7 - log2 E)``) is
+never better than no swizzle; the search skips those after trying the identity.
 
 Order of preference among the swizzles that reach the ideal: fewest bits ``B``, then
 ``S > 0`` before ``S < 0``, then smallest ``|S|``, then smallest ``M``. A candidate is valid
@@ -19,10 +22,10 @@ per-access table shows which accesses still conflict: the proof that the family 
 
 >>> from cutepy.layout import Layout
 >>> smem = Layout((8, 64), (64, 1))                          # fp16, 128-byte rows
->>> column = Layout((8, 8), (1, 64))                         # lane t: row t % 8, 16 B at column 8 (t // 8)
->>> r = find_swizzle(smem, [(column, "ld", 8)], element_bytes=2)
->>> r.swizzle, r.found, r.table[0].wavefronts
-(Sw<3,3,3>, True, 4)
+>>> tv = Layout(((8, 4), 8), ((1, 64), 8))        # lane t: row t % 8, 16 B at column 8 (t // 8)
+>>> r = find_swizzle(smem, [(tv, "ld", 8)], element_bytes=2)
+>>> r.swizzle, r.found, r.baseline[0].wavefronts, r.table[0].wavefronts
+(Sw<3,3,3>, True, 32, 4)
 """
 
 from __future__ import annotations
@@ -74,7 +77,8 @@ class SwizzleSearch:
     ``layout`` the swizzled layout. Otherwise ``swizzle`` is the best candidate and
     ``table`` shows what still conflicts. ``baseline`` is the table without a swizzle,
     ``alternatives`` the other ideal swizzles with as few bits, ``candidates`` the number of
-    swizzles tried, ``bits`` the ``n`` of the family bound.
+    swizzles costed (the identity and every family member that can move a bank, up to the
+    answer's bit count), ``bits`` the ``n`` of the family bound.
     """
 
     found: bool
@@ -104,7 +108,8 @@ class SwizzleSearch:
                 f"ideal {self.ideal} ({self.candidates} swizzles of {self.bits} address bits searched)")
 
     def __str__(self) -> str:
-        rows = [("access", "instructions", "wavefronts before", "wavefronts after", "ideal", "conflicts after")]
+        rows = [("access", "instructions", "wavefronts before", "wavefronts after", "ideal",
+                 "conflicts after")]
         for b, a in zip(self.baseline, self.table):
             rows.append((a.name, str(a.instructions), str(b.wavefronts), str(a.wavefronts), str(a.ideal),
                          str(a.bank_conflicts)))
@@ -132,12 +137,14 @@ def _access(item: Any, element_bytes: int, smem_layout: Any, k: int) -> tuple[Ac
     obj, op, vector, matrices = item, None, None, None
     if isinstance(item, tuple):
         if not 2 <= len(item) <= 4:
-            raise CutepyError(f"access {k}: expected (tv_layout or tiled copy, op, vector[, matrices]), got {item!r}")
+            raise CutepyError(f"access {k}: expected (tv_layout or tiled copy, op, vector[, matrices]), "
+                              f"got {item!r}")
         obj, op, vector, matrices = (*item, None, None)[:4]
     if hasattr(obj, "copy_atom"):
         access, E, name = copy_access(obj, smem_layout)
         if E != element_bytes:
-            raise CutepyError(f"access {k}: {name} moves {E}-byte elements, the tile holds {element_bytes}-byte ones")
+            raise CutepyError(f"access {k}: {name} moves {E}-byte elements, "
+                              f"the tile holds {element_bytes}-byte ones")
         if op is not None and op != access.label:
             raise CutepyError(f"access {k}: {name} is a {access.label}, not {op!r}")
         if vector is not None and vector != access.vector:
@@ -151,7 +158,8 @@ def _access(item: Any, element_bytes: int, smem_layout: Any, k: int) -> tuple[Ac
     return access, f"{access.instruction} by {obj}"
 
 
-def _costs(accesses: Sequence[tuple[Access, str]], offsets: np.ndarray, E: int) -> tuple[AccessCost, ...] | None:
+def _costs(accesses: Sequence[tuple[Access, str]], offsets: np.ndarray,
+           E: int) -> tuple[AccessCost, ...] | None:
     out = []
     for access, name in accesses:
         addr, why = lane_addresses(access, offsets, E)
@@ -177,7 +185,8 @@ def find_swizzle(smem_layout: Layout, accesses: Sequence[Any], element_bytes: in
           ``table`` is the best one's costs and ``alternatives`` is empty.
     """
     if isinstance(smem_layout, ComposedLayout):
-        raise CutepyError(f"find_swizzle composes a swizzle onto a plain layout; pass the inner layout of {smem_layout}")
+        raise CutepyError(f"find_swizzle composes a swizzle onto a plain layout; "
+                          f"pass the inner layout of {smem_layout}")
     E = check_element_bytes(element_bytes)
     base = smem_offsets(smem_layout)
     if not accesses:
@@ -190,17 +199,24 @@ def find_swizzle(smem_layout: Layout, accesses: Sequence[Any], element_bytes: in
     n = int(base.max()).bit_length() if base.size else 0
     family = swizzle_family(n)
     if len(family) > MAX_CANDIDATES:
-        raise CutepyError(f"{len(family)} candidate swizzles for {n} address bits; the limit is {MAX_CANDIDATES}")
+        raise CutepyError(f"{len(family)} candidate swizzles for {n} address bits; "
+                          f"the limit is {MAX_CANDIDATES}")
     baseline = _costs(plans, base, E)
     assert baseline is not None
     best: tuple[int, int, Swizzle | None, tuple[AccessCost, ...]] = (
         sum(a.wavefronts for a in baseline), 0, None, baseline)
     ideal = sum(a.ideal for a in baseline)
-    winners: list[tuple[Swizzle | None, tuple[AccessCost, ...]]] = [(None, baseline)] if best[0] == ideal else []
+    winners: list[tuple[Swizzle | None, tuple[AccessCost, ...]]] = []
+    if best[0] == ideal:
+        winners.append((None, baseline))
     tried = 1
+    lo, hi = max(0, 2 - (E.bit_length() - 1)), 7 - (E.bit_length() - 1)
     for rank, sw in enumerate(family, start=1):
         if winners and sw.bits > (winners[0][0].bits if winners[0][0] else 0):
             break
+        target = sw.base - min(0, sw.shift)
+        if target >= hi or target + sw.bits <= lo:
+            continue
         tried += 1
         costs = _costs(plans, sw(base), E)
         if costs is None:
@@ -213,8 +229,8 @@ def find_swizzle(smem_layout: Layout, accesses: Sequence[Any], element_bytes: in
     if winners:
         sw, table = winners[0]
         layout = smem_layout if sw is None else ComposedLayout(sw, 0, smem_layout)
-        return SwizzleSearch(True, sw, layout, table, baseline, tuple(w for w, _ in winners[1:] if w is not None),
-                             tried, n)
+        others = tuple(w for w, _ in winners[1:] if w is not None)
+        return SwizzleSearch(True, sw, layout, table, baseline, others, tried, n)
     _, _, sw, table = best
     layout = smem_layout if sw is None else ComposedLayout(sw, 0, smem_layout)
     return SwizzleSearch(False, sw, layout, table, baseline, (), tried, n)

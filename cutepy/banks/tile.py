@@ -120,7 +120,8 @@ class TileReport:
     def summary(self) -> str:
         """One line, e.g. ``ld 16 B: 32 wavefronts, ideal 32, 0 bank conflicts (8 instructions, 4 warps)``."""
         return (f"{self.instruction}: {self.wavefronts} wavefronts, ideal {self.ideal}, "
-                f"{self.bank_conflicts} bank conflicts ({len(self.instructions)} instructions, {self.warps} warps)")
+                f"{self.bank_conflicts} bank conflicts "
+                f"({len(self.instructions)} instructions, {self.warps} warps)")
 
     def __str__(self) -> str:
         rows = [("tile", "warp", "vector", "wavefronts", "ideal", "conflicts", "worst phase: lanes -> bank")]
@@ -170,7 +171,8 @@ def infer_matrices(rows: np.ndarray) -> int:
 
 
 def make_access(table: np.ndarray, op: str, vector: int, element_bytes: int, *,
-                matrices: int | None = None, label: str | None = None, tiles: np.ndarray | None = None) -> Access:
+                matrices: int | None = None, label: str | None = None,
+                tiles: np.ndarray | None = None) -> Access:
     """The instructions of ``table`` (``[threads, values]`` tile indices) as an :class:`Access`.
 
     ``tiles`` (``[R, n]``) maps each of the ``n`` indices of one tile to the smem domain for
@@ -186,7 +188,8 @@ def make_access(table: np.ndarray, op: str, vector: int, element_bytes: int, *,
         if V * E != 16:
             raise CutepyError(f"{op}: a lane's row is 16 bytes, not {V} x {E}-byte elements")
         if matrices is None:
-            matrices = infer_matrices(table[: min(WARP, threads), 0].tolist() + [None] * max(0, WARP - threads))
+            rows = table[: min(WARP, threads), 0].tolist() + [None] * max(0, WARP - threads)
+            matrices = infer_matrices(rows)
     model = "st" if op == "cp.async" else op
     model, width, matrices = check_instruction(model, None if matrices else V * E, matrices)
     warps = -(-threads // WARP)
@@ -201,7 +204,8 @@ def make_access(table: np.ndarray, op: str, vector: int, element_bytes: int, *,
         if inside.any() and int(index.max()) >= tiles.shape[1]:
             raise CutepyError(f"the thread-value layout reaches index {int(index.max())}, "
                               f"beyond the tile of {tiles.shape[1]} elements")
-        index = np.where(inside[None], tiles[:, np.where(inside, index, 0)], -1).reshape(R * len(where), WARP, V)
+        index = np.where(inside[None], tiles[:, np.where(inside, index, 0)], -1)
+        index = index.reshape(R * len(where), WARP, V)
         where = [(r, w, k) for r in range(R) for (_, w, k) in where]
     return Access(label or op, model, width, matrices, V, index, tuple(where))
 
@@ -213,7 +217,8 @@ def lane_addresses(access: Access, offsets: np.ndarray, element_bytes: int) -> t
     idx = access.index
     active = idx[:, :, 0] >= 0
     if int(idx.max(initial=-1)) >= len(offsets):
-        return np.empty(0), f"the access reaches index {int(idx.max())}, beyond the {len(offsets)}-element layout"
+        return np.empty(0), (f"the access reaches index {int(idx.max())}, "
+                             f"beyond the {len(offsets)}-element layout")
     off = np.where(idx >= 0, offsets[np.maximum(idx, 0)], -1)
     V = access.vector
     step = off - off[:, :, :1]
@@ -227,7 +232,8 @@ def lane_addresses(access: Access, offsets: np.ndarray, element_bytes: int) -> t
     misaligned = active & (addr % width != 0)
     if misaligned.any():
         i, t = map(int, np.argwhere(misaligned)[0])
-        return np.empty(0), f"instruction {i}, lane {t}: byte address {int(addr[i, t])} is not {width}-byte aligned"
+        return np.empty(0), (f"instruction {i}, lane {t}: byte address {int(addr[i, t])} "
+                             f"is not {width}-byte aligned")
     return addr, None
 
 
@@ -276,6 +282,8 @@ def analyze_layout(smem_layout: Any, tv_layout: Any, *, element_bytes: int, vect
     ``element_bytes``) with ``V = vector_elems`` elements (default 1; for ldmatrix /
     stmatrix the 16-byte row, ``16 // element_bytes``), one instruction per vector ``k``.
     ``matrices`` (ldmatrix/stmatrix) defaults to the number the lanes' rows imply.
+    ``op="cp.async"`` is costed as the shared-memory store it performs (an assumption:
+    the measured rule covers ld/st/ldmatrix/stmatrix).
 
     Pre:  ``smem_layout`` a Layout or swizzled ComposedLayout whose domain holds every
           value of ``tv_layout`` (rank 1 or 2: threads, values); vectors consecutive and
@@ -291,10 +299,10 @@ def analyze_layout(smem_layout: Any, tv_layout: Any, *, element_bytes: int, vect
     E = check_element_bytes(element_bytes)
     if op in ("ldmatrix", "stmatrix") and vector_elems is None:
         vector_elems = 16 // E
-    if op not in ("ld", "st", "ldmatrix", "stmatrix"):
-        raise CutepyError(f"op must be ld, st, ldmatrix or stmatrix, got {op!r}")
+    if op not in ("ld", "st", "ldmatrix", "stmatrix", "cp.async"):
+        raise CutepyError(f"op must be ld, st, ldmatrix, stmatrix or cp.async, got {op!r}")
     access = make_access(tv_table(tv_layout), op, 1 if vector_elems is None else vector_elems, E,
-                         matrices=matrices)
+                         matrices=matrices, label=op)
     return report_access(access, smem_layout, E, f"{access.instruction} of {smem_layout} by {tv_layout}")
 
 
@@ -314,7 +322,8 @@ def _tile_indices(tiler: tuple[int, ...], smem_layout: Any) -> np.ndarray:
     size = smem_layout.size()
     if size == n:
         return np.arange(n, dtype=np.int64)[None]
-    shape = tuple(_size_of(smem_layout[i]) for i in range(smem_layout.rank())) if smem_layout.rank() > 1 else (size,)
+    rank = smem_layout.rank()
+    shape = tuple(_size_of(smem_layout[i]) for i in range(rank)) if rank > 1 else (size,)
     if len(shape) != len(tiler) or any(s % t for s, t in zip(shape, tiler)):
         raise CutepyError(f"the copy's tile {tiler} does not tile the shared-memory layout's shape {shape}")
     reps = tuple(s // t for s, t in zip(shape, tiler))
@@ -337,7 +346,8 @@ def copy_access(tiled_copy: Any, smem_layout: Any) -> tuple[Access, int, str]:
         atom = tiled_copy.copy_atom
         op, bits, name = atom.op, atom.element_bits, atom.name
     except AttributeError as e:
-        raise CutepyError(f"{tiled_copy!r} is not a TiledCopy (needs .copy_atom with .op, .element_bits, .name)") from e
+        raise CutepyError(f"{tiled_copy!r} is not a TiledCopy "
+                          "(needs .copy_atom with .op, .element_bits, .name)") from e
     if op not in COPY_SIDES:
         raise CutepyError(f"copy atom {name}: op {op!r} is not one of {', '.join(COPY_SIDES)}")
     if type(bits) is not int or bits % 8:
@@ -349,7 +359,8 @@ def copy_access(tiled_copy: Any, smem_layout: Any) -> tuple[Access, int, str]:
     bits_table = tv_table(atom_bits)
     vector_bits = bits_table.shape[1]
     if vector_bits % bits:
-        raise CutepyError(f"copy atom {name}: {vector_bits} bits per thread is not a whole number of elements")
+        raise CutepyError(f"copy atom {name}: {vector_bits} bits per thread "
+                          "is not a whole number of elements")
     matrices = infer_matrices(bits_table[:WARP, 0].tolist()) if op in ("ldmatrix", "stmatrix") else None
     tiler = tuple(_size_of(x) for x in tiled_copy.tiler_mn)
     threads = tiled_copy.size() if callable(tiled_copy.size) else tiled_copy.size

@@ -176,7 +176,8 @@ def _lane_addresses(addresses: Any) -> tuple[int | None, ...]:
     try:
         lanes = list(addresses)
     except TypeError:
-        raise CutepyError(f"addresses must be a sequence of {WARP} lane byte addresses, got {addresses!r}") from None
+        raise CutepyError(f"addresses must be a sequence of {WARP} lane byte addresses, "
+                          f"got {addresses!r}") from None
     if len(lanes) != WARP:
         raise CutepyError(f"one warp has {WARP} lanes; got {len(lanes)} addresses")
     out: list[int | None] = []
@@ -213,7 +214,8 @@ def pairing(op: str, width: int, addresses: Sequence[int | None]) -> int:
     return 0
 
 
-def analyze(addresses: Any, op: str = "ld", *, bytes: int | None = None, matrices: int | None = None) -> BankReport:
+def analyze(addresses: Any, op: str = "ld", *, bytes: int | None = None,
+            matrices: int | None = None) -> BankReport:
     """Cost one warp instruction from its 32 lane byte addresses.
 
     Pre:  ``op`` in ld, st (with ``bytes`` in 1, 2, 4, 8, 16; every address a multiple of
@@ -300,7 +302,8 @@ def wavefronts_batch(addresses: np.ndarray, op: str, width: int, matrices: int |
         return out
     span = int(w.max()) + 1
     if span * (4 * K) < (1 << 62):
-        key = np.unique(g * span + w)
+        key = np.sort(g * span + w)
+        key = key[np.concatenate(([True], key[1:] != key[:-1]))]      # distinct (phase, word)
         ug, uw = key // span, key % span
     else:  # pragma: no cover - addresses beyond 2**40
         pairs = np.unique(np.stack([g, w], axis=1), axis=0)

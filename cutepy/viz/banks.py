@@ -1,10 +1,17 @@
-"""Shared-memory banks: which bank each element of a tile lands in, before and after a swizzle.
+"""Shared-memory banks in pictures: which bank each element lands in, and how a warp's
+instruction is served, phase by phase and wavefront by wavefront.
 
-Shared memory has ``banks`` banks (32) of ``bank_bytes`` bytes (4): the byte address
-``a`` lives in bank ``(a // 4) % 32``. When the threads of one access touch different
-4-byte words of the same bank, the access is replayed: an ``n``-way conflict. Here an
-access is one column of the 2-D tile (``access="column"``: the ``M`` elements of a
-column read together) or one row (``"row"``).
+Shared memory has 32 banks of 4 bytes: the byte address ``a`` lives in bank
+``(a // 4) % 32``. The cost of an instruction is counted by :mod:`cutepy.banks` with the
+rule measured on H100 (phases per access width, distinct 4-byte words per bank, the load
+pairing exception, ldmatrix/stmatrix per matrix); everything here draws that exact count.
+
+- :func:`bank_view_svg`: one or more warp instructions (a :class:`~cutepy.banks.BankReport`
+  or the worst instructions of a :class:`~cutepy.banks.TileReport`): per phase a grid of
+  banks x wavefronts, each cell the lanes served by that bank in that wavefront.
+- :func:`swizzle_bank_svg`: a tile coloured by bank, without and with its swizzle, with the
+  exact cost of reading each column (or row) with one element per lane.
+- :func:`conflict_ways`: that per-column (per-row) cost as numbers.
 
 >>> from cutepy import Layout, Swizzle, composition
 >>> plain = Layout((8, 64), (64, 1))                   # 8 rows of 64 halfs, row-major
@@ -21,10 +28,12 @@ from typing import Any
 
 import numpy as np
 
+from ..banks.tile import TileReport
+from ..banks.warp import BANK_BYTES, BANKS, WARP, WIDTHS, BankReport, analyze, lane_ranges
 from ..errors import CutepyError
 from ..swizzle import ComposedLayout, Swizzle
-from .canvas import HStack, render
-from .colors import bank_color
+from .canvas import Canvas, HStack, Panel, Text, VStack, render, text_width
+from .colors import EMPTY_COLOR, bank_color, thread_color
 from .grid import DEFAULT_LIMIT, GridPanel, int_size, make_axis
 from .view import as_layout_like, grid_shapes
 
@@ -40,29 +49,45 @@ def banks_of(offsets: np.ndarray, element_bytes: int, banks: int = 32, bank_byte
 
 def conflict_ways(offsets: np.ndarray, grid: tuple[int, int], element_bytes: int, access: str = "column",
                   banks: int = 32, bank_bytes: int = 4) -> np.ndarray:
-    """For each access (column or row of the ``grid``), the largest number of distinct
-    words that one bank must serve: 1 means conflict-free.
+    """For each access (column or row of the ``grid``), its exact cost in the worst phase:
+    the number of wavefronts one phase needs (1 means conflict-free).
 
-    ``offsets`` are element offsets in colexicographic order (``layout.offsets()``).
+    An access is one column (``access="column"``: its ``M`` elements) or one row, read by
+    consecutive lanes, one ``element_bytes``-wide load per lane (1, 2, 4, 8 or 16 bytes),
+    in warps of 32 lanes; its cost is the largest phase cost over those warps, counted by
+    :func:`cutepy.banks.analyze` (H100 rule). ``offsets`` are element offsets in
+    colexicographic order (``layout.offsets()``); the whole tile may be moved by a multiple
+    of 128 bytes so that offsets are non-negative (banks do not change). Only 32 banks of 4
+    bytes are measured: other ``banks``/``bank_bytes`` are refused.
 
     >>> conflict_ways(np.arange(8) * 32, (8, 1), 4).tolist()    # stride 32 words: one bank
     [8]
     >>> conflict_ways(np.arange(8) * 32, (8, 1), 4, access="row").tolist()
     [1, 1, 1, 1, 1, 1, 1, 1]
+    >>> conflict_ways(np.arange(32), (32, 1), 8).tolist()      # 8-byte loads: two phases of 16
+    [1]
+    >>> conflict_ways(np.arange(32) * 2, (32, 1), 8).tolist()  # every other 8 bytes: 2 per bank
+    [2]
     """
+    if (banks, bank_bytes) != (BANKS, BANK_BYTES):
+        raise CutepyError(f"the measured rule is for {BANKS} banks of {BANK_BYTES} bytes, "
+                          f"got {banks} x {bank_bytes}")
+    if access not in ("column", "row"):
+        raise CutepyError(f"access must be 'column' or 'row', got {access!r}")
+    if type(element_bytes) is not int or element_bytes not in WIDTHS:
+        raise CutepyError(f"element_bytes must be one of {WIDTHS} (one load per lane), got {element_bytes!r}")
     M, N = grid
     table = np.asarray(offsets, dtype=np.int64).reshape(N, M).T  # [m, n]
-    groups = table.T if access == "column" else table if access == "row" else None
-    if groups is None:
-        raise CutepyError(f"access must be 'column' or 'row', got {access!r}")
-    first = groups * element_bytes // bank_bytes
-    last = (groups * element_bytes + element_bytes - 1) // bank_bytes
-    span = int((last - first).max()) + 1 if first.size else 1
-    out = np.empty(len(groups), dtype=np.int64)
-    for g in range(len(groups)):
-        words = np.concatenate([(first[g] + k)[first[g] + k <= last[g]] for k in range(span)])
-        words = np.unique(words)
-        out[g] = int(np.bincount(words % banks, minlength=banks).max()) if words.size else 0
+    groups = table.T if access == "column" else table
+    byte = groups * element_bytes
+    if byte.size:
+        byte = byte - (int(byte.min()) // 128) * 128
+    out = np.zeros(len(groups), dtype=np.int64)
+    for g, lanes in enumerate(byte.tolist()):
+        for w in range(0, len(lanes), WARP):
+            warp = lanes[w:w + WARP]
+            r = analyze(warp + [None] * (WARP - len(warp)), "ld", bytes=element_bytes)
+            out[g] = max([int(out[g])] + [p.wavefronts for p in r.phase_costs])
     return out
 
 
@@ -92,7 +117,8 @@ def _panel(obj: Any, title: str, element_bytes: int, access: str, banks: int, ba
     worst = int(ways.max()) if ways.size else 0
     verdict = "conflict-free" if worst <= 1 else f"worst {worst}-way conflict"
     caption = [f"cell = bank of the element ({element_bytes} B elements, {banks} banks x {bank_bytes} B)",
-               f"{access} accesses: {verdict}"]
+               f"{access} accesses: {verdict}",
+               f"(one {element_bytes}-byte load per lane; worst phase, H100 rule)"]
     if grouped:
         caption.append("columns: modes 1.. grouped")
     notes = [f"{w}x" for w in ways[cols.shown].tolist()] if access == "column" else None
@@ -114,8 +140,10 @@ def swizzle_bank_svg(
 
     ``layout`` is a swizzled :class:`~cutepy.ComposedLayout` (its inner layout is the
     "before" picture) or a plain layout, optionally with a ``swizzle`` to apply.
-    ``element_bytes`` is the element size; under each column of the tile its conflict
-    degree (``access="column"``), in the caption the worst one.
+    ``element_bytes`` is the element size; under each column of the tile the wavefronts of
+    the worst phase when its elements are read one per lane (:func:`conflict_ways`), in the
+    caption the worst one. For real copies (vectors, ldmatrix) draw
+    :func:`bank_view_svg` of :func:`cutepy.banks.analyze_layout`.
 
     >>> from cutepy import Layout
     >>> svg = swizzle_bank_svg(Layout((8, 64), (64, 1)), 2, swizzle=Swizzle(3, 3, 3))
@@ -131,3 +159,117 @@ def swizzle_bank_svg(
     if after is not None:
         panels.append(_panel(after, f"with swizzle: {after}", *args))
     return render(HStack(panels), title=f"shared-memory banks of {obj}")
+
+
+# -- one instruction, phase by phase ----------------------------------------------------------
+
+#: Most instructions one bank view draws.
+MAX_VIEW_INSTRUCTIONS = 16
+
+
+class PhasePanel(Panel):
+    """One phase: columns = the 32 banks, rows = wavefronts; a cell holds the lanes whose
+    word that bank serves in that wavefront (lanes sharing a word are served together)."""
+
+    def __init__(self, report: BankReport, phase: int, font: float = 10):
+        self.cost = report.phase_costs[phase]
+        self.title = (f"phase {phase}: lanes {lane_ranges(self.cost.lanes)}, "
+                      f"{self.cost.wavefronts} wavefront{'s' if self.cost.wavefronts != 1 else ''}")
+        width = 16 if report.matrices else report.width
+        served: dict[int, dict[int, list[int]]] = {}          # bank -> word -> lanes
+        for t in self.cost.lanes:
+            a = report.addresses[t]
+            first = a // BANK_BYTES
+            for w in range(first, first + max(1, width // BANK_BYTES)):
+                served.setdefault(w % BANKS, {}).setdefault(w, []).append(t)
+        self.cells = {b: [lanes for _, lanes in sorted(words.items())] for b, words in served.items()}
+        self.font = font
+        self.cw, self.ch = max(24.0, text_width("00+0", font) + 6), font * 1.9
+        self.head = font * 1.6
+        self.width = 58 + BANKS * self.cw
+        self.height = self.head * 2 + self.cost.wavefronts * self.ch
+
+    def draw(self, canvas: Canvas, x: float, y: float) -> None:
+        # rectangles first, then lines and text: the canvas groups by style, and a later
+        # group of filled rectangles would hide earlier text
+        f = self.font
+        x0, y0 = x + 58, y + self.head * 2
+        labels, edges = [], []
+        for k in range(self.cost.wavefronts):
+            cy = y0 + k * self.ch
+            for b in range(BANKS):
+                words = self.cells.get(b, [])
+                cx = x0 + b * self.cw
+                if k >= len(words):
+                    canvas.rect(cx, cy, self.cw, self.ch, EMPTY_COLOR)
+                    continue
+                lanes = words[k]
+                canvas.rect(cx, cy, self.cw, self.ch, bank_color(b) if len(words) == 1 else
+                            thread_color(lanes[0] // 8 * 3))
+                labels.append((cx + self.cw / 2, cy + self.ch / 2,
+                               str(lanes[0]) if len(lanes) == 1 else f"{lanes[0]}+{len(lanes) - 1}"))
+                if b == self.cost.bank and len(words) > 1:
+                    edges.append((cx, cy))
+        for cx, cy in edges:
+            w, h = self.cw, self.ch
+            for x1, y1, x2, y2 in ((cx, cy, cx + w, cy), (cx, cy + h, cx + w, cy + h),
+                                   (cx, cy, cx, cy + h), (cx + w, cy, cx + w, cy + h)):
+                canvas.line(x1, y1, x2, y2, "#c00000", 1.6)
+        canvas.text(x, y + self.head / 2, self.title, f, "start", weight="bold")
+        for b in range(BANKS):
+            canvas.text(x0 + (b + 0.5) * self.cw, y0 - self.head / 2, str(b), f * 0.85, color="#555555")
+        for k in range(self.cost.wavefronts):
+            canvas.text(x, y0 + (k + 0.5) * self.ch, f"wave {k}", f * 0.85, "start", color="#555555")
+        for cx, cy, s in labels:
+            canvas.text(cx, cy, s, f)
+
+
+def _instruction_panels(report: BankReport, title: str) -> list[Panel]:
+    out: list[Panel] = [Text(title, 12, weight="bold")]
+    out += [PhasePanel(report, p) for p in range(report.phases)]
+    worst = max(report.phase_costs, key=lambda p: p.wavefronts, default=None)
+    if worst is not None and worst.wavefronts > 1:
+        out.append(Text(f"worst: bank {worst.bank} serves {worst.wavefronts} words to lanes "
+                        f"{lane_ranges(worst.bank_lanes)} (one wavefront each)", 11, "#c00000"))
+    return out
+
+
+def bank_view_svg(report: BankReport | TileReport, *, max_instructions: int = 2, which: str = "worst") -> str:
+    """The banks serving one warp instruction, phase by phase and wavefront by wavefront.
+
+    For a :class:`~cutepy.banks.BankReport` the instruction itself; for a
+    :class:`~cutepy.banks.TileReport` the ``max_instructions`` (at most
+    ``MAX_VIEW_INSTRUCTIONS``) instructions with the most bank conflicts
+    (``which="worst"``) or the first ones (``"first"``). In each phase, columns are banks
+    and row ``k`` is wavefront ``k``: a cell names the lane whose word the bank serves then
+    (``5+3``: lane 5 and 3 more lanes reading the same word); a bank with several words
+    (red border on the worst) needs one wavefront per word. Cells are coloured by bank when
+    the bank has one word, by lane group when it has several.
+
+    >>> from cutepy.banks import analyze
+    >>> svg = bank_view_svg(analyze([128 * (t % 4) + 4 * (t // 4) for t in range(32)], "ld", bytes=4))
+    >>> "4 wavefronts" in svg and "worst: bank 0 serves 4 words to lanes 0-3" in svg
+    True
+    """
+    if which not in ("worst", "first"):
+        raise CutepyError(f"which must be 'worst' or 'first', got {which!r}")
+    if type(max_instructions) is not int or not 1 <= max_instructions <= MAX_VIEW_INSTRUCTIONS:
+        raise CutepyError(f"max_instructions must be an int in 1..{MAX_VIEW_INSTRUCTIONS}, "
+                          f"got {max_instructions!r}")
+    if isinstance(report, BankReport):
+        panels = _instruction_panels(report, report.summary())
+        return render(VStack(panels, gap=8), title=report.summary())
+    if not isinstance(report, TileReport):
+        raise CutepyError(f"bank_view_svg draws a BankReport or a TileReport, got {report!r}")
+    chosen = list(report.instructions)
+    if which == "worst":
+        chosen.sort(key=lambda i: -i.report.bank_conflicts)
+    chosen = chosen[:max_instructions]
+    panels: list[Panel] = [Text(report.what, 12), Text(report.summary(), 12, weight="bold")]
+    if len(chosen) < len(report.instructions):
+        panels.append(Text(f"showing {len(chosen)} of {len(report.instructions)} instructions ({which})", 11,
+                           "#555555"))
+    for i in chosen:
+        panels += _instruction_panels(i.report, f"tile {i.tile}, warp {i.warp}, vector {i.vector}: "
+                                                f"{i.report.summary()}")
+    return render(VStack(panels, gap=8), title=report.summary())
