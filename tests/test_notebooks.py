@@ -64,6 +64,7 @@ EXPECT = {
         never=("MISMATCH",),
         at_least=(("ok: ", 5),),  # cp.check reports
     ),
+    "08_bank_conflicts": Expect(pictures=3),
 }
 
 
