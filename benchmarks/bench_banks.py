@@ -1,6 +1,6 @@
 """Shared-memory banks: how long the exact model and the swizzle search take.
 
-Run:  python benchmarks/bench_banks.py [--repeat N]
+Run:  PYTHONPATH=. python benchmarks/bench_banks.py [--repeat N]   (or with cutepy installed)
 
 1. ``find_swizzle`` on a 128x64 bf16 K-major tile (16 KiB) written by 16-byte cp.async
    (128 threads, (16,8) x (1,8)) and read by ldmatrix.x4 for an SM80 16x8x16 MMA tiled
@@ -17,17 +17,12 @@ from __future__ import annotations
 import argparse
 import platform
 import statistics
-import sys
 import time
-from pathlib import Path
 from types import SimpleNamespace
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from cutepy.banks import analyze, analyze_copy, find_swizzle  # noqa: E402
-from cutepy.layout import Layout  # noqa: E402
-from cutepy.notation import parse  # noqa: E402
+from cutepy.banks import analyze, analyze_copy, find_swizzle
+from cutepy.layout import Layout
+from cutepy.notation import parse
 
 
 def copy(name: str, op: str, bits: str, tiler: tuple[int, int], tv: str) -> SimpleNamespace:

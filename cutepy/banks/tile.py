@@ -317,19 +317,28 @@ def _size_of(x: Any) -> int:
 
 
 def _tile_indices(tiler: tuple[int, ...], smem_layout: Any) -> np.ndarray:
-    """``[R, n]``: the smem-domain index of tile index ``i`` in repetition ``r`` (colex)."""
+    """``[R, n]``: the smem-domain index of tile index ``i`` in repetition ``r`` (colex).
+
+    The tile covers the first ``len(tiler)`` modes of the shared-memory layout, each a
+    whole number of times; further modes (pipeline stages, say) are more repetitions. A
+    layout of lower rank must have exactly the tile's size (its index is the tile's).
+    """
     n = int(np.prod(tiler))
     size = smem_layout.size()
-    if size == n:
-        return np.arange(n, dtype=np.int64)[None]
     rank = smem_layout.rank()
     shape = tuple(_size_of(smem_layout[i]) for i in range(rank)) if rank > 1 else (size,)
-    if len(shape) != len(tiler) or any(s % t for s, t in zip(shape, tiler)):
+    if len(shape) < len(tiler):
+        if size == n:
+            return np.arange(n, dtype=np.int64)[None]
+        raise CutepyError(f"the copy's tile {tiler} has more modes than the shared-memory "
+                          f"layout's shape {shape}")
+    full = tuple(tiler) + (1,) * (len(shape) - len(tiler))
+    if any(s % t for s, t in zip(shape, full)):
         raise CutepyError(f"the copy's tile {tiler} does not tile the shared-memory layout's shape {shape}")
-    reps = tuple(s // t for s, t in zip(shape, tiler))
-    local = np.array(np.unravel_index(np.arange(n), tiler, order="F"))        # [rank, n]
+    reps = tuple(s // t for s, t in zip(shape, full))
+    local = np.array(np.unravel_index(np.arange(n), full, order="F"))               # [rank, n]
     rep = np.array(np.unravel_index(np.arange(int(np.prod(reps))), reps, order="F"))  # [rank, R]
-    coord = local[:, None, :] + (rep * np.array(tiler)[:, None])[:, :, None]  # [rank, R, n]
+    coord = local[:, None, :] + (rep * np.array(full)[:, None])[:, :, None]         # [rank, R, n]
     return np.ravel_multi_index(tuple(coord), shape, order="F")
 
 

@@ -117,6 +117,18 @@ def test_copy_of_an_sm80_tile_costs_every_instruction() -> None:
     assert "SM75_U32x4_LDSM_N (src = shared memory)" in text and "ldmatrix.x4: 1024 wavefronts" in text
 
 
+def test_a_copy_repeats_over_extra_modes_of_the_buffer() -> None:
+    smem = Layout((64, 64, 3), (64, 1, 4096))           # three pipeline stages of the tile
+    one = analyze_copy(LDSM_X4_A, Layout((64, 64), (64, 1)))
+    three = analyze_copy(LDSM_X4_A, smem)
+    assert len(three.instructions) == 3 * len(one.instructions)
+    assert three.wavefronts == 3 * one.wavefronts
+    with pytest.raises(CutepyError, match="does not tile"):
+        analyze_copy(LDSM_X4_A, Layout((64, 72), (72, 1)))
+    with pytest.raises(CutepyError, match="more modes"):
+        analyze_copy(LDSM_X4_A, Layout(8192, 1))
+
+
 def test_transposed_ldmatrix_of_an_mn_major_tile() -> None:
     smem = Layout((64, 64), (1, 64))                   # A tile (m, k), m contiguous
     plain = analyze_copy(LDSM_T_A, smem)
@@ -147,3 +159,16 @@ def test_bad_tile_arguments_are_refused() -> None:
         analyze_copy(Layout(32, 1), Layout(64, 1))
     with pytest.raises(CutepyError, match="does not tile"):
         analyze_copy(CP_ASYNC_16B, Layout((24, 64), (64, 1)))
+
+
+def test_the_cli_lines_are_stable() -> None:
+    # cutepy's CLI prints report.summary() (one line) or str(report) (a table)
+    smem, tv = parse("Sw<3,4,3> o 0 o (32,32):(32,1)"), parse("((4,8),1):((32,1),0)")
+    r = analyze_layout(smem, tv, element_bytes=2, vector_elems=1, op="ld")
+    assert r.summary() == "ld 2 B: 2 wavefronts, ideal 1, 1 bank conflicts (1 instructions, 1 warps)"
+    lines = str(r).splitlines()
+    assert lines[0] == "ld 2 B of Sw<3,4,3> o 0 o (32,32):(32,1) by ((4,8),1):((32,1),0)"
+    assert lines[1] == r.summary()
+    assert lines[2].split() == ["tile", "warp", "vector", "wavefronts", "ideal", "conflicts",
+                                "worst", "phase:", "lanes", "->", "bank"]
+    assert lines[3].split()[:6] == ["0", "0", "0", "2", "1", "1"] and len(lines) == 4
