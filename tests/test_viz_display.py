@@ -131,6 +131,12 @@ def _execute(cells: list[str]):
     return nb
 
 
+@pytest.fixture(scope="module")
+def executed():
+    """The notebook of CELLS run once by a real kernel, shared by the browser tests."""
+    return _execute(CELLS)
+
+
 def _probe(chromium: str, page: Path, tmp_path: Path, width: int = 800) -> list[dict]:
     cmd = [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={width},900",
            f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=30000", "--dump-dom",
@@ -142,13 +148,13 @@ def _probe(chromium: str, page: Path, tmp_path: Path, width: int = 800) -> list[
 
 
 @pytest.mark.skipif(_chromium() is None, reason="headless Chromium is not installed")
-def test_untrusted_notebook_exported_to_html_shows_sized_pictures(tmp_path: Path) -> None:
+def test_untrusted_notebook_exported_to_html_shows_sized_pictures(tmp_path: Path, executed) -> None:
     try:  # the test extra installs it: a missing one is a failure, not a skip
         from nbconvert import HTMLExporter
     except ImportError:
         pytest.fail("nbconvert is not installed: pip install -e '.[test]'", pytrace=False)
 
-    nb = _execute(CELLS)
+    nb = executed
     assert not nb.metadata.get("signature")  # never signed: an untrusted notebook
     # nbconvert's own --sanitize-html keeps only PNG/JPEG (bleach's default tags, no <img>);
     # the default export shows text/html first, as JupyterLab does
@@ -173,7 +179,7 @@ def _free_port() -> int:
 
 
 @pytest.mark.skipif(_chromium() is None, reason="headless Chromium is not installed")
-def test_untrusted_notebook_in_jupyterlab_shows_the_img(tmp_path: Path) -> None:
+def test_untrusted_notebook_in_jupyterlab_shows_the_img(tmp_path: Path, executed) -> None:
     pytest.importorskip("jupyterlab", reason="JupyterLab is not installed (pip install jupyterlab)")
     import time
     import urllib.request
@@ -182,7 +188,7 @@ def test_untrusted_notebook_in_jupyterlab_shows_the_img(tmp_path: Path) -> None:
 
     folder = tmp_path / "nb"
     folder.mkdir()
-    nbformat.write(_execute(CELLS), folder / "nb.ipynb")  # executed here, never signed: untrusted there
+    nbformat.write(executed, folder / "nb.ipynb")  # executed here, never signed: untrusted there
     settings = tmp_path / "settings" / "@jupyterlab" / "notebook-extension"
     settings.mkdir(parents=True)
     # every cell rendered into the DOM, not only those in view
