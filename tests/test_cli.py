@@ -1,43 +1,92 @@
-"""The ``cutepy`` command, run as a user runs it."""
+"""The ``cutepy`` command, run as a user runs it: output, exit status 0/1/2, one-line errors."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
+import cutepy
+from cutepy.cli import OPERATIONS, main
+
+ROOT = Path(__file__).resolve().parents[1]
+
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "cutepy.cli", *args], capture_output=True, text=True, timeout=120
-    )
+    """The command in a fresh interpreter (``python -m cutepy``), as installed."""
+    return subprocess.run([sys.executable, "-m", "cutepy", *args], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
 
 
-def test_tour_runs_and_shows_the_algebra():
-    r = run()
-    assert r.returncode == 0, r.stderr
-    assert "((2,2),3):((24,2),8)" in r.stdout
-    assert "(2,3):(1,8)" in r.stdout
-    assert "Sw<3,4,3> o 0 o (8,8):(8,1)" in r.stdout
+def call(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
-def test_show():
-    r = run("show", "(2,(2,2)):(4,(2,1))")
-    assert r.returncode == 0, r.stderr
-    lines = r.stdout.splitlines()
+def _cells(table: str) -> list[list[int]]:
+    """The offsets in a print_layout table, row by row (elided '...' cells left out)."""
+    return [[int(v) for v in line.split("|")[1:-1] if v.strip() != "..."] for line in table.splitlines()
+            if re.match(r"^\s*\d+\s+\|", line)]
+
+
+def test_tour_runs_and_every_example_shows_something(capsys) -> None:
+    code, out, _ = call(capsys)
+    assert code == 0
+    assert "((2,2),3):((24,2),8)" in out and "(2,3):(1,8)" in out
+    # the swizzle example permutes: Sw<3,0,3> o (8,8):(8,1) sends (r, c) to 8 r + (c xor r)
+    block = out[out.index('show "Sw<3,0,3> o 0 o (8,8):(8,1)"'):]
+    cells = _cells(block[:block.index("size 64")])
+    assert cells == [[8 * r + (c ^ r) for c in range(8)] for r in range(8)]
+    assert cells != [[8 * r + c for c in range(8)] for r in range(8)]
+
+
+def test_python_m_cutepy_and_version() -> None:
+    r = run("--version")
+    assert r.returncode == 0 and r.stdout.strip() == f"cutepy {cutepy.__version__}"
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert 'dynamic = ["version"]' in pyproject and 'version = { attr = "cutepy.__version__" }' in pyproject
+
+
+def test_show(capsys) -> None:
+    code, out, _ = call(capsys, "show", "(2,(2,2)):(4,(2,1))")
+    assert code == 0
+    lines = out.splitlines()
     assert lines[0] == "(2,(2,2)):(4,(2,1))"
     assert lines[1] == "      0   1   2   3 "
     assert lines[3] == " 0  | 0 | 2 | 1 | 3 |"
     assert "size 8" in lines[-1] and "cosize 8" in lines[-1]
 
 
-def test_show_writes_pictures(tmp_path):
-    out = tmp_path / "l.svg"
-    r = run("show", "(4,8):(8,1)", "--svg", str(out), "--latex")
-    assert r.returncode == 0, r.stderr
-    assert out.read_text().lstrip().startswith("<svg") or "<svg" in out.read_text()[:200]
-    assert "tikzpicture" in r.stdout
+def test_show_elides_a_big_layout_and_says_what(capsys) -> None:
+    code, out, _ = call(capsys, "show", "(4096,4096):(4096,1)")
+    assert code == 0 and len(out) < 10_000
+    assert "elided: rows 8..4087 of 4096, columns 8..4087 of 4096" in out
+    cells = _cells(out)
+    assert cells[0][:2] == [0, 1] and cells[-1][-1] == 4096 * 4096 - 1  # corners kept
+    assert "..." in out
+
+
+def test_show_of_a_huge_layout_allocates_nothing_per_element(capsys) -> None:
+    start = time.perf_counter()
+    code, out, _ = call(capsys, "show", "(100000,100000):(100000,1)")
+    assert code == 0 and time.perf_counter() - start < 5 and len(out) < 10_000
+    assert "of 100000" in out and "size 10000000000" in out
+
+
+def test_show_writes_svg_and_latex_prints_only_tikz(tmp_path, capsys) -> None:
+    out_svg = tmp_path / "l.svg"
+    code, out, _ = call(capsys, "show", "(4,8):(8,1)", "--svg", str(out_svg))
+    assert code == 0 and out_svg.read_text().startswith("<svg") and f"wrote {out_svg}" in out
+    code, out, _ = call(capsys, "show", "(4,8):(8,1)", "--latex")
+    assert code == 0
+    assert out.startswith("% Layout: (4,8):(8,1)\n\\documentclass")
+    assert out.rstrip().endswith("\\end{document}")
+    assert _cells(out) == [] and "cosize" not in out  # no table, no sizes
 
 
 @pytest.mark.parametrize(
@@ -49,12 +98,46 @@ def test_show_writes_pictures(tmp_path):
         (("composition", "(12,(4,8)):(59,(13,1))", "<3, 8>"), "(3,(4,2)):(59,(13,1))"),
         (("upcast", "(4,8):(1,4)", "2"), "(2,8):(1,2)"),
         (("max_common_vector", "(4,8):(1,4)", "(4,8):(1,8)"), "4"),
+        # a shape where a tiler is meant is the by-mode tiler <4:1, 4:1> (C++: make_shape(4,4))
+        (("logical_divide", "(8,8):(8,1)", "(4,4)"), "((4,2),(4,2)):((8,32),(1,4))"),
+        (("zipped_divide", "(8,8):(8,1)", "(4,4)"), "((4,4),(2,2)):((8,1),(32,4))"),
+        (("tile_to_shape", "(2,2):(1,2)", "(4,6)"), "((2,2),(2,3)):((1,4),(2,8))"),
     ],
 )
-def test_op(args, expected):
-    r = run("op", *args)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.strip() == expected
+def test_op(args, expected, capsys) -> None:
+    code, out, err = call(capsys, "op", *args)
+    assert (code, err) == (0, "")
+    assert out.strip() == expected
+
+
+def test_a_shape_tiler_is_the_by_mode_tiler(capsys) -> None:
+    for name in ("logical_divide", "zipped_divide", "logical_product", "flat_divide", "composition"):
+        _, shape_out, _ = call(capsys, "op", name, "(8,8):(8,1)", "(4,2)")
+        _, tiler_out, _ = call(capsys, "op", name, "(8,8):(8,1)", "<4:1, 2:1>")
+        assert shape_out == tiler_out, name
+
+
+def test_op_help_lists_every_operation_with_its_arguments() -> None:
+    r = run("op", "--help")
+    assert r.returncode == 0
+    for name, op in OPERATIONS.items():
+        assert re.search(rf"^  {name} {re.escape(' '.join(op.kinds))} ", r.stdout, re.M), name
+    names = {"coalesce", "composition", "complement", "logical_divide", "blocked_product", "equivalent"}
+    assert names <= set(OPERATIONS)
+
+
+@pytest.mark.parametrize(
+    "args, code",
+    [
+        (("equivalent", "(2,(1,6)):(1,(6,2))", "12:1"), 0),
+        (("equivalent", "(4,3):(3,1)", "12:1"), 1),
+        (("is_admissible", "(4,6):(1,5)", "8:3"), 1),
+        (("is_admissible", "(6,2):(8,2)", "(4,3):(3,1)"), 0),
+    ],
+)
+def test_yes_is_0_and_no_is_1(args, code, capsys) -> None:
+    got, out, err = call(capsys, "op", *args)
+    assert (got, err) == (code, "") and out.strip()
 
 
 @pytest.mark.parametrize(
@@ -63,22 +146,57 @@ def test_op(args, expected):
         (("show", "(2,3"), "column 5"),
         (("op", "composition", "(4,6):(1,5)", "8:3"), "inadmissible"),
         (("op", "frobnicate", "4:1"), "unknown operation"),
-        (("op", "complement"), "takes other arguments"),
+        (("op", "complement"), "takes LAYOUT SHAPE?"),
+        (("op", "cosize", "<4:1, 2:1>"), "not the tiler"),
+        (("op", "upcast", "4:1", "x"), "takes an integer"),
+        (("op", "complement", "4:2", "8:1"), "takes a shape"),
+        (("op", "explain", "nothing", "4:1"), "operation name first"),
+        (("show", "(4,4):(4,1)", "--svg", "/no/such/folder/x.svg"), "does not exist"),
+        (("show", "(4096,4096):(4096,1)", "--latex"), "LATEX_LIMIT"),
+        (("xla", "f32[3,5]{1,0:T(2,2)"), "expected '}'"),
+        (("banks", "(32,32):(32,1)", "--tv", "((4,8),1):((32,1),0)", "--bytes", "3"), "element_bytes"),
         (("nonsense",), "invalid choice"),
     ],
 )
-def test_bad_input_is_one_line_and_exit_2(args, words):
-    r = run(*args)
-    assert r.returncode == 2
-    assert r.stdout == ""
-    assert len(r.stderr.strip().splitlines()) == 1
-    assert words in r.stderr
+def test_bad_input_is_one_line_and_exit_2(args, words, capsys) -> None:
+    code, out, err = call(capsys, *args)
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and err.startswith("cutepy: error: ")
+    assert words.lower() in err.lower()
 
 
-def test_op_explain_and_equivalent():
-    r = run("op", "explain", "composition", "(6,2):(8,2)", "(4,3):(3,1)")
-    assert r.returncode == 0, r.stderr
-    assert "((2,2),3):((24,2),8)" in r.stdout and "mode 0" in r.stdout
-    r = run("op", "equivalent", "(2,(1,6)):(1,(6,2))", "12:1")
-    assert r.returncode == 0, r.stderr
-    assert "12:1" in r.stdout and "equivalent" in r.stdout.lower()
+def test_errors_never_show_a_traceback() -> None:
+    for args in (("op", "flatten", "5"), ("op", "cosize", "<4:1, 2:1>"), ("op", "right_inverse", "<2:1>"),
+                 ("show", "(2,2):(1,2)", "--svg", "/missing/dir/a.svg")):
+        r = run(*args)
+        assert "Traceback" not in r.stderr and r.returncode in (0, 2), (args, r.stderr)
+        assert r.returncode == 0 or len(r.stderr.strip().splitlines()) == 1
+
+
+def test_op_explain_and_equivalent(capsys) -> None:
+    code, out, _ = call(capsys, "op", "explain", "composition", "(6,2):(8,2)", "(4,3):(3,1)")
+    assert code == 0 and "((2,2),3):((24,2),8)" in out and "mode 0" in out
+    code, out, _ = call(capsys, "op", "equivalent", "(2,(1,6)):(1,(6,2))", "12:1")
+    assert code == 0 and "12:1" in out and "equivalent" in out.lower()
+
+
+def test_xla_brief_is_one_line_and_the_default_a_table(capsys) -> None:
+    code, out, _ = call(capsys, "xla", "--brief", "f32[3,5]{1,0:T(2,2)}")
+    assert code == 0 and out.count("\n") == 1
+    fields = dict(f.split("=", 1) for f in out.strip().split("\t")[1:])
+    # XLA: 3x5 f32 is 60 dense bytes; T(2,2) pads to 4x6 = 96 (tests/data/xla_shape_sizes.tsv's rule)
+    assert fields["dense"] == "60" and fields["array_size"] == "96"
+    assert fields["cute"] == "((2,2),(2,3)):((2,12),(1,4))"
+    code, out, _ = call(capsys, "xla", "f32[3,5]{1,0:T(2,2)}")
+    assert code == 0 and out.splitlines()[0].split() == ["shape", "f32[3,5]{1,0:T(2,2)}"]
+    assert len(out.splitlines()) > 5
+
+
+def test_banks_summary_line_and_table(capsys) -> None:
+    args = ("banks", "Sw<3,4,3> o 0 o (32,32):(32,1)", "--tv", "((4,8),1):((32,1),0)", "--bytes", "2")
+    code, out, _ = call(capsys, *args)
+    # measured on an H100 with Nsight Compute: 2 wavefronts, 1 bank conflict (cutepy.banks docs)
+    assert code == 0 and out.count("\n") == 1 and "2 wavefronts" in out and "1 bank conflicts" in out
+    code, out, _ = call(capsys, *args, "--table")
+    assert code == 0 and len(out.splitlines()) >= 3 and "wavefronts" in out.splitlines()[2]

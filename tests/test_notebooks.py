@@ -64,6 +64,7 @@ EXPECT = {
         never=("MISMATCH",),
         at_least=(("ok: ", 5),),  # cp.check reports
     ),
+    "08_bank_conflicts": Expect(pictures=3),
 }
 
 
@@ -143,3 +144,15 @@ def test_notebook_draws_and_prints_what_it_should(path: Path, executed: dict) ->
         assert text.count(s) == n, f"{path.name} prints {s!r} {text.count(s)} times, not {n}"
     for s, n in expect.at_least:
         assert text.count(s) >= n, f"{path.name} prints {s!r} {text.count(s)} times, fewer than {n}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
+def test_every_picture_has_an_img_and_a_text_form(path: Path, executed: dict) -> None:
+    # untrusted JupyterLab drops image/svg+xml but shows an <img> data URI; terminals the text
+    nb, _ = _run(path, executed)
+    for out in _outputs(nb):
+        data = out.get("data", {})
+        if "image/svg+xml" in data:
+            assert data.get("text/html", "").startswith('<img src="data:image/svg+xml;base64,'), \
+                f"{path.name}: a picture without an <img> form"
+            assert data.get("text/plain"), f"{path.name}: a picture without a text form"

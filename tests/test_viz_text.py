@@ -10,6 +10,7 @@ The strings below are spelled out cell by cell from those rules, not generated.
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
@@ -142,3 +143,41 @@ def test_basis_strides_are_rejected() -> None:
 def test_tilers_are_not_layouts() -> None:
     with pytest.raises(CutepyError, match="tiler"):
         layout_table("<3:4, 8:2>")
+
+
+def _rows(table: str) -> list[list[str]]:
+    return [[v.strip() for v in line.split("|")[1:-1]] for line in table.splitlines()
+            if re.match(r"^\s*\d+\s+\|", line)]
+
+
+@pytest.mark.parametrize("rows, cols, limit", [(4096, 4096, 16), (100, 7, 6), (1, 1000, 2), (33, 65, 64)])
+def test_big_tables_elide_the_middle_and_keep_the_corners(rows: int, cols: int, limit: int) -> None:
+    L = cutepy.Layout((rows, cols), (cols, 1))  # row-major: L(r, c) = r * cols + c
+    table = layout_table(L, limit)
+    shown = _rows(table)
+    r_shown = [int(line.split("|")[0]) for line in table.splitlines() if re.match(r"^\s*\d+\s+\|", line)]
+    assert len(shown) == min(rows, limit)
+    first = [int(v) for v in shown[0] if v != "..."]
+    last = [int(v) for v in shown[-1] if v != "..."]
+    assert first[0] == 0 and last[-1] == rows * cols - 1  # the corners
+    assert r_shown[-1] == rows - 1
+    if rows > limit or cols > limit:
+        assert "..." in table and table.rstrip().splitlines()[-1].startswith("elided: ")
+    else:
+        assert "elided" not in table
+
+
+def test_full_tables_beyond_the_cell_limit_are_refused_by_name() -> None:
+    from cutepy.viz.text import MAX_TABLE_CELLS
+
+    with pytest.raises(cutepy.CutepyError, match="MAX_TABLE_CELLS"):
+        layout_table(cutepy.Layout((2048, 1024)), limit=None)
+    assert 2048 * 1024 > MAX_TABLE_CELLS
+
+
+def test_huge_tables_cost_nothing_per_element() -> None:
+    import time
+
+    start = time.perf_counter()
+    table = layout_table(cutepy.Layout((100000, 100000), (100000, 1)), limit=8)
+    assert time.perf_counter() - start < 1 and "rows 4..99995 of 100000" in table

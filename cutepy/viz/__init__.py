@@ -7,7 +7,9 @@
   :func:`xla_svg`: XLA tiled arrays and their memory.
 - :func:`to_latex` / :func:`to_latex_tv`: CuTe's ``print_latex`` / ``print_latex_tv``.
 - :func:`show` wraps any of these in a :class:`Picture` for Jupyter; :func:`write_svg`
-  saves one.
+  saves one. :func:`cutepy.viz.display.mimebundle` is what notebooks show: the C++ table
+  as text, the SVG, and an ``<img>`` of it that untrusted notebooks keep, elided to the
+  cell.
 
 >>> import cutepy
 >>> print(layout_table(cutepy.Layout((2, 2), (2, 1))).splitlines()[3])

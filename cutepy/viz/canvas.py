@@ -15,6 +15,9 @@ True
 
 from __future__ import annotations
 
+import base64
+import html
+import re
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
@@ -153,3 +156,23 @@ def render(panel: Panel, title: str | None = None, margin: float = 10) -> str:
     canvas = Canvas()
     panel.draw(canvas, margin, margin)
     return canvas.to_svg(panel.width + 2 * margin, panel.height + 2 * margin, title)
+
+
+_SIZE = re.compile(r'<svg[^>]*?\swidth="([\d.]+)"')
+
+
+def img_html(svg: str, alt: str = "") -> str:
+    """An ``<img>`` holding ``svg`` as a base64 data URI, at most its natural width and
+    never wider than its container (``max-width:100%; height:auto``).
+
+    >>> tag = img_html('<svg xmlns="http://www.w3.org/2000/svg" width="30" height="20"/>', "a<b")
+    >>> tag.startswith('<img src="data:image/svg+xml;base64,')
+    True
+    >>> tag.endswith('alt="a&lt;b" width="30" style="max-width:100%;height:auto"/>')
+    True
+    """
+    data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
+    m = _SIZE.search(svg)
+    width = f' width="{round(float(m.group(1)))}"' if m else ""
+    return (f'<img src="data:image/svg+xml;base64,{data}" alt="{html.escape(alt)}"{width} '
+            f'style="max-width:100%;height:auto"/>')

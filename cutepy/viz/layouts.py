@@ -27,7 +27,7 @@ from ..errors import CutepyError
 from ..inttuple import crd2idx
 from ..layout import Layout, append, make_layout
 from ..products import blocked_product, logical_product, raked_product
-from ..swizzle import ComposedLayout
+from ..swizzle import ComposedLayout, Swizzle
 from .canvas import HStack, Panel, Text, VStack, render
 from .colors import BW_COLORS, EMPTY_COLOR, offset_color, thread_color, tile_color
 from .grid import DEFAULT_LIMIT, Axis, GridPanel, int_size, make_axis
@@ -416,3 +416,17 @@ def tiler_panel(tiler: tuple, **opts: Any) -> Panel:
         lay = t if isinstance(t, (Layout, ComposedLayout)) else Layout(t)
         items.append(layout_panel(lay, title=f"mode {k}: {lay}", **opts))
     return VStack(items, gap=10)
+
+
+def swizzle_layout(sw: Swizzle) -> ComposedLayout:
+    """The picture of a swizzle: how ``Sw<B,M,S>`` permutes chunks of ``2^M`` offsets.
+
+    Bits below ``M`` never move, so the picture is ``Sw<B,0,S>`` on the ``2^B x 2^|S|``
+    grid of chunk numbers (row-major): cell ``(r, c)`` holds the chunk that chunk
+    ``r * 2^|S| + c`` goes to.
+
+    >>> swizzle_layout(Swizzle(3, 4, 3))
+    Sw<3,0,3> o 0 o (8,8):(8,1)
+    """
+    cols = 1 << abs(sw.shift)
+    return ComposedLayout(Swizzle(sw.bits, 0, sw.shift), 0, Layout((1 << sw.bits, cols), (cols, 1)))

@@ -17,10 +17,10 @@ import numpy as np
 
 from ..errors import CutepyError
 from ..layout import Layout
-from ..swizzle import ComposedLayout
-from .canvas import render
+from ..swizzle import ComposedLayout, Swizzle
+from .canvas import img_html, render
 from .grid import GridPanel, make_axis
-from .layouts import layout_svg, tiler_panel
+from .layouts import layout_svg, swizzle_layout, tiler_panel
 from .xla import xla_svg
 
 
@@ -32,6 +32,11 @@ class Picture:
 
     def _repr_svg_(self) -> str:
         return self.svg
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        """SVG, an ``<img>`` data URI (kept in untrusted notebooks) and a text line."""
+        return {"text/plain": repr(self), "image/svg+xml": self.svg,
+                "text/html": img_html(self.svg, "picture")}
 
     def __str__(self) -> str:
         return self.svg
@@ -71,6 +76,9 @@ def svg_of(obj: Any, **opts: Any) -> str:
     """The SVG text :func:`show` wraps."""
     if isinstance(obj, (Layout, ComposedLayout)):
         return layout_svg(obj, **opts)
+    if isinstance(obj, Swizzle):
+        title = f"{obj}: where each chunk of 2^{obj.base} offsets goes"
+        return layout_svg(swizzle_layout(obj), **{"title": title, **opts})
     if _is_xla(obj):
         return xla_svg(obj, **opts)
     if isinstance(obj, tuple):
@@ -89,9 +97,10 @@ def svg_of(obj: Any, **opts: Any) -> str:
 
 
 def show(obj: Any, **opts: Any) -> Picture:
-    """A :class:`Picture` of a layout, composed layout, tiler (tuple of layouts), XLA
-    shape, CuTe or XLA text, or 2-D integer array; ``opts`` go to the drawing function
-    (:func:`~cutepy.viz.layout_svg` or :func:`~cutepy.viz.xla_svg`)."""
+    """A :class:`Picture` of a layout, composed layout, swizzle (how it moves chunks of
+    ``2^M`` offsets), tiler (tuple of layouts), XLA shape, CuTe or XLA text, or 2-D
+    integer array; ``opts`` go to the drawing function (:func:`~cutepy.viz.layout_svg`
+    or :func:`~cutepy.viz.xla_svg`)."""
     return Picture(svg_of(obj, **opts))
 
 

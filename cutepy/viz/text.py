@@ -5,6 +5,13 @@ indices, then for each row a ``+---+`` separator and the offsets ``| v |``; ever
 cell is ``num_digits(cosize) + 2`` characters wide, where ``num_digits`` is CuTe's
 (1 for anything below 10). A rank-1 (or scalar) layout prints as a single row.
 
+Big layouts are elided before anything is allocated: beyond ``limit`` rows (columns)
+the table keeps the first and last ones, puts ``...`` in the gap, and ends with a line
+saying what was left out. ``limit`` is :data:`TABLE_LIMIT` (64) per axis by default;
+``limit=None`` prints every cell, up to :data:`MAX_TABLE_CELLS`, beyond which it raises
+a :class:`~cutepy.errors.CutepyError` naming the limit (pass ``limit`` to elide instead).
+Up to the limit the table is C++'s, byte for byte.
+
 >>> from cutepy import Layout
 >>> print_layout(Layout((2, 3), (3, 1)))    # doctest: +NORMALIZE_WHITESPACE
 (2,3):(3,1)
@@ -21,12 +28,16 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-import numpy as np
-
 from ..errors import CutepyError
 from ..layout import Layout, group
-from .grid import int_size
+from .grid import Axis, int_size, make_axis
 from .view import as_layout_like
+
+#: Rows (and columns) a table shows before eliding the middle ones.
+TABLE_LIMIT = 64
+
+#: The most cells a table prints with ``limit=None``; larger ones must elide.
+MAX_TABLE_CELLS = 1 << 20
 
 
 def num_digits(x: int) -> int:
@@ -53,11 +64,30 @@ def _cosize(obj: Any) -> int:
         ) from None
 
 
-def layout_table(layout: Any) -> str:
+def layout_table(layout: Any, limit: int | None = TABLE_LIMIT) -> str:
     """The text :func:`print_layout` prints, as a string.
+
+    Pre:  ``layout`` has rank 1 or 2 and integer offsets; ``limit`` is None or at least 2.
+    Post: at most ``limit`` rows and columns of offsets; an elided table marks each gap
+          with ``...`` and ends with one line ``elided: ...`` naming what it left out.
 
     >>> layout_table(Layout(4, 2)).splitlines()
     ['4:2', '      0   1   2   3 ', '    +---+---+---+---+', ' 0  | 0 | 2 | 4 | 6 |', '    +---+---+---+---+']
+    >>> print(layout_table(Layout((6, 6), (6, 1)), limit=4), end='')   # doctest: +NORMALIZE_WHITESPACE
+    (6,6):(6,1)
+          0    1   ...   4    5
+        +----+----+-----+----+----+
+     0  |  0 |  1 | ... |  4 |  5 |
+        +----+----+-----+----+----+
+     1  |  6 |  7 | ... | 10 | 11 |
+        +----+----+-----+----+----+
+    ...
+        +----+----+-----+----+----+
+     4  | 24 | 25 | ... | 28 | 29 |
+        +----+----+-----+----+----+
+     5  | 30 | 31 | ... | 34 | 35 |
+        +----+----+-----+----+----+
+    elided: rows 2..3 of 6, columns 2..3 of 6 (limit 4 per axis; limit=None shows all)
     """
     obj = as_layout_like(layout)
     shape = obj.shape
@@ -69,30 +99,57 @@ def layout_table(layout: Any) -> str:
             f"print_layout prints rank-1 and rank-2 layouts; {obj} has rank {rank}. "
             f"Make a 2-D view first by grouping modes{view}, or slice it with None"
         )
-    if rank == 2:
-        rows, cols = int_size(shape[0]), int_size(shape[1])
-    else:
-        rows, cols = 1, int_size(shape)
+    row_shape, col_shape = (shape[0], shape[1]) if rank == 2 else (1, shape)
+    rows, cols = int_size(row_shape), int_size(col_shape)
+    if limit is None and rows * cols > MAX_TABLE_CELLS:
+        raise CutepyError(
+            f"print_layout of {obj} would print {rows * cols} cells, more than "
+            f"cutepy.viz.text.MAX_TABLE_CELLS = {MAX_TABLE_CELLS}; pass limit=N to elide"
+        )
+    rax, cax = make_axis(rows, limit, coords=False), make_axis(cols, limit, coords=False)
     width = num_digits(_cosize(obj)) + 2
-    idx = np.arange(rows, dtype=np.int64)[:, None] + rows * np.arange(cols, dtype=np.int64)[None, :]
+    idx = rax.shown[:, None] + rows * cax.shown[None, :]
     try:
-        values = obj.offsets(idx.ravel()).reshape(rows, cols)
+        values = obj.offsets(idx.ravel()).reshape(idx.shape)
     except CutepyError:
         raise CutepyError(f"print_layout needs integer offsets; {obj} has basis strides") from None
     w = width - 2
-    sep = "    " + ("+" + "-" * width) * cols + "+\n"
-    out = [f"{obj}\n", "    " + "".join(f"  {n:>{w}} " for n in range(cols)) + "\n"]
-    for m in range(rows):
+
+    dots = max(width, 5)
+    head = [f"  {int(n):>{w}} " for n in cax.shown]
+    if cax.gap is not None:
+        head = head[:cax.gap] + [f"{'...':^{dots + 1}}"] + head[cax.gap:]
+    rule = "+" + "-" * width
+    seps = [rule] * len(cax.shown)
+    if cax.gap is not None:
+        seps = seps[:cax.gap] + ["+" + "-" * dots] + seps[cax.gap:]
+    sep = "    " + "".join(seps) + "+\n"
+    out = [f"{obj}\n", "    " + "".join(head) + "\n"]
+    for k, m in enumerate(rax.shown):
+        if k == rax.gap:
+            out.append(sep + "...\n")
+        row = [f"| {int(v):>{w}} " for v in values[k]]
+        if cax.gap is not None:
+            row = row[:cax.gap] + [f"| {'...':^{dots - 2}} "] + row[cax.gap:]
         out.append(sep)
-        out.append(f"{m:2d}  " + "".join(f"| {int(v):>{w}} " for v in values[m]) + "|\n")
+        out.append(f"{int(m):2d}  " + "".join(row) + "|\n")
     out.append(sep)
+    gaps = [_gap_note(a, what) for a, what in ((rax, "rows"), (cax, "columns")) if a.gap is not None]
+    if gaps:
+        out.append(f"elided: {', '.join(gaps)} (limit {limit} per axis; limit=None shows all)\n")
     return "".join(out)
 
 
-def print_layout(layout: Any, file: TextIO | None = None) -> None:
-    """Print a rank-1 or rank-2 layout as C++ CuTe's ``print_layout`` does.
+def _gap_note(axis: Axis, what: str) -> str:
+    lo, hi = int(axis.shown[axis.gap - 1]) + 1, int(axis.shown[axis.gap]) - 1
+    return f"{what} {lo}..{hi} of {axis.size}"
+
+
+def print_layout(layout: Any, file: TextIO | None = None, limit: int | None = TABLE_LIMIT) -> None:
+    """Print a rank-1 or rank-2 layout as C++ CuTe's ``print_layout`` does (eliding
+    beyond ``limit`` rows or columns, see :func:`layout_table`).
 
     Layouts of higher rank raise a :class:`~cutepy.errors.CutepyError` that suggests a
     2-D view (grouping modes).
     """
-    (file or sys.stdout).write(layout_table(layout))
+    (file or sys.stdout).write(layout_table(layout, limit))

@@ -45,7 +45,7 @@ from cutepy.xla.padding import MAX_TILE_LEVELS
 from cutepy.xla.reference import PAD, reference_buffer, reference_offsets
 from cutepy.xla.semantics import _tile_level
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 FIGURE_1 = [[0, 1, 4, 5, 8], [2, 3, 6, 7, 10], [12, 13, 16, 17, 20]]
 FIGURE_2 = [

@@ -23,7 +23,7 @@ from cutepy.xla import (
     parse_shape,
 )
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def _shape_rows() -> list[tuple[str, str, str]]:

@@ -26,7 +26,7 @@ from cutepy.xla import (
 )
 from cutepy.xla.reference import reference_buffer, reference_offsets
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 FIGURE_1 = [
     [0, 1, 4, 5, 8],

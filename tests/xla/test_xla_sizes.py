@@ -9,7 +9,7 @@ import pytest
 from cutepy.errors import CutepyError
 from cutepy.xla import ShapeSizes, parse_shape, sizes
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def _size_rows() -> list[tuple[str, int, int, int]]:

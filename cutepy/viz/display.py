@@ -1,0 +1,129 @@
+"""Rich display: every picture in three forms, so that every notebook viewer shows one.
+
+:func:`mimebundle` returns, for anything :mod:`cutepy.viz` draws (layouts, composed
+layouts, swizzles, tilers, XLA shapes, pictures):
+
+- ``text/plain``: the C++ ``print_layout`` table where there is one, else ``str(obj)``;
+- ``image/svg+xml``: the SVG picture;
+- ``text/html``: ``<img src="data:image/svg+xml;base64,...">`` of the same SVG, with
+  ``max-width:100%; height:auto`` so it scales down to the cell.
+
+Why three: JupyterLab shows ``image/svg+xml`` only in trusted notebooks, and strips
+``<svg>`` from untrusted HTML, but keeps an ``<img>`` with a data URI; VS Code and
+GitHub show either the SVG or the ``<img>``; a terminal shows the text.
+
+The cell budget: a picture shows at most :data:`CELL_ROWS` rows and :data:`CELL_COLS`
+columns of cells (32 x 32), the text table at most :data:`TEXT_LIMIT` per axis (16);
+beyond that the middle rows and columns are elided (``...`` lanes) and the picture
+says how many it shows. Raise them per call with ``mimebundle(obj, rows=..., cols=...)``,
+or draw the full picture with :func:`cutepy.viz.show` (``max_rows=None``).
+
+>>> from cutepy import Layout
+>>> b = mimebundle(Layout((2, 2), (1, 2)))
+>>> sorted(b)
+['image/svg+xml', 'text/html', 'text/plain']
+>>> print(b["text/plain"])                  # doctest: +NORMALIZE_WHITESPACE
+(2,2):(1,2)
+      0   1
+    +---+---+
+ 0  | 0 | 2 |
+    +---+---+
+ 1  | 1 | 3 |
+    +---+---+
+>>> b["text/html"].startswith('<img src="data:image/svg+xml;base64,')
+True
+>>> mimebundle(3.5)                          # not something cutepy draws: no bundle
+{}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import CutepyError
+from ..layout import Layout
+from ..swizzle import ComposedLayout, Swizzle
+from .canvas import img_html
+from .layouts import layout_svg, swizzle_layout
+from .picture import Picture, svg_of
+from .text import layout_table
+from .xla import xla_svg
+
+#: Rows and columns of cells a notebook picture shows before eliding the middle ones.
+CELL_ROWS = 32
+CELL_COLS = 32
+#: Rows and columns the ``text/plain`` table shows before eliding.
+TEXT_LIMIT = 16
+
+
+def _is_xla(obj: Any) -> bool:
+    return type(obj).__module__.startswith("cutepy.xla") and type(obj).__name__ in (
+        "ArrayShape", "TupleShape", "BufferShape")
+
+
+def _is_tiler(obj: Any) -> bool:
+    return isinstance(obj, tuple) and len(obj) > 0 and all(
+        isinstance(t, (Layout, int)) or (isinstance(t, tuple) and _is_shape(t)) for t in obj)
+
+
+def _is_shape(t: Any) -> bool:
+    return isinstance(t, int) or (isinstance(t, tuple) and all(_is_shape(x) for x in t))
+
+
+def _text(obj: Any, limit: int | None) -> str:
+    if isinstance(obj, (Layout, ComposedLayout)):
+        try:
+            return layout_table(obj, limit).rstrip("\n")
+        except CutepyError:  # rank > 2, symbolic or basis strides: the notation
+            return str(obj)
+    if isinstance(obj, Swizzle):
+        lay = swizzle_layout(obj)
+        return f"{obj}: chunks of 2^{obj.base} offsets go to\n" + layout_table(lay, limit).rstrip("\n")
+    return repr(obj) if isinstance(obj, Picture) else str(obj)
+
+
+def _svg(obj: Any, rows: int | None, cols: int | None) -> str:
+    if isinstance(obj, Picture):
+        return obj.svg
+    if isinstance(obj, (Layout, ComposedLayout)):
+        return layout_svg(obj, max_rows=rows, max_cols=cols)
+    if isinstance(obj, Swizzle):
+        return svg_of(obj, max_rows=rows, max_cols=cols)
+    if _is_xla(obj):
+        return xla_svg(obj, max_rows=rows, max_cols=cols)
+    return svg_of(obj, max_rows=rows, max_cols=cols)
+
+
+def drawable(obj: Any) -> bool:
+    """True for the objects :func:`mimebundle` draws.
+
+    >>> drawable(Layout(4, 1)), drawable((Layout(2, 1), 4)), drawable((1.5, "x"))
+    (True, True, False)
+    """
+    return (isinstance(obj, (Layout, ComposedLayout, Swizzle, Picture)) or _is_xla(obj)
+            or _is_tiler(obj))
+
+
+def mimebundle(obj: Any, rows: int | None = CELL_ROWS, cols: int | None = CELL_COLS,
+               text_limit: int | None = TEXT_LIMIT) -> dict[str, str]:
+    """``{mime type: data}`` for Jupyter: ``text/plain``, ``image/svg+xml``, ``text/html``.
+
+    Pre:  none (any object; this is a display hook and never raises).
+    Post: ``{}`` for objects cutepy does not draw; only ``text/plain`` when the picture
+          cannot be drawn (symbolic sizes, basis strides); else all three, the picture
+          eliding beyond ``rows`` x ``cols`` cells and the table beyond ``text_limit``.
+    """
+    if not drawable(obj):
+        return {}
+    try:
+        text = _text(obj, text_limit)
+    except CutepyError:
+        text = str(obj)
+    bundle = {"text/plain": text}
+    try:
+        svg = _svg(obj, rows, cols)
+    except CutepyError:
+        return bundle
+    bundle["image/svg+xml"] = svg
+    bundle["text/html"] = img_html(svg, alt="picture" if isinstance(obj, Picture) else str(obj))
+    return bundle
