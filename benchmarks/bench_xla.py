@@ -139,7 +139,7 @@ def bench_parse() -> list[str]:
     for line in DATA.read_text().splitlines():
         if line and not line.startswith("#"):
             text, status, _ = line.split("\t")
-            if status == "OK":
+            if status == "OK" and "T()" not in text:  # T(): XLA's layout validator rejects it
                 texts.append(text)
 
     def parse_all() -> None:

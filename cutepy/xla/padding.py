@@ -107,7 +107,8 @@ def tile_groups(rank: int, tile: Iterable[int]) -> tuple[int, int, tuple[tuple[t
 
 
 def level_extents(bounds: Sequence[Any], tile: Iterable[int],
-                  pad_to: Callable[[Any, int], Any] | None = None) -> Level:
+                  pad_to: Callable[[Any, int], Any] | None = None,
+                  split: tuple[int, int, tuple[tuple[tuple[int, ...], int], ...]] | None = None) -> Level:
     """The extents one tile level gives ``bounds``.
 
     ``pad_to(d, t)`` pads a tiled extent (default ``ceil(d/t)*t`` with ``ceil(d/t)``
@@ -169,8 +170,8 @@ def check_tiling(shape: Any) -> None:
                           "are supported (cutepy.xla.padding.MAX_TILE_LEVELS)")
     rank = shape.rank
     for k, tile in enumerate(tiles):
-        extra, prefix, groups = tile_groups(rank, tile.dims)
-        rank = prefix + 2 * len(groups)
+        dims = tile.dims
+        rank = max(rank, len(dims)) - len(dims) + 2 * (len(dims) - dims.count(COMBINE_DIM))
         if rank > MAX_TILED_RANK:
             raise CutepyError(f"tile level {k} of {_short(shape)} builds {rank} dims; at most "
                               f"{MAX_TILED_RANK} are supported (cutepy.xla.padding.MAX_TILED_RANK)")
