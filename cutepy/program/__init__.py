@@ -20,7 +20,7 @@ True
 - :mod:`.compiler`: :func:`to_layout` -> :class:`CompiledProgram` of :class:`Piece` s.
 - :mod:`.run`: :func:`run` (numpy), :func:`materialize` (from the layouts),
   :func:`check` -> :class:`CheckReport`.
-- :mod:`.lmem`: the seed's programs and :func:`lmem_layout` for (n, c, h, w) data on
+- :mod:`.lmem`: the TPU-MLIR article's programs and :func:`lmem_layout` for (n, c, h, w) data on
   NPU lanes with EU alignment.
 - :mod:`.svg`: :func:`lanes_svg`, a picture of a buffer cut into lanes.
 """

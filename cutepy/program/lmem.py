@@ -6,7 +6,7 @@ on from one to the next. Each NPU has several execution units (EUs); how many
 elements they take at once depends on the data type. A 4-D tensor ``(n, c, h, w)``
 sits in LMEM with channel ``c`` on lane ``c % npus`` (``ceil(c / npus)`` channels per
 lane) and, in the *aligned* layout, each channel's ``h*w`` block rounded up to a
-multiple of the EU count. The seed writes this as a numpy program:
+multiple of the EU count. The TPU-MLIR article writes this as a numpy program:
 
 >>> b = lmem_program(2, 5, 2, 3, npus=4, eus=4)
 >>> b
@@ -21,7 +21,7 @@ Convolution weights ``(oc, ic, kh, kw)`` keep ``ic`` innermost, in groups of ``e
 and spread ``oc`` over the lanes; the bias is stored compact and merged in front of
 the weights by ``concatenate`` so that one DMA loads both
 (:func:`conv_weight_program`, :func:`conv_bias_program`, :func:`weight_bias_program`;
-the seed's literal programs are :func:`tpu_mlir_lmem_programs`).
+the article's literal programs are :func:`tpu_mlir_lmem_programs`).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def _positive(what: str, **vals: int) -> None:
 
 def lmem_program(n: int, c: int, h: int, w: int, *, npus: int, eus: int, aligned: bool = True,
                  lane_stride: int | None = None, name: str = "a") -> TracedArray:
-    """The seed's program for ``(n, c, h, w)`` data in LMEM over ``npus`` lanes.
+    """The article's program for ``(n, c, h, w)`` data in LMEM over ``npus`` lanes.
 
     The result has shape ``(npus, n, c', h', w')``: ``c' = ceil(c / npus)`` channels per
     lane and, aligned, ``h*w`` rounded up to ``h' * w'`` with ``w' = eus`` (compact:
@@ -196,7 +196,7 @@ def lmem_layout(n: int, c: int, h: int, w: int, *, npus: int = 64, eus: int, ali
 
 def conv_weight_program(oc: int, ic: int, kh: int, kw: int, *, npus: int, eus: int,
                         name: str = "weight") -> TracedArray:
-    """The seed's weight reorder: ``(oc, ic, kh, kw)`` to ``(npus, oc', ic', kh*kw, eus)``,
+    """The article's weight reorder: ``(oc, ic, kh, kw)`` to ``(npus, oc', ic', kh*kw, eus)``,
     with ``oc`` on lane ``oc % npus`` and ``ic`` in EU-sized groups, innermost.
 
     >>> conv_weight_program(2, 5, 2, 3, npus=4, eus=4, name="a").describe()
@@ -210,7 +210,7 @@ def conv_weight_program(oc: int, ic: int, kh: int, kw: int, *, npus: int, eus: i
 
 
 def conv_bias_program(channels: int, *, npus: int, eus: int, name: str = "bias") -> TracedArray:
-    """The seed's bias layout: channel ``k`` on lane ``k % npus``, compact in the lane
+    """The article's bias layout: channel ``k`` on lane ``k % npus``, compact in the lane
     (``ceil(channels / npus)`` values), the lane's block rounded up to ``eus``.
 
     >>> conv_bias_program(5, npus=4, eus=4, name="d").shape
@@ -226,7 +226,7 @@ def conv_bias_program(channels: int, *, npus: int, eus: int, name: str = "bias")
 def weight_bias_program(oc: int, ic: int, kh: int, kw: int, *, npus: int, eus: int,
                         bias_channels: int | None = None,
                         names: tuple[str, str] = ("weight", "bias")) -> TracedArray:
-    """Bias then weights in each lane, one buffer: the seed's ``concatenate`` on axis 1
+    """Bias then weights in each lane, one buffer: the article's ``concatenate`` on axis 1
     of ``(npus, -1, eus)`` views. ``bias_channels`` defaults to ``oc``.
 
     >>> weight_bias_program(2, 5, 2, 3, npus=4, eus=4).shape
@@ -239,16 +239,16 @@ def weight_bias_program(oc: int, ic: int, kh: int, kw: int, *, npus: int, eus: i
 
 
 def tpu_mlir_lmem_programs() -> dict[str, TracedArray]:
-    """The seed's four programs, verbatim (4 NPUs, 4 EUs), over its inputs ``a`` (2, 5, 2, 3)
+    """The article's four programs, verbatim (4 NPUs, 4 EUs), over its inputs ``a`` (2, 5, 2, 3)
     and ``d`` (5,):
 
     - ``"lmem"``: ``b = resize(a.reshape(2,5,6), (2,8,8)).reshape(2,2,4,2,4).transpose(2,0,1,3,4)``
     - ``"weight"``: ``c = resize(a.reshape(2,5,6), (1*4,2*4,6)).reshape(1,4,2,4,6).transpose(1,0,2,4,3)``
     - ``"bias"``: ``d = resize(d.reshape(1,5,1,1), (1,2*4,1,1)).reshape(1,2,4,1,1).transpose(2,0,3,4,1)``
-      then the EU round-up to ``<4x1x1x1x4>``. The seed's text writes that last step
+      then the EU round-up to ``<4x1x1x1x4>``. The article's text writes that last step
       ``.resize(4,1,2,1,4)``, which contradicts its own comment and the
       ``d.reshape(4,1,4)`` that follows (16 elements); cutepy follows the comment.
-      The seed's bias also has 5 entries (one per *input* channel of its example) where
+      The article's bias also has 5 entries (one per *input* channel of its example) where
       a convolution's bias has ``oc = 2``; the program is kept as written.
     - ``"merged"``: ``e = concatenate((d.reshape(4,1,4), c.reshape(4,12,4)), axis=1)``
 
@@ -263,5 +263,5 @@ def tpu_mlir_lmem_programs() -> dict[str, TracedArray]:
 
 
 def tpu_mlir_lmem_data() -> dict[str, np.ndarray]:
-    """The seed's data: ``a = arange(60).reshape(2,5,2,3)``, ``d = arange(60, 65)``."""
+    """The article's data: ``a = arange(60).reshape(2,5,2,3)``, ``d = arange(60, 65)``."""
     return {"a": np.arange(60).reshape(2, 5, 2, 3), "d": np.arange(60, 65)}

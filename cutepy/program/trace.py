@@ -298,7 +298,7 @@ def moveaxis(a: TracedArray, source: Any, destination: Any) -> TracedArray:
 def resize(a: TracedArray, shape: Any) -> TracedArray:
     """TPU-MLIR's ``resize``: zero-fill each dim at its end up to ``shape``.
 
-    The seed's reference implementation also crops a dim that shrinks; cutepy refuses
+    The TPU-MLIR article's reference implementation also crops a dim that shrinks; cutepy refuses
     (a crop drops elements, so no layout of the whole array exists).
 
     >>> resize(trace((2, 3)), (4, 3)).shape

@@ -48,7 +48,7 @@ import numpy as np
 from ..engine import MAX_TABLE_ELEMENTS, ChainLayout, CompiledLayout, Step, compile_program, evaluate
 from ..errors import CutepyError, SymbolicError
 from ..layout import Layout
-from .padding import check_tiling, level_extents, round_up
+from .padding import check_tiling, level_extents, round_up, tile_groups
 from .parser import as_array_shape
 from .semantics import index_rows, linear_indices, linear_indices_at
 from .shape import ArrayShape, Shape, Tile
@@ -158,8 +158,8 @@ def _level_steps(cur: list[Any], tile: Tile) -> tuple[list[Step], list[Any]]:
 
     The extents come from :func:`~.padding.level_extents`; this only says in which order
     the engine applies them."""
-    lv0 = level_extents(cur, tile.dims, pad_to=round_up)
-    extra, prefix, groups = lv0.extra, lv0.prefix, lv0.groups
+    split = tile_groups(len(cur), tile.dims)
+    extra, prefix, groups = split
     steps: list[Step] = []
     # pad first the dims that are alone in their group but for 1s (a '*' merge of 1s
     # changes no index): padding before any reshape widens the domain
@@ -172,7 +172,7 @@ def _level_steps(cur: list[Any], tile: Tile) -> tuple[list[Step], list[Any]]:
             pre[real[0]] = round_up(pre[real[0]], t)
     if _changed(pre, cur):
         steps.append(("pad", tuple(pre)))
-    lv = level_extents(pre, tile.dims, pad_to=round_up)
+    lv = level_extents(pre, tile.dims, pad_to=round_up, split=split)
     merged, padded = list(lv.merged), list(lv.padded)
     if extra or len(merged) != len(pre):
         steps.append(("reshape", tuple(merged)))

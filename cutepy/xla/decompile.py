@@ -62,6 +62,7 @@ from ..engine import ChainLayout, CompiledLayout
 from ..errors import CutepyError
 from ..layout import Layout
 from .compile import compile_details
+from .padding import round_up
 from .shape import COMBINE_DIM, ArrayShape, Tile, XlaLayout
 
 
@@ -202,7 +203,7 @@ def _split(b: _Block, inner: set[_Digit], first: bool) -> tuple[int, _Block, _Bl
     t = 1
     for d in mine:
         t *= d.size
-    if b.extent != b.full and (not first or -(-b.extent // t) * t != b.full):
+    if b.extent != b.full and (not first or round_up(b.extent, t) != b.full):
         return None
     rest = b.digits[: len(b.digits) - len(mine)]
     return t, _Block(rest, b.full // t), _Block(tuple(mine), t)

@@ -107,7 +107,8 @@ def tile_groups(rank: int, tile: Iterable[int]) -> tuple[int, int, tuple[tuple[t
 
 
 def level_extents(bounds: Sequence[Any], tile: Iterable[int],
-                  pad_to: Callable[[Any, int], Any] | None = None) -> Level:
+                  pad_to: Callable[[Any, int], Any] | None = None,
+                  split: tuple[int, int, tuple[tuple[tuple[int, ...], int], ...]] | None = None) -> Level:
     """The extents one tile level gives ``bounds``.
 
     ``pad_to(d, t)`` pads a tiled extent (default ``ceil(d/t)*t`` with ``ceil(d/t)``
@@ -146,6 +147,12 @@ MAX_TILE_LEVELS = 64
 MAX_TILED_RANK = 256
 
 
+def _short(shape: Any) -> str:
+    """The shape's text, its tile chain cut after a few levels."""
+    text = str(shape)
+    return text if len(text) <= 40 or "T(" not in text else text[: text.index("T(") + 11] + "...}"
+
+
 def check_tiling(shape: Any) -> None:
     """Raise a :class:`~cutepy.errors.CutepyError` when an array shape's tile chain passes
     :data:`MAX_TILE_LEVELS` levels or builds more than :data:`MAX_TILED_RANK` dims.
@@ -159,16 +166,14 @@ def check_tiling(shape: Any) -> None:
     """
     tiles = shape.effective_layout.tiles
     if len(tiles) > MAX_TILE_LEVELS:
-        text = str(shape)
-        short = text if len(text) <= 40 else text[: text.index("T(") + 11] + "...}"
-        raise CutepyError(f"{short} has {len(tiles)} tile levels; at most {MAX_TILE_LEVELS} are "
-                          "supported (cutepy.xla.padding.MAX_TILE_LEVELS)")
+        raise CutepyError(f"{_short(shape)} has {len(tiles)} tile levels; at most {MAX_TILE_LEVELS} "
+                          "are supported (cutepy.xla.padding.MAX_TILE_LEVELS)")
     rank = shape.rank
     for k, tile in enumerate(tiles):
-        extra, prefix, groups = tile_groups(rank, tile.dims)
-        rank = prefix + 2 * len(groups)
+        dims = tile.dims
+        rank = max(rank, len(dims)) - len(dims) + 2 * (len(dims) - dims.count(COMBINE_DIM))
         if rank > MAX_TILED_RANK:
-            raise CutepyError(f"tile level {k} of {shape} builds {rank} dims; at most "
+            raise CutepyError(f"tile level {k} of {_short(shape)} builds {rank} dims; at most "
                               f"{MAX_TILED_RANK} are supported (cutepy.xla.padding.MAX_TILED_RANK)")
 
 
