@@ -263,7 +263,7 @@ def _xla_line(shape: Any) -> str:
     if not isinstance(shape, ArrayShape) or not shape.type.is_array_type:
         return f"{shape}\tno array data"
     sz = sizes(shape)
-    compiled = to_cute(shape).layout
+    compiled = to_cute(shape)
     cute = str(compiled) if isinstance(compiled, Layout) else f"chain {compiled}"
     return (f"{shape}\tcute={cute}\tdense={sz.dense}\tarray_size={sz.array_size}\t"
             f"nested={sz.nested}\tpadding={sz.padding_overhead:.1f}%")

@@ -218,12 +218,12 @@ array([1, 2, 3, 0, 4, 5, 6, 0])
 True
 """,
     "cutepy.program.lanes_svg": """\
->>> c = P.compile(P.trace((4, 6)).reshape(4, 2, 3))
+>>> c = P.to_layout(P.trace((4, 6)).reshape(4, 2, 3))
 >>> P.lanes_svg(c, 2).startswith("<svg")
 True
 """,
     "cutepy.program.reshape": """\
->>> P.compile(P.reshape(P.trace((2, 6)), (2, 2, 3)).transpose(1, 0, 2)).layout
+>>> P.to_layout(P.reshape(P.trace((2, 6)), (2, 2, 3)).transpose(1, 0, 2)).layout
 (2,(3,2)):(3,(1,6))
 """,
     "cutepy.program.run": """\
@@ -233,7 +233,7 @@ array([[1, 4],
        [3, 6]])
 """,
     "cutepy.program.transpose": """\
->>> P.compile(P.transpose(P.trace((2, 3)), (1, 0))).layout
+>>> P.to_layout(P.transpose(P.trace((2, 3)), (1, 0))).layout
 (2,3):(1,2)
 """,
     "cutepy.equivalence.normal_form": """\
@@ -283,18 +283,10 @@ True
 >>> print(banks.find_swizzle(smem, [(cutepy.parse("(32,8):(1,32)"), "ld", 8)], element_bytes=2).summary())
 Sw<3,3,3>: every access at its ideal (4 wavefronts; ... swizzles of 11 address bits searched)
 """,
-    "cutepy.program.seed004_data": """\
->>> data = P.seed004_data()
+    "cutepy.program.tpu_mlir_lmem_data": """\
+>>> data = P.tpu_mlir_lmem_data()
 >>> sorted(data), data["a"].shape
 (['a', 'd'], (2, 5, 2, 3))
-""",
-    "cutepy.symbolic.symbolic_leaf": """\
->>> cutepy.symbolic.symbolic_leaf(4, "shape", True)
-4
->>> cutepy.symbolic.symbolic_leaf(-1, "shape", True)
-Traceback (most recent call last):
-...
-cutepy.errors.LayoutError: shape has a leaf -1; shape leaves must be positive integers
 """,
     "cutepy.derivation.explainable": """\
 >>> register = cutepy.derivation.explainable("my_op")   # a decorator for fn(D, items)

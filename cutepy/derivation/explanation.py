@@ -28,6 +28,11 @@ def run(name: str, *args: Any) -> Derivation:
 
     Post: ``result`` (or ``error``, a :class:`~cutepy.errors.CutepyError`) is what the real
     operation gives; only the current context records (other threads run plainly).
+
+    >>> from cutepy import Layout
+    >>> d = run("complement", Layout(4, 2), 24)
+    >>> d.result
+    (2,3):(1,8)
     """
     fn = operation(name)
     D = Derivation(name, args)

@@ -195,7 +195,14 @@ def declared_facts(symbol: Any) -> Facts | None:
 
 
 def facts_of(symbol: Any) -> Facts:
-    """The facts in force for a sympy symbol (innermost :func:`assuming` first)."""
+    """The facts in force for a symbol (a :class:`~cutepy.symbolic.sym.Sym` of one symbol, or
+    its sympy symbol), innermost :func:`assuming` first.
+
+    >>> from cutepy import symbols
+    >>> facts_of(symbols("Nf", multiple_of=128))
+    Facts(multiple=128, lo=1, hi=None)
+    """
+    symbol = getattr(symbol, "expr", symbol)  # a Sym leaf stands for its expression
     s = scope()
     f = s.assumed.get(symbol)
     if f is None:

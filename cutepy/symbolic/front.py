@@ -33,7 +33,12 @@ def is_symbolic_leaf(x: Any) -> bool:
 
 def is_symbolic(obj: Any) -> bool:
     """Whether any leaf of a layout (composed layouts, tuples, basis strides and values
-    included) is symbolic; never imports sympy."""
+    included) is symbolic; never imports sympy.
+
+    >>> from cutepy import Layout
+    >>> is_symbolic(Layout((4, 8))), is_symbolic(Layout((symbols("Ks"), 8)))
+    (False, True)
+    """
     stack = [obj]
     while stack:
         x = stack.pop()
