@@ -86,6 +86,7 @@ _DISPLAYED = (
     ("cutepy.xla.shape", "ArrayShape"),
     ("cutepy.xla.shape", "TupleShape"),
     ("cutepy.xla.shape", "BufferShape"),
+    ("cutepy.derivation.steps", "Derivation"),
 )
 
 

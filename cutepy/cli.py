@@ -21,7 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import __version__
+from . import __version__, xla
+from .banks import analyze_layout
 from .casting import downcast, upcast
 from .coalesce import coalesce, filter
 from .complement import complement
@@ -43,6 +44,9 @@ from .products import (
     zipped_product,
 )
 from .swizzle import ComposedLayout
+from .viz import to_latex, write_svg
+from .viz.text import layout_table
+from .xla import ArrayShape, BufferShape, TupleShape, sizes, to_cute
 
 _INT = re.compile(r"^\s*-?\d+\s*$")
 
@@ -168,7 +172,6 @@ def _values(name: str, op: Operation, raw: list[str]) -> list[Any]:
 
 
 def _table(layout: Any, limit: int | None) -> str:
-    from .viz.text import layout_table  # lazy: the pictures load numpy
 
     try:
         return layout_table(layout, limit)
@@ -206,7 +209,6 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def _latex(obj: Any) -> None:
-    from .viz import to_latex  # lazy: the pictures load numpy
 
     n = obj.size()
     if type(n) is int and n > LATEX_LIMIT:
@@ -216,7 +218,6 @@ def _latex(obj: Any) -> None:
 
 
 def _svg(obj: Any, path: str, quiet: bool = False) -> None:
-    from .viz import write_svg  # lazy: the pictures load numpy
 
     try:
         write_svg(obj, path)
@@ -239,7 +240,6 @@ def cmd_op(args: argparse.Namespace) -> int:
 
 
 def cmd_xla(args: argparse.Namespace) -> int:
-    from . import xla  # lazy: numpy
 
     _check_folder(getattr(args, "svg", None))
     shape = xla.parse_shape(args.shape)
@@ -254,7 +254,6 @@ def cmd_xla(args: argparse.Namespace) -> int:
 
 def _xla_line(shape: Any) -> str:
     """One line: shape, CuTe layout, sizes; tab-separated fields for scripts."""
-    from .xla import ArrayShape, BufferShape, TupleShape, sizes, to_cute  # lazy: numpy
 
     if isinstance(shape, TupleShape):
         return "\t".join(_xla_line(e) for e in shape.elements)
@@ -270,7 +269,6 @@ def _xla_line(shape: Any) -> str:
 
 
 def cmd_banks(args: argparse.Namespace) -> int:
-    from .banks import analyze_layout
 
     smem = _layout(args.layout, "banks")
     tv = _layout(args.tv, "banks --tv")

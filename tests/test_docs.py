@@ -66,8 +66,8 @@ def test_site_builds_strict_without_warnings(site: Path) -> None:
     for page in GUIDES[1:]:
         assert (site / page / "index.html").exists()
     api = {  # names each API page documents (the ones shadowed by a module of the same name included)
-        "xla": ["to_cute", "compile_details", "from_cute", "pack", "unpack", "report.report", "sizes.sizes", "tpu_tiles",
-                "parse_shape", "linear_indices"],
+        "xla": ["to_cute", "compile_details", "from_cute", "pack", "unpack", "report.report", "sizes.sizes",
+                "tpu_tiles", "parse_shape", "linear_indices"],
         "program": ["trace.trace", "run.run", "to_layout", "check", "resize", "concatenate", "lmem_layout",
                     "CompiledProgram", "TracedArray"],
         "equivalence": ["equivalent", "Equivalence", "Counterexample", "normal_form.normal_form"],

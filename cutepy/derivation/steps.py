@@ -13,6 +13,7 @@ size(4:2)
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,15 +124,34 @@ class Derivation:
         return out
 
     def _repr_html_(self) -> str:
-        return self._html(True)
+        return self.html()
 
-    def _html(self, top: bool) -> str:
+    def html(self, picture: Callable[[Any], str] | None = None) -> str:
+        """The steps as HTML; ``picture(layout)`` gives the HTML of a layout's picture.
+
+        The derivation draws nothing itself: Jupyter's display (registered by
+        :mod:`cutepy`) passes :func:`cutepy.viz.display.picture_html`.
+
+        >>> from cutepy import Layout, explain
+        >>> h = explain("complement", Layout(4, 2), 24).html(picture=lambda L: f"[{L}]")
+        >>> "<ol>" in h and "[(2,3):(1,8)]" in h
+        True
+        """
+        return self._html(True, picture)
+
+    def _html(self, top: bool, picture: Callable[[Any], str] | None = None) -> str:
+        def _svg(L: Any) -> str:
+            if picture is None or not hasattr(L, "shape") or is_symbolic(L) or L.size() > 1024:
+                return ""
+            return f"<div>{picture(L)}</div>"
+
         items = []
         for s in self.steps:
             pic = _svg(s.layout) if s.layout is not None else ""
             sub = ""
             if s.sub is not None:
-                sub = f"<details><summary>{html.escape(s.sub.head())}</summary>{s.sub._html(False)}</details>"
+                sub = (f"<details><summary>{html.escape(s.sub.head())}</summary>"
+                       f"{s.sub._html(False, picture)}</details>")
             items.append(f"<li>{html.escape(s.text)}{pic}{sub}</li>")
         tail = html.escape(self._tail().strip())
         head = f"<b>{html.escape(self.head())}</b>" if top else ""
@@ -154,18 +174,6 @@ def _tex_escape(s: str) -> str:
         s = s.replace(a, b)
     return s
 
-
-def _svg(L: Any) -> str:
-    if not hasattr(L, "shape") or is_symbolic(L):
-        return ""
-    try:
-        from ..viz import layout_svg  # lazy: pictures are the presentation layer's, and optional
-
-        if L.size() > 1024:
-            return ""
-        return f"<div>{layout_svg(L)}</div>"
-    except Exception:  # pictures are optional: a missing or failing viz never breaks a derivation
-        return ""
 
 
 def same(a: Any, b: Any) -> bool:

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine import logical_offsets
 from .compiler import CompiledProgram, Piece, to_layout
 from .trace import ProgramError, TracedArray
 
@@ -253,7 +254,6 @@ def check(program: TracedArray | CompiledProgram, data: Data | None = None) -> C
 
 
 def _view_offsets(p: Piece) -> np.ndarray:
-    from ..engine import logical_offsets
 
     assert p.view is not None
     return logical_offsets(p.view.layout, p.view.shape)

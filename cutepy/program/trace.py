@@ -334,7 +334,7 @@ def pad(a: TracedArray, pad_width: Any) -> TracedArray:
     text = f"pad({pad_width!r})"
     where = f"{text} {a._where()}"
     try:
-        import numpy as np
+        import numpy as np  # lazy: tracing itself needs no numpy
 
         pw = np.broadcast_to(np.asarray(pad_width, dtype=object), (a.ndim, 2))
         pairs = [(_index(b), _index(e)) for b, e in pw]

@@ -25,8 +25,6 @@ import sympy
 from ..basis import ScaledBasis
 from ..errors import SymbolicError
 from ..inttuple import flatten
-from ..layout import Layout
-from ..swizzle import ComposedLayout
 from .facts import facts_of, named
 from .sym import Sym, wrap
 
@@ -107,23 +105,33 @@ def _put(obj: Any, sub: dict) -> Any:
             return ScaledBasis(leaf(x.value), x.mode)
         return x
 
-    if type(obj) is Layout:
-        return Layout(_tree(obj.shape, leaf), _tree(obj.stride, leaf))
-    if isinstance(obj, ComposedLayout):
-        outer = obj.outer if not isinstance(obj.outer, (Layout, ComposedLayout)) else _put(obj.outer, sub)
-        return ComposedLayout(outer, leaf(obj.offset), _put(obj.inner, sub))
+    if _is_composed(obj):
+        outer = _put(obj.outer, sub) if _is_layout(obj.outer) or _is_composed(obj.outer) else obj.outer
+        return type(obj)(outer, leaf(obj.offset), _put(obj.inner, sub))
+    if _is_layout(obj):
+        return type(obj)(_tree(obj.shape, leaf), _tree(obj.stride, leaf))
     return _tree(obj, leaf)
+
+
+# Layouts and composed layouts are recognised by their parts: this module holds values
+# (layer 0) and sits below the layout classes it substitutes into.
+def _is_layout(x: Any) -> bool:
+    return hasattr(x, "shape") and hasattr(x, "stride") and not hasattr(x, "inner")
+
+
+def _is_composed(x: Any) -> bool:
+    return hasattr(x, "inner") and hasattr(x, "outer") and hasattr(x, "offset")
 
 
 def leaves(obj: Any) -> list:
     """Every shape and stride leaf of a layout (or leaf of a tuple)."""
-    if type(obj) is Layout:
-        return list(flatten(obj.shape)) + list(flatten(obj.stride))
-    if isinstance(obj, ComposedLayout):
+    if _is_composed(obj):
         out = leaves(obj.inner) + [obj.offset]
         if not hasattr(obj.outer, "bits"):
             out += leaves(obj.outer)
         return out
+    if _is_layout(obj):
+        return list(flatten(obj.shape)) + list(flatten(obj.stride))
     if isinstance(obj, tuple):
         return [y for x in obj for y in leaves(x)]
     return [obj]

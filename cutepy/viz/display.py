@@ -104,6 +104,30 @@ def drawable(obj: Any) -> bool:
             or _is_tiler(obj))
 
 
+def picture_html(layout: Any) -> str:
+    """A layout's picture as an ``<img>`` (shown by untrusted notebooks); ``""`` if it has none.
+
+    The picture callback of :meth:`cutepy.derivation.Derivation.html`.
+
+    >>> picture_html(Layout((2, 2))).startswith('<img src="data:image/svg+xml;base64,')
+    True
+    """
+    try:
+        return img_html(layout_svg(layout, max_rows=CELL_ROWS, max_cols=CELL_COLS), alt=str(layout))
+    except CutepyError:
+        return ""
+
+
+def _explained(obj: Any) -> dict[str, str] | None:
+    """The bundle of a derivation (steps with pictures) or a proof (verdict and steps)."""
+    html_of = getattr(obj, "html", None)
+    if type(obj).__name__ == "Derivation" and callable(html_of):
+        return {"text/plain": obj.text(), "text/html": obj.html(picture=picture_html)}
+    if type(obj).__name__ == "Equivalence" or type(obj).__name__ == "SymbolicEquivalence":
+        return {"text/plain": obj.text(), "text/html": obj._repr_html_()}
+    return None
+
+
 def mimebundle(obj: Any, rows: int | None = CELL_ROWS, cols: int | None = CELL_COLS,
                text_limit: int | None = TEXT_LIMIT) -> dict[str, str]:
     """``{mime type: data}`` for Jupyter: ``text/plain``, ``image/svg+xml``, ``text/html``.
@@ -113,6 +137,9 @@ def mimebundle(obj: Any, rows: int | None = CELL_ROWS, cols: int | None = CELL_C
           cannot be drawn (symbolic sizes, basis strides); else all three, the picture
           eliding beyond ``rows`` x ``cols`` cells and the table beyond ``text_limit``.
     """
+    explained = _explained(obj)
+    if explained is not None:
+        return explained
     if not drawable(obj):
         return {}
     try:

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..errors import CutepyError
 from ..layout import Layout
+from ..notation import parse
 from ..swizzle import ComposedLayout, Swizzle
 from .canvas import img_html, render
 from .grid import GridPanel, make_axis
@@ -86,7 +87,6 @@ def svg_of(obj: Any, **opts: Any) -> str:
     if isinstance(obj, str):
         if _looks_like_xla(obj):
             return xla_svg(obj, **opts)
-        from ..notation import parse
 
         return svg_of(parse(obj), **opts)
     if isinstance(obj, np.ndarray):

@@ -21,6 +21,7 @@ import numpy as np
 
 from ..errors import CutepyError
 from ..layout import Layout
+from ..notation import parse
 from ..swizzle import ComposedLayout
 
 
@@ -29,7 +30,6 @@ def as_layout_like(obj: Any) -> Layout | ComposedLayout:
     if isinstance(obj, (Layout, ComposedLayout)):
         return obj
     if isinstance(obj, str):
-        from ..notation import parse
 
         parsed = parse(obj)
         if isinstance(parsed, (Layout, ComposedLayout)):

@@ -14,11 +14,25 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from ..errors import CutepyError
+from ..xla import (
+    COMBINE_DIM,
+    ArrayShape,
+    BufferShape,
+    TupleShape,
+    buffer_elements,
+    element_at,
+    linear_index,
+    linear_indices,
+    parse_shape,
+    sizes,
+)
+from ..xla.parser import as_array_shape
 from .canvas import HStack, Panel, Text, VStack, render
 from .colors import PAD_COLOR, tile_color
 from .grid import GridPanel, make_axis
@@ -27,7 +41,6 @@ _BIG = 1 << 20  # beyond this many slots, evaluate only the cells shown
 
 
 def _array(shape: Any) -> Any:
-    from ..xla.parser import as_array_shape
 
     return as_array_shape(shape)
 
@@ -42,7 +55,6 @@ def padded_dims(shape: Any) -> tuple[int, ...]:
     >>> padded_dims("f32[3,5]{1,0:T(8)}"), padded_dims("f32[3,5]{1,0:T(*,2)}")
     ((3, 8), (3, 5))
     """
-    from ..xla import COMBINE_DIM
 
     arr = _array(shape)
     dims = list(arr.bounds)
@@ -62,7 +74,6 @@ def padded_dims(shape: Any) -> tuple[int, ...]:
 
 
 def _tile_block(arr: Any) -> int | None:
-    from ..xla import COMBINE_DIM
 
     tiles = arr.effective_layout.tiles
     if not tiles:
@@ -76,9 +87,7 @@ def _tile_block(arr: Any) -> int | None:
 
 def _offsets(arr: Any, padded: tuple[int, ...], coords: list[np.ndarray]) -> np.ndarray:
     """Buffer offsets of the logical coordinates ``coords`` (padding included)."""
-    from dataclasses import replace
 
-    from ..xla import linear_index, linear_indices
 
     big = replace(arr, dims=padded, dynamic=None)
     if int(np.prod(padded, dtype=object)) <= _BIG:
@@ -147,7 +156,6 @@ def _logical_panel(arr: Any, max_rows: int | None, max_cols: int | None) -> Grid
 
 
 def _memory_panel(arr: Any, width: int | None, max_slots: int) -> GridPanel:
-    from ..xla import buffer_elements, element_at, linear_indices
 
     total = buffer_elements(arr)
     block = _tile_block(arr)
@@ -196,7 +204,6 @@ def _memory_panel(arr: Any, width: int | None, max_slots: int) -> GridPanel:
 def xla_panel(shape: Any, *, max_rows: int | None = 32, max_cols: int | None = 32,
               strip_width: int | None = None, max_slots: int = 512) -> Panel:
     """The panel of :func:`xla_svg` (same arguments)."""
-    from ..xla import ArrayShape, BufferShape, TupleShape, parse_shape, sizes
 
     if isinstance(shape, str):
         shape = parse_shape(shape)

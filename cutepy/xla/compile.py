@@ -83,7 +83,7 @@ class XlaCompiledLayout(CompiledLayout):
 
         Equal to compiling the substituted shape whenever that folds the same way.
         """
-        from ..symbolic import subs
+        from ..symbolic.subst import subs  # lazy: substitution loads sympy
 
         lay = self.layout
         if type(lay) is Layout:

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..errors import CutepyError, LayoutError, ParseError, SymbolicError
+from ..symbolic.facts import named
 from .shape import (
     COMBINE_DIM,
     INT64_MAX,
@@ -129,13 +130,11 @@ class _Parser:
 
     def symbol(self, name: str, pos: int) -> Any:
         """The symbol declared (with :func:`cutepy.symbols`) under ``name``."""
-        from ..symbolic.facts import named
-
         found = named(name)
         if found is None:
             raise self.error(f"dimension {name!r} is not a declared symbol (declare it first: "
                              f"{name} = cutepy.symbols({name!r}, multiple_of=...))", pos)
-        from ..symbolic.sym import Sym
+        from ..symbolic.sym import Sym  # lazy: symbols load sympy
 
         try:  # a size must be positive for every value the facts allow
             dim = Sym._from_symbol(found)

@@ -369,7 +369,7 @@ class ArrayShape:
         """:attr:`bounds`, or a :class:`~cutepy.errors.CutepyError` saying that ``what``
         needs values for the symbols of a symbolic shape."""
         if self.is_symbolic:
-            from ..symbolic import free_symbols
+            from ..symbolic.subst import free_symbols  # lazy: sympy
 
             names = ", ".join(sorted(str(s) for s in free_symbols(self.dims)))
             raise CutepyError(
@@ -386,7 +386,7 @@ class ArrayShape:
         """
         if not self.is_symbolic:
             return self
-        from ..symbolic import subs
+        from ..symbolic.subst import subs  # lazy: substitution loads sympy
 
         return replace(self, dims=subs(self.dims, values))
 

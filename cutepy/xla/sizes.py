@@ -55,7 +55,7 @@ class ShapeSizes:
             if self.dense == 0:
                 return 0.0
             return 100.0 * (self.nested - self.dense) / self.dense
-        import sympy
+        import sympy  # lazy: only symbolic sizes need it
 
         dense, nested = sympy.sympify(self.dense), sympy.sympify(self.nested)
         ratio = sympy.simplify(100 * (nested - dense) / dense)
