@@ -21,12 +21,17 @@ True
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import events as ev
 from .. import inttuple as it
+from ..coalesce import coalesce_flat
 from ..errors import SymbolicError
 from ..layout import Layout
+from ..symbolic.facts import undecided_unequal
+from ..tracing import recording
 
 
 def fmt_leaf(x: Any) -> str:
@@ -173,41 +178,67 @@ def modes_layout(modes: tuple) -> Layout:
     return Layout._new(tuple(s for s, _ in modes), tuple(d for _, d in modes))
 
 
+class _Steps:
+    """A recorder (:mod:`cutepy.tracing`) that keeps coalesce's per-mode events."""
+
+    def __init__(self) -> None:
+        self.events: list = []
+
+    def opens(self, fn: Any) -> bool:
+        return False
+
+    def emit(self, event: Any) -> None:
+        if type(event) in (ev.Drop, ev.Start, ev.Keep, ev.Merge):
+            self.events.append(event)
+
+
 def normal_form(L: Layout, lenient: bool = False) -> NormalForm:
     """The normal form with its steps; ``lenient`` keeps what it cannot decide (symbols).
 
-    With ``lenient``, a mode whose size may or may not be 1 stays, and two modes that
-    may or may not merge stay apart: the result is the same function, not always the
-    shortest one.
+    The steps are those of :func:`cutepy.coalesce.coalesce_flat` (the one coalesce), read
+    from its events. With ``lenient``, a mode whose size may or may not be 1 stays, and
+    two modes that may or may not merge stay apart: the result is the same function, not
+    always the shortest one.
+
+    Pre:  ``L`` is a layout with integer (or symbolic) leaves.
+    Post: ``layout()`` is the same function as ``L``; ``check()`` replays the steps.
+
+    >>> print(normal_form(Layout((2, (2, 3)), (1, (2, 8)))).text())
+    flatten: (2,2,3):(1,2,8)
+    start with 2:1
+    merge 2:1 ++ 2:2 -> 4:1 (2*1 == 2)
+    keep 4:1 | 3:8 apart (4*1 != 8)
     """
     fs, fd = it.flatten(L.shape), it.flatten(L.stride)
+    rec = _Steps()
+    with recording(rec), (undecided_unequal() if lenient else nullcontext()):
+        coalesce_flat(fs, fd)
     steps = [Step("flatten", (), tuple(zip(fs, fd)))]
     out: list = []
-    for s, d in zip(fs, fd):
-        one = _ask(lambda s=s: s == 1, lenient)
-        if one:
-            steps.append(Step("drop", (s, d), tuple(out)))
-            continue
-        if out:
-            ps, pd = out[-1]
-            merge = _ask(lambda ps=ps, pd=pd, d=d: ps * pd == d, lenient)
-            if merge:
-                out[-1] = (ps * s, pd)
-                steps.append(Step("merge", (ps, pd, s, d), tuple(out)))
-                continue
+    for e in rec.events:
+        if type(e) is ev.Drop:
+            steps.append(Step("drop", e.mode, tuple(out)))
+        elif type(e) is ev.Start:
+            out.append(e.mode)
+            steps.append(Step("start", e.mode, tuple(out), _unequal(e.mode[0], 1, lenient)))
+        elif type(e) is ev.Merge:
+            (ps, pd), (s, d) = e.prev, e.mode
+            out[-1] = (ps * s, pd)
+            steps.append(Step("merge", (ps, pd, s, d), tuple(out)))
+        else:
+            (ps, pd), (s, d) = e.prev, e.mode
             out.append((s, d))
-            steps.append(Step("keep", (ps, pd, s, d), tuple(out), merge is False and one is False))
-            continue
-        out.append((s, d))
-        steps.append(Step("start", (s, d), tuple(out), one is False))
+            decided = _unequal(ps * pd, d, lenient) and _unequal(s, 1, lenient)
+            steps.append(Step("keep", (ps, pd, s, d), tuple(out), decided))
     return NormalForm(L, tuple(out), steps)
 
 
-def _ask(fn: Any, lenient: bool) -> bool | None:
-    """The answer of a comparison; None (lenient only) when the facts do not decide it."""
-    if not lenient:
-        return bool(fn())
+def _unequal(a: Any, b: Any, lenient: bool) -> bool:
+    """Whether ``a != b`` is decided (for every admissible assignment); False where the facts
+    leave it open (lenient only: strict forms raise there, in coalesce itself)."""
     try:
-        return bool(fn())
+        return bool(a != b)
     except SymbolicError:
-        return None
+        if not lenient:
+            raise
+        return False

@@ -158,6 +158,32 @@ class Scope:
 
 _SCOPE: ContextVar[Scope | None] = ContextVar("cutepy_symbolic_scope", default=None)
 
+_LENIENT: ContextVar[bool] = ContextVar("cutepy_symbolic_lenient", default=False)
+
+
+@contextmanager
+def undecided_unequal() -> Iterator[None]:
+    """For the ``with`` block (this context only), an equality the facts leave open answers
+    False instead of raising :class:`Undecided`: modes that may or may not be equal are
+    kept apart. What a lenient normal form (:mod:`cutepy.equivalence.normal_form`) needs.
+
+    >>> from cutepy import symbols
+    >>> K = symbols("Kl")
+    >>> with undecided_unequal():
+    ...     K == 4, K != 4
+    (False, True)
+    """
+    token = _LENIENT.set(True)
+    try:
+        yield
+    finally:
+        _LENIENT.reset(token)
+
+
+def lenient_equality() -> bool:
+    """Whether :func:`undecided_unequal` is in force in this context."""
+    return _LENIENT.get()
+
 
 def scope() -> Scope:
     """The knowledge of the current context (made, empty, on first use in a context)."""

@@ -43,7 +43,7 @@ import sympy
 
 from ..errors import SymbolicError
 from . import decide as _d
-from .facts import Facts, remember_names
+from .facts import Facts, lenient_equality, remember_names
 
 
 class Var(sympy.Symbol):
@@ -209,7 +209,12 @@ class Sym:
         """Equal for every admissible assignment: True, False, or :class:`Undecided`."""
         if o is self or type(o) is Sym and o.expr == self.expr:
             return True
-        return self._cmp(o, "==")
+        try:
+            return self._cmp(o, "==")
+        except SymbolicError:
+            if lenient_equality():  # undecided: kept apart (see facts.undecided_unequal)
+                return False
+            raise
 
     def __ne__(self, o: object) -> Any:
         r = self.__eq__(o)
