@@ -67,7 +67,7 @@ def _compose_by_mode(A: Layout, tiler: tuple) -> Layout:
     if type(shape) is not tuple:
         shape, stride = (shape,), (stride,)
     if len(tiler) > len(shape):
-        raise CutepyError(f"composition: tiler {_fmt_tiler(tiler)} has more modes than {A}")
+        raise CutepyError(f"composition: tiler {it.format_tiler(tiler)} has more modes than {A}")
     ss, dd = [], []
     for i, t in enumerate(tiler):
         m = composition(Layout._new(shape[i], stride[i]), t)
@@ -75,12 +75,6 @@ def _compose_by_mode(A: Layout, tiler: tuple) -> Layout:
         dd.append(m.stride)
     len(tiler) < len(shape) and (rec := recorder()) and rec.emit(ev.DroppedModes(len(tiler)))
     return Layout._new(tuple(ss), tuple(dd))
-
-
-def _fmt_tiler(t: Any) -> str:
-    if isinstance(t, tuple):
-        return "<" + ", ".join(_fmt_tiler(x) for x in t) + ">"
-    return str(t)
 
 
 def coalesce_x(A: Layout) -> tuple[tuple, tuple]:

@@ -43,7 +43,6 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from numbers import Integral
 from typing import Any
 
 import numpy as np
@@ -314,7 +313,7 @@ def _check_shape(shape: Any, what: str) -> tuple[int, ...]:
 def _extent(x: Any) -> Any:
     """``x`` as an int (no bools, no floats), or a symbolic extent (an ``Integral`` without
     ``__index__``) as it is."""
-    if isinstance(x, Integral) and type(x) is not bool and not hasattr(type(x), "__index__"):
+    if it.is_symbolic_leaf(x):
         return x
     if isinstance(x, bool):
         raise TypeError("a bool is not an extent")

@@ -488,3 +488,25 @@ def tdivmod(a: Any, b: Any) -> tuple[Any, Any]:
         q = -(abs(a) // abs(b))
         return q, a - q * b
     return a // b, a % b
+
+
+def is_symbolic_leaf(x: Any) -> bool:
+    """Whether ``x`` is a symbolic integer: an ``Integral`` (not ``bool``) without ``__index__``
+    (:class:`cutepy.symbolic.Sym`); the one test for it, so no layer asks about sympy.
+
+    >>> is_symbolic_leaf(3), is_symbolic_leaf(True), is_symbolic_leaf(2.5)
+    (False, False, False)
+    """
+    t = type(x)
+    return t is not int and t is not bool and isinstance(x, Integral) and not hasattr(t, "__index__")
+
+
+def format_tiler(t: Any) -> str:
+    """A tiler as CuTe prints it: a tuple of layouts or sizes as ``<a, b>``, else the value.
+
+    >>> format_tiler((4, (2, 3))), format_tiler(8)
+    ('<4, <2, 3>>', '8')
+    """
+    if isinstance(t, tuple):
+        return "<" + ", ".join([format_tiler(x) for x in t]) + ">"
+    return str(t)

@@ -20,15 +20,12 @@ from typing import Any
 from ..equivalence.normal_form import latex_leaf
 from ..equivalence.render import layout_latex
 from ..errors import CutepyError
+from ..inttuple import format_tiler
 from ..symbolic import is_symbolic
 from .operations import operation
 
-
-def fmt(x: Any) -> str:
-    """An argument as text (layouts in CuTe notation, tilers as ``<...>``)."""
-    if isinstance(x, tuple):
-        return "<" + ", ".join(fmt(y) for y in x) + ">"
-    return str(x)
+#: an argument as text (layouts in CuTe notation, tilers as ``<...>``)
+fmt = format_tiler
 
 
 def lx(x: Any) -> str:

@@ -12,23 +12,15 @@ not a ``bool`` and has no ``__index__`` (so ``operator.index`` refuses it), such
 
 from __future__ import annotations
 
-from numbers import Integral
 from typing import Any
 
+from .. import inttuple as it
 from ..basis import ScaledBasis
 from ..layout import Layout
 from ..swizzle import ComposedLayout
 
-
-def is_symbolic_leaf(x: Any) -> bool:
-    """Whether ``x`` is a symbolic integer: an ``Integral`` (not ``bool``) without ``__index__``.
-
-    >>> import numpy as np
-    >>> is_symbolic_leaf(3), is_symbolic_leaf(np.int64(3)), is_symbolic_leaf(symbols("Q"))
-    (False, False, True)
-    """
-    t = type(x)
-    return t is not int and t is not bool and isinstance(x, Integral) and not hasattr(t, "__index__")
+#: a symbolic integer leaf (:func:`cutepy.inttuple.is_symbolic_leaf`, the one test)
+is_symbolic_leaf = it.is_symbolic_leaf
 
 
 def is_symbolic(obj: Any) -> bool:

@@ -23,17 +23,14 @@ from typing import Any
 import numpy as np
 
 from ..errors import CutepyError
-from ..inttuple import flatten, idx2crd, product
+from ..inttuple import flatten, format_tuple, idx2crd, product
 from .canvas import Canvas, Panel, text_width
 
 #: Default number of indices shown per axis before eliding.
 DEFAULT_LIMIT = 64
 
 
-def _fmt(t: Any) -> str:
-    if isinstance(t, tuple):
-        return "(" + ",".join(_fmt(x) for x in t) + ")"
-    return str(t)
+_fmt = format_tuple
 
 
 def int_size(shape: Any, what: str = "shape") -> int:

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import CutepyError
+from ..inttuple import format_tuple
 from ..layout import Layout
 from ..notation import parse
 from ..swizzle import ComposedLayout
@@ -71,8 +72,5 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def fmt(value: Any) -> str:
-    """A value as CuTe prints it: ints plainly, tuples as ``(a,b)``."""
-    if isinstance(value, tuple):
-        return "(" + ",".join(fmt(v) for v in value) + ")"
-    return str(value)
+#: a value as CuTe prints it: ints plainly, tuples as ``(a,b)``
+fmt = format_tuple

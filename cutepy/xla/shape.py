@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from numbers import Integral
 from typing import Any, Final
 
 from ..errors import CutepyError, LayoutError
+from ..inttuple import is_symbolic_leaf
 from .types import ElementType, element_type
 
 #: Tile dimension that merges a dim into the next more minor one; XLA stores
@@ -41,11 +41,6 @@ def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _is_symbolic(x: object) -> bool:
-    """A symbolic integer (an ``Integral`` without ``__index__``, e.g. :class:`cutepy.symbolic.Sym`)."""
-    return type(x) is not bool and isinstance(x, Integral) and not hasattr(type(x), "__index__")
-
-
 def _dim_tuple(values: Iterable[Any], what: str) -> tuple[Any, ...]:
     """Dimension sizes: ints, or symbolic sizes (``Sym``) that the declared facts prove positive."""
     try:
@@ -56,7 +51,7 @@ def _dim_tuple(values: Iterable[Any], what: str) -> tuple[Any, ...]:
         return out
     dims = []
     for v in out:
-        if _is_symbolic(v):
+        if is_symbolic_leaf(v):
             if not v >= 1:  # decided from the facts, or Undecided naming the fact
                 raise LayoutError(f"{what} {out} has a size {v} that is never positive")
         elif not _is_int(v):
