@@ -61,7 +61,7 @@ def composition(A: Any, B: Any) -> Any:
     if type(B) is int or _is_symbolic(B):  # a size n means n:1
         if tr is not None:
             tr.note("size", B=B)
-        return _compose_layouts(A, Layout._new(B, 1 if B != 1 else 0))
+        return _compose_layouts(A, Layout._new(B, 1))  # C++: composition_impl(A, n, Int<1>)
     if isinstance(B, tuple):
         return _compose_by_mode(A, B)
     if isinstance(B, str):

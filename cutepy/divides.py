@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .coalesce import coalesce
 from .complement import complement
 from .composition import composition
 from .errors import CutepyError
@@ -52,6 +53,10 @@ def _tiler(t: Any) -> Any:
     raise CutepyError(f"{t!r} is not a tiler (a layout, a shape, or a tuple of tilers)")
 
 
+def _coalesced_shape(A: Any) -> Any:
+    return coalesce(A).shape if type(A) is Layout else A.size()
+
+
 def _modes(A: Layout) -> list[Layout]:
     return list(A) if type(A.shape) is tuple else [A]
 
@@ -74,7 +79,8 @@ def logical_divide(A: Any, tiler: Any) -> Any:
             return by_mode(logical_divide, A, tiler)
     elif isinstance(tiler, tuple):
         raise CutepyError("logical_divide of a composed layout takes a single layout tiler")
-    divisor = make_layout(tiler, complement(tiler, A.size()))
+    # as C++: the cotarget is the shape of coalesce(A), not its size (ceil_div per mode)
+    divisor = make_layout(tiler, complement(tiler, _coalesced_shape(A)))
     if tr is not None:
         tr.note("divisor", layout=divisor)
     return composition(A, divisor)

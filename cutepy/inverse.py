@@ -151,7 +151,7 @@ def nullspace(A: Layout) -> Layout:
     if type(A) is ComposedLayout:
         return Layout._new(1, 0)
     fs, fd = _flat(A)
-    rstride = it.prefix_product(fs)
+    rstride = it.compact_major(fs)
     shapes, strides = [], []
     for k, d in enumerate(fd):
         if not isinstance(d, ScaledBasis) and d == 0:
