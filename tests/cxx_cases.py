@@ -363,13 +363,22 @@ def _case_tile_to_shape(r):
     r_ = br + r.randint(0, 1)
     bshape = block.shape if type(block.shape) is tuple else (block.shape,)
     target = tuple((it.product(bshape[i]) if i < br else 1) * r.choice((1, 2, 3)) for i in range(r_))
-    if r.random() < 0.4:
-        order = tuple(r.sample(range(r_), r_))
+    order = tuple(r.sample(range(r_), r_)) if r.random() < 0.4 else None
+    inner = block.inner if type(block) is ComposedLayout else block
+    padded = Layout(bshape + (1,) * (r_ - br), (inner.stride if br > 1 or type(inner.shape) is tuple
+                                                 else (inner.stride,)) + (0,) * (r_ - br))
+    copies_shape = tuple(t // it.product(s) for t, s in zip(target, padded.shape))
+    copies = Layout(copies_shape, it.compact_major(copies_shape) if order is None
+                    else it.compact_order(copies_shape, order))
+    if type(block) is ComposedLayout:
+        padded = ComposedLayout(block.outer, block.offset, padded)
+    valid = _product_ref(padded, copies)
+    if order is not None:
         return Case("tile_to_shape(order)", (block, target, order),
                     lambda: cp.tile_to_shape(block, target, order),
-                    f"print(tile_to_shape({cx(block)}, {cx(target)}, {cx(order)}));")
+                    f"print(tile_to_shape({cx(block)}, {cx(target)}, {cx(order)}));", valid)
     return Case("tile_to_shape", (block, target), lambda: cp.tile_to_shape(block, target),
-                f"print(tile_to_shape({cx(block)}, {cx(target)}));")
+                f"print(tile_to_shape({cx(block)}, {cx(target)}));", valid)
 
 
 def _case_common(r):

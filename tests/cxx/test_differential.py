@@ -1,7 +1,7 @@
 """cutepy against C++ CuTe (CUTLASS's headers, compiled with g++): seeded random cases of every
 operation, swizzled and negative-stride layouts included, compared print for print.
 
-``CUTEPY_CXX_CASES`` (default 160) cases from ``CUTEPY_CXX_SEED`` run in CI, compiled in a
+``CUTEPY_CXX_CASES`` (default 120) cases from ``CUTEPY_CXX_SEED`` run in CI, compiled in a
 few translation units and cached by content (tests/cxx_harness.py); the slow test runs
 ``CUTEPY_CXX_SLOW_CASES`` (default 3000) more. Each case must be ``exact`` (cutepy prints what
 C++ prints, or both reject it) or ``cxx-wrong`` (C++'s answer breaks the operation's
@@ -17,7 +17,7 @@ from collections import Counter
 import cxx_cases
 import pytest
 
-CASES = int(os.environ.get("CUTEPY_CXX_CASES", "160"))
+CASES = int(os.environ.get("CUTEPY_CXX_CASES", "120"))
 SEED = int(os.environ.get("CUTEPY_CXX_SEED", "20261124"))
 SLOW_CASES = int(os.environ.get("CUTEPY_CXX_SLOW_CASES", "3000"))
 
