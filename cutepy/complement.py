@@ -22,7 +22,7 @@ from . import inttuple as it
 from .basis import ScaledBasis
 from .coalesce import coalesce_flat, filter_flat
 from .errors import AdmissibilityError, CutepyError
-from .layout import Layout
+from .layout import Layout, _is_symbolic
 from .swizzle import ComposedLayout
 
 _tracer: Any = None  # a tracer while cutepy.tracing.recording() runs, else None
@@ -33,6 +33,8 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
     tr = _tracer
     if tr is not None and tr.opens(complement):
         return tr.framed(complement, A, cotarget)
+    if cotarget is not None:
+        _check_cotarget(A, cotarget)
     if type(A) is ComposedLayout:  # as C++: the complement of the layout under the swizzle
         return complement(A.inner, A.cosize() if cotarget is None else cotarget)
     fs, fd = filter_flat(A)
@@ -84,6 +86,16 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
     strides.append(cur)
     s, d = coalesce_flat(shapes, strides)
     return Layout._new(s, d)
+
+
+def _check_cotarget(A: Any, cotarget: Any) -> None:
+    """A cotarget is a positive integer or a tuple of them (C++ builds a size-0 layout from 0)."""
+    leaves = it.flatten(cotarget) if type(cotarget) is tuple else (cotarget,)
+    for x in leaves:
+        if type(x) is not int and not _is_symbolic(x):
+            raise CutepyError(f"complement of {A}: the cotarget {cotarget!r} is not an integer or a shape")
+        if type(x) is int and x < 1:
+            raise CutepyError(f"complement of {A}: the cotarget {cotarget!r} must be positive")
 
 
 def coshape(layout: Layout) -> Any:

@@ -115,6 +115,9 @@ def unzip_modes(L: Layout, tiler: Any) -> tuple[Layout, Layout]:
 def zip_by_tiler(logical: Callable[[Any, Any], Layout], A: Any, tiler: Any) -> Layout:
     """``logical(A, tiler)`` regrouped as ``((tile modes...), (rest modes..., extra modes...))``."""
     tiler = _tiler(tiler)
+    if tiler is None:
+        raise CutepyError(f"{logical.__name__.replace('logical', 'zipped')}: no tiler (None); the zipped, "
+                          "tiled and flat forms need one (C++ rejects `_` here)")
     if type(A) is ComposedLayout:  # as C++: zip the layout under the swizzle
         return ComposedLayout(A.outer, A.offset, zip_by_tiler(logical, A.inner, tiler))
     L = logical(A, tiler)

@@ -316,8 +316,10 @@ def _case_complement(r):
 def _case_inverse(r):
     A = any_layout(r)
     if r.random() < 0.5:
-        return Case("right_inverse", (A,), lambda: cp.right_inverse(A), f"print(right_inverse({cx(A)}));")
-    return Case("left_inverse", (A,), lambda: cp.left_inverse(A), f"print(left_inverse({cx(A)}));")
+        return Case("right_inverse", (A,), lambda: cp.right_inverse(A), f"print(right_inverse({cx(A)}));",
+                    lambda R: [A(R(i)) for i in range(R.size())] == list(range(R.size())))
+    return Case("left_inverse", (A,), lambda: cp.left_inverse(A), f"print(left_inverse({cx(A)}));",
+                lambda R: [R(A(i)) for i in range(A.size())] == list(range(A.size())))
 
 
 _DIVIDES = ("logical_divide", "zipped_divide", "tiled_divide", "flat_divide")
