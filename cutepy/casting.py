@@ -84,9 +84,7 @@ def _up_offset(off: Any, n: int) -> Any:
 
 
 def _compose3(outer: Any, offset: Any, inner: Any) -> Any:
-    """``outer o offset o inner``; a swizzle with no bits and no offset is the identity (as C++)."""
-    if type(outer) is Swizzle and outer.bits == 0 and offset == 0:
-        return inner
+    """``outer o offset o inner``, kept composed even when the swizzle has no bits left (as C++)."""
     return ComposedLayout(outer, offset, inner)
 
 

@@ -31,6 +31,8 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
     """CuTe's ``complement``; ``cotarget`` is an int or a shape, default ``cosize(filter(A))``."""
     if (rec := recorder()) and rec.opens(complement):
         return rec.framed(complement, A, cotarget)
+    if cotarget is not None:
+        _check_cotarget(A, cotarget)
     if _composed(A):  # as C++: the complement of the layout under the swizzle
         return complement(A.inner, A.cosize() if cotarget is None else cotarget)
     fs, fd = filter_flat(A)
@@ -76,6 +78,16 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
     strides.append(cur)
     s, d = coalesce_flat(shapes, strides)
     return Layout._new(s, d)
+
+
+def _check_cotarget(A: Any, cotarget: Any) -> None:
+    """A cotarget is a positive integer or a tuple of them (C++ builds a size-0 layout from 0)."""
+    leaves = it.flatten(cotarget) if type(cotarget) is tuple else (cotarget,)
+    for x in leaves:
+        if type(x) is not int and not it.is_symbolic_leaf(x):
+            raise CutepyError(f"complement of {A}: the cotarget {cotarget!r} is not an integer or a shape")
+        if type(x) is int and x < 1:
+            raise CutepyError(f"complement of {A}: the cotarget {cotarget!r} must be positive")
 
 
 def coshape(layout: Layout) -> Any:

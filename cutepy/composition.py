@@ -51,9 +51,9 @@ def composition(A: Any, B: Any) -> Any:
     if B is None:
         rec and rec.emit(ev.NoTiler())
         return A
-    if it.is_integer(B):  # a size n means n:1 (and 1 means 1:0, as C++'s make_layout(1))
+    if it.is_integer(B):  # a size n means n:1
         rec and rec.emit(ev.SizeTiler(B))
-        return _compose_layouts(A, Layout._new(B, 1 if B != 1 else 0))
+        return _compose_layouts(A, Layout._new(B, 1))  # C++: composition_impl(A, n, Int<1>)
     if isinstance(B, tuple):
         return _compose_by_mode(A, B)
     if hasattr(B, "compose_left"):

@@ -47,6 +47,38 @@ def _tiler(t: Any) -> Any:
     raise CutepyError(f"{t!r} is not a tiler (a layout, a shape, or a tuple of tilers)")
 
 
+def _cotarget(A: Any, T: Any) -> Any:
+    """C++ divides by ``complement(T, shape(coalesce(A)))``: the rest is ``ceil_div`` mode by mode.
+
+    That equals ``complement(T, size(A))`` unless T's extent splits a mode of A unevenly;
+    then the shape is passed (plain-integer layouts only; a symbolic A keeps its size).
+    """
+    size = A.size()
+    if type(A) is not Layout or type(T) is not Layout:
+        return size
+    fs = it.flatten(A.shape) if type(A.shape) is tuple else (A.shape,)
+    fd = it.flatten(A.stride) if type(A.stride) is tuple else (A.stride,)
+    ts = it.flatten(T.shape) if type(T.shape) is tuple else (T.shape,)
+    td = it.flatten(T.stride) if type(T.stride) is tuple else (T.stride,)
+    if any(type(x) is not int for x in fs + fd + ts + td):
+        return size
+    shape: list = []  # the shape of coalesce(A) (C++'s bw_coalesce), without the traced call
+    last = None
+    for s, d in zip(fs, fd):
+        if s == 1:
+            continue
+        if last is not None and last[0] * last[1] == d:
+            last = (last[0] * s, last[1])
+            shape[-1] = last[0]
+            continue
+        last = (s, d)
+        shape.append(s)
+    extent = max([s * abs(d) for s, d in zip(ts, td) if d != 0 and s != 1], default=1)
+    if len(shape) < 2 or it.product(it.ceil_div(tuple(shape), extent)) == -(-size // extent):
+        return size
+    return tuple(shape)
+
+
 def _modes(A: Layout) -> list[Layout]:
     return list(A) if type(A.shape) is tuple else [A]
 
@@ -67,7 +99,8 @@ def logical_divide(A: Any, tiler: Any) -> Any:
             return by_mode(logical_divide, A, tiler)
     elif isinstance(tiler, tuple):
         raise CutepyError("logical_divide of a composed layout takes a single layout tiler")
-    divisor = make_layout(tiler, complement(tiler, A.size()))
+    # as C++: the cotarget is the shape of coalesce(A), not its size (ceil_div per mode)
+    divisor = make_layout(tiler, complement(tiler, _cotarget(A, tiler)))
     rec and rec.emit(ev.Divisor(divisor))
     return composition(A, divisor)
 
@@ -100,6 +133,9 @@ def unzip_modes(L: Layout, tiler: Any) -> tuple[Layout, Layout]:
 def zip_by_tiler(logical: Callable[[Any, Any], Layout], A: Any, tiler: Any) -> Layout:
     """``logical(A, tiler)`` regrouped as ``((tile modes...), (rest modes..., extra modes...))``."""
     tiler = _tiler(tiler)
+    if tiler is None:
+        raise CutepyError(f"{logical.__name__.replace('logical', 'zipped')}: no tiler (None); the zipped, "
+                          "tiled and flat forms need one (C++ rejects `_` here)")
     if type(A) is ComposedLayout:  # as C++: zip the layout under the swizzle
         return ComposedLayout(A.outer, A.offset, zip_by_tiler(logical, A.inner, tiler))
     L = logical(A, tiler)

@@ -342,7 +342,7 @@ def idx2crd(idx: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> I
         if type(stride) is not tuple:
             stride = compact_major(shape, "left", stride)
         return tuple(idx2crd(idx, s, d) for s, d in zip(shape, stride))
-    if shape == 1:
+    if type(shape) is int and shape == 1:
         return 0
     if type(stride) is int and stride == 0:
         raise CutepyError(f"idx2crd: a stride-0 mode of shape {shape} has no coordinate for an offset "
@@ -368,7 +368,7 @@ def _compact(shape: IntTuple, major: str, current: Any) -> tuple[IntTuple, Any]:
         for k in order:
             out[k], current = _compact(shape[k], major, current)
         return tuple(out), current
-    if shape == 1:
+    if type(shape) is int and shape == 1:  # as C++: only a static 1 (a symbolic size is not known to be 1)
         return 0, current
     return current, current * shape
 

@@ -127,7 +127,26 @@ def _composed_inverse(inverse: Any, A: ComposedLayout) -> Any:
     if not isinstance(A.outer, Swizzle) or A.offset != 0:
         raise CutepyError(f"{inverse.__name__} of {A}: only a swizzle over offset 0 is supported "
                           "(C++ returns a composed layout with a swizzle inside it otherwise)")
-    return composition(inverse(A.inner), A.outer)
+    R = composition(inverse(A.inner), A.outer)
+    n = A.size() if inverse is left_inverse else R.size()
+    if n > MAX_INVERSE_CHECK:
+        raise CutepyError(f"{inverse.__name__} of {A}: {n} elements to check, more than "
+                          f"MAX_INVERSE_CHECK = {MAX_INVERSE_CHECK}")
+    import numpy as np  # lazy: only this check of a swizzled inverse needs numpy
+
+    idx = np.arange(n, dtype=np.int64)
+    got = R.offsets(A.offsets(idx)) if inverse is left_inverse else A.offsets(R.offsets(idx))
+    if not np.array_equal(got, idx):
+        raise AdmissibilityError(
+            f"{inverse.__name__} of {A}: C++'s {inverse.__name__}(L) o Sw = {R} breaks the "
+            "post-condition: L moves the swizzle's bits out of order, so the swizzle does not "
+            "commute with it"
+        )
+    return R
+
+
+#: Largest swizzled layout whose inverse is checked element by element (numpy, int64).
+MAX_INVERSE_CHECK = 1 << 22
 
 
 def _int_strides(A: Layout, fd: tuple) -> None:
@@ -144,7 +163,7 @@ def nullspace(A: Layout) -> Layout:
     if type(A) is ComposedLayout:
         return Layout._new(1, 0)
     fs, fd = _flat(A)
-    rstride = it.prefix_product(fs)
+    rstride = it.compact_major(fs)
     shapes, strides = [], []
     for k, d in enumerate(fd):
         if not isinstance(d, ScaledBasis) and d == 0:

@@ -19,7 +19,6 @@ import operator
 from numbers import Integral
 from typing import Any
 
-from . import evaluate
 from . import inttuple as it
 from .basis import ScaledBasis, basis_like
 from .errors import CutepyError, LayoutError
@@ -262,6 +261,8 @@ class Layout:
         >>> Layout((2, 3), (3, 1)).offsets()
         array([0, 3, 1, 4, 2, 5])
         """
+        from . import evaluate  # lazy: whole-domain evaluation loads numpy
+
         return evaluate.offsets(self, indices)
 
     def get_flat_coord(self, index: int) -> tuple:

@@ -37,7 +37,6 @@ def logical_product(A: Any, tiler: Any) -> Layout:
     """``(A, composition(complement(A, size(A)*cosize(B)), B))``, by mode for a tuple tiler."""
     if (rec := recorder()) and rec.opens(logical_product):
         return rec.framed(logical_product, A, tiler)
-    A = as_layout(A)
     tiler = _tiler(tiler)
     if type(A) is ComposedLayout:  # as C++: the product of the layout under the swizzle
         return ComposedLayout(A.outer, A.offset, logical_product(A.inner, tiler))
@@ -94,11 +93,14 @@ def _interleave(A: Any, B: Any, block_first: bool) -> Any:
     (rec := recorder()) and rec.emit(ev.Padded(r, Ap, Bp, room))
     C = composition(complement(Ap, room), Bp)
     first, second = (Ap, C) if block_first else (C, Ap)
-    if (type(first._shape) is tuple) != (type(second._shape) is tuple):
-        raise CutepyError(f"{'blocked' if block_first else 'raked'}_product of {A} and {B}: one is a "
-                          "rank-1 tuple and the other a scalar layout; C++ cannot zip them")
-    if type(first._shape) is not tuple:  # C++'s zip of two scalar layouts: one mode holding the pair
+    # C++'s zip(first, second): a scalar first gives one mode holding the pair; a tuple first
+    # pairs its modes with second's, which must be a tuple of the same rank
+    if type(first._shape) is not tuple:
         return Layout._new(((first._shape, second._shape),), ((first._stride, second._stride),))
+    if type(second._shape) is not tuple or len(second._shape) != len(first._shape):
+        raise CutepyError(f"{'blocked' if block_first else 'raked'}_product of {A} and {B}: C++ cannot zip "
+                          f"{first} with {second} (mismatched ranks)")
+    r = len(first._shape)
     ss, dd = [], []
     for i in range(r):
         pair_s, pair_d = (first._shape[i], second._shape[i]), (first._stride[i], second._stride[i])

@@ -30,3 +30,13 @@ def cxx():
     if reason is not None:
         pytest.skip(f"C++ CuTe reference unavailable: {reason}")
     return cxx_harness
+
+
+def pytest_collection_modifyitems(config, items):
+    """``@pytest.mark.slow`` tests run only when asked: ``-m slow`` or ``CUTEPY_SLOW=1``."""
+    if config.option.markexpr or os.environ.get("CUTEPY_SLOW"):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]

@@ -274,16 +274,27 @@ def _run_unit(cases: list[tuple[int, str]], includes: tuple[str, ...], preamble:
 
 
 def run_cases(cases: list[str], includes: tuple[str, ...] = DEFAULT_INCLUDES,
-              preamble: str = "") -> list[CaseResult]:
+              preamble: str = "", keys: list | None = None) -> list[CaseResult]:
     """Compile and run every case; one CaseResult per case, in order.
 
     ``includes`` are the headers each unit includes (``using namespace cute;`` follows them),
-    ``preamble`` is C++ text placed after them (helpers the cases share).
+    ``preamble`` is C++ text placed after them (helpers the cases share). Cases with different
+    ``keys`` never share a unit: put the cases expected to fail to compile under their own key
+    so that the others compile in one go. Units hold at most ``CUTEPY_CXX_BATCH`` cases and
+    are spread over the ``CUTEPY_CXX_JOBS`` parallel compiles.
     """
     batch = max(1, int(os.environ.get("CUTEPY_CXX_BATCH", "200")))
     jobs = max(1, int(os.environ.get("CUTEPY_CXX_JOBS", "2")))
-    indexed = list(enumerate(cases))
-    units = [indexed[k:k + batch] for k in range(0, len(indexed), batch)]
+    keys = [0] * len(cases) if keys is None else list(keys)
+    if len(keys) != len(cases):
+        raise ValueError("run_cases: one key per case")
+    groups: dict = {}
+    for i, (k, c) in enumerate(zip(keys, cases)):
+        groups.setdefault(k, []).append((i, c))
+    units = []
+    for members in groups.values():
+        size = min(batch, -(-len(members) // jobs))
+        units += [members[k:k + size] for k in range(0, len(members), size)]
     results: dict[int, CaseResult] = {}
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         for part in pool.map(lambda unit: _run_unit(unit, tuple(includes), preamble), units):

@@ -152,5 +152,9 @@ def test_size_one_leaf_with_negative_stride_is_fine():
     A = parse("(8,(8,(2))):(2,(-1,(3)))")
     R = cp.composition(A, parse("(1):(-2)"))
     assert R.size() == 1 and R(0) == 0
-    with pytest.raises(cp.AdmissibilityError, match="negative stride"):
-        cp.composition(A, parse("2:-1"))
+    # C++ 4.x composes a negative B stride by |stride| and sign (A(-i) == -A(i)): g++ prints _2:_-2
+    R = cp.composition(A, parse("2:-1"))
+    assert str(R) == "2:-2" and R(1) == A(-1) == -2
+    # B mixing signs over several modes of A borrows across them: refused
+    with pytest.raises(cp.AdmissibilityError, match="mixes positive and negative"):
+        cp.composition(parse("(4,4):(1,10)"), parse("(2,2):(-1,4)"))

@@ -271,7 +271,8 @@ def test_divide_mode_orders(A, tile):
     rest = [L[i] for i in range(k, L.rank())]
     assert Z[0] == cp.make_layout(*[L[i][0] for i in range(k)])
     assert Z[1] == cp.make_layout(*[L[i][1] for i in range(k)], *rest)
-    assert Z[0] == cp.composition(A, tile)
+    # the same function (C++'s make_layout(1) is 1:0 in a divide, 1:1 in a composition)
+    assert values(Z[0]) == values(cp.composition(A, tile))
     # C++ spreads a mode of rank > 1 and keeps a rank-1 mode whole (z(_, repeat<R>(_)))
     spread = [*Z[1]] if Z[1].rank() > 1 else [Z[1]]
     assert T == cp.make_layout(Z[0], *spread)

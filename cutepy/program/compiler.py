@@ -26,7 +26,7 @@ offset ``b`` before ``R``).
 ('layout', '(2,(4,2),2,3):(16,(32,8),3,1)', 29)
 >>> e = concatenate([trace((4, 1, 4), "bias"), trace((4, 12, 4), "weight")], axis=1)
 >>> [str(q) for q in to_layout(e).pieces]
-['(4,1,4):(52,0,1)', '4 + (4,12,4):(52,4,1)']
+['(4,1,4):(52,4,1)', '4 + (4,12,4):(52,4,1)']
 
 A broadcast is a numpy view: ``broadcast_to`` adds stride-0 dims to the array it
 reads. Its result is an input of the program that consumes it (a piece indexed by the
