@@ -342,8 +342,10 @@ def gen_construct(rng: random.Random) -> Case:
         def check_sw(R: Any, args: tuple = args, good: bool = good) -> None:
             if not good:
                 B, M, S = args
+                # CuTe's conditions; how large B, M, S may be is branch cxx's call (see the
+                # regression test test_swizzle_parameters_are_bounded)
                 ok = all(type(v) is int for v in args) and 0 <= B and 0 <= M and abs(S) >= B
-                brute.require(ok and B + M + abs(S) <= 128, f"Swizzle{args} accepted")
+                brute.require(ok, f"Swizzle{args} accepted")
             for x in (0, 1, 77, 1000, 123456):
                 brute.require(R(x) == brute.swizzle(x, R.bits, R.base, R.shift), f"Swizzle{args}({x})")
 
@@ -546,7 +548,8 @@ def gen_algebra(rng: random.Random) -> Case:
         v = rng.choice(BAD_INTS + [Layout((2, 3), (1, E(0))), "4:1", Layout(2**40), Layout(2**61, 2)])
         args[k] = v
         args = tuple(args)
-        rejected = isinstance(v, (bool, float, complex, str, np.floating)) or v is None
+        # None is CuTe's "_" (keep this mode) wherever a tiler or an optional layout goes
+        rejected = isinstance(v, (bool, float, complex, str, np.floating))
 
         def check(R: Any, v: Any = v, rejected: bool = rejected) -> None:  # noqa: F811
             if rejected:
