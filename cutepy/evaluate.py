@@ -200,7 +200,7 @@ def _fill(
     if n > limit:
         raise CutepyError(
             f"whole-domain offsets of {layout} need {n} elements, above the limit of {limit}; "
-            "raise it with cutepy.limits(max_elements=...) or offsets(..., max_elements=...)"
+            "raise it with cutepy.evaluate.limits(max_elements=...) or offsets(..., max_elements=...)"
         )
     lo, hi = _bounds(fs, fd, base)
     if hi > _INT64_MAX or lo < -_INT64_MAX:
