@@ -342,9 +342,10 @@ def gen_construct(rng: random.Random) -> Case:
         def check_sw(R: Any, args: tuple = args, good: bool = good) -> None:
             if not good:
                 B, M, S = args
+                S = B if S is None else S  # Swizzle(B, M) means S = B
                 # CuTe's conditions; how large B, M, S may be is branch cxx's call (see the
                 # regression test test_swizzle_parameters_are_bounded)
-                ok = all(type(v) is int for v in args) and 0 <= B and 0 <= M and abs(S) >= B
+                ok = all(type(v) is int for v in (B, M, S)) and 0 <= B and 0 <= M and abs(S) >= B
                 brute.require(ok, f"Swizzle{args} accepted")
             for x in (0, 1, 77, 1000, 123456):
                 brute.require(R(x) == brute.swizzle(x, R.bits, R.base, R.shift), f"Swizzle{args}({x})")
