@@ -257,8 +257,9 @@ def test_cli_bad_input_is_one_line_and_status_2(argv):
 
 @pytest.mark.xfail(strict=True, reason="fixed on branch eng")
 def test_long_xla_tile_chains_compile_quickly_or_are_refused():
-    text = "f32[64,64]{1,0:T(2,2)" + "(2,1)" * 2000 + "}"
-    with within(5):
+    # quadratic today: 2000 tiles take ~2.5 s, 4000 ~15 s, 8000 about a minute
+    text = "f32[64,64]{1,0:T(2,2)" + "(2,1)" * 8000 + "}"
+    with within(10):
         rejects_or(lambda c: None, cutepy.xla.to_cute, text)
 
 
