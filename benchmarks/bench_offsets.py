@@ -4,7 +4,7 @@ Run:  python benchmarks/bench_offsets.py [--sizes 24 26] [--repeat 7]
 
 For each size 2^k and each kind of layout (contiguous, strided, nested, swizzled, and a
 few awkward shapes), prints the best-of-``repeat`` time of ``cutepy.evaluate.offsets``
-and of the numpy baseline ``np.empty(n, int64); a.fill(1)`` (a fresh array each time, so
+and of the numpy baseline ``np.empty(size, int64); a.fill(1)`` (a fresh array each time, so
 both pay the same page faults; the two are timed alternately), and their ratio.
 The goal is every ratio <= 1.5.
 """
@@ -59,6 +59,10 @@ def cases(k: int) -> dict[str, object]:
         "odd sizes (3,5,7,n/128)": Layout((3, 5, 7, n // 128), (1, 3, 15, 105)),
         "swizzled Sw<3,4,3> o (h,n/h)": ComposedLayout(Swizzle(3, 4, 3), 0, Layout((h, n // h), (n // h, 1))),
         "swizzled Sw<3,4,3> o n": ComposedLayout(Swizzle(3, 4, 3), 0, Layout(n)),
+        # strides that are no multiple of the swizzle's period: the slow path, one pass per op
+        "swizzled, irregular (7,n/8):(n/8+3,1)": ComposedLayout(
+            Swizzle(3, 4, 3), 0, Layout((7, n // 8), (n // 8 + 3, 1))
+        ),
     }
 
 
@@ -72,8 +76,9 @@ def main(argv: list[str] | None = None) -> None:
         n = 1 << k
         print(f"\n2^{k} elements (numpy: np.empty + fill, timed alternately with each case)")
         for name, L in cases(k).items():
+            size = L.size()
             ours = lambda L=L, n=n: offsets(L, max_elements=n)  # noqa: E731
-            t, t_np = _best_pair(ours, lambda n=n: _fill(n), args.repeat)
+            t, t_np = _best_pair(ours, lambda size=size: _fill(size), args.repeat)
             ratio = t / t_np
             worst = max(worst, ratio)
             print(f"  {name:36s} {t * 1e3:8.1f} ms  fill {t_np * 1e3:7.1f} ms  {ratio:5.2f}x")

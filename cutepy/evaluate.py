@@ -26,6 +26,7 @@ cutepy.errors.CutepyError: whole-domain offsets of 16:1 need 16 elements, above 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -200,7 +201,7 @@ def _fill(
     if n > limit:
         raise CutepyError(
             f"whole-domain offsets of {layout} need {n} elements, above the limit of {limit}; "
-            "raise it with cutepy.limits(max_elements=...) or offsets(..., max_elements=...)"
+            "raise it with cutepy.evaluate.limits(max_elements=...) or offsets(..., max_elements=...)"
         )
     lo, hi = _bounds(fs, fd, base)
     if hi > _INT64_MAX or lo < -_INT64_MAX:
@@ -228,6 +229,13 @@ def _fill(
         return out
     sj, dj = modes[j]
     rows = _BLOCK // m
+    if swizzle is not None:
+        # rows a multiple of P / gcd(dj, P): then the row offsets c*dj of the blocks are
+        # multiples of the swizzle's period P and add no residues (see below)
+        period = 1 << (swizzle.yyy_mask | swizzle.zzz_mask).bit_length()
+        q = period // math.gcd(dj, period)
+        if q <= rows:
+            rows -= rows % q
     block = np.empty(m * rows, dtype=np.int64)
     _table(block, modes[:j] + [(rows, dj)], 0)
     outer = modes[j + 1 :]

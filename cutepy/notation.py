@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .basis import MAX_MODE, MAX_PATH, ScaledBasis
+from .basis import ScaledBasis
 from .errors import CutepyError, ParseError
 from .inttuple import MAX_DEPTH
 from .layout import Layout
@@ -92,14 +92,11 @@ class _Parser:
         if len(parts) == 1:
             return v
         col = tok[2] + len(tok[1]) - len(tok[1].split("@", 1)[1]) - 1
-        if len(parts) - 1 > MAX_PATH:
-            raise ParseError(f"a basis mode path longer than {MAX_PATH}", self.text, col)
-        modes = []
-        for p in parts[1:]:
-            if len(p) > len(str(MAX_MODE)) or int(p) > MAX_MODE:
-                raise ParseError(f"a basis mode index above the limit {MAX_MODE}", self.text, col)
-            modes.append(int(p))
-        return ScaledBasis(v, tuple(reversed(modes)))
+        modes = tuple(self.integer(p, col) for p in reversed(parts[1:]))
+        try:  # ScaledBasis bounds the mode indices and the path length
+            return ScaledBasis(v, modes)
+        except CutepyError as e:
+            raise ParseError(str(e), self.text, col) from None
 
     def plain_int(self, tok: tuple[str, str, int], what: str) -> int:
         if tok[0] != "int" or "@" in tok[1]:

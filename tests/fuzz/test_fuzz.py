@@ -1,0 +1,74 @@
+"""A short seeded fuzz run over every public surface (the long run: benchmarks/fuzz.py).
+
+The run happens once, in a subprocess under a 4 GiB address-space limit (an allocation
+bomb becomes a MemoryError there, not a machine out of memory); each surface then
+asserts that it saw no crash, hang or wrong answer. ``CUTEPY_FUZZ_N`` scales the run.
+Surfaces whose findings are fixed on another branch are marked xfail with that branch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent
+ROOT = HERE.parents[1]
+N = int(os.environ.get("CUTEPY_FUZZ_N", "1000"))
+SEED = int(os.environ.get("CUTEPY_FUZZ_SEED", "11"))
+
+sys.path.insert(0, str(HERE))
+from harness import SURFACES  # noqa: E402
+
+
+def _limit() -> None:
+    b = 4 << 30
+    resource.setrlimit(resource.RLIMIT_AS, (b, b))
+
+
+@pytest.fixture(scope="module")
+def report() -> dict:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    r = subprocess.run(
+        [sys.executable, str(HERE / "harness.py"), "--n", str(N), "--seed", str(SEED), "--timeout", "5",
+         "--json"],
+        capture_output=True, text=True, env=env, cwd=ROOT, timeout=600, preexec_fn=_limit,
+    )
+    assert r.stdout.strip(), f"the fuzz run died (exit {r.returncode}): {r.stderr[-2000:]}"
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+# surfaces where this seed finds something that another branch fixes (strict: the
+# lead sees them flip when merging); threads is a race, so it may pass on a given run
+OTHER_BRANCH = {
+    "construct": "cxx (Swizzle bounds) and the lead (printing >4300-digit leaves)",
+    "algebra": "cxx",
+    "xla": "eng",
+    "symbolic": "sym",
+    "programs": "eng",
+    "pictures": "ux",
+    "cli": "ux",
+}
+RACES = {"threads": "trace"}
+
+
+def _marks(s: str) -> list:
+    if s in OTHER_BRANCH:
+        return [pytest.mark.xfail(strict=True, reason=f"fixed on branch {OTHER_BRANCH[s]}")]
+    if s in RACES:
+        return [pytest.mark.xfail(strict=False, reason=f"fixed on branch {RACES[s]} (a race)")]
+    return []
+
+
+@pytest.mark.parametrize("surface", [pytest.param(s, marks=_marks(s)) for s in SURFACES])
+def test_surface_has_no_crash_hang_or_wrong_answer(report: dict, surface: str) -> None:
+    c = report["counts"][surface]
+    assert c["calls"] > 0, f"the run never reached {surface}"
+    found = [f for f in report["findings"] if f["surface"] == surface]
+    lines = "\n".join(f"[{f['kind']} x{f['count']}] {f['repro'][:200]} -> {f['detail'][:200]}" for f in found)
+    assert c["crash"] + c["hang"] + c["wrong"] == 0, f"{surface}: {c}\n{lines}"
