@@ -3,7 +3,6 @@
 The run happens once, in a subprocess under a 4 GiB address-space limit (an allocation
 bomb becomes a MemoryError there, not a machine out of memory); each surface then
 asserts that it saw no crash, hang or wrong answer. ``CUTEPY_FUZZ_N`` scales the run.
-Surfaces whose findings are fixed on another branch are marked xfail with that branch.
 """
 
 from __future__ import annotations
@@ -43,29 +42,7 @@ def report() -> dict:
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
-# surfaces where this seed finds something that another branch fixes (strict: the
-# lead sees them flip when merging); threads is a race, so it may pass on a given run
-OTHER_BRANCH = {
-    "construct": "cxx (Swizzle bounds) and the lead (printing >4300-digit leaves)",
-    "algebra": "cxx",
-    "xla": "eng",
-    "symbolic": "sym",
-    "programs": "eng",
-    "pictures": "ux",
-    "cli": "ux",
-}
-RACES = {"threads": "trace"}
-
-
-def _marks(s: str) -> list:
-    if s in OTHER_BRANCH:
-        return [pytest.mark.xfail(strict=True, reason=f"fixed on branch {OTHER_BRANCH[s]}")]
-    if s in RACES:
-        return [pytest.mark.xfail(strict=False, reason=f"fixed on branch {RACES[s]} (a race)")]
-    return []
-
-
-@pytest.mark.parametrize("surface", [pytest.param(s, marks=_marks(s)) for s in SURFACES])
+@pytest.mark.parametrize("surface", SURFACES)
 def test_surface_has_no_crash_hang_or_wrong_answer(report: dict, surface: str) -> None:
     c = report["counts"][surface]
     assert c["calls"] > 0, f"the run never reached {surface}"

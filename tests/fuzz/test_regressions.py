@@ -1,9 +1,6 @@
 """Issue 11: one regression test per class of bad input that crashed, hung or lied.
 
-Each test names the class. Classes fixed on another branch carry
-``xfail(strict=True, reason="fixed on branch NAME")``: when that branch is merged the
-test passes, strict xfail reports it, and the marker is removed. Expected answers come
-from the brute-force model (tests/fuzz/brute.py) or from the definition, never from
+Each test names the class. Expected answers come from the brute-force model (tests/fuzz/brute.py) or from the definition, never from
 cutepy's own output.
 """
 
@@ -74,7 +71,6 @@ def test_offsets_never_wrap_around_int64():
         offsets(L, [11])
 
 
-@pytest.mark.xfail(strict=True, reason="fixed on branch eng")
 def test_xla_linear_index_never_wraps_around_int64():
     dims, idx = [2**40, 2**40], (2**40 - 1, 2**40 - 1)
     want = brute.xla_linear_index(dims, [1, 0], [], idx)  # 2^80 - 1, beyond int64
@@ -84,7 +80,6 @@ def test_xla_linear_index_never_wraps_around_int64():
                cutepy.xla.linear_indices_at, text, np.array([idx]))
 
 
-@pytest.mark.xfail(strict=True, reason="fixed on branch cxx")
 @pytest.mark.parametrize("op", ["tiled_divide", "flat_divide", "tiled_product", "flat_product"])
 def test_none_tiler_keeps_every_mode(op):
     A = Layout((8, 6), (1, 8))
@@ -98,7 +93,6 @@ def test_none_tiler_keeps_every_mode(op):
     rejects_or(keeps, getattr(cutepy, op), A, None)
 
 
-@pytest.mark.xfail(strict=True, reason="fixed on branch cxx")
 @pytest.mark.parametrize("op, n", [
     ("complement", 0), ("complement", 2.5), ("complement", 24.0), ("downcast", 0), ("downcast", -1),
     ("downcast", 2.5), ("upcast", -2), ("upcast", 0),
@@ -113,7 +107,6 @@ def test_bad_counts_are_rejected_not_turned_into_invalid_layouts(op, n):
                getattr(cutepy, op), L, n)
 
 
-@pytest.mark.xfail(strict=True, reason="fixed on branch eng")
 @pytest.mark.parametrize("shape", [(2.5, 3), (True, 3), ("4", 2), (4.0, 2)])
 def test_program_trace_rejects_non_integer_sizes(shape):
     import cutepy.program as cp
@@ -123,7 +116,7 @@ def test_program_trace_rejects_non_integer_sizes(shape):
 
 
 @pytest.mark.parametrize("value", [
-    *(pytest.param(v, marks=pytest.mark.xfail(strict=True, reason="fixed on branch sym"))
+    *(pytest.param(v)
       for v in (16.5, "16", True, 12)),
     0, -8,
 ])
@@ -144,7 +137,6 @@ def test_whole_domain_offsets_refuse_beyond_the_limit_before_allocating():
             Layout((100000, 100000)).offsets()
 
 
-@pytest.mark.xfail(strict=True, reason="fixed on branch ux")
 @pytest.mark.parametrize("L", [Layout(2**40), Layout((100000, 100000)), Layout((1000, 1000))])
 def test_pictures_of_big_layouts_elide(L):
     from cutepy import viz
@@ -157,7 +149,6 @@ def test_pictures_of_big_layouts_elide(L):
                    L, buf)
 
 
-@pytest.mark.xfail(strict=True, reason="fixed on branch ux")
 @pytest.mark.parametrize("text", ["(100000,100000):(100000,1)", "(1000,1000)", "1099511627776:1"])
 def test_cli_show_of_big_layouts_is_bounded(text):
     with within(20):
@@ -203,7 +194,6 @@ def test_mixed_int_and_basis_strides_never_raise_type_error(i):
     assert () not in want and {(m,): v for m, v in enumerate(got) if v} == want
 
 
-@pytest.mark.xfail(strict=True, reason="fixed on branch cxx")
 @pytest.mark.parametrize("args", [(100000, 0, 100000), (2**70, 0, 2**70), (3, 10**30, 3)])
 def test_swizzle_parameters_are_bounded(args):
     with pytest.raises(CutepyError):
@@ -217,7 +207,7 @@ def test_offsets_at_huge_indices_is_a_cutepy_error(idx):
 
 
 @pytest.mark.parametrize("fn", [
-    *(pytest.param(f, marks=pytest.mark.xfail(strict=True, reason="fixed on branch eng"))
+    *(pytest.param(f)
       for f in ("report", "linear_indices")),
     "to_cute", "sizes",
 ])
@@ -229,7 +219,6 @@ def test_xla_beyond_64_dims_is_a_cutepy_error(fn):
         pass
 
 
-@pytest.mark.xfail(strict=True, reason="fixed on branch cxx")
 @pytest.mark.parametrize("call", [
     lambda: cutepy.shape_div(4, 0), lambda: cutepy.ceil_div(4, 0), lambda: cutepy.idx2crd(3, (0, 2)),
     lambda: cutepy.upcast(Layout(4), 0), lambda: cutepy.crd2idx(1, (2,), ("a",)),
@@ -242,7 +231,6 @@ def test_unvalidated_arguments_are_cutepy_errors(call):
         pass
 
 
-@pytest.mark.xfail(strict=True, reason="fixed on branch ux")
 @pytest.mark.parametrize("argv", [
     ["op", "flatten", "5"], ["op", "cosize", "<4:1, 2:1>"],
     ["show", "4:1", "--svg", "/nonexistent/dir/x.svg"],
@@ -255,7 +243,6 @@ def test_cli_bad_input_is_one_line_and_status_2(argv):
 # -- hangs --------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="fixed on branch eng")
 def test_long_xla_tile_chains_compile_quickly_or_are_refused():
     # quadratic today: 2000 tiles take ~2.5 s, 4000 ~15 s, 8000 about a minute
     text = "f32[64,64]{1,0:T(2,2)" + "(2,1)" * 8000 + "}"
@@ -263,7 +250,6 @@ def test_long_xla_tile_chains_compile_quickly_or_are_refused():
         rejects_or(lambda c: None, cutepy.xla.to_cute, text)
 
 
-@pytest.mark.xfail(strict=True, reason="fixed on branch ux")
 def test_pictures_of_large_swizzled_layouts_stop():
     from cutepy import viz
 
@@ -285,7 +271,6 @@ def test_composition_of_high_rank_layouts_is_fast_or_refused():
 # -- threads --------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=False, reason="fixed on branch trace (a race: it does not show on every run)")
 def test_explain_in_one_thread_does_not_disturb_operations_in_another():
     A = Layout((8, 3), (3, 1))
     ref_op = cutepy.right_inverse(A)
