@@ -27,65 +27,21 @@ cutepy.errors.CutepyError: whole-domain offsets of 16:1 need 16 elements, above 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
 
 from . import inttuple as it
+from . import limits as _limits
 from .errors import CutepyError
+from .limits import DEFAULT_MAX_ELEMENTS, _check_limit, limits  # noqa: F401 (re-exported)
 
 _INT64_MAX = (1 << 63) - 1
-
-#: Default bound on the number of elements a whole-domain table may hold (2 GiB of int64).
-DEFAULT_MAX_ELEMENTS = 1 << 28
-
-_max_elements: ContextVar[int] = ContextVar("cutepy_max_elements", default=DEFAULT_MAX_ELEMENTS)
 
 # elements per block: the block and its scratch stay in the L2 cache
 _BLOCK = 1 << 15
 # swizzled blocks kept per residue (see _fill)
 _CACHED_BLOCKS = 8
-
-
-def max_elements() -> int:
-    """The element limit in force in this context (thread / task).
-
-    >>> max_elements() == DEFAULT_MAX_ELEMENTS
-    True
-    """
-    return _max_elements.get()
-
-
-@contextmanager
-def limits(*, max_elements: int | None = None) -> Iterator[None]:
-    """Raise (or lower) the whole-domain element limit inside a ``with`` block.
-
-    Pre:  ``max_elements`` is a positive integer (or ``None``: unchanged).
-    Post: the limit is restored on exit; other threads and tasks never see the change
-          (it lives in a :mod:`contextvars` variable).
-
-    >>> from cutepy import Layout
-    >>> with limits(max_elements=1 << 30):
-    ...     max_elements()
-    1073741824
-    """
-    if max_elements is None:
-        yield
-        return
-    _check_limit(max_elements)
-    token = _max_elements.set(max_elements)
-    try:
-        yield
-    finally:
-        _max_elements.reset(token)
-
-
-def _check_limit(limit: Any) -> None:
-    if type(limit) is not int or limit < 1:
-        raise CutepyError(f"max_elements must be a positive integer, got {limit!r}")
 
 
 def _flat_int_modes(layout: Any) -> tuple[tuple, tuple]:
@@ -138,7 +94,7 @@ def offsets(
     """
     if indices is not None:
         return _offsets_at(layout, indices)
-    limit = _max_elements.get() if max_elements is None else max_elements
+    limit = _limits.max_elements() if max_elements is None else max_elements
     _check_limit(limit)
     if _is_composed(layout):
         return _composed_offsets(layout, limit)
@@ -201,7 +157,7 @@ def _fill(
     if n > limit:
         raise CutepyError(
             f"whole-domain offsets of {layout} need {n} elements, above the limit of {limit}; "
-            "raise it with cutepy.evaluate.limits(max_elements=...) or offsets(..., max_elements=...)"
+            "raise it with cutepy.limits(max_elements=...) or offsets(..., max_elements=...)"
         )
     lo, hi = _bounds(fs, fd, base)
     if hi > _INT64_MAX or lo < -_INT64_MAX:

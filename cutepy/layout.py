@@ -142,7 +142,7 @@ class Layout:
     def __init__(self, shape: Any, stride: Any = None):
         if stride is None:
             shape = _normalize(shape, "shape", True)
-            stride = it.prefix_product(shape)
+            stride = it.compact_major(shape)
         elif isinstance(stride, _MajorTag):
             shape = _normalize(shape, "shape", True)
             stride = stride.strides(shape)
@@ -265,13 +265,17 @@ class Layout:
 
         return evaluate.offsets(self, indices)
 
-    def get_flat_coord(self, index: int) -> tuple:
-        """The flat (leaf) coordinate of a 1-D index."""
-        return it.flatten(it.idx2crd(index, self._shape))
+    def get_hier_coord(self, offset: Any) -> Any:
+        """C++'s ``Layout::get_hier_coord``: see :func:`get_hier_coord`."""
+        return get_hier_coord(self, offset)
 
-    def get_hier_coord(self, index: int) -> Any:
-        """The natural (hierarchical) coordinate of a 1-D index."""
-        return it.idx2crd(index, self._shape)
+    def get_flat_coord(self, offset: Any) -> Any:
+        """C++'s ``Layout::get_flat_coord``: see :func:`get_flat_coord`."""
+        return get_flat_coord(self, offset)
+
+    def get_1d_coord(self, offset: Any) -> Any:
+        """C++'s ``Layout::get_1d_coord``: see :func:`get_1d_coord`."""
+        return get_1d_coord(self, offset)
 
 
 class _MajorTag:
@@ -290,9 +294,9 @@ class _MajorTag:
 
 
 #: Compact column-major strides (the default): ``LayoutLeft((2,3)) == (2,3):(1,2)``.
-LayoutLeft = _MajorTag("LayoutLeft", it.prefix_product)
+LayoutLeft = _MajorTag("LayoutLeft", it.compact_major)
 #: Compact row-major strides: ``LayoutRight((2,3)) == (2,3):(3,1)``.
-LayoutRight = _MajorTag("LayoutRight", it.suffix_product)
+LayoutRight = _MajorTag("LayoutRight", lambda shape: it.compact_major(shape, "right"))
 
 
 def _has_none(c: Any) -> bool:
@@ -353,50 +357,6 @@ def make_layout(*args: Any) -> Layout:
     if len(args) == 2:
         return Layout(args[0], args[1])
     raise CutepyError("make_layout takes (shape, stride=None) or layouts as modes")
-
-
-def make_ordered_layout(shape: Any, order: Any = None) -> Layout:
-    """A compact layout whose leaves get strides in increasing ``order``.
-
-    Pre:  ``order`` is congruent to ``shape``; equal orders keep their left-to-right position.
-    Post: a bijection onto ``[0, size)``; the leaf of smallest order has stride 1, and each
-          next one the product of the sizes before it.
-
-    >>> make_ordered_layout((2, 3, 4), (1, 2, 0))
-    (2,3,4):(4,8,1)
-    """
-    shape = _normalize(shape, "shape", True)
-    if order is None:
-        return Layout._new(shape, it.prefix_product(shape))
-    order = _normalize(order, "order", False)
-    if not it.congruent(shape, order):
-        raise LayoutError(f"order {_fmt(order)} is not congruent to shape {_fmt(shape)}")
-    fs, fo = it.flatten(shape), it.flatten(order)
-    strides = [0] * len(fs)
-    acc = 1
-    for i in sorted(range(len(fs)), key=lambda k: (fo[k], k)):
-        strides[i] = acc
-        acc *= fs[i]
-    return Layout._new(shape, it.unflatten(strides, shape))
-
-
-def make_layout_like(layout: Layout) -> Layout:
-    """A compact layout with ``layout``'s shape and strides in the same order; stride-0 stays 0.
-
-    Pre:  ``layout`` has integer strides.
-    Post: same shape; the non-zero strides sorted as ``layout``'s are, compact.
-
-    >>> make_layout_like(Layout((2, 3, 4), (20, 0, 1)))
-    (2,3,4):(4,0,1)
-    """
-    fs, fd = it.flatten(layout._shape), it.flatten(layout._stride)
-    strides = [0] * len(fs)
-    acc = 1
-    live = [i for i in range(len(fs)) if fd[i] != 0]
-    for i in sorted(live, key=lambda k: (fd[k], k)):
-        strides[i] = acc
-        acc *= fs[i]
-    return Layout._new(layout._shape, it.unflatten(strides, layout._shape))
 
 
 def make_identity_layout(shape: Any) -> Layout:
@@ -612,6 +572,52 @@ def dice(crd: Any, layout: Layout) -> Layout:
     if not isinstance(crd, tuple):
         return layout
     return Layout._new(_slice(crd, layout._shape, False), _slice(crd, layout._stride, False))
+
+
+# -- offsets back to coordinates ---------------------------------------------------
+
+
+def get_hier_coord(layout: Layout, offset: Any) -> Any:
+    """The natural coordinate whose offset is ``offset``, read through the strides (C++'s
+    ``Layout::get_hier_coord``): leaf ``(offset // d) % s``. Exact for compact layouts.
+
+    >>> get_hier_coord(Layout((2, 4), (4, 1)), 7)
+    (1, 3)
+    """
+    return it.idx2crd(offset, layout.shape, layout.stride)
+
+
+def get_flat_coord(layout: Layout, offset: Any) -> Any:
+    """``get_hier_coord`` with each top-level mode's coordinate made 1-D (C++'s ``get_flat_coord``).
+
+    >>> get_flat_coord(Layout(((2, 2), 4), ((8, 4), 1)), 13)
+    (3, 1)
+    """
+    crd = get_hier_coord(layout, offset)
+    shape = layout.shape
+    if type(shape) is not tuple or len(shape) == 1:  # C++'s repeat<1> is not a tuple
+        return it.crd2idx(crd, shape)
+    return tuple(it.crd2idx(c, s) for c, s in zip(crd, shape))
+
+
+def get_1d_coord(layout: Layout, offset: Any) -> Any:
+    """The column-major index of ``get_hier_coord(offset)`` (C++'s ``get_1d_coord``).
+
+    >>> get_1d_coord(Layout((2, 4), (4, 1)), 7)
+    7
+    """
+    return _horner(get_hier_coord(layout, offset), layout.shape)
+
+
+def _horner(crd: Any, shape: Any) -> Any:
+    if type(crd) is not tuple:
+        return crd
+    fc, fs = it.flatten(crd), it.flatten(it._product_like(shape, crd))
+    r = fc[-1]
+    for c, s in zip(reversed(fc[:-1]), reversed(fs[:-1])):
+        r = c + s * r
+    return r
+
 
 
 # -- free functions mirroring CuTe ----------------------------------------------------

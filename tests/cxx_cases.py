@@ -465,16 +465,15 @@ def _case_coords(r):
         crd = _rand_coord(r, A.shape, r.random() < 0.5)
         return Case("crd2idx", (crd, A), lambda: it.crd2idx(crd, A.shape, A.stride),
                     f"print(crd2idx({cx(crd)}, {cx(A.shape)}, {cx(A.stride)}));")
-    from cutepy import inverse
     off = r.randrange(max(1, A.cosize()))
     if c < 0.6:
-        return Case("get_hier_coord", (A, off), lambda: inverse.get_hier_coord(A, off),
+        return Case("get_hier_coord", (A, off), lambda: cp.layout.get_hier_coord(A, off),
                     f"print({cx(A)}.get_hier_coord({cx(off)}));")
     if c < 0.75:
-        return Case("get_flat_coord", (A, off), lambda: inverse.get_flat_coord(A, off),
+        return Case("get_flat_coord", (A, off), lambda: cp.layout.get_flat_coord(A, off),
                     f"print({cx(A)}.get_flat_coord({cx(off)}));")
     if c < 0.85:
-        return Case("get_1d_coord", (A, off), lambda: inverse.get_1d_coord(A, off),
+        return Case("get_1d_coord", (A, off), lambda: cp.layout.get_1d_coord(A, off),
                     f"print({cx(A)}.get_1d_coord({cx(off)}));")
     crd = _rand_coord(r, A.shape, True)
     return Case("layout(crd)", (A, crd), lambda: A(crd), f"print({cx(A)}({cx(crd)}));")

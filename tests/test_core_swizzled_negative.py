@@ -12,7 +12,7 @@ from cutepy import ComposedLayout, Layout
 from cutepy import inttuple as it
 from cutepy.casting import make_fragment_like, make_layout_like, make_ordered_layout, recast_layout
 from cutepy.complement import coshape
-from cutepy.inverse import get_1d_coord, get_flat_coord, get_hier_coord
+from cutepy.layout import get_1d_coord, get_flat_coord, get_hier_coord
 from cutepy.strategies import (
     layouts,
     negative_stride_layouts,

@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cutepy import CutepyError, Layout, Swizzle
-from cutepy.evaluate import DEFAULT_MAX_ELEMENTS, limits, max_elements, offsets
+from cutepy.evaluate import offsets
+from cutepy.limits import DEFAULT_MAX_ELEMENTS, limits, max_elements
 from cutepy.strategies import layouts
 from cutepy.swizzle import ComposedLayout
 
