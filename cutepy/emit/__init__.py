@@ -1,0 +1,5 @@
+"""Code that builds cutepy's values in C++ CuTe (:func:`cpp`) and in the CuTe DSL (:func:`dsl`)."""
+
+from .cpp import cpp
+
+__all__ = ["cpp"]
