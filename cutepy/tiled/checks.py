@@ -164,10 +164,14 @@ def check_vectorization(tc: TiledCopy, src: Any, dst: Any) -> CheckResult:
     )
 
 
-def check_fits(tc: TiledCopy, mma: TiledMMA, operand: str) -> CheckResult:
-    """A TiledCopy fits the TiledMMA it feeds: same threads, its tile divides the MMA's tile
-    of ``operand`` ("A", "B" or "C"), and for a copy into registers (ldmatrix, or a tile equal
-    to the MMA's) each thread receives exactly the elements the MMA reads from it.
+def check_fits(
+    tc: TiledCopy, mma: TiledMMA, operand: str, registers: bool | None = None, cta_tile: tuple | None = None
+) -> CheckResult:
+    """A TiledCopy fits the TiledMMA it feeds: the same threads; for a copy between shared
+    memory and registers (``registers``; default: an ldmatrix/stmatrix atom) the copy tile
+    is the MMA's ``operand`` tile ("A", "B" or "C") and each thread moves exactly the
+    elements the MMA holds in it; for a copy into shared memory, the copy tile and the MMA
+    tile both divide the block's tile ``cta_tile`` (default: the MMA tile).
     """
     if operand not in ("A", "B", "C"):
         raise CutepyError(f"check_fits: operand must be 'A', 'B' or 'C', not {operand!r}")
@@ -176,11 +180,19 @@ def check_fits(tc: TiledCopy, mma: TiledMMA, operand: str) -> CheckResult:
     if tc.size != mma.size:
         return CheckResult(False, f"the copy has {tc.size} threads, the MMA {mma.size}")
     cm, cn = tc.tile_shape
-    if tile[0] % cm or tile[1] % cn:
+    if registers is None:
+        registers = tc.copy_atom.op in ("ldmatrix", "stmatrix")
+    outer = tile if cta_tile is None or registers else tuple(cta_tile)
+    if outer[0] % cm or outer[1] % cn:
+        what = f"the MMA's {operand} tile" if outer == tile else "the block tile"
+        return CheckResult(False, f"the copy tile {cm}x{cn} does not divide {what} {outer[0]}x{outer[1]}")
+    if outer[0] % tile[0] or outer[1] % tile[1]:
         return CheckResult(
-            False, f"the copy tile {cm}x{cn} does not divide the MMA's {operand} tile {tile[0]}x{tile[1]}"
+            False,
+            f"the MMA's {operand} tile {tile[0]}x{tile[1]} does not divide the block tile "
+            f"{outer[0]}x{outer[1]}",
         )
-    if tc.copy_atom.op in ("ldmatrix", "stmatrix") or (cm, cn) == tile:
+    if registers:
         mtv = {"A": mma.tv_layout_A_tiled, "B": mma.tv_layout_B_tiled, "C": mma.tv_layout_C_tiled}[operand]
         ctv = tc.layout_dst_tv_tiled if tc.copy_atom.op != "stmatrix" else tc.layout_src_tv_tiled
         if (cm, cn) != tile:
@@ -204,7 +216,9 @@ def check_fits(tc: TiledCopy, mma: TiledMMA, operand: str) -> CheckResult:
                 )
         return CheckResult(True, f"each thread's registers hold exactly its MMA {operand} values")
     return CheckResult(
-        True, f"{tc.size} threads; the {cm}x{cn} copy tile divides the {operand} tile {tile[0]}x{tile[1]}"
+        True,
+        f"{tc.size} threads; the {cm}x{cn} copy tile and the MMA's {tile[0]}x{tile[1]} {operand} tile "
+        f"divide the {outer[0]}x{outer[1]} tile",
     )
 
 

@@ -34,6 +34,7 @@ from cutepy.tiled import (  # noqa: E402
     make_tiled_copy_B,
     make_tiled_copy_C,
     make_tiled_mma,
+    partition_fragment_C,
     partition_shape_A,
     partition_shape_B,
     partition_shape_C,
@@ -123,11 +124,18 @@ def mma_fields(mma) -> list[str]:
         _shape(partition_shape_C(mma, (2 * M, 2 * N))),
     ]
     gA, gB, gC = (make_identity_tensor(s) for s in ((2 * M, 2 * K), (2 * N, 2 * K), (2 * M, 2 * N)))
+    out.append(str(partition_fragment_C(mma, (2 * M, 2 * N)).layout))
     for t in _threads(mma.size):
         s = mma.get_slice(t)
         pA, pB, pC = s.partition_A(gA), s.partition_B(gB), s.partition_C(gC)
-        out += [str(pA), str(pB), str(pC), _coords(pC), _coords(pA)]
+        out += [str(pA), str(pB), str(pC), _coords(pC), _coords(pA), str(s.partition_fragment_C(gC).layout)]
+        if _registers_A(mma):
+            out.append(str(s.partition_fragment_A(gA).layout))
     return out
+
+
+def _registers_A(mma) -> bool:
+    return not mma.atom.name.startswith("SM90") or "_RS" in mma.atom.name
 
 
 def _shape(s) -> str:
