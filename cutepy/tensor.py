@@ -191,8 +191,7 @@ def make_identity_tensor(shape: Any) -> Tensor:
     (1,2)
     """
     L = make_identity_layout(shape)
-    zero = ArithTuple(0 for _ in shape) if isinstance(shape, tuple) else 0
-    return Tensor(None, L, zero)
+    return Tensor(None, L, _zero_coord(shape) if isinstance(shape, tuple) else 0)
 
 
 def make_fragment_like(x: Any) -> Any:
@@ -229,6 +228,17 @@ def compact_layout(shape: Any) -> Layout:
     (2,1,4):(1,0,2)
     """
     return Layout(shape, _compact_left(shape))
+
+
+def flat_coord(layout: Layout, index: int) -> tuple:
+    """C++ ``Layout::get_flat_coord``: the leaf coordinate ``c`` with ``c_i = (index / d_i) % s_i``
+    (C++'s ``idx2crd(index, shape, stride)``, which reads the strides; a stride-0 leaf gives 0).
+
+    >>> flat_coord(Layout((4, 4), (4, 1)), 7)
+    (1, 3)
+    """
+    fs, fd = it.flatten(layout.shape), it.flatten(layout.stride)
+    return tuple(0 if d == 0 else (index // d) % s for s, d in zip(fs, fd))
 
 
 def _compact_left(shape: Any) -> Any:
@@ -346,9 +356,9 @@ def local_partition(tensor: Any, thr_layout: Layout, thr_idx: int) -> Any:
         raise CutepyError(f"thread index {thr_idx} is outside the thread layout {thr_layout} of size {n}")
     if isinstance(thr_layout.shape, tuple):
         return outer_partition(
-            tensor, it.product_each(thr_layout.shape), thr_layout.get_flat_coord(thr_idx)
+            tensor, it.product_each(thr_layout.shape), flat_coord(thr_layout, thr_idx)
         )
-    return outer_partition(tensor, thr_layout.shape, thr_idx)
+    return outer_partition(tensor, thr_layout.shape, flat_coord(thr_layout, thr_idx)[0])
 
 
 __all__ = [

@@ -21,10 +21,11 @@ from ..atoms.mma import MMAAtom
 from ..complement import complement
 from ..composition import composition
 from ..errors import CutepyError
+from ..inttuple import flatten
 from ..inverse import right_inverse
 from ..layout import Layout, append, make_layout, size, slice_and_offset
 from ..products import tiled_product
-from ..tensor import Tensor, compact_layout, make_fragment_like
+from ..tensor import Tensor, compact_layout, flat_coord, make_fragment_like
 from .zip import logical_divide_cxx, rank_of, repeat_wild, zipped_divide_cxx
 
 #: the most threads a TiledMMA may have (pictures and checks enumerate them)
@@ -136,7 +137,7 @@ class TiledMMA:
         """The partitioner of thread ``thr_idx`` (C++ ``get_slice``)."""
         if type(thr_idx) is not int or not 0 <= thr_idx < self.size:
             raise CutepyError(f"thread {thr_idx!r} is outside this TiledMMA's {self.size} threads")
-        return ThrMMA(self, tuple(self.thr_layout_vmnk.get_flat_coord(thr_idx)))
+        return ThrMMA(self, flat_coord(self.thr_layout_vmnk, thr_idx))
 
     get_thread_slice = get_slice
 
@@ -282,6 +283,10 @@ def make_tiled_mma(atom: MMAAtom, atom_layout: Any = None, permutation: Any = No
     if not isinstance(L.shape, tuple):
         L = Layout((L.shape,), (L.stride,))
     L = append(L, Layout(1, 0), n=3)
+    for s, d in zip(flatten(L.shape), flatten(L.stride)):
+        if s > 1 and d == 0:
+            raise CutepyError(f"make_tiled_mma: the atom layout {L} repeats an atom position (a mode of "
+                              f"size {s} has stride 0); C++ divides by that zero stride in get_slice")
     perm = (
         tuple(permutation)
         if isinstance(permutation, (tuple, list))

@@ -50,7 +50,9 @@ _SW_NAME = {0: "INTER", 32: "SW32", 64: "SW64", 128: "SW128"}
 def smem_case(major: str, sw: int, bits: int) -> str:
     """C++ block printing the GMMA smem atom and its position-independent form."""
     t = f"GMMA::Layout_{major}_{_SW_NAME[sw]}_Atom<{ELEMENT_TYPE[bits]}>"
-    return f"print({t}{{}}); printf(\"|\"); print(as_position_independent_swizzle_layout({t}{{}}));"
+    return f'print({t}{{}}); printf("|"); print(as_position_independent_swizzle_layout({t}{{}}));'
+
+
 COPY_FILE = DATA / "atoms_copy.txt"
 
 
@@ -117,7 +119,10 @@ def main() -> None:
     res = cxx_harness.run_cases([smem_case(*c) for c in SMEM_CASES], INCLUDES)
     if not all(r.ok for r in res):
         raise SystemExit(f"C++ rejected {[r.error[:300] for r in res if not r.ok][:2]}")
-    _write(SMEM_FILE, [("/".join(map(str, c)), cxx_harness.normalise(r.output)) for c, r in zip(SMEM_CASES, res)])
+    _write(
+        SMEM_FILE,
+        [("/".join(map(str, c)), cxx_harness.normalise(r.output)) for c, r in zip(SMEM_CASES, res)],
+    )
     if "--smem-only" in sys.argv:
         return
     names = mma_atoms()

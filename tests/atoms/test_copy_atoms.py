@@ -19,8 +19,18 @@ STORED = read_table(COPY_FILE)
 
 def fields(name: str, bits: int) -> list[str]:
     a = copy_atom(name, bits)
-    return [str(x) for x in (a.thr_id, a.layout_src_tv_bits, a.layout_dst_tv_bits, a.layout_ref_tv_bits,
-                             a.layout_src_tv, a.layout_dst_tv, a.layout_ref_tv)]
+    return [
+        str(x)
+        for x in (
+            a.thr_id,
+            a.layout_src_tv_bits,
+            a.layout_dst_tv_bits,
+            a.layout_ref_tv_bits,
+            a.layout_src_tv,
+            a.layout_dst_tv,
+            a.layout_ref_tv,
+        )
+    ]
 
 
 def test_every_case_is_stored() -> None:

@@ -42,13 +42,13 @@ def test_atoms_equal_cxx_print(family: str) -> None:
 
 def test_gmma_names_follow_the_headers() -> None:
     """The SM90 names cutepy generates are exactly the MMA_Traits the headers specialise."""
-    pytest.importorskip("cutlass_library")
-    import cutlass_library
-
+    cutlass_library = pytest.importorskip("cutlass_library")
     inc = Path(cutlass_library.__file__).parent / "source" / "include" / "cute" / "atom"
     if not inc.is_dir():
         pytest.skip("CUTLASS headers not installed")
-    text = "".join((inc / f).read_text() for f in ("mma_traits_sm90_gmma.hpp", "mma_traits_sm90_gmma_ext.hpp"))
+    text = "".join(
+        (inc / f).read_text() for f in ("mma_traits_sm90_gmma.hpp", "mma_traits_sm90_gmma_ext.hpp")
+    )
     pat = r"struct MMA_Traits<(SM90_64x\d+x\d+_[A-Z0-9]+_[SR]S(?:_TN)?(?:_SATURATE)?)\b"
     in_headers = set(re.findall(pat, text))
     assert in_headers == {n for n in mma_atoms() if n.startswith("SM90")}
@@ -70,7 +70,9 @@ def test_templated_names() -> None:
 def test_atoms_match_live_cxx(cxx) -> None:
     """A seeded sample of atoms recompiled now (the whole table: tests/atoms/atoms_cxx.py)."""
     names = mma_atoms()
-    sample = sorted(set(random.Random(7).sample(names, 16)) | {"SM80_16x8x16_F32F16F16F32_TN", "UniversalFMA"})
+    sample = sorted(
+        set(random.Random(7).sample(names, 16)) | {"SM80_16x8x16_F32F16F16F32_TN", "UniversalFMA"}
+    )
     res = cxx.run_cases([mma_case(n) for n in sample], INCLUDES)
     for n, r in zip(sample, res):
         assert r.ok, r.error[:500]

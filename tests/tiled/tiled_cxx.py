@@ -84,8 +84,11 @@ def mma_cases(n_random: int = 12, seed: int = 13) -> list[tuple]:
         shape = tuple(rng.choice((1, 2, 4)) for _ in range(3))
         if shape[0] * shape[1] * shape[2] > 8:
             shape = (shape[0], shape[1], 1)
-        order = rng.choice(((1, shape[0], 0), (shape[1], 1, 0)))
-        stride = tuple(o if s > 1 else 0 for o, s in zip(order, shape))
+        acc, stride_l = 1, [0, 0, 0]
+        for i in (2, 1, 0) if rng.random() < 0.5 else (0, 1, 2):
+            stride_l[i] = acc if shape[i] > 1 else 0
+            acc *= shape[i]
+        stride = tuple(stride_l)
         perm = None
         if rng.random() < 0.4:
             atom = mma_atom(name)
