@@ -231,14 +231,25 @@ def compact_layout(shape: Any) -> Layout:
 
 
 def flat_coord(layout: Layout, index: int) -> tuple:
-    """C++ ``Layout::get_flat_coord``: the leaf coordinate ``c`` with ``c_i = (index / d_i) % s_i``
-    (C++'s ``idx2crd(index, shape, stride)``, which reads the strides; a stride-0 leaf gives 0).
+    """C++ ``Layout::get_flat_coord``: one coordinate per top-level mode.
+
+    Each leaf's coordinate is ``(index / d) % s`` (C++'s ``idx2crd(index, shape, stride)``,
+    which reads the strides; a stride-0 leaf gives 0), and each mode's leaves are folded
+    into that mode's colexicographic index (``crd2crd`` to a flat shape).
 
     >>> flat_coord(Layout((4, 4), (4, 1)), 7)
     (1, 3)
+    >>> flat_coord(Layout(((4, 2), 2), ((1, 16), 4)), 21)
+    (5, 1)
     """
-    fs, fd = it.flatten(layout.shape), it.flatten(layout.stride)
-    return tuple(0 if d == 0 else (index // d) % s for s, d in zip(fs, fd))
+    modes = layout.shape if isinstance(layout.shape, tuple) else (layout.shape,)
+    strides = layout.stride if isinstance(layout.shape, tuple) else (layout.stride,)
+    out = []
+    for s, d in zip(modes, strides):
+        fs, fd = it.flatten(s), it.flatten(d)
+        crd = [0 if di == 0 else (index // di) % si for si, di in zip(fs, fd)]
+        out.append(it.crd2idx(tuple(crd), fs) if len(fs) > 1 else crd[0])
+    return tuple(out)
 
 
 def _compact_left(shape: Any) -> Any:

@@ -27,7 +27,7 @@ from atoms_cxx import INCLUDES  # noqa: E402
 from cutepy.atoms import copy_atom, mma_atom  # noqa: E402
 from cutepy.emit import cpp  # noqa: E402
 from cutepy.layout import Layout  # noqa: E402
-from cutepy.tensor import make_identity_tensor  # noqa: E402
+from cutepy.tensor import compact_layout, make_identity_tensor  # noqa: E402
 from cutepy.tiled import (  # noqa: E402
     make_tiled_copy,
     make_tiled_copy_A,
@@ -133,7 +133,7 @@ def mma_fields(mma) -> list[str]:
         pA, pB, pC = s.partition_A(gA), s.partition_B(gB), s.partition_C(gC)
         out += [str(pA), str(pB), str(pC), _coords(pC), _coords(pA), str(s.partition_fragment_C(gC).layout)]
         if _registers_A(mma):
-            out.append(str(s.partition_fragment_A(gA).layout))
+            out.append(str(s.partition_fragment_A(compact_layout((2 * M, 2 * K))).layout))
     return out
 
 
@@ -159,6 +159,7 @@ def mma_block(mma) -> str:
         f"auto gA = make_identity_tensor(make_shape(Int<{2 * M}>{{}}, Int<{2 * K}>{{}}));",
         f"auto gB = make_identity_tensor(make_shape(Int<{2 * N}>{{}}, Int<{2 * K}>{{}}));",
         f"auto gC = make_identity_tensor(make_shape(Int<{2 * M}>{{}}, Int<{2 * N}>{{}}));",
+        'printf("|"); print(partition_fragment_C(mma, shape(gC)).layout());',
     ]
     for t in _threads(mma.size):
         lines.append(
@@ -168,7 +169,11 @@ def mma_block(mma) -> str:
             ' for (int i = 0; i < size(pC); ++i) { auto c = pC(i); printf(i ? " (%d,%d)" : "(%d,%d)",'
             ' int(get<0>(c)), int(get<1>(c))); } printf("|");'
             ' for (int i = 0; i < size(pA); ++i) { auto c = pA(i); printf(i ? " (%d,%d)" : "(%d,%d)",'
-            " int(get<0>(c)), int(get<1>(c))); } }"
+            " int(get<0>(c)), int(get<1>(c))); }"
+            ' printf("|"); print(s.partition_fragment_C(gC).layout());'
+            + (' auto rA = make_tensor(make_gmem_ptr((half_t*)nullptr), make_layout(shape(gA)));'
+               ' printf("|"); print(s.partition_fragment_A(rA).layout());' if _registers_A(mma) else "")
+            + " }"
         )
     return "\n".join(lines)
 
