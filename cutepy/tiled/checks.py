@@ -26,7 +26,7 @@ from typing import Any
 
 from ..errors import CutepyError
 from ..layout import Layout, size
-from ..tensor import make_identity_tensor
+from ..tensor import flat_coord, make_identity_tensor
 from .copy import TiledCopy, make_tiled_copy  # noqa: F401  (make_tiled_copy: doctest namespace)
 from .mma import TiledMMA, make_tiled_mma  # noqa: F401  (make_tiled_mma: doctest namespace)
 
@@ -52,15 +52,20 @@ class CheckResult:
         return f"CheckResult(ok={self.ok}, reason={self.reason!r})"
 
 
-def _tv_coverage(tv: Layout, M: int, N: int) -> Counter:
+def _tv_coverage(tv: Layout, M: int, N: int, threads: list[int] | None) -> Counter:
     if M * N > MAX_ELEMENTS:
         raise CutepyError(f"tile {M}x{N} exceeds the {MAX_ELEMENTS} elements the checks enumerate")
-    offs = tv.offsets()
-    return Counter(int(o) for o in offs)
+    T = int(size(tv[0]))
+    offs = tv.offsets().reshape(-1, T).T  # [thread, value]
+    rows = offs if threads is None else offs[threads]
+    return Counter(int(o) for o in rows.ravel())
 
 
-def _cover_one(name: str, tv: Layout, M: int, N: int, once: bool) -> CheckResult:
-    c = _tv_coverage(tv, M, N)
+def _cover_one(
+    name: str, tv: Layout, M: int, N: int, times: int, threads: list[int] | None = None
+) -> CheckResult:
+    """Every element of the tile held by exactly ``times`` (thread, value) pairs."""
+    c = _tv_coverage(tv, M, N, threads)
     outside = sorted(o for o in c if not 0 <= o < M * N)
     if outside:
         o = outside[0]
@@ -75,15 +80,14 @@ def _cover_one(name: str, tv: Layout, M: int, N: int, once: bool) -> CheckResult
             f"{name}: element ({i % M},{i // M}) of the {M}x{N} tile is held by no "
             f"thread ({len(missing)} elements uncovered)",
         )
-    counts = set(c.values())
-    if once and counts != {1}:
-        i, k = next((i, k) for i, k in sorted(c.items()) if k > 1)
+    wrong = [(i, k) for i, k in sorted(c.items()) if k != times]
+    if wrong:
+        i, k = wrong[0]
         return CheckResult(
-            False, f"{name}: element ({i % M},{i // M}) is held by {k} (thread, value) pairs"
+            False,
+            f"{name}: element ({i % M},{i // M}) is held by {k} (thread, value) pairs, not {times}",
         )
-    if len(counts) > 1:
-        return CheckResult(False, f"{name}: elements are held unevenly ({sorted(counts)} times)")
-    k = counts.pop()
+    k = times
     return CheckResult(
         True,
         f"{name}: each of {M}x{N} elements held " + ("once" if k == 1 else f"by {k} (thread, value) pairs"),
@@ -92,22 +96,28 @@ def _cover_one(name: str, tv: Layout, M: int, N: int, once: bool) -> CheckResult
 
 
 def check_cover(obj: TiledMMA | TiledCopy) -> CheckResult:
-    """The threads cover their tile: every element once (C of a TiledMMA; src and dst of a
-    TiledCopy), or every element the same number of times (A and B of a TiledMMA, which
-    threads of other N (M) share).
+    """The threads cover their tile: each element of a TiledCopy's source and destination
+    once; of a TiledMMA's A ``ThrN`` times and B ``ThrM`` times (threads of other N / M
+    share them) and of C once among the threads of the first K group (with ``ThrK > 1``
+    every K group holds a partial C, and C++'s ``get_layoutC_TV`` sends the threads of the
+    other groups outside the tile).
     """
     if isinstance(obj, TiledMMA):
         M, N, K = obj.tile_size_mnk
+        vmnk = obj.thr_layout_vmnk
+        thr_m, thr_n = int(size(vmnk[1])), int(size(vmnk[2]))
+        threads = obj.thread_ids()  # C++'s thread indices: the values of ThrLayoutVMNK
+        k0 = [t for t in threads if flat_coord(vmnk, t)[3] == 0]
         parts = [
-            _cover_one("A", obj.tv_layout_A_tiled, M, K, False),
-            _cover_one("B", obj.tv_layout_B_tiled, N, K, False),
-            _cover_one("C", obj.tv_layout_C_tiled, M, N, True),
+            _cover_one("A", obj.tv_layout_A_tiled, M, K, thr_n, threads),
+            _cover_one("B", obj.tv_layout_B_tiled, N, K, thr_m, threads),
+            _cover_one("C", obj.tv_layout_C_tiled, M, N, 1, k0),
         ]
     elif isinstance(obj, TiledCopy):
         M, N = obj.tile_shape
         parts = [
-            _cover_one("src", obj.layout_src_tv_tiled, M, N, True),
-            _cover_one("dst", obj.layout_dst_tv_tiled, M, N, True),
+            _cover_one("src", obj.layout_src_tv_tiled, M, N, 1),
+            _cover_one("dst", obj.layout_dst_tv_tiled, M, N, 1),
         ]
     else:
         raise CutepyError(f"check_cover takes a TiledMMA or a TiledCopy, not {type(obj).__name__}")

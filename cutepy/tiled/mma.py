@@ -133,10 +133,17 @@ class TiledMMA:
         L = composition(self.thrfrg_B(compact_layout((N, K))), (btile, None))
         return composition(L, (self._thridx_2_thrid(), None))
 
+    def thread_ids(self) -> list[int]:
+        """The thread indices this TiledMMA uses: the values of ``thr_layout_vmnk``
+        (``0 .. size-1`` except for atoms whose threads are not consecutive, e.g. SM70's quad pairs)."""
+        return sorted({int(x) for x in self.thr_layout_vmnk.offsets()})
+
     def get_slice(self, thr_idx: int) -> ThrMMA:
-        """The partitioner of thread ``thr_idx`` (C++ ``get_slice``)."""
-        if type(thr_idx) is not int or not 0 <= thr_idx < self.size:
-            raise CutepyError(f"thread {thr_idx!r} is outside this TiledMMA's {self.size} threads")
+        """The partitioner of thread ``thr_idx`` (C++ ``get_slice``); an index between the
+        :meth:`thread_ids` (an SM70 lane outside the quad pair) aliases one, as in C++."""
+        top = self.thread_ids()[-1]
+        if type(thr_idx) is not int or not 0 <= thr_idx <= top:
+            raise CutepyError(f"thread {thr_idx!r} is outside this TiledMMA's thread indices 0..{top}")
         return ThrMMA(self, flat_coord(self.thr_layout_vmnk, thr_idx))
 
     get_thread_slice = get_slice
