@@ -135,3 +135,9 @@ def test_tiled_latex_colour_function() -> None:
     _, build = LATEX_CASES[0]
     tex = to_latex(build(), color=lambda t, v: "red" if v else "blue")
     assert "\\node[fill=blue] at (0,0) {\\shortstack{T0 \\\\ V0}};" in tex
+
+
+def test_mma_atom_latex_is_its_tiled_mma() -> None:
+    _, build = LATEX_CASES[0]  # a single SM80_16x8x8 atom tiled once
+    mma = build()
+    assert to_latex(mma.atom) == (_LATEX_DIR / f"{LATEX_CASES[0][0]}.tex").read_text()

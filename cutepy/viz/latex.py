@@ -15,11 +15,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ..atoms.mma import MMAAtom
 from ..composition import composition
 from ..errors import CutepyError
 from ..layout import Layout, append, make_identity_layout, slice_and_offset
 from ..tiled.copy import TiledCopy
-from ..tiled.mma import TiledMMA
+from ..tiled.mma import TiledMMA, make_tiled_mma
 from .grid import int_size
 from .layouts import tv_owners
 from .view import as_layout_like
@@ -68,6 +69,8 @@ def to_latex(layout: Any, color: Callable[..., str] | None = None) -> str:
     >>> tex.count("\\\\node[fill="), "(0,0) grid (3,1)" in tex
     (3, True)
     """
+    if isinstance(layout, MMAAtom):  # C++: print_latex(make_tiled_mma(atom))
+        return _latex_mma(make_tiled_mma(layout), color)
     if isinstance(layout, TiledMMA):
         return _latex_mma(layout, color)
     if isinstance(layout, TiledCopy):

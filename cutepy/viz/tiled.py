@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..atoms.mma import MMAAtom
 from ..composition import composition
 from ..errors import CutepyError
 from ..layout import Layout
 from ..tiled.copy import TiledCopy
-from ..tiled.mma import TiledMMA
+from ..tiled.mma import TiledMMA, make_tiled_mma
 from .canvas import HStack, Panel, Text, VStack, render
 from .layouts import tv_layout_panel
 
@@ -51,8 +52,10 @@ def tiled_mma_svg(
     TiledMMA, each cell showing the thread and value that hold it (first owner for A and B,
     which threads share). ``opts`` go to :func:`cutepy.viz.tv_layout_panel` (``color``).
     """
+    if isinstance(mma, MMAAtom):
+        mma = make_tiled_mma(mma)
     if not isinstance(mma, TiledMMA):
-        raise CutepyError(f"tiled_mma_svg draws a TiledMMA, not {type(mma).__name__}")
+        raise CutepyError(f"tiled_mma_svg draws a TiledMMA (or an MMA atom), not {type(mma).__name__}")
     M, N, K = mma.tile_size_mnk
     A, B, C = mma.tv_layout_A_tiled, mma.tv_layout_B_tiled, mma.tv_layout_C_tiled
     for tv in (A, B, C):
