@@ -11,11 +11,16 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
+from ..atoms.mma import MMAAtom
+from ..composition import composition
 from ..errors import CutepyError
-from ..layout import Layout, append
+from ..layout import Layout, append, make_identity_layout, slice_and_offset
+from ..tiled.copy import TiledCopy
+from ..tiled.mma import TiledMMA, make_tiled_mma
 from .grid import int_size
 from .layouts import tv_owners
 from .view import as_layout_like
@@ -49,8 +54,12 @@ def _grid(M: int, N: int) -> str:
     return f"\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] (0,0) grid ({M},{N});\n\n"
 
 
-def to_latex(layout: Any, color: Callable[[int], str] | None = None) -> str:
+def to_latex(layout: Any, color: Callable[..., str] | None = None) -> str:
     """A standalone TikZ document of a rank-1 or rank-2 layout, as CuTe's ``print_latex``.
+
+    A :class:`~cutepy.tiled.TiledMMA` or :class:`~cutepy.tiled.TiledCopy` gives C++'s
+    ``print_latex`` of it (C, A and B panels; source and destination panels), byte for
+    byte; ``color`` then maps ``(thread, value)`` to a TikZ colour.
 
     A rank-1 layout is drawn as one column (CuTe appends a ``1:0`` mode). ``color``
     maps an offset to a TikZ colour (default: CuTe's eight greys). Row ``m`` runs down
@@ -60,6 +69,12 @@ def to_latex(layout: Any, color: Callable[[int], str] | None = None) -> str:
     >>> tex.count("\\\\node[fill="), "(0,0) grid (3,1)" in tex
     (3, True)
     """
+    if isinstance(layout, MMAAtom):  # C++: print_latex(make_tiled_mma(atom))
+        return _latex_mma(make_tiled_mma(layout), color)
+    if isinstance(layout, TiledMMA):
+        return _latex_mma(layout, color)
+    if isinstance(layout, TiledCopy):
+        return _latex_copy(layout, color)
     obj = as_layout_like(layout)
     shape = obj.shape
     rank = len(shape) if isinstance(shape, tuple) else 1
@@ -102,5 +117,91 @@ def to_latex_tv(tv: Any, tile_mn: Any, color: Callable[[int, int], str] | None =
         out.append(f"\\node[fill={col(t, v)}] at ({m},{n}) {{\\shortstack{{T{t} \\\\ V{v}}}}};\n")
     out.append(_grid(M, N))
     out += _labels(M, N)
+    out.append(_FOOTER)
+    return "".join(out)
+
+
+# -- TiledMMA / TiledCopy (C++ print_latex(TiledMMA), print_latex(TiledCopy)) -----------------
+
+#: the most cells a TiledMMA/TiledCopy picture draws
+MAX_CELLS = 1 << 16
+
+
+def static_str(x: Any) -> str:
+    """``x`` printed as C++ prints a static value: every integer as ``_n`` (``(_4,_8):(_1@1,_0)``).
+
+    >>> static_str(make_identity_layout((4, 8)))
+    '(_4,_8):(_1@0,_1@1)'
+    """
+    return re.sub(r"(?:(?<=^)|(?<=[(,:]))(-?\d+)", r"_\1", str(x))
+
+
+def _tv_cells(tv: Layout, M: int, N: int) -> list[tuple[int, int, int, int]]:
+    """(tid, vid, m, n) of a (thread, value) -> m + M*n layout, first owner of each cell only."""
+    T, V = int(tv[0].size()), int(tv[1].size())
+    if T * V > MAX_CELLS:
+        raise CutepyError(f"the picture would draw {T * V} (thread, value) pairs, over the limit {MAX_CELLS}")
+    offs = tv.offsets()
+    seen: set[int] = set()
+    out = []
+    for t in range(T):
+        for v in range(V):
+            i = int(offs[t + T * v])
+            if i not in seen:
+                seen.add(i)
+                out.append((t, v, i % M, i // M))
+    return out
+
+
+def _node(col: Callable[[int, int], str], t: int, v: int, x: int, y: int) -> str:
+    return f"\\node[fill={col(t, v)}] at ({x},{y}) {{\\shortstack{{T{t} \\\\ V{v}}}}};\n"
+
+
+def _coord_tensor(tv: Layout, shape: tuple) -> str:
+    L = composition_of_identity(shape, tv)
+    return f"ArithTuple({','.join('_0' for _ in shape)}) o {static_str(L)}"
+
+
+def composition_of_identity(shape: tuple, tv: Layout) -> Layout:
+    """``composition(make_identity_layout(shape), tv)``: the TV layout with coordinate values."""
+    return composition(make_identity_layout(shape), tv)
+
+
+def _latex_mma(mma: TiledMMA, color: Callable[..., str] | None) -> str:
+    col = color or (lambda t, v: TIKZ_TV[t % 8])
+    M, N, K = mma.tile_size_mnk
+    C, A, B = mma.tv_layout_C_tiled, mma.tv_layout_A_tiled, mma.tv_layout_B_tiled
+    out = [f"% LayoutC: {_coord_tensor(C, (M, N))}\n", f"% LayoutA: {_coord_tensor(A, (M, K))}\n",
+           f"% LayoutB: {_coord_tensor(B, (N, K))}\n", _HEADER]
+    out += [_node(col, t, v, m, n) for t, v, m, n in _tv_cells(C, M, N)]
+    out.append(f"\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] (0,0) grid ({M},{N});\n\n")
+    out += [_node(col, t, v, m, k - K - 1) for t, v, m, k in _tv_cells(A, M, K)]
+    out.append(f"\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] (0,{-K - 1}) grid ({M},-1);\n\n")
+    out += [f"\\node at ({m},{-K - 2}) {{\\Large{{\\texttt{{{m}}}}}}};\n" for m in range(M)]
+    out += [f"\\node at (-1,{k - K - 1}) {{\\Large{{\\texttt{{{k}}}}}}};\n" for k in range(K)]
+    out += [_node(col, t, v, k - K - 1, n) for t, v, n, k in _tv_cells(B, N, K)]
+    out.append(f"\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] ({-K - 1},0) grid (-1,{N});\n\n")
+    out += [f"\\node at ({-K - 2},{n}) {{\\Large{{\\texttt{{{n}}}}}}};\n" for n in range(N)]
+    out += [f"\\node at ({k - K - 1},-1) {{\\Large{{\\texttt{{{k}}}}}}};\n" for k in range(K)]
+    out.append(_FOOTER)
+    return "".join(out)
+
+
+def _latex_copy(tc: TiledCopy, color: Callable[..., str] | None) -> str:
+    col = color or (lambda t, v: TIKZ_TV[t % 8])
+    M, N = tc.tile_shape
+    ident = make_identity_layout((M, N))
+    S = slice_and_offset((None, None, 0), tc.tidfrg_S(ident))[0]
+    D = slice_and_offset((None, None, 0), tc.tidfrg_D(ident))[0]
+    out = [f"% Layout S TV: ArithTuple(_0,_0) o {static_str(S)}\n",
+           f"% Layout D TV: ArithTuple(_0,_0) o {static_str(D)}\n", _HEADER]
+    src, dst = tc.layout_src_tv_tiled, tc.layout_dst_tv_tiled
+    out += [_node(col, t, v, m, n) for t, v, m, n in _tv_cells(src, M, N)]
+    out.append(f"\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] (0,0) grid ({M},{N});\n\n")
+    out += _labels(M, N)
+    out += [_node(col, t, v, m, n + N + 3) for t, v, m, n in _tv_cells(dst, M, N)]
+    out.append(f"\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] (0,{N + 3}) grid ({M},{N + N + 3});\n\n")
+    out += [f"\\node at ({m},{N + N + 3}) {{\\Large{{\\texttt{{{m}}}}}}};\n" for m in range(M)]
+    out += [f"\\node at (-1,{n + N + 3}) {{\\Large{{\\texttt{{{n}}}}}}};\n" for n in range(N)]
     out.append(_FOOTER)
     return "".join(out)

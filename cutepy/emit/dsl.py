@@ -1,0 +1,134 @@
+"""CuTe DSL (Python ``cutlass.cute``, CUTLASS 4.x) expressions that build cutepy's values.
+
+The expressions follow the documented DSL API (``cute.make_layout``, ``cute.make_tiled_mma``,
+``cute.nvgpu.warp.MmaF16BF16Op``, ``cute.make_copy_atom``, ...). They are not executed by
+the test suite (the DSL needs its own wheel); atoms the DSL has no operation for raise.
+
+>>> from cutepy.layout import Layout
+>>> dsl(Layout((4, (2, 2)), (2, (1, 8))))
+'cute.make_layout((4, (2, 2)), stride=(2, (1, 8)))'
+>>> from cutepy.atoms import copy_atom
+>>> dsl(copy_atom("SM75_U32x4_LDSM_N", 16))
+'cute.make_copy_atom(cute.nvgpu.warp.LdMatrix8x8x16bOp(transpose=False, num_matrices=4), cutlass.Float16)'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..atoms.copy import CopyAtom
+from ..atoms.mma import MMAAtom
+from ..errors import CutepyError
+from ..layout import Layout
+from ..swizzle import ComposedLayout, Swizzle
+from ..tiled.copy import TiledCopy
+from ..tiled.mma import TiledMMA
+
+#: C++ element type -> CuTe DSL numeric type
+DTYPE = {
+    "half_t": "cutlass.Float16",
+    "bfloat16_t": "cutlass.BFloat16",
+    "float": "cutlass.Float32",
+    "tfloat32_t": "cutlass.TFloat32",
+    "double": "cutlass.Float64",
+    "int8_t": "cutlass.Int8",
+    "uint8_t": "cutlass.Uint8",
+    "int32_t": "cutlass.Int32",
+    "float_e4m3_t": "cutlass.Float8E4M3FN",
+    "float_e5m2_t": "cutlass.Float8E5M2",
+}
+#: element width -> the DSL numeric type a copy of that width is emitted with
+BITS_DTYPE = {8: "cutlass.Int8", 16: "cutlass.Float16", 32: "cutlass.Float32", 64: "cutlass.Float64"}
+
+
+def _tuple(t: Any) -> str:
+    if isinstance(t, tuple):
+        inner = ", ".join(_tuple(x) for x in t)
+        return f"({inner},)" if len(t) == 1 else f"({inner})"
+    if type(t) is not int:
+        raise CutepyError(f"dsl: only integer layouts are emitted, {t!r} is not an int")
+    return str(t)
+
+
+def _mma_op(a: MMAAtom) -> str:
+    d, ta, _, _ = a.element_types
+    m = re.fullmatch(r"SM80_16x8x(8|16)_F(16|32)(F16|BF16)\2?.*_TN", a.name)
+    if a.name.startswith("SM80_16x8x") and m is not None:
+        return f"cute.nvgpu.warp.MmaF16BF16Op({DTYPE[ta]}, {DTYPE[d]}, {_tuple(a.shape_mnk)})"
+    g = re.fullmatch(r"SM90_64x(\d+)x(\d+)_([A-Z0-9]+)_(SS|RS)(?:_TN)?(?:<(K|MN),(K|MN)>)?", a.name)
+    if g is not None and a.element_types[1] in ("half_t", "bfloat16_t", "float_e4m3_t", "float_e5m2_t"):
+        src = "SMEM" if g.group(4) == "SS" else "RMEM"
+        ma = "cute.nvgpu.warpgroup.OperandMajorMode." + (g.group(5) or "K")
+        mb = "cute.nvgpu.warpgroup.OperandMajorMode." + (g.group(6) or "K")
+        shape = _tuple(a.shape_mnk)
+        common = f"{shape}, cute.nvgpu.warpgroup.OperandSource.{src}, {ma}, {mb}"
+        if ta in ("half_t", "bfloat16_t"):
+            return f"cute.nvgpu.warpgroup.MmaF16BF16Op({DTYPE[ta]}, {DTYPE[d]}, {common})"
+        tb = a.element_types[2]
+        return f"cute.nvgpu.warpgroup.MmaF8Op({DTYPE[ta]}, {DTYPE[tb]}, {DTYPE[d]}, {common})"
+    if a.name.startswith("UniversalFMA"):
+        return f"cute.nvgpu.MmaUniversalOp({DTYPE.get(d, 'cutlass.Float32')})"
+    raise CutepyError(f"dsl: cutepy knows no CuTe DSL operation for the MMA atom {a.name}")
+
+
+def _copy_atom(a: CopyAtom) -> str:
+    dt = BITS_DTYPE.get(a.element_bits)
+    if dt is None:
+        raise CutepyError(f"dsl: no DSL element type of {a.element_bits} bits")
+    n = a.name
+    m = re.fullmatch(r"SM(75|90)_U(32|16)x(\d)_(LDSM|STSM)_(N|T)", n)
+    if m is not None:
+        op = "LdMatrix8x8x16bOp" if m.group(4) == "LDSM" else "StMatrix8x8x16bOp"
+        count = int(m.group(3)) // (2 if m.group(2) == "16" else 1)
+        t = "True" if m.group(5) == "T" else "False"
+        return f"cute.make_copy_atom(cute.nvgpu.warp.{op}(transpose={t}, num_matrices={count}), {dt})"
+    m = re.fullmatch(r"SM80_CP_ASYNC_CACHE(ALWAYS|GLOBAL)(_ZFILL)?<uint(\d+)_t>", n)
+    if m is not None:
+        mode = "cute.nvgpu.cpasync.LoadCacheMode." + m.group(1)
+        return (
+            f"cute.make_copy_atom(cute.nvgpu.cpasync.CopyG2SOp(cache_mode={mode}), {dt}, "
+            f"num_bits_per_copy={m.group(3)})"
+        )
+    m = re.fullmatch(r"UniversalCopy<uint(\d+)_t>", n)
+    if m is not None:
+        return f"cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), {dt}, num_bits_per_copy={m.group(1)})"
+    raise CutepyError(f"dsl: cutepy knows no CuTe DSL operation for the copy atom {n}")
+
+
+def _tiler(t: Any) -> str:
+    if t is None:
+        return "None"
+    if isinstance(t, Layout):
+        return dsl(t)
+    if isinstance(t, tuple):
+        return "(" + ", ".join(_tiler(x) for x in t) + ")"
+    return str(t)
+
+
+def dsl(obj: Any) -> str:
+    """The CuTe DSL expression (inside a ``@cute.jit`` function) that builds ``obj``.
+
+    Handles Layout, ``Swizzle o offset o Layout``, MMA and copy atoms the DSL has operations
+    for, TiledMMA (``cute.make_tiled_mma``) and TiledCopy (``cute.make_tiled_copy``).
+    """
+    if isinstance(obj, Layout):
+        return f"cute.make_layout({_tuple(obj.shape)}, stride={_tuple(obj.stride)})"
+    if isinstance(obj, Swizzle):
+        return f"cute.make_swizzle({obj.bits}, {obj.base}, {obj.shift})"
+    if isinstance(obj, ComposedLayout):
+        return f"cute.make_composed_layout({dsl(obj.outer)}, {obj.offset}, {dsl(obj.inner)})"
+    if isinstance(obj, MMAAtom):
+        return f"cute.make_mma_atom({_mma_op(obj)})"
+    if isinstance(obj, CopyAtom):
+        return _copy_atom(obj)
+    if isinstance(obj, TiledMMA):
+        perm = obj.permutation_mnk
+        p = "" if all(x is None for x in perm) else f", permutation_mnk={_tiler(tuple(perm))}"
+        return f"cute.make_tiled_mma({_mma_op(obj.atom)}, {dsl(obj.atom_layout_mnk)}{p})"
+    if isinstance(obj, TiledCopy):
+        return (
+            f"cute.make_tiled_copy({_copy_atom(obj.copy_atom)}, {dsl(obj.layout_tv_tiled)}, "
+            f"{_tiler(obj.tiler_mn)})"
+        )
+    raise CutepyError(f"dsl: no CuTe DSL expression for {type(obj).__name__}")

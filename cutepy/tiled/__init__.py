@@ -1,0 +1,39 @@
+"""TiledMMA and TiledCopy: atoms tiled over threads, and each thread's partition of a tensor."""
+
+from .copy import (
+    ThrCopy,
+    TiledCopy,
+    make_tiled_copy,
+    make_tiled_copy_A,
+    make_tiled_copy_B,
+    make_tiled_copy_C,
+)
+from .mma import (
+    ThrMMA,
+    TiledMMA,
+    make_tiled_mma,
+    partition_fragment_A,
+    partition_fragment_B,
+    partition_fragment_C,
+    partition_shape_A,
+    partition_shape_B,
+    partition_shape_C,
+)
+
+__all__ = [
+    "ThrCopy",
+    "ThrMMA",
+    "TiledCopy",
+    "TiledMMA",
+    "make_tiled_copy",
+    "make_tiled_copy_A",
+    "make_tiled_copy_B",
+    "make_tiled_copy_C",
+    "make_tiled_mma",
+    "partition_fragment_A",
+    "partition_fragment_B",
+    "partition_fragment_C",
+    "partition_shape_A",
+    "partition_shape_B",
+    "partition_shape_C",
+]

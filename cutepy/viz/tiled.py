@@ -1,0 +1,106 @@
+"""SVG pictures of a TiledMMA (A, B and C panels) and a TiledCopy (source and destination),
+cells labelled ``T#`` / ``V#`` and coloured by thread, laid out as C++'s ``print_latex``:
+B above C (K down, N across), A left of C (M down, K across).
+
+>>> from cutepy.atoms import mma_atom
+>>> from cutepy.tiled import make_tiled_mma
+>>> svg = tiled_mma_svg(make_tiled_mma(mma_atom("SM80_16x8x8_F16F16F16F16_TN")))
+>>> svg.startswith("<svg"), ">T31<" in svg
+(True, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..atoms.mma import MMAAtom
+from ..composition import composition
+from ..errors import CutepyError
+from ..layout import Layout
+from ..tiled.copy import TiledCopy
+from ..tiled.mma import TiledMMA, make_tiled_mma
+from .canvas import HStack, Panel, Text, VStack, render
+from .layouts import tv_layout_panel
+
+#: the most threads x values a picture draws (larger tiles are elided by the grid helpers)
+MAX_PAIRS = 1 << 16
+
+
+class _Spacer(Panel):
+    def __init__(self, width: float, height: float):
+        self.width, self.height = width, height
+
+    def draw(self, canvas: Any, x: float, y: float) -> None:
+        return None
+
+
+def _check(tv: Layout) -> None:
+    n = int(tv.size())
+    if n > MAX_PAIRS:
+        raise CutepyError(f"the picture would place {n} (thread, value) pairs, over the limit {MAX_PAIRS}")
+
+
+def _transposed(tv: Layout, rows: int, cols: int) -> Layout:
+    """``tv`` over a ``rows x cols`` tile redrawn as ``cols x rows`` (index r + R*c -> c + C*r)."""
+    return composition(Layout((rows, cols), (cols, 1)), tv)
+
+
+def tiled_mma_svg(
+    mma: TiledMMA, *, max_rows: int | None = 64, max_cols: int | None = 64, **opts: Any
+) -> str:
+    """The A (M x K), B (K x N, transposed as in C++'s picture) and C (M x N) tiles of a
+    TiledMMA, each cell showing the thread and value that hold it (first owner for A and B,
+    which threads share). ``opts`` go to :func:`cutepy.viz.tv_layout_panel` (``color``).
+    """
+    if isinstance(mma, MMAAtom):
+        mma = make_tiled_mma(mma)
+    if not isinstance(mma, TiledMMA):
+        raise CutepyError(f"tiled_mma_svg draws a TiledMMA (or an MMA atom), not {type(mma).__name__}")
+    M, N, K = mma.tile_size_mnk
+    A, B, C = mma.tv_layout_A_tiled, mma.tv_layout_B_tiled, mma.tv_layout_C_tiled
+    for tv in (A, B, C):
+        _check(tv)
+    kw = dict(max_rows=max_rows, max_cols=max_cols, **opts)
+    pa = tv_layout_panel(A, (M, K), title=f"A  ({M}x{K})", **kw)
+    pc = tv_layout_panel(C, (M, N), title=f"C  ({M}x{N})", **kw)
+    try:
+        pb = tv_layout_panel(_transposed(B, N, K), (K, N), title=f"B  ({K}x{N}, k down)", **kw)
+    except CutepyError:  # a B layout the transpose cannot compose with: draw it N x K
+        pb = tv_layout_panel(B, (N, K), title=f"B  ({N}x{K})", **kw)
+    top = HStack([_Spacer(pa.width, pb.height), pb])
+    bottom = HStack([pa, pc])
+    head = Text(
+        f"TiledMMA {mma.atom.name}: {mma.size} threads, tile {M}x{N}x{K}, "
+        f"ThrLayoutVMNK {mma.thr_layout_vmnk}",
+        size=13,
+        weight="bold",
+    )
+    return render(VStack([head, top, bottom], gap=10), title=f"TiledMMA {mma.atom.name}")
+
+
+def tiled_copy_svg(
+    tc: TiledCopy, *, max_rows: int | None = 64, max_cols: int | None = 64, **opts: Any
+) -> str:
+    """The source and destination TV layouts of a TiledCopy over its tile, side by side.
+
+    >>> from cutepy.atoms import copy_atom
+    >>> from cutepy.tiled import make_tiled_copy
+    >>> tc = make_tiled_copy(copy_atom("UniversalCopy<uint32_t>", 16), Layout((4, 8)), Layout((1, 2)))
+    >>> ">T31<" in tiled_copy_svg(tc)
+    True
+    """
+    if not isinstance(tc, TiledCopy):
+        raise CutepyError(f"tiled_copy_svg draws a TiledCopy, not {type(tc).__name__}")
+    M, N = tc.tile_shape
+    S, D = tc.layout_src_tv_tiled, tc.layout_dst_tv_tiled
+    for tv in (S, D):
+        _check(tv)
+    kw = dict(max_rows=max_rows, max_cols=max_cols, **opts)
+    ps = tv_layout_panel(S, (M, N), title=f"source ({M}x{N})", **kw)
+    pd = tv_layout_panel(D, (M, N), title=f"destination ({M}x{N})", **kw)
+    head = Text(
+        f"TiledCopy {tc.copy_atom.name} ({tc.copy_atom.element_bits}b): {tc.size} threads, tile {M}x{N}",
+        size=13,
+        weight="bold",
+    )
+    return render(VStack([head, HStack([ps, pd])], gap=10), title=f"TiledCopy {tc.copy_atom.name}")

@@ -1,0 +1,95 @@
+"""The emitted C++ builds the same objects: compile ``cpp(obj)`` with g++ against the CUTLASS
+headers and check that C++ prints cutepy's layouts / TV layouts back."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "atoms"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tiled"))
+from atoms_cxx import INCLUDES  # noqa: E402
+from tiled_cxx import build_mma, copy_cases, mma_cases  # noqa: E402
+
+from cutepy.atoms import copy_atom, gmma_smem_layout, mma_atom  # noqa: E402
+from cutepy.emit import cpp, dsl  # noqa: E402
+from cutepy.errors import CutepyError  # noqa: E402
+from cutepy.layout import Layout, make_identity_layout  # noqa: E402
+from cutepy.swizzle import ComposedLayout, Swizzle  # noqa: E402
+from cutepy.tiled import TiledCopy, TiledMMA, make_tiled_mma  # noqa: E402
+
+
+def _layouts() -> list:
+    rng = random.Random(5)
+    out: list = [
+        Layout(8),
+        Layout((4, 8), (8, 1)),
+        Layout(((2, 2), (4, 3)), ((1, 12), (2, 0))),
+        Layout((3, 5), (-1, 7)),
+        gmma_smem_layout("K", 128, 16),
+        gmma_smem_layout("MN", 64, 8),
+        ComposedLayout(Swizzle(2, 3, 3), 0, Layout((16, 32), (32, 1))),
+    ]
+    for _ in range(8):
+        shape = tuple(rng.choice((1, 2, 3, 4)) for _ in range(rng.randint(1, 3)))
+        out.append(Layout(shape, tuple(rng.randint(0, 9) for _ in shape)))
+    return out
+
+
+def _object_fields(obj) -> list[str]:
+    if isinstance(obj, TiledMMA):
+        return [
+            str(obj.thr_layout_vmnk),
+            str(obj.tv_layout_A_tiled),
+            str(obj.tv_layout_B_tiled),
+            str(obj.tv_layout_C_tiled),
+        ]
+    if isinstance(obj, TiledCopy):
+        return [str(obj.layout_tv_tiled), str(obj.layout_src_tv_tiled), str(obj.layout_dst_tv_tiled)]
+    return [str(obj)]
+
+
+def _block(obj) -> str:
+    if isinstance(obj, TiledMMA):
+        return (
+            f'auto x = {cpp(obj)}; print(x.get_thr_layout_vmnk()); printf("|"); print(x.get_layoutA_TV());'
+            ' printf("|"); print(x.get_layoutB_TV()); printf("|"); print(x.get_layoutC_TV());'
+        )
+    if isinstance(obj, TiledCopy):
+        return (
+            f'auto x = {cpp(obj)}; print(typename decltype(x)::TiledLayout_TV{{}}); printf("|");'
+            ' print(x.get_layoutS_TV()); printf("|"); print(x.get_layoutD_TV());'
+        )
+    return f"auto x = {cpp(obj)}; print(x);"
+
+
+def test_emitted_cpp_prints_the_same_objects(cxx) -> None:
+    objs = _layouts() + [build_mma(c) for c in mma_cases()[::3]] + [b()[0] for _, b in copy_cases()[::3]]
+    res = cxx.run_cases([_block(o) for o in objs], INCLUDES)
+    for o, r in zip(objs, res):
+        assert r.ok, r.error[:500]
+        assert cxx.normalise(r.output).split("|") == _object_fields(o), cpp(o)
+
+
+def test_cpp_refuses_what_it_cannot_write() -> None:
+    with pytest.raises(CutepyError, match="basis"):
+        cpp(make_identity_layout((2, 3)))
+    with pytest.raises(CutepyError):
+        cpp("(2,3):(1,2)")
+
+
+def test_dsl_expressions() -> None:
+    mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1), (32, 32, 16))
+    assert dsl(mma).startswith(
+        "cute.make_tiled_mma(cute.nvgpu.warp.MmaF16BF16Op(cutlass.Float16, "
+        "cutlass.Float32, (16, 8, 16)), cute.make_layout((2, 2, 1), stride=(1, 2, 0))"
+    )
+    assert "permutation_mnk=(32, 32, 16)" in dsl(mma)
+    assert "LoadCacheMode.GLOBAL" in dsl(copy_atom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", 16))
+    assert "transpose=True, num_matrices=4" in dsl(copy_atom("SM75_U16x8_LDSM_T", 16))
+    assert dsl(Layout((2,), (1,))) == "cute.make_layout((2,), stride=(1,))"
+    with pytest.raises(CutepyError, match="no CuTe DSL operation"):
+        dsl(mma_atom("SM70_8x8x4_F16F16F16F16_TN"))
