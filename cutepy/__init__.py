@@ -10,12 +10,17 @@ import importlib
 import sys
 
 from .basis import E, ScaledBasis
-from .casting import downcast, upcast
-from .coalesce import coalesce, filter
-from .complement import complement
-from .composition import composition, is_admissible
-from .divides import flat_divide, logical_divide, tiled_divide, zipped_divide
-from .errors import AdmissibilityError, CutepyError, LayoutError, ParseError, SymbolicError
+from .casting import (
+    downcast,
+    make_layout_like,
+    make_ordered_layout,
+    recast_layout,
+    upcast,
+)
+from .coalesce import coalesce, filter, filter_zeros
+from .complement import complement, coshape
+from .composition import is_admissible
+from .errors import AdmissibilityError, CutepyError, LayoutError, ParseError, SymbolicError, Undecided
 from .inttuple import (
     ceil_div,
     compatible,
@@ -40,17 +45,17 @@ from .layout import (
     dice,
     flatten,
     get,
+    get_1d_coord,
+    get_flat_coord,
+    get_hier_coord,
     group,
     make_identity_layout,
     make_layout,
-    make_layout_like,
-    make_ordered_layout,
     prepend,
     rank,
     replace,
     select,
     shape,
-    size,
     slice_and_offset,
     stride,
     take,
@@ -65,17 +70,63 @@ from .products import (
     tiled_product,
     zipped_product,
 )
-from .swizzle import ComposedLayout, Swizzle, make_composed_layout
+from .swizzle import (
+    ComposedLayout,
+    Swizzle,
+    get_nonswizzle_portion,
+    get_swizzle_portion,
+    make_composed_layout,
+    make_swizzle,
+)
+
+# isort: split
+# kernel design: tensors (the divides and size also take tensors), atoms, tiled MMA and copy
+from .atoms import CopyAtom, MMAAtom, copy_atom, copy_atoms, gmma_smem_layout, mma_atom, mma_atoms
+from .tensor import (
+    Tensor,
+    composition,
+    flat_divide,
+    inner_partition,
+    local_partition,
+    local_tile,
+    logical_divide,
+    make_fragment_like,
+    make_identity_tensor,
+    make_tensor,
+    outer_partition,
+    size,
+    tiled_divide,
+    zipped_divide,
+)
+from .tiled import (
+    ThrCopy,
+    ThrMMA,
+    TiledCopy,
+    TiledMMA,
+    make_tiled_copy,
+    make_tiled_copy_A,
+    make_tiled_copy_B,
+    make_tiled_copy_C,
+    make_tiled_mma,
+    partition_fragment_A,
+    partition_fragment_B,
+    partition_fragment_C,
+    partition_shape_A,
+    partition_shape_B,
+    partition_shape_C,
+)
+from .tiled.checks import CheckResult, check_cover, check_fits, check_vectorization
 
 # isort: split
 # symbolic, proofs, derivations
 from .derivation import Derivation, explain
 from .equivalence import Equivalence, equivalent
+from .limits import limits  # noqa: E402 - ``with cutepy.limits(max_elements=n):`` (the module stays cutepy.limits)
 from .symbolic import assuming, declare, subs, symbols
 
 __version__ = "0.1.0"
 
-_SUBPACKAGES = ("xla", "program", "viz", "strategies", "engine")
+_SUBPACKAGES = ("xla", "program", "viz", "strategies", "engine", "banks", "emit")
 
 #: the classes Jupyter shows as pictures, by (module, class name): IPython matches them by
 #: name, so none of these modules is imported before a value of its class is displayed
@@ -87,6 +138,11 @@ _DISPLAYED = (
     ("cutepy.xla.shape", "TupleShape"),
     ("cutepy.xla.shape", "BufferShape"),
     ("cutepy.derivation.steps", "Derivation"),
+    ("cutepy.tensor", "Tensor"),
+    ("cutepy.atoms.mma", "MMAAtom"),
+    ("cutepy.atoms.copy", "CopyAtom"),
+    ("cutepy.tiled.mma", "TiledMMA"),
+    ("cutepy.tiled.copy", "TiledCopy"),
 )
 
 
@@ -124,17 +180,26 @@ _register_display()
 
 __all__ = [
     "AdmissibilityError", "ComposedLayout", "CutepyError", "E", "Layout", "LayoutError",
-    "LayoutLeft", "LayoutRight", "ParseError", "ScaledBasis", "Swizzle", "SymbolicError",
+    "LayoutLeft", "LayoutRight", "ParseError", "ScaledBasis", "Swizzle", "SymbolicError", "Undecided",
     "append", "blocked_product", "ceil_div", "coalesce", "compatible", "complement",
-    "composition", "congruent", "cosize", "crd2idx", "depth", "dice", "downcast", "filter",
-    "flat_divide", "flat_product", "flatten", "get", "group", "idx2crd", "inner_product",
-    "is_admissible", "left_inverse", "logical_divide", "logical_product", "make_composed_layout",
-    "make_identity_layout", "make_layout", "make_layout_like", "make_ordered_layout",
-    "max_common_layout", "max_common_vector", "nullspace", "parse", "prefix_product",
-    "prepend", "product", "raked_product", "rank", "replace", "right_inverse", "select",
-    "shape", "shape_div", "size", "slice_and_offset", "stride", "suffix_product", "take",
-    "tile_to_shape", "tiled_divide", "tiled_product", "upcast", "weakly_congruent",
-    "zipped_divide", "zipped_product",
+    "composition", "congruent", "coshape", "cosize", "crd2idx", "depth", "dice", "downcast", "filter",
+    "filter_zeros", "flat_divide", "flat_product", "flatten", "get", "get_1d_coord", "get_flat_coord",
+    "get_hier_coord", "get_nonswizzle_portion", "get_swizzle_portion", "group", "idx2crd",
+    "inner_product", "is_admissible", "left_inverse", "limits", "logical_divide", "logical_product",
+    "make_composed_layout", "make_fragment_like", "make_identity_layout", "make_layout",
+    "make_layout_like", "make_ordered_layout", "make_swizzle", "max_common_layout",
+    "max_common_vector", "nullspace", "parse", "prefix_product", "prepend", "product",
+    "raked_product", "rank", "recast_layout", "replace", "right_inverse", "select", "shape",
+    "shape_div", "size", "slice_and_offset", "stride", "suffix_product", "take", "tile_to_shape",
+    "tiled_divide", "tiled_product", "upcast", "weakly_congruent", "zipped_divide", "zipped_product",
+    # kernel design
+    "CheckResult", "CopyAtom", "MMAAtom", "Tensor", "ThrCopy", "ThrMMA", "TiledCopy", "TiledMMA",
+    "check_cover", "check_fits", "check_vectorization", "copy_atom", "copy_atoms",
+    "gmma_smem_layout", "inner_partition", "local_partition", "local_tile", "make_identity_tensor",
+    "make_tensor", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C",
+    "make_tiled_mma", "mma_atom", "mma_atoms", "outer_partition", "partition_fragment_A",
+    "partition_fragment_B", "partition_fragment_C", "partition_shape_A", "partition_shape_B",
+    "partition_shape_C",
     # symbolic, proofs, derivations
     "Derivation", "Equivalence", "assuming", "declare", "equivalent", "explain", "subs",
     "symbols",

@@ -23,7 +23,7 @@ from typing import Any
 
 from . import __version__, xla
 from .banks import analyze_layout
-from .casting import downcast, upcast
+from .casting import downcast, make_layout_like, upcast
 from .coalesce import coalesce, filter
 from .complement import complement
 from .composition import composition, is_admissible
@@ -32,7 +32,7 @@ from .divides import flat_divide, logical_divide, tiled_divide, zipped_divide
 from .equivalence import equivalent
 from .errors import CutepyError, ParseError
 from .inverse import left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse
-from .layout import Layout, cosize, depth, flatten, make_layout_like, rank, size
+from .layout import Layout, cosize, depth, flatten, rank, size
 from .notation import parse
 from .products import (
     blocked_product,

@@ -32,9 +32,9 @@ from typing import Any
 import numpy as np
 
 from . import inttuple as it
-from . import limits as _limits
 from .errors import CutepyError
 from .limits import DEFAULT_MAX_ELEMENTS, _check_limit, limits  # noqa: F401 (re-exported)
+from .limits import max_elements as _max_elements_in_force
 
 _INT64_MAX = (1 << 63) - 1
 
@@ -94,7 +94,7 @@ def offsets(
     """
     if indices is not None:
         return _offsets_at(layout, indices)
-    limit = _limits.max_elements() if max_elements is None else max_elements
+    limit = _max_elements_in_force() if max_elements is None else max_elements
     _check_limit(limit)
     if _is_composed(layout):
         return _composed_offsets(layout, limit)

@@ -27,15 +27,15 @@ from typing import Any
 
 from . import inttuple as it
 from .basis import ArithTuple
+from .casting import make_fragment_like as _layout_fragment_like
 from .composition import composition as _layout_composition
 from .divides import flat_divide as _flat_divide
 from .divides import logical_divide as _logical_divide
 from .divides import tiled_divide as _tiled_divide
 from .divides import zipped_divide as _zipped_divide
 from .errors import CutepyError
-from .layout import Layout, _has_none, make_identity_layout, make_ordered_layout, slice_and_offset
+from .layout import Layout, _has_none, make_identity_layout, slice_and_offset
 from .layout import size as _layout_size
-from .products import tiled_product
 
 #: The largest tensor whose values :meth:`Tensor.values` lists at once.
 MAX_VALUES = 1 << 22
@@ -209,16 +209,7 @@ def make_fragment_like(x: Any) -> Any:
         L = make_fragment_like(x.layout)
         dtype = x.engine.dtype if x.engine is not None and hasattr(x.engine, "dtype") else np.int64
         return Tensor(np.zeros(int(L.cosize()), dtype=dtype), L)
-    if not isinstance(x, Layout):
-        return compact_layout(x)
-    if x.rank() > 1:
-        s0, d0 = x.shape[0], x.stride[0]
-        shape0 = it.transform_leaf(lambda s, d: 1 if d == 0 else s, s0, d0)
-        strides0 = _compact_left(shape0)
-        first = Layout(s0, strides0)
-        rest = make_ordered_layout(tuple(x.shape[1:]), tuple(_order_key(d) for d in x.stride[1:]))
-        return tiled_product(first, rest)
-    return compact_layout(x.shape)
+    return _layout_fragment_like(x)
 
 
 def compact_layout(shape: Any) -> Layout:
@@ -227,7 +218,7 @@ def compact_layout(shape: Any) -> Layout:
     >>> compact_layout((2, 1, 4))
     (2,1,4):(1,0,2)
     """
-    return Layout(shape, _compact_left(shape))
+    return Layout(shape)  # compact_major: size-1 leaves get stride 0
 
 
 def flat_coord(layout: Layout, index: int) -> tuple:
@@ -252,32 +243,12 @@ def flat_coord(layout: Layout, index: int) -> tuple:
     return tuple(out)
 
 
-def _compact_left(shape: Any) -> Any:
-    """C++ ``compact_major<LayoutLeft>``: size-1 leaves get stride 0."""
-    acc = [1]
-
-    def go(s: Any) -> Any:
-        if isinstance(s, tuple):
-            return tuple(go(x) for x in s)
-        if s == 1:
-            return 0
-        d = acc[0]
-        acc[0] *= s
-        return d
-
-    return go(shape)
-
-
-def _order_key(d: Any) -> Any:
-    if isinstance(d, tuple):
-        return tuple(_order_key(x) for x in d)
-    return d if isinstance(d, int) else 0
-
-
 # -- tensor-aware algebra ------------------------------------------------------------------
 
 
 def _lift(op: Any, x: Any, *args: Any) -> Any:
+    if type(x) is Layout:  # the plain path first: one type test on top of the layout algebra
+        return op(x, *args)
     if isinstance(x, Tensor):
         return Tensor(x.engine, op(x.layout, *args), x.offset)
     return op(x, *args)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..casting import downcast, upcast
+from ..casting import downcast, make_layout_like, make_ordered_layout, upcast
 from ..coalesce import coalesce, filter
 from ..complement import complement
 from ..composition import composition, is_admissible
@@ -29,8 +29,6 @@ from ..layout import (
     group,
     make_identity_layout,
     make_layout,
-    make_layout_like,
-    make_ordered_layout,
     prepend,
     rank,
     replace,

@@ -24,6 +24,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from .. import inttuple as it
 from ..errors import CutepyError
 from ..layout import Layout, size
 from ..tensor import flat_coord, make_identity_tensor
@@ -141,8 +142,8 @@ def check_vectorization(tc: TiledCopy, src: Any, dst: Any) -> CheckResult:
     ``value`` is the usable vector width in elements: the shortest contiguous run of the
     atom's values over every thread, source and destination.
     """
-    shape = src.shape
-    if getattr(dst, "shape", None) != shape:
+    shape = it.product_each(src.shape)  # the modes' sizes: the same tile in any nesting
+    if not hasattr(dst, "shape") or it.product_each(dst.shape) != shape:
         raise CutepyError(
             f"check_vectorization: source shape {shape} and destination shape "
             f"{getattr(dst, 'shape', dst)} differ"

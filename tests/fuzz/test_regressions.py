@@ -1,7 +1,7 @@
 """Issue 11: one regression test per class of bad input that crashed, hung or lied.
 
-Each test names the class. Expected answers come from the brute-force model (tests/fuzz/brute.py) or from the definition, never from
-cutepy's own output.
+Each test names the class. Expected answers come from the brute-force model
+(tests/fuzz/brute.py) or from the definition, never from cutepy's own output.
 """
 
 from __future__ import annotations
