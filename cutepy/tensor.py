@@ -209,6 +209,9 @@ def make_fragment_like(x: Any) -> Any:
         L = make_fragment_like(x.layout)
         dtype = x.engine.dtype if x.engine is not None and hasattr(x.engine, "dtype") else np.int64
         return Tensor(np.zeros(int(L.cosize()), dtype=dtype), L)
+    if isinstance(x, Layout) and not all(type(d) is int for d in it.flatten(x.stride)):
+        # basis strides (coordinate tensors) order as 0, as the atoms' C++ prints show
+        x = Layout(x.shape, it.transform_leaf(lambda d: d if type(d) is int else 0, x.stride))
     return _layout_fragment_like(x)
 
 

@@ -43,10 +43,12 @@ from typing import Any
 from ..errors import CutepyError
 from ..layout import Layout
 from ..swizzle import ComposedLayout, Swizzle
+from ..tiled.mma import make_tiled_mma
 from .canvas import img_html
 from .layouts import layout_svg, swizzle_layout
 from .picture import Picture, svg_of
 from .text import layout_table
+from .tiled import tiled_copy_svg, tiled_mma_svg
 from .xla import xla_svg
 
 #: Rows and columns of cells a notebook picture shows before eliding the middle ones.
@@ -118,6 +120,18 @@ def picture_html(layout: Any) -> str:
         return ""
 
 
+def _kernel_picture(obj: Any) -> str | None:
+    """The SVG of a TiledMMA/MMA atom, a TiledCopy, or a tensor over an integer layout."""
+    name = type(obj).__name__
+    if name in ("TiledMMA", "MMAAtom"):
+        return tiled_mma_svg(obj if name == "TiledMMA" else make_tiled_mma(obj))
+    if name == "TiledCopy":
+        return tiled_copy_svg(obj)
+    if name == "Tensor":
+        return layout_svg(obj.layout, max_rows=CELL_ROWS, max_cols=CELL_COLS)
+    return None
+
+
 def _explained(obj: Any) -> dict[str, str] | None:
     """The bundle of a derivation (steps with pictures) or a proof (verdict and steps)."""
     html_of = getattr(obj, "html", None)
@@ -140,6 +154,12 @@ def mimebundle(obj: Any, rows: int | None = CELL_ROWS, cols: int | None = CELL_C
     explained = _explained(obj)
     if explained is not None:
         return explained
+    if type(obj).__name__ in ("TiledMMA", "MMAAtom", "TiledCopy", "Tensor"):
+        try:
+            svg = _kernel_picture(obj)
+        except CutepyError:  # e.g. a tensor over basis strides: the text alone
+            return {"text/plain": str(obj)}
+        return {"text/plain": str(obj), "image/svg+xml": svg, "text/html": img_html(svg, alt=str(obj))}
     if not drawable(obj):
         return {}
     try:
