@@ -20,7 +20,7 @@ from typing import Any
 
 from . import inttuple as it
 from .errors import AdmissibilityError, CutepyError
-from .layout import Layout
+from .layout import Layout, layout_arg
 from .products import tiled_product
 from .swizzle import ComposedLayout, Swizzle
 
@@ -63,6 +63,8 @@ def upcast(layout: Any, n: int) -> Any:
     >>> upcast(Layout(6, -2), 4)
     3:-1
     """
+    if type(layout) not in (Layout, ComposedLayout, Swizzle):
+        layout = layout_arg(layout, "upcast")
     n = _check_factor(n, "upcast")
     if type(layout) is Swizzle:
         m = layout.base - _pow2_log(n, "upcast")
@@ -111,6 +113,8 @@ def downcast(layout: Any, n: int) -> Any:
     cutepy.errors.AdmissibilityError: downcast of (4,8):(2,8) by 2: no mode has stride 1 \
 (C++: Downcast requires adjacent elements)
     """
+    if type(layout) not in (Layout, ComposedLayout, Swizzle):
+        layout = layout_arg(layout, "downcast")
     n = _check_factor(n, "downcast")
     if type(layout) is Swizzle:
         return Swizzle(layout.bits, layout.base + _pow2_log(n, "downcast"), layout.shift)
@@ -154,6 +158,8 @@ def make_layout_like(layout: Layout) -> Layout:
     >>> make_layout_like(Layout((2, 3, 4), (20, 0, 1)))
     (2,3,4):(4,0,1)
     """
+    if type(layout) is not Layout:
+        layout = layout_arg(layout, "make_layout_like")
     if type(layout) is ComposedLayout:
         return make_layout_like(layout.inner)
     shape, stride = layout.shape, layout.stride

@@ -17,7 +17,7 @@ from . import events as ev
 from . import inttuple as it
 from .basis import ScaledBasis
 from .errors import CutepyError
-from .layout import Layout
+from .layout import Layout, layout_arg
 from .tracing import recorder
 
 
@@ -81,6 +81,8 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     """
     if (rec := recorder()) and rec.opens(coalesce):
         return rec.framed(coalesce, layout, profile)
+    if type(layout) is not Layout and not _composed(layout):
+        layout = layout_arg(layout, "coalesce")
     if _composed(layout):  # as C++: coalesce the layout under the swizzle
         return type(layout)(layout.outer, layout.offset, coalesce(layout.inner, profile))
     if type(profile) is tuple:
@@ -119,6 +121,8 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
 
 def filter_zeros(layout: Layout) -> Layout:
     """Stride-0 modes replaced by ``1:0`` (the shape keeps its nesting)."""
+    if type(layout) is not Layout:
+        layout = layout_arg(layout, "filter_zeros")
     return Layout._new(
         it.transform_leaf(lambda s, d: 1 if _is_zero(d) else s, layout.shape, layout.stride),
         layout.stride,
@@ -133,6 +137,8 @@ def filter(layout: Layout, profile: Any = None) -> Layout:  # noqa: A001 - CuTe'
     """Coalesce after dropping stride-0 and size-1 modes."""
     if (rec := recorder()) and rec.opens(filter):
         return rec.framed(filter, layout, profile)
+    if type(layout) is not Layout and not _composed(layout):
+        layout = layout_arg(layout, "filter")
     if _composed(layout):  # as C++: filter the layout under the swizzle
         return type(layout)(layout.outer, layout.offset, filter(layout.inner, profile))
     if profile is None or type(profile) is not tuple:

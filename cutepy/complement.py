@@ -23,7 +23,7 @@ from . import inttuple as it
 from .basis import ScaledBasis
 from .coalesce import _composed, coalesce_flat, filter_flat
 from .errors import AdmissibilityError, CutepyError
-from .layout import Layout
+from .layout import Layout, layout_arg
 from .tracing import recorder
 
 
@@ -31,6 +31,8 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
     """CuTe's ``complement``; ``cotarget`` is an int or a shape, default ``cosize(filter(A))``."""
     if (rec := recorder()) and rec.opens(complement):
         return rec.framed(complement, A, cotarget)
+    if type(A) is not Layout and not _composed(A):
+        A = layout_arg(A, "complement")
     if cotarget is not None:
         _check_cotarget(A, cotarget)
     if _composed(A):  # as C++: the complement of the layout under the swizzle

@@ -51,10 +51,25 @@ def product(t: IntTuple) -> Any:
         for x in t:
             r = r * (product(x) if type(x) is tuple else x)
         return r
-    return t
+    return t if type(t) is int else _leaf(t, "product")
 
 
 size = product
+
+
+def _leaf(x: Any, fn: str) -> Any:
+    """``x`` if it is an integer leaf (numpy and symbolic integers too), else a CutepyError."""
+    if is_integer(x):
+        return x
+    raise CutepyError(f"{fn}: {short_repr(x)} is not an integer or a tuple of integers")
+
+
+def short_repr(x: Any) -> str:
+    """``repr(x)`` cut short (and safe for integers past Python's 4300-digit print limit)."""
+    if type(x) is int and x.bit_length() > 256:
+        return f"an integer of {x.bit_length()} bits"
+    text = repr(x)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def product_each(t: IntTuple) -> IntTuple:
@@ -74,7 +89,7 @@ def rank(t: IntTuple) -> int:
     >>> rank(((2, 3), 4)), rank(7)
     (2, 1)
     """
-    return len(t) if type(t) is tuple else 1
+    return len(t) if type(t) is tuple else (1 if type(t) is int or _leaf(t, "rank") is not None else 1)
 
 
 def depth(t: IntTuple) -> int:
@@ -85,6 +100,8 @@ def depth(t: IntTuple) -> int:
     """
     if type(t) is tuple:
         return 1 + max((depth(x) for x in t), default=0)
+    if type(t) is not int:
+        _leaf(t, "depth")
     return 0
 
 
@@ -220,10 +237,14 @@ def ceil_div(a: IntTuple, b: IntTuple) -> IntTuple:
         return tuple(out)
     if type(b) is tuple:
         return ceil_div(a, product(b))
+    if b == 0:
+        raise CutepyError(f"ceil_div: division of {short_repr(a)} by 0")
     return -(-a // b)
 
 
 def _shape_div_int(a: int, b: int) -> int:
+    if a == 0 or b == 0:
+        raise CutepyError(f"shape_div: {short_repr(a)} and {short_repr(b)}: a shape has no size-0 modes")
     if a % b != 0 and b % a != 0:
         raise CutepyError(f"shape_div: neither of {a} and {b} divides the other")
     q = a // b
@@ -450,6 +471,12 @@ def crd2idx(crd: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> A
                 r = r + crd2idx(m, s, d)
                 crd = q
         return r
+    if type(crd) is not int and not is_integer(crd):
+        raise CutepyError(f"crd2idx: the coordinate {short_repr(crd)} is not an integer")
+    if type(shape) is not int and not is_integer(shape):
+        raise CutepyError(f"crd2idx: the shape {short_repr(shape)} is not an integer or a tuple of them")
+    if type(stride) in (str, bytes, float, bool, list, dict):
+        raise CutepyError(f"crd2idx: the stride {short_repr(stride)} is not an integer or a basis element")
     return crd * stride
 
 
@@ -484,6 +511,8 @@ def tdivmod(a: Any, b: Any) -> tuple[Any, Any]:
     >>> tdivmod(7, 2), tdivmod(-7, 2)
     ((3, 1), (-3, -1))
     """
+    if b == 0:
+        raise CutepyError(f"division of {short_repr(a)} by a size-0 mode (a shape's sizes are positive)")
     if type(a) is int and type(b) is int and (a < 0) != (b < 0) and a % b:
         q = -(abs(a) // abs(b))
         return q, a - q * b

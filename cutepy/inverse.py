@@ -19,10 +19,10 @@ from typing import Any
 from . import events as ev
 from . import inttuple as it
 from .basis import ScaledBasis
-from .coalesce import coalesce, coalesce_flat
+from .coalesce import _composed, coalesce, coalesce_flat
 from .composition import composition
 from .errors import AdmissibilityError, CutepyError
-from .layout import Layout
+from .layout import Layout, layout_arg
 from .swizzle import ComposedLayout, Swizzle
 from .tracing import recorder
 
@@ -70,6 +70,8 @@ def right_inverse(A: Layout) -> Layout:
     """
     if (rec := recorder()) and rec.opens(right_inverse):
         return rec.framed(right_inverse, A)
+    if type(A) is not Layout and not _composed(A):
+        A = layout_arg(A, "right_inverse")
     if type(A) is ComposedLayout:
         return _composed_inverse(right_inverse, A)
     fs, fd, pre = _coalesced(A)
@@ -95,6 +97,8 @@ def left_inverse(A: Layout) -> Layout:
     """
     if (rec := recorder()) and rec.opens(left_inverse):
         return rec.framed(left_inverse, A)
+    if type(A) is not Layout and not _composed(A):
+        A = layout_arg(A, "left_inverse")
     if type(A) is ComposedLayout:
         return _composed_inverse(left_inverse, A)
     fs, fd, pre = _coalesced(A)
@@ -160,6 +164,8 @@ def nullspace(A: Layout) -> Layout:
 
     A swizzled layout's nullspace is ``1:0``, as in C++.
     """
+    if type(A) is not Layout and not _composed(A):
+        A = layout_arg(A, "nullspace")
     if type(A) is ComposedLayout:
         return Layout._new(1, 0)
     fs, fd = _flat(A)
@@ -184,6 +190,8 @@ def max_common_layout(A: Layout, B: Layout) -> Layout:
     With a swizzled side ``Sw<B,M,S> o 0 o L`` (C++): the common layout of ``L`` and the
     other side, truncated to ``2**M`` elements (the swizzle keeps runs of ``2**M``).
     """
+    if type(A) is not Layout and not _composed(A):
+        A = layout_arg(A, "max_common_layout")
     if type(A) is ComposedLayout or type(B) is ComposedLayout:
         C, other = (A, B) if type(A) is ComposedLayout else (B, A)
         common = max_common_layout(_swizzled_inner(C), other)
@@ -204,6 +212,8 @@ def max_common_vector(A: Layout, B: Layout) -> Any:
     A swizzled side ``Sw<B,M,S> o 0 o L`` caps it at ``2**M`` (both sides with the same
     swizzle: no cap), as C++.
     """
+    if type(A) is not Layout and not _composed(A):
+        A = layout_arg(A, "max_common_vector")
     if type(A) is ComposedLayout and type(B) is ComposedLayout:
         vec = max_common_vector(_swizzled_inner(A), _swizzled_inner(B))
         if A.outer == B.outer:

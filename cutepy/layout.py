@@ -24,6 +24,10 @@ from .basis import ScaledBasis, basis_like
 from .errors import CutepyError, LayoutError
 
 
+#: Largest magnitude of a shape or stride leaf: C++ CuTe's dynamic integers are 64-bit.
+MAX_LEAF = (1 << 63) - 1
+
+
 def _leaf(x: Any, what: str, positive: bool) -> Any:
     """One leaf of a shape (``positive``) or stride, checked: the core's only integer predicate.
 
@@ -36,6 +40,9 @@ def _leaf(x: Any, what: str, positive: bool) -> Any:
     if t is int:
         if positive and x < 1:
             raise LayoutError(f"{what} has a leaf {x}; shape leaves must be positive integers")
+        if not -MAX_LEAF <= x <= MAX_LEAF:
+            raise LayoutError(f"{what} has a leaf of {x.bit_length()} bits; leaves are 64-bit integers "
+                              f"(|leaf| <= {MAX_LEAF}), as in C++ CuTe")
         return x
     if t is bool:
         raise LayoutError(f"{what} has a boolean leaf {x}; expected an integer")
@@ -59,7 +66,7 @@ def _normalize(t: Any, what: str, positive: bool, depth: int = 0) -> Any:
         if depth >= it.MAX_DEPTH:
             raise LayoutError(f"{what} nests deeper than {it.MAX_DEPTH} levels")
         return tuple([_normalize(x, what, positive, depth + 1) for x in t])
-    if type(t) is int and (t > 0 or not positive):
+    if type(t) is int and (t > 0 or not positive) and -MAX_LEAF <= t <= MAX_LEAF:
         return t
     return _leaf(t, what, positive)
 
@@ -68,12 +75,12 @@ def _canonical(s: Any, d: Any, depth: int = 1) -> bool:
     """Whether ``s:d`` is already canonical: congruent tuples of positive ``int`` shapes and
     ``int`` strides, no deeper than ``MAX_DEPTH`` (the constructor's fast path)."""
     if type(s) is int:
-        return type(d) is int and s > 0
+        return type(d) is int and 0 < s <= MAX_LEAF and -MAX_LEAF <= d <= MAX_LEAF
     if type(s) is not tuple or type(d) is not tuple or len(s) != len(d) or depth > it.MAX_DEPTH:
         return False
     for x, y in zip(s, d):
         if type(x) is int:
-            if type(y) is not int or x < 1:
+            if type(y) is not int or not 0 < x <= MAX_LEAF or not -MAX_LEAF <= y <= MAX_LEAF:
                 return False
         elif not _canonical(x, y, depth + 1):
             return False
@@ -91,7 +98,7 @@ def _pair(s: Any, d: Any, depth: int) -> tuple[Any, Any]:
     """
     ts = type(s)
     if ts is int:
-        if type(d) is int and s > 0:
+        if type(d) is int and 0 < s <= MAX_LEAF and -MAX_LEAF <= d <= MAX_LEAF:
             return s, d
         if type(d) in (tuple, list):
             raise _Incongruent
@@ -323,6 +330,26 @@ def _normalize_coord(c: Any) -> Any:
     raise CutepyError(f"coordinate leaf {c!r} is not an integer")
 
 
+def layout_arg(x: Any, fn: str) -> Layout:
+    """``x`` as the Layout argument of ``fn``: a Layout, or a shape (its compact layout).
+
+    Pre:  ``x`` is a Layout or a shape; anything else raises :class:`LayoutError` naming ``fn``.
+    Post: a Layout (``x`` itself when it is one).
+
+    >>> layout_arg((2, 3), "coalesce")
+    (2,3):(1,2)
+    >>> layout_arg(2.5, "coalesce")
+    Traceback (most recent call last):
+      ...
+    cutepy.errors.LayoutError: coalesce: expected a layout (or a shape), got 2.5
+    """
+    if type(x) is Layout:
+        return x
+    if type(x) in (tuple, list) or (it.is_integer(x) and not isinstance(x, ScaledBasis)):
+        return Layout(x)
+    raise LayoutError(f"{fn}: expected a layout (or a shape), got {it.short_repr(x)}")
+
+
 def as_layout(x: Any) -> Layout:
     """A Layout from a Layout or a shape (compact strides); text is read by :func:`cutepy.parse`.
 
@@ -378,7 +405,9 @@ def make_identity_layout(shape: Any) -> Layout:
 # -- mode manipulation ------------------------------------------------------------
 
 
-def _modes(layout: Layout) -> tuple[tuple, tuple]:
+def _modes(layout: Layout, fn: str = "a mode operation") -> tuple[tuple, tuple]:
+    if type(layout) is not Layout:
+        layout = layout_arg(layout, fn)
     if type(layout._shape) is tuple:
         return layout._shape, layout._stride
     return (layout._shape,), (layout._stride,)
@@ -393,6 +422,7 @@ def get(layout: Layout, *path: int) -> Layout:
     >>> get(Layout(((2, 2), 3), ((24, 2), 8)), 0, 1)
     2:2
     """
+    layout = layout_arg(layout, "get")
     for i in path:
         layout = layout[i]
     return layout
@@ -407,7 +437,7 @@ def select(layout: Layout, *modes: int) -> Layout:
     >>> select(Layout((2, 3, 4)), 2, 0)
     (4,2):(6,1)
     """
-    s, d = _modes(layout)
+    s, d = _modes(layout, "select")
     try:
         return Layout._new(tuple(s[i] for i in modes), tuple(d[i] for i in modes))
     except IndexError:
@@ -423,8 +453,8 @@ def take(layout: Layout, begin: int, end: int) -> Layout:
     >>> take(Layout((2, 3, 4)), 1, 3)
     (3,4):(2,6)
     """
-    s, d = _modes(layout)
-    if not 0 <= begin <= end <= len(s):
+    s, d = _modes(layout, "take")
+    if type(begin) is not int or type(end) is not int or not 0 <= begin <= end <= len(s):
         raise CutepyError(f"take: [{begin}, {end}) is not a mode range of {layout}")
     return Layout._new(s[begin:end], d[begin:end])
 
@@ -438,8 +468,8 @@ def group(layout: Layout, begin: int, end: int) -> Layout:
     >>> group(Layout((2, 3, 4)), 0, 2)
     ((2,3),4):((1,2),6)
     """
-    s, d = _modes(layout)
-    if not 0 <= begin <= end <= len(s):
+    s, d = _modes(layout, "group")
+    if type(begin) is not int or type(end) is not int or not 0 <= begin <= end <= len(s):
         raise CutepyError(f"group: [{begin}, {end}) is not a mode range of {layout}")
     return Layout._new(
         s[:begin] + (s[begin:end],) + s[end:], d[:begin] + (d[begin:end],) + d[end:]
@@ -457,8 +487,8 @@ def append(layout: Layout, x: Layout | None = None, n: int | None = None) -> Lay
     >>> append(Layout((2, 3)), Layout(5, 6))
     (2,3,5):(1,2,6)
     """
-    x = Layout._new(1, 0) if x is None else x
-    s, d = _modes(layout)
+    x = Layout._new(1, 0) if x is None else layout_arg(x, "append")
+    s, d = _modes(layout, "append")
     if n is None:
         return Layout._new(s + (x._shape,), d + (x._stride,))
     k = max(0, n - len(s))
@@ -474,8 +504,8 @@ def prepend(layout: Layout, x: Layout | None = None, n: int | None = None) -> La
     >>> prepend(Layout((2, 3)), Layout(5, 6))
     (5,2,3):(6,1,2)
     """
-    x = Layout._new(1, 0) if x is None else x
-    s, d = _modes(layout)
+    x = Layout._new(1, 0) if x is None else layout_arg(x, "prepend")
+    s, d = _modes(layout, "prepend")
     if n is None:
         return Layout._new((x._shape,) + s, (x._stride,) + d)
     k = max(0, n - len(s))
@@ -491,8 +521,9 @@ def replace(layout: Layout, i: int, x: Layout) -> Layout:
     >>> replace(Layout((2, 3)), 1, Layout(5, 7))
     (2,5):(1,7)
     """
-    s, d = _modes(layout)
-    if not -len(s) <= i < len(s):
+    s, d = _modes(layout, "replace")
+    x = layout_arg(x, "replace")
+    if type(i) is not int or not -len(s) <= i < len(s):
         raise CutepyError(f"replace: mode {i} out of range for {layout}")
     s, d = list(s), list(d)
     s[i], d[i] = x._shape, x._stride
@@ -508,6 +539,7 @@ def flatten(layout: Layout) -> Layout:
     >>> flatten(Layout(((2, 2), 3), ((24, 2), 8)))
     (2,2,3):(24,2,8)
     """
+    layout = layout_arg(layout, "flatten")
     if type(layout._shape) is not tuple:
         return layout
     return Layout._new(it.flatten(layout._shape), it.flatten(layout._stride))

@@ -85,6 +85,9 @@ def to_latex(layout: Any, color: Callable[..., str] | None = None) -> str:
         M, N = int_size(shape[0]), int_size(shape[1])
     else:
         M, N = int_size(shape), 1
+    if M * N > MAX_CELLS:  # a node per cell: refuse before evaluating anything
+        raise CutepyError(f"to_latex of {obj} would draw {M * N} cells, over the limit "
+                          f"cutepy.viz.latex.MAX_CELLS = {MAX_CELLS}; slice or divide the layout first")
     offs = obj.offsets()  # colexicographic: index m + M*n
     col = color or (lambda i: TIKZ_BW[i % 8])
     out = [f"% Layout: {shown}\n", _HEADER]

@@ -111,10 +111,13 @@ class _Parser:
         text, n = self.text, len(self.text)
         end = start + (1 if start < n and text[start] == "-" else 0)
         digits = end
-        while end < n and text[end].isdigit():
+        while end < n and "0" <= text[end] <= "9":  # ASCII digits only, as XLA reads them
             end += 1
         if end == digits:
             raise self.error(f"expected an integer ({what})")
+        if end - digits > 19:  # past int64 whatever the digits: say so without converting
+            raise self.error(f"{what} must be an integer >= {low}, got a {end - digits}-digit number "
+                             "(XLA's integers are 64-bit)", start)
         value = int(text[start:end])
         if value < low or value > INT64_MAX:
             raise self.error(f"{what} must be an integer >= {low}, got {value}", start)
