@@ -23,7 +23,6 @@ from . import inttuple as it
 from .basis import ScaledBasis, basis_like
 from .errors import CutepyError, LayoutError
 
-
 #: Largest magnitude of a shape or stride leaf: C++ CuTe's dynamic integers are 64-bit.
 MAX_LEAF = (1 << 63) - 1
 
