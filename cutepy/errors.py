@@ -58,3 +58,7 @@ class Undecided(SymbolicError):
         self.holds_at = holds_at
         self.fails_at = fails_at
         self.sides = sides  # (lhs, rhs) of the comparison, when it was one
+
+
+class ProgramError(CutepyError):
+    """A step of an array program that numpy would refuse (or that cutepy cannot model)."""

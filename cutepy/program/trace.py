@@ -20,7 +20,7 @@ Steps are checked as numpy checks them, and a bad one raises a
 >>> a.reshape(7, 9)
 Traceback (most recent call last):
 ...
-cutepy.program.trace.ProgramError: reshape(7, 9) of a (2, 5, 2, 3) array: it has 60 elements, (7, 9) has 63
+cutepy.errors.ProgramError: reshape(7, 9) of a (2, 5, 2, 3) array: it has 60 elements, (7, 9) has 63
 """
 
 from __future__ import annotations
@@ -29,11 +29,7 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import CutepyError
-
-
-class ProgramError(CutepyError):
-    """A step of an array program that numpy would refuse (or that cutepy cannot model)."""
+from ..errors import CutepyError, ProgramError  # noqa: F401 (ProgramError re-exported)
 
 
 def _fmt_args(args: Sequence[Any]) -> str:
@@ -233,7 +229,7 @@ def trace(shape: Any, name: str = "x") -> TracedArray:
     >>> trace((2.5, 2))
     Traceback (most recent call last):
     ...
-    cutepy.program.trace.ProgramError: trace((2.5, 2)): (2.5, 2) is not a shape (a tuple of integers)
+    cutepy.errors.ProgramError: trace((2.5, 2)): (2.5, 2) is not a shape (a tuple of integers)
     """
     t = _as_shape(shape, f"trace({shape!r})")
     if not isinstance(name, str):
@@ -306,7 +302,7 @@ def resize(a: TracedArray, shape: Any) -> TracedArray:
     >>> resize(trace((2, 3)), (4, 2))
     Traceback (most recent call last):
     ...
-    cutepy.program.trace.ProgramError: resize(4, 2) of x (2, 3) array: dim 1 would shrink from 3 to 2 \
+    cutepy.errors.ProgramError: resize(4, 2) of x (2, 3) array: dim 1 would shrink from 3 to 2 \
 (a negative pad)
     """
     a = _traced(a, "resize")
@@ -357,7 +353,7 @@ def concatenate(arrays: Sequence[TracedArray], axis: int = 0) -> TracedArray:
     >>> concatenate([trace((4, 1)), trace((3, 2))], axis=1)
     Traceback (most recent call last):
     ...
-    cutepy.program.trace.ProgramError: concatenate(axis=1): array 1 has shape (3, 2), which differs \
+    cutepy.errors.ProgramError: concatenate(axis=1): array 1 has shape (3, 2), which differs \
 from (4, 1) outside axis 1
     """
     try:
