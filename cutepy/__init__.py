@@ -21,19 +21,6 @@ from .coalesce import coalesce, filter, filter_zeros
 from .complement import complement, coshape
 from .composition import is_admissible
 from .errors import AdmissibilityError, CutepyError, LayoutError, ParseError, SymbolicError, Undecided
-from .inttuple import (
-    ceil_div,
-    compatible,
-    congruent,
-    crd2idx,
-    idx2crd,
-    inner_product,
-    prefix_product,
-    product,
-    shape_div,
-    suffix_product,
-    weakly_congruent,
-)
 from .inverse import left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse
 from .layout import (
     Layout,
@@ -77,6 +64,19 @@ from .swizzle import (
     get_swizzle_portion,
     make_composed_layout,
     make_swizzle,
+)
+from .tuples import (
+    ceil_div,
+    compatible,
+    congruent,
+    crd2idx,
+    idx2crd,
+    inner_product,
+    prefix_product,
+    product,
+    shape_div,
+    suffix_product,
+    weakly_congruent,
 )
 
 # isort: split

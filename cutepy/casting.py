@@ -19,10 +19,18 @@ from math import gcd
 from typing import Any
 
 from . import inttuple as it
+from .basis import ScaledBasis
 from .errors import AdmissibilityError, CutepyError
 from .layout import Layout, layout_arg
 from .products import tiled_product
 from .swizzle import ComposedLayout, Swizzle
+
+
+def _int_strides(layout: Layout, fn: str) -> None:
+    """Raise unless every stride of ``layout`` is an integer (not a basis element)."""
+    for d in it.flatten(layout.stride):
+        if isinstance(d, ScaledBasis):
+            raise CutepyError(f"{fn} of {layout} needs integer strides; {d} is a basis element")
 
 
 def _check_factor(n: Any, what: str) -> int:
@@ -66,6 +74,8 @@ def upcast(layout: Any, n: int) -> Any:
     if type(layout) not in (Layout, ComposedLayout, Swizzle):
         layout = layout_arg(layout, "upcast")
     n = _check_factor(n, "upcast")
+    if type(layout) is Layout:
+        _int_strides(layout, "upcast")
     if type(layout) is Swizzle:
         m = layout.base - _pow2_log(n, "upcast")
         if m >= 0:
@@ -116,6 +126,8 @@ def downcast(layout: Any, n: int) -> Any:
     if type(layout) not in (Layout, ComposedLayout, Swizzle):
         layout = layout_arg(layout, "downcast")
     n = _check_factor(n, "downcast")
+    if type(layout) is Layout:
+        _int_strides(layout, "downcast")
     if type(layout) is Swizzle:
         return Swizzle(layout.bits, layout.base + _pow2_log(n, "downcast"), layout.shift)
     if type(layout) is ComposedLayout:
@@ -158,10 +170,11 @@ def make_layout_like(layout: Layout) -> Layout:
     >>> make_layout_like(Layout((2, 3, 4), (20, 0, 1)))
     (2,3,4):(4,0,1)
     """
-    if type(layout) is not Layout:
-        layout = layout_arg(layout, "make_layout_like")
     if type(layout) is ComposedLayout:
         return make_layout_like(layout.inner)
+    if type(layout) is not Layout:
+        layout = layout_arg(layout, "make_layout_like")
+    _int_strides(layout, "make_layout_like")
     shape, stride = layout.shape, layout.stride
     return Layout._new(shape, it.compact_order(it.filter_zeros(stride, shape), stride))
 

@@ -53,7 +53,8 @@ def composition(A: Any, B: Any) -> Any:
         return A
     if it.is_integer(B):  # a size n means n:1
         rec and rec.emit(ev.SizeTiler(B))
-        return _compose_layouts(A, Layout._new(B, 1))  # C++: composition_impl(A, n, Int<1>)
+        n = Layout(B).shape  # checked: a positive 64-bit integer (or a symbolic size)
+        return _compose_layouts(A, Layout._new(n, 1))  # C++: composition_impl(A, n, Int<1>)
     if isinstance(B, tuple):
         return _compose_by_mode(A, B)
     if hasattr(B, "compose_left"):

@@ -38,8 +38,8 @@ def _tiler(t: Any) -> Any:
     """Normalise a tiler: a Layout, None, or a tuple of tilers (ints become ``n:1``)."""
     if t is None or type(t) is Layout:
         return t
-    if it.is_integer(t):  # C++'s make_layout(n): n:1, and 1:0; symbolic sizes too
-        return Layout._new(t, 1 if t != 1 else 0)
+    if it.is_integer(t):  # C++'s make_layout(n): n:1, and 1:0; symbolic sizes too (checked)
+        return Layout(t)
     if isinstance(t, (tuple, list)):
         return tuple(_tiler(x) for x in t)
     if hasattr(t, "compose"):

@@ -437,6 +437,9 @@ def select(layout: Layout, *modes: int) -> Layout:
     (4,2):(6,1)
     """
     s, d = _modes(layout, "select")
+    for i in modes:
+        if type(i) is not int:
+            raise CutepyError(f"select: the mode index {it.short_repr(i)} is not an integer")
     try:
         return Layout._new(tuple(s[i] for i in modes), tuple(d[i] for i in modes))
     except IndexError:
@@ -663,7 +666,7 @@ def size(x: Any) -> Any:
     >>> size(Layout((2, (3, 4)))), size((2, 3))
     (24, 6)
     """
-    return x.size() if hasattr(x, "size") else it.product(x)
+    return x.size() if callable(getattr(x, "size", None)) else it.product(x)
 
 
 def cosize(layout: Any) -> Any:
@@ -675,6 +678,8 @@ def cosize(layout: Any) -> Any:
     >>> cosize(Layout((2, 3), (3, 1)))
     6
     """
+    if type(layout) is not Layout and not callable(getattr(layout, "cosize", None)):
+        layout = layout_arg(layout, "cosize")
     return layout.cosize()
 
 
@@ -687,7 +692,7 @@ def rank(x: Any) -> int:
     >>> rank(Layout((2, (3, 4)))), rank(5)
     (2, 1)
     """
-    return x.rank() if hasattr(x, "rank") else it.rank(x)
+    return x.rank() if callable(getattr(x, "rank", None)) else it.rank(x)
 
 
 def depth(x: Any) -> int:
@@ -699,7 +704,7 @@ def depth(x: Any) -> int:
     >>> depth(Layout((2, (3, 4)))), depth(5)
     (2, 0)
     """
-    return x.depth() if hasattr(x, "depth") else it.depth(x)
+    return x.depth() if callable(getattr(x, "depth", None)) else it.depth(x)
 
 
 def shape(layout: Layout) -> Any:

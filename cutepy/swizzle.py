@@ -44,7 +44,10 @@ class Swizzle:
         shift = bits if shift is None else shift
         for name, v in (("B", bits), ("M", base), ("S", shift)):
             if type(v) is not int:
-                raise CutepyError(f"Swizzle {name} must be an integer, got {v!r}")
+                raise CutepyError(f"Swizzle {name} must be an integer, got {it.short_repr(v)}")
+            if not -MAX_SWIZZLE_BITS <= v <= MAX_SWIZZLE_BITS:
+                raise CutepyError(f"Swizzle {name} = {it.short_repr(v)}: C++'s 32-bit masks allow "
+                                  f"B + M + |S| <= {MAX_SWIZZLE_BITS}")
         if bits < 0 or base < 0:
             raise CutepyError(f"Swizzle<{bits},{base},{shift}>: B and M must be non-negative")
         if abs(shift) < bits:

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1] / "cutepy"
 #: module-name prefix -> layer; the longest matching prefix wins
 LAYERS: dict[str, int] = {
     # 0 values: integer tuples, bases, errors, event records, symbolic integers
-    "cutepy.errors": 0, "cutepy.inttuple": 0, "cutepy.basis": 0, "cutepy.tracing": 0,
+    "cutepy.errors": 0, "cutepy.inttuple": 0, "cutepy.basis": 0, "cutepy.tracing": 0, "cutepy.tuples": 0,
     "cutepy.events": 0, "cutepy.limits": 0,
     "cutepy.symbolic.sym": 0, "cutepy.symbolic.facts": 0, "cutepy.symbolic.decide": 0,
     "cutepy.symbolic.relax": 0, "cutepy.symbolic.printing": 0, "cutepy.symbolic.subst": 0,

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import logical_offsets
+from ..limits import max_elements
 from .compiler import CompiledProgram, Piece, to_layout
 from .trace import ProgramError, TracedArray
 
@@ -200,6 +201,16 @@ class CheckReport:
     __repr__ = __str__
 
 
+def _check_size(program: TracedArray) -> None:
+    """Refuse, before allocating, a check whose arrays pass the element limit (cutepy.limits)."""
+    n = 1
+    for e in program.shape:
+        n *= e
+    if n > max_elements():
+        raise ProgramError(f"checking {program.shape} runs numpy on {n} elements, above the limit of "
+                           f"{max_elements()}; raise it with cutepy.limits(max_elements=...)")
+
+
 def check(program: TracedArray | CompiledProgram, data: Data | None = None) -> CheckReport:
     """Compile ``program`` (or take it compiled) and compare with numpy on every element.
 
@@ -209,6 +220,7 @@ def check(program: TracedArray | CompiledProgram, data: Data | None = None) -> C
     of the viewed array, and the viewed program is checked recursively.
     """
     compiled = program if isinstance(program, CompiledProgram) else to_layout(program)
+    _check_size(compiled.program)
     data = default_data(compiled.program) if data is None else _mapping(data, "check")
     buf = buffer(compiled.program, data)
     covered = np.zeros(buf.size, dtype=bool)

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import CutepyError, ProgramError  # noqa: F401 (ProgramError re-exported)
+from ..layout import MAX_LEAF
 
 
 def _fmt_args(args: Sequence[Any]) -> str:
@@ -236,6 +237,8 @@ def trace(shape: Any, name: str = "x") -> TracedArray:
         raise ProgramError(f"trace({t}, {name!r}): the name must be a string")
     if any(e < 1 for e in t):
         raise ProgramError(f"trace({t}): extents must be positive (layouts have no empty modes)")
+    if any(e > MAX_LEAF for e in t):
+        raise ProgramError(f"trace of {len(t)} extents: each must fit in 64 bits (at most {MAX_LEAF})")
     return TracedArray(t, "input", (), (), name, name)
 
 
