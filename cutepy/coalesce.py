@@ -118,7 +118,15 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
 
 
 def filter_zeros(layout: Layout) -> Layout:
-    """Stride-0 modes replaced by ``1:0`` (the shape keeps its nesting)."""
+    """The layout with every stride-0 leaf's extent replaced by 1 (C++ ``filter_zeros``).
+
+    Pre:  ``layout`` is a plain ``Layout``.
+    Post: same shape nesting and strides; each leaf with stride 0 becomes ``1:0``, so
+          ``size(result) == size(layout) / (product of the stride-0 extents)``.
+
+    >>> filter_zeros(Layout((4, 2, 3), (1, 0, 4)))
+    (4,1,3):(1,0,4)
+    """
     return Layout._new(
         it.transform_leaf(lambda s, d: 1 if _is_zero(d) else s, layout.shape, layout.stride),
         layout.stride,
