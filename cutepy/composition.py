@@ -224,7 +224,16 @@ def _inadmissible(A, B, kind: str, i: int, ls: tuple, ld: tuple, why: str) -> Ad
 
 
 def is_admissible(A: Layout, B: Any) -> bool:
-    """Whether ``composition(A, B)`` meets CuTe's divisibility conditions."""
+    """Whether ``composition(A, B)`` meets CuTe's divisibility conditions.
+
+    Pre:  ``A`` is a Layout; ``B`` is a layout, a shape or a by-mode tiler.
+    Post: ``True`` iff ``composition(A, B)`` returns rather than raising ``AdmissibilityError``.
+
+    >>> is_admissible(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1)))
+    True
+    >>> is_admissible(Layout((4, 6), (1, 5)), Layout(8, 3))
+    False
+    """
     try:
         composition(A, B)
     except AdmissibilityError:
