@@ -47,6 +47,11 @@ class Tensor:
     ``engine`` is a 1-D numpy array (or anything indexable by int) or ``None`` for a
     coordinate tensor, whose values are coordinates (``ArithTuple``).
     ``offset`` is an int for an array engine and a coordinate for a coordinate tensor.
+
+    >>> import numpy as np
+    >>> T = Tensor(np.arange(6), Layout((2, 3), (3, 1)))
+    >>> T, int(T(1, 2)), T.shape
+    (array[int64] o (2,3):(3,1), 5, (2, 3))
     """
 
     __slots__ = ("engine", "offset", "layout")

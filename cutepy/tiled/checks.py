@@ -37,7 +37,12 @@ MAX_ELEMENTS = 1 << 20
 
 @dataclass(frozen=True)
 class CheckResult:
-    """``ok`` and why; ``value`` carries the measured quantity (e.g. the vector width)."""
+    """``ok`` and why; ``value`` carries the measured quantity (e.g. the vector width).
+
+    >>> r = CheckResult(False, "the copy has 64 threads, the MMA 128")
+    >>> bool(r), str(r)
+    (False, 'FAILS: the copy has 64 threads, the MMA 128')
+    """
 
     ok: bool
     reason: str

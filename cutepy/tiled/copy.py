@@ -43,6 +43,11 @@ class TiledCopy:
 
     ``layout_tv_tiled`` maps (thread, value) to the column-major index of the
     ``tiler_mn`` tile; ``tiler_mn`` is a shape (or a tuple of layouts).
+
+    >>> from cutepy.atoms import copy_atom
+    >>> cp = make_tiled_copy(copy_atom("UniversalCopy<uint32_t>", 32), Layout((4, 8), (8, 1)), Layout((1, 2)))
+    >>> cp.tiler_mn, cp.layout_tv_tiled, cp.size
+    ((4, 16), ((8,4),2):((8,1),4), 32)
     """
 
     copy_atom: CopyAtom
@@ -146,7 +151,14 @@ class TiledCopy:
 
 @dataclass(frozen=True)
 class ThrCopy:
-    """C++ ``ThrCopy``: thread ``thr_idx``'s view of a TiledCopy."""
+    """C++ ``ThrCopy``: thread ``thr_idx``'s view of a TiledCopy.
+
+    >>> from cutepy.atoms import copy_atom
+    >>> from cutepy.tensor import make_identity_tensor
+    >>> cp = make_tiled_copy(copy_atom("UniversalCopy<uint32_t>", 32), Layout((4, 8), (8, 1)), Layout((1, 2)))
+    >>> cp.get_slice(1).partition_S(make_identity_tensor((4, 16)))
+    ArithTuple(0,2) o ((1,2),1,1):((0,1@1),0,0)
+    """
 
     tiled_copy: TiledCopy
     thr_idx: int

@@ -53,6 +53,11 @@ class TiledMMA:
 
     ``atom_layout_mnk`` is the rank-3 layout of atoms; ``permutation_mnk`` is a 3-tuple of
     tilers (``None`` = C++'s ``_``, an int, a layout or a tuple of them).
+
+    >>> from cutepy.atoms import mma_atom
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> mma.tile_size_mnk, mma.size
+    ((32, 16, 16), 128)
     """
 
     atom: MMAAtom
@@ -172,7 +177,14 @@ def _partition(mma: TiledMMA, thr: Layout, coord: tuple, tensor: Any) -> Any:
 
 @dataclass(frozen=True)
 class ThrMMA:
-    """C++ ``ThrMMA``: one thread's view of a TiledMMA; ``thr_vmnk`` is its (v,m,n,k) coordinate."""
+    """C++ ``ThrMMA``: one thread's view of a TiledMMA; ``thr_vmnk`` is its (v,m,n,k) coordinate.
+
+    >>> from cutepy.atoms import mma_atom
+    >>> from cutepy.tensor import make_identity_tensor
+    >>> thr = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1)).get_slice(37)
+    >>> thr.thr_vmnk, thr.partition_C(make_identity_tensor((32, 16)))
+    ((5, 1, 0, 0), ArithTuple(17,2) o ((2,2),1,1):((1@1,8@0),0,0))
+    """
 
     tiled_mma: TiledMMA
     thr_vmnk: tuple
