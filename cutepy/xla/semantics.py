@@ -123,8 +123,8 @@ def _row_major(coords: Sequence[Any], bounds: Sequence[int]) -> Any:
 def linear_index(shape: Shape | str, index: Sequence[int]) -> int:
     """Offset (in elements) of the element at logical ``index`` in the buffer.
 
-    Pre:  ``shape`` is an XLA array shape or its text (else ``ParseError`` / ``CutepyError``). ``index`` is in
-          ``shape``'s dims.
+    Pre:  ``shape`` is an XLA array shape or its text (else ``ParseError`` / ``CutepyError``).
+          ``index`` is inside ``shape``'s dims.
     Post: ``0 <= result < buffer_elements(shape)``; ``element_at(shape, result) == index``.
 
     >>> linear_index("f32[2,3]{0,1}", (0, 1)), linear_index("f32[2,3]{1,0}", (0, 1))
@@ -156,8 +156,8 @@ def linear_indices(shape: Shape | str, limit: int = MAX_TABLE_ELEMENTS) -> np.nd
 
     ``linear_indices(s)[i] == linear_index(s, i)`` for every logical index ``i``.
 
-    Pre:  ``shape`` is an XLA array shape or its text (else ``ParseError`` / ``CutepyError``). At most
-          ``limit`` elements (else ``CutepyError``).
+    Pre:  ``shape`` is an XLA array shape or its text (else ``ParseError`` / ``CutepyError``).
+          At most ``limit`` elements (else ``CutepyError``).
     Post: an int64 array of the logical dims' shape, one-to-one into ``[0, buffer_elements)``.
 
     >>> linear_indices("f32[2,3]{0,1}")
@@ -216,8 +216,8 @@ def linear_indices_at(shape: Shape | str, index: Any) -> np.ndarray:
     The formula of :func:`linear_index`, vectorized over rows; for checking a few
     elements of a large array without building the whole table.
 
-    Pre:  ``shape`` is an XLA array shape or its text (else ``ParseError`` / ``CutepyError``). ``index`` is a
-          ``(k, rank)`` integer array inside the dims.
+    Pre:  ``shape`` is an XLA array shape or its text (else ``ParseError`` / ``CutepyError``).
+          ``index`` is a ``(k, rank)`` integer array inside the dims.
     Post: ``result[j] == linear_index(shape, index[j])`` for each row ``j``.
 
     >>> linear_indices_at("f32[3,5]{1,0:T(2,2)}", [[2, 3], [0, 1], [2, 4]]).tolist()
