@@ -118,7 +118,8 @@ def downcast(layout: Any, n: int) -> Any:
     >>> downcast(Layout((4, 8), (2, 8)), 2)
     Traceback (most recent call last):
     ...
-    cutepy.errors.AdmissibilityError: downcast of (4,8):(2,8) by 2: no mode has stride 1 (C++: Downcast requires adjacent elements)
+    cutepy.errors.AdmissibilityError: downcast of (4,8):(2,8) by 2: no mode has stride 1 \
+(C++: Downcast requires adjacent elements)
     """
     n = _check_factor(n, "downcast")
     if type(layout) is Swizzle:
