@@ -59,7 +59,8 @@ class AccessCost:
     """One access under one swizzle: instructions, wavefronts and the ideal count.
 
     >>> from cutepy.layout import Layout
-    >>> r = find_swizzle(Layout((8, 64), (64, 1)), [(Layout(((8, 4), 8), ((1, 64), 8)), "ld", 8)], element_bytes=2)
+    >>> tv = Layout(((8, 4), 8), ((1, 64), 8))
+    >>> r = find_swizzle(Layout((8, 64), (64, 1)), [(tv, "ld", 8)], element_bytes=2)
     >>> r.table[0]
     AccessCost(name='ld 16 B by ((8,4),8):((1,64),8)', instructions=1, wavefronts=4, ideal=4)
     """
@@ -87,7 +88,8 @@ class SwizzleSearch:
     answer's bit count), ``bits`` the ``n`` of the family bound.
 
     >>> from cutepy.layout import Layout
-    >>> r = find_swizzle(Layout((8, 64), (64, 1)), [(Layout(((8, 4), 8), ((1, 64), 8)), "ld", 8)], element_bytes=2)
+    >>> tv = Layout(((8, 4), 8), ((1, 64), 8))
+    >>> r = find_swizzle(Layout((8, 64), (64, 1)), [(tv, "ld", 8)], element_bytes=2)
     >>> r.found, r.swizzle, r.layout
     (True, Sw<3,3,3>, Sw<3,3,3> o 0 o (8,64):(64,1))
     """
