@@ -66,7 +66,7 @@ def to_latex(layout: Any, color: Callable[..., str] | None = None) -> str:
     and column ``n`` across, as in :func:`cutepy.viz.print_layout`.
 
     Pre:  ``layout`` has rank at most 2, or is a TiledMMA / TiledCopy (else ``CutepyError``).
-    Post: a complete LaTeX document (``\documentclass`` ... ``\end{document}``) with one node per
+    Post: a complete LaTeX document (``\\documentclass`` ... ``\\end{document}``) with one node per
           element.
 
     >>> tex = to_latex(Layout(3, 2))
