@@ -37,7 +37,16 @@ from .tracing import recorder
 
 
 def composition(A: Any, B: Any) -> Any:
-    """``A o B``; see the module docstring for what ``B`` may be."""
+    """``A o B``; see the module docstring for what ``B`` may be.
+
+    Pre:  ``B`` is a layout, a shape or a by-mode tiler with at most ``rank(A)`` modes (else
+          ``CutepyError``); each mode of ``B`` divides the shape of ``A`` it walks over (else
+          ``AdmissibilityError`` naming the mode).
+    Post: ``compatible(B, result)`` and ``result(c) == A(B(c))`` for every coordinate ``c`` of ``B``.
+
+    >>> composition(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1)))
+    ((2,2),3):((24,2),8)
+    """
     if (rec := recorder()) and rec.opens(composition):
         return rec.framed(composition, A, B)
     if type(A) is not Layout:
