@@ -61,8 +61,8 @@ def upcast(layout: Any, n: int) -> Any:
     Pre:  ``n`` is a positive integer (a power of two for a swizzle; else ``CutepyError``);
           each non-zero stride and ``n`` divide one another, and a composed layout's offset is a
           multiple of ``n`` (else ``AdmissibilityError``).
-    Post: congruent with ``layout``; ``result(c) == layout(c * n) // n`` on the stride-1 leaf,
-          so ``downcast(upcast(L, n), n) == L`` for compact ``L``.
+    Post: congruent with ``layout``, each leaf transformed as above; for a compact
+          column-major ``layout`` whose size ``n`` divides, ``size(result) == size(layout) / n``.
 
     >>> upcast(Layout((4, 8), (1, 4)), 2)
     (2,8):(1,2)
@@ -167,8 +167,9 @@ def make_layout_like(layout: Layout) -> Layout:
     strides start at the same place; size-1 leaves get stride 0).
 
     Pre:  ``layout`` is a Layout with integer strides.
-    Post: ``shape(result) == shape(layout)``; the result is compact (a bijection onto
-          ``[0, size / size(nullspace))``) and orders its strides like ``layout``'s.
+    Post: ``shape(result) == shape(layout)`` and the result orders its strides like
+          ``layout``'s; with distinct non-zero strides it is compact (a bijection onto
+          ``[0, size(layout) / size(nullspace(layout)))``).
 
     >>> make_layout_like(Layout((2, 3, 4), (20, 0, 1)))
     (2,3,4):(4,0,1)

@@ -69,8 +69,8 @@ def right_inverse(A: Layout) -> Layout:
     1, s0*d0, ... ; each mode on the chain adds its shape with its column-major position.
 
     Pre:  integer strides (else ``CutepyError``); a swizzled ``A`` is ``Sw o 0 o L``.
-    Post: ``A(result(i)) == i`` for all ``0 <= i < size(result)``; ``size(result)`` is the
-          longest run ``0, 1, 2, ...`` of offsets ``A`` reaches (``1`` if none).
+    Post: ``A(result(i)) == i`` for all ``0 <= i < size(result)`` (``1:0`` when ``A`` never
+          reaches offset 1); for an injective ``A`` the run ``0 .. size(result)-1`` is the longest.
 
     >>> A = Layout((4, 2), (2, 1))
     >>> right_inverse(A), [A(right_inverse(A)(i)) for i in range(8)]

@@ -65,7 +65,8 @@ def cpp(obj: Any) -> str:
     Handles Layout, ``Swizzle o offset o Layout``, MMAAtom, CopyAtom, TiledMMA and TiledCopy.
 
     Pre:  ``obj`` is one of those, with integer shapes, strides and offset (else ``CutepyError``).
-    Post: a C++ expression whose ``cute::print`` prints ``str(obj)`` (static ``_`` markers aside).
+    Post: a C++ expression of a static type that builds ``obj``; for a (swizzled) layout its
+          ``cute::print`` prints ``str(obj)``, static ``_`` markers aside.
 
     >>> cpp(Layout((4, 2), (2, 1)))
     'Layout<Shape<Int<4>,Int<2>>,Stride<Int<2>,Int<1>>>{}'
