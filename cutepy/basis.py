@@ -166,7 +166,7 @@ class ScaledBasis:
 def E(*mode: int) -> ScaledBasis:
     """The unit basis stride of ``mode``: ``E(0)`` is ``1@0``, ``E(1, 0)`` is ``1@0@1``.
 
-    Pre:  ``mode`` is a path of non-negative integers (else ``CutepyError``).
+    Pre:  ``mode`` is a path of integers in ``[0, 1024]`` (else ``CutepyError``).
     Post: ``ScaledBasis(1, mode)``; ``k * E(i)`` is ``k@i``, the stride of coordinate mode ``i``.
 
     >>> E(0), E(1, 0), 3 * E(1)
