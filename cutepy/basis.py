@@ -83,6 +83,9 @@ class ScaledBasis:
 
     ``mode`` is a tuple path from the outermost index: ``E(1, 0)`` is the unit vector of
     sub-mode 0 of mode 1, printed innermost index first as in C++ (``1@0@1``).
+
+    >>> ScaledBasis(3, (1,)), ScaledBasis(2, (1, 0))
+    (3@1, 2@0@1)
     """
 
     __slots__ = ("value", "mode")
@@ -161,7 +164,14 @@ class ScaledBasis:
 
 
 def E(*mode: int) -> ScaledBasis:
-    """The unit basis stride of ``mode``: ``E(0)`` is ``1@0``, ``E(1, 0)`` is ``1@0@1``."""
+    """The unit basis stride of ``mode``: ``E(0)`` is ``1@0``, ``E(1, 0)`` is ``1@0@1``.
+
+    Pre:  ``mode`` is a path of integers in ``[0, 1024]`` (else ``CutepyError``).
+    Post: ``ScaledBasis(1, mode)``; ``k * E(i)`` is ``k@i``, the stride of coordinate mode ``i``.
+
+    >>> E(0), E(1, 0), 3 * E(1)
+    (1@0, 1@0@1, 3@1)
+    """
     return ScaledBasis(1, mode)
 
 

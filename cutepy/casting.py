@@ -66,6 +66,12 @@ def upcast(layout: Any, n: int) -> Any:
     shape becomes ``ceil(s / ceil(n / |d|))`` and the stride ``sign(d) * ceil(|d| / n)``.
     A composed layout upcasts its swizzle (``M`` drops by ``log2 n``), offset and layout.
 
+    Pre:  ``n`` is a positive integer (a power of two for a swizzle; else ``CutepyError``);
+          each non-zero stride and ``n`` divide one another, and a composed layout's offset is a
+          multiple of ``n`` (else ``AdmissibilityError``).
+    Post: congruent with ``layout``, each leaf transformed as above; for a compact
+          column-major ``layout`` whose size ``n`` divides, ``size(result) == size(layout) / n``.
+
     >>> upcast(Layout((4, 8), (1, 4)), 2)
     (2,8):(1,2)
     >>> upcast(Layout(6, -2), 4)
@@ -112,8 +118,12 @@ def _down(s: Any, d: Any, n: int) -> tuple[Any, Any]:
 def downcast(layout: Any, n: int) -> Any:
     """Layout of the ``n`` sub-elements of each element, as C++'s ``downcast<N>``.
 
-    Pre: some leaf has stride 1 (C++: "Downcast requires adjacent elements"), else
-    ``AdmissibilityError``. Stride-(+-1) leaves grow by ``n``; other strides are scaled by ``n``.
+    Stride-(+-1) leaves grow by ``n``; other strides are scaled by ``n``.
+
+    Pre:  ``n`` is a positive integer (else ``CutepyError``); some leaf has stride 1 (C++:
+          "Downcast requires adjacent elements"), else ``AdmissibilityError``.
+    Post: ``size(result) == n * size(layout)`` and ``result(n * i + j) == n * layout(i) + j``
+          for ``0 <= j < n`` when the stride-1 leaf comes first.
 
     >>> downcast(Layout((4, 8), (1, 4)), 2)
     (8,8):(1,8)
@@ -146,6 +156,11 @@ def recast_layout(layout: Any, old_bits: int, new_bits: int) -> Any:
     C++'s ``recast_layout<OldType, NewType>``: with ``new/old = num/den`` in lowest terms,
     ``downcast(den)`` after ``upcast(num)`` (either step skipped when it is 1).
 
+    Pre:  ``old_bits`` and ``new_bits`` are positive integers (else ``CutepyError``); the
+          layout meets :func:`upcast`'s and :func:`downcast`'s conditions for the two factors.
+    Post: the result addresses the same bits: ``size(result) * new_bits == size(layout) * old_bits``
+          for a compact ``layout``.
+
     >>> recast_layout(Layout((4, 8), (1, 4)), 32, 8)
     (16,8):(1,16)
     """
@@ -167,6 +182,11 @@ def make_layout_like(layout: Layout) -> Layout:
     C++: ``make_layout(shape, compact_order(filter_zeros(stride, shape), stride))`` (equal
     strides start at the same place; size-1 leaves get stride 0).
 
+    Pre:  ``layout`` is a Layout with integer strides.
+    Post: ``shape(result) == shape(layout)`` and the result orders its strides like
+          ``layout``'s; with distinct non-zero strides it is compact (a bijection onto
+          ``[0, size(layout) / size(nullspace(layout)))``).
+
     >>> make_layout_like(Layout((2, 3, 4), (20, 0, 1)))
     (2,3,4):(4,0,1)
     """
@@ -181,6 +201,11 @@ def make_layout_like(layout: Layout) -> Layout:
 
 def make_ordered_layout(shape: Any, order: Any = None) -> Layout:
     """A compact layout whose strides grow in ``order`` (C++'s ``make_ordered_layout``).
+
+    Pre:  ``shape`` is a shape; ``order`` (default column-major) is congruent with it
+          (else ``CutepyError``).
+    Post: ``shape(result) == shape``; the result is compact and the leaf with the ``k``-th
+          smallest ``order`` gets the ``k``-th smallest non-zero stride (size-1 leaves get 0).
 
     >>> make_ordered_layout((2, 3, 4), (1, 2, 0))
     (2,3,4):(4,8,1)

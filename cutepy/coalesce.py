@@ -78,6 +78,16 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
 
     With a tuple ``profile``, mode ``i`` is coalesced with ``profile[i]`` and modes past
     the profile are kept as they are; an integer profile coalesces the whole layout.
+    A composed layout coalesces the layout under its swizzle.
+
+    Pre:  a tuple ``profile`` has at most ``rank(layout)`` modes (else ``CutepyError``).
+    Post: ``size(result) == size(layout)``, ``depth(result) <= 1`` (without a profile) and
+          ``result(i) == layout(i)`` for all ``0 <= i < size(layout)``.
+
+    >>> coalesce(Layout((2, (1, 6)), (1, (6, 2))))
+    12:1
+    >>> coalesce(Layout((2, (1, 6)), (1, (6, 2))), (1, 1))
+    (2,6):(1,2)
     """
     if (rec := recorder()) and rec.opens(coalesce):
         return rec.framed(coalesce, layout, profile)
@@ -120,7 +130,15 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
 
 
 def filter_zeros(layout: Layout) -> Layout:
-    """Stride-0 modes replaced by ``1:0`` (the shape keeps its nesting)."""
+    """The layout with every stride-0 leaf's extent replaced by 1 (C++ ``filter_zeros``).
+
+    Pre:  ``layout`` is a plain ``Layout``.
+    Post: same shape nesting and strides; each leaf with stride 0 becomes ``1:0``, so
+          ``size(result) == size(layout) / (product of the stride-0 extents)``.
+
+    >>> filter_zeros(Layout((4, 2, 3), (1, 0, 4)))
+    (4,1,3):(1,0,4)
+    """
     if type(layout) is not Layout:
         layout = layout_arg(layout, "filter_zeros")
     return Layout._new(
@@ -134,7 +152,15 @@ def _is_zero(d: Any) -> bool:
 
 
 def filter(layout: Layout, profile: Any = None) -> Layout:  # noqa: A001 - CuTe's name
-    """Coalesce after dropping stride-0 and size-1 modes."""
+    """Coalesce after dropping stride-0 and size-1 modes (C++ ``filter``).
+
+    Pre:  as :func:`coalesce` (a tuple ``profile`` filters by mode).
+    Post: ``result`` reaches exactly the offsets ``layout`` reaches; for a plain layout
+          ``size(result) == size(layout) / size(nullspace(layout))``.
+
+    >>> filter(Layout((2, 4, 3), (1, 0, 2)))
+    6:1
+    """
     if (rec := recorder()) and rec.opens(filter):
         return rec.framed(filter, layout, profile)
     if type(layout) is not Layout and not _composed(layout):

@@ -28,7 +28,19 @@ from .tracing import recorder
 
 
 def complement(A: Layout, cotarget: Any = None) -> Layout:
-    """CuTe's ``complement``; ``cotarget`` is an int or a shape, default ``cosize(filter(A))``."""
+    """The layout that fills the offsets ``A`` leaves out, up to ``cotarget`` (C++ ``complement``).
+
+    ``cotarget`` is an int or a shape, default ``cosize(filter(A))``.
+
+    Pre:  strides of ``filter(A)`` are integers (else ``CutepyError``), non-negative and, sorted,
+          each at least the extent of the modes below it (else ``AdmissibilityError``);
+          ``cotarget`` is positive.
+    Post: the result is strictly increasing; ``result(i)`` for ``i >= 1`` is no value of ``A``;
+          ``cosize(make_layout(A, result)) >= size(cotarget)``.
+
+    >>> complement(Layout(4, 2), 24)
+    (2,3):(1,8)
+    """
     if (rec := recorder()) and rec.opens(complement):
         return rec.framed(complement, A, cotarget)
     if type(A) is not Layout and not _composed(A):
@@ -97,6 +109,9 @@ def coshape(layout: Layout) -> Any:
 
     For integer strides it is a single integer, ``cosize(L)``; with basis strides
     (``make_identity_layout``) one extent per basis mode.
+
+    Pre:  ``layout`` is a Layout with integer or ``ScaledBasis`` strides.
+    Post: ``size(result) == cosize(layout)``; every value ``layout(i)`` lies inside ``result``.
 
     >>> coshape(Layout((2, (3, 4)), (12, (1, 3))))
     24

@@ -37,7 +37,16 @@ from .tracing import recorder
 
 
 def composition(A: Any, B: Any) -> Any:
-    """``A o B``; see the module docstring for what ``B`` may be."""
+    """``A o B``; see the module docstring for what ``B`` may be.
+
+    Pre:  ``B`` is a layout, a shape or a by-mode tiler with at most ``rank(A)`` modes (else
+          ``CutepyError``); each mode of ``B`` divides the shape of ``A`` it walks over (else
+          ``AdmissibilityError`` naming the mode).
+    Post: ``compatible(B, result)`` and ``result(c) == A(B(c))`` for every coordinate ``c`` of ``B``.
+
+    >>> composition(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1)))
+    ((2,2),3):((24,2),8)
+    """
     if (rec := recorder()) and rec.opens(composition):
         return rec.framed(composition, A, B)
     if type(A) is not Layout:
@@ -225,7 +234,16 @@ def _inadmissible(A, B, kind: str, i: int, ls: tuple, ld: tuple, why: str) -> Ad
 
 
 def is_admissible(A: Layout, B: Any) -> bool:
-    """Whether ``composition(A, B)`` meets CuTe's divisibility conditions."""
+    """Whether ``composition(A, B)`` meets CuTe's divisibility conditions.
+
+    Pre:  ``A`` is a Layout; ``B`` is a layout, a shape or a by-mode tiler.
+    Post: ``True`` iff ``composition(A, B)`` returns rather than raising ``AdmissibilityError``.
+
+    >>> is_admissible(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1)))
+    True
+    >>> is_admissible(Layout((4, 6), (1, 5)), Layout(8, 3))
+    False
+    """
     try:
         composition(A, B)
     except AdmissibilityError:

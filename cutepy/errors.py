@@ -12,11 +12,27 @@ from __future__ import annotations
 
 
 class CutepyError(ValueError):
-    """Base class of every error cutepy raises."""
+    """Base class of every error cutepy raises (a ``ValueError``).
+
+    >>> from cutepy.notation import parse
+    >>> try:
+    ...     parse("(2,3")
+    ... except CutepyError as e:
+    ...     print(type(e).__name__, isinstance(e, ValueError))
+    ParseError True
+    """
 
 
 class ParseError(CutepyError):
-    """Text that does not follow a grammar; the message quotes it and points at the column."""
+    """Text that does not follow a grammar; the message quotes it and points at the column.
+
+    >>> from cutepy.notation import parse
+    >>> try:
+    ...     parse("(2,3")
+    ... except ParseError as e:
+    ...     print(e.text, e.pos)
+    (2,3 4
+    """
 
     def __init__(self, message: str, text: str | None = None, pos: int | None = None):
         self.text = text
@@ -29,15 +45,40 @@ class ParseError(CutepyError):
 
 
 class LayoutError(CutepyError):
-    """A layout that cannot exist: non-congruent shape and stride, a size below 1, ..."""
+    """A layout that cannot exist: non-congruent shape and stride, a size below 1, ...
+
+    >>> from cutepy.layout import Layout
+    >>> Layout((2, 3), (1,))
+    Traceback (most recent call last):
+    ...
+    cutepy.errors.LayoutError: shape (2,3) and stride (1) are not congruent (they must nest the same way)
+    """
 
 
 class AdmissibilityError(CutepyError):
-    """An algebra operation whose inputs break one of its divisibility conditions."""
+    """An algebra operation whose inputs break one of its divisibility conditions.
+
+    >>> from cutepy.complement import complement
+    >>> from cutepy.layout import Layout
+    >>> try:
+    ...     complement(Layout((2, 2), (1, 1)))
+    ... except AdmissibilityError as e:
+    ...     print(str(e).split(":")[0])
+    complement of (2,2)
+    """
 
 
 class SymbolicError(CutepyError):
-    """A symbolic computation that needs a fact that does not follow from the declared ones."""
+    """A symbolic computation that needs a fact that does not follow from the declared ones.
+
+    >>> from cutepy.symbolic import symbols
+    >>> N = symbols("N")
+    >>> try:
+    ...     bool(N > 4)
+    ... except SymbolicError as e:
+    ...     print(type(e).__name__, e.fact)
+    Undecided N > 4 (or its negation)
+    """
 
 
 class Undecided(SymbolicError):
@@ -46,6 +87,14 @@ class Undecided(SymbolicError):
     ``fact`` names a fact that would decide it (``"N % 128 == 0"``); ``expr`` and
     ``rel`` are the sympy expression and the relation to 0 that was asked;
     ``holds_at``/``fails_at`` are assignments that make it true / false, when found.
+
+    >>> from cutepy.symbolic import symbols
+    >>> N = symbols("N")
+    >>> try:
+    ...     bool(N > 4)
+    ... except Undecided as e:
+    ...     print(e.fact, e.holds_at, e.fails_at)
+    N > 4 (or its negation) {N: 5} {N: 1}
     """
 
     def __init__(self, message: str, fact: str = "", expr: object = None, rel: str = "",
@@ -61,4 +110,11 @@ class Undecided(SymbolicError):
 
 
 class ProgramError(CutepyError):
-    """A step of an array program that numpy would refuse (or that cutepy cannot model)."""
+    """A step of an array program that numpy would refuse (or that cutepy cannot model).
+
+    >>> from cutepy.program import reshape, trace
+    >>> reshape(trace((2, 3)), (4, 2))
+    Traceback (most recent call last):
+    ...
+    cutepy.errors.ProgramError: reshape(4, 2) of x (2, 3) array: it has 6 elements, (4, 2) has 8
+    """

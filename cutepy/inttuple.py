@@ -43,6 +43,9 @@ def is_int(x: Any) -> bool:
 def product(t: IntTuple) -> Any:
     """Product of all leaves; ``1`` for an empty tuple.
 
+    Pre:  ``t`` is an IntTuple.
+    Post: the product of ``flatten(t)``: ``size`` of the shape ``t``.
+
     >>> product(((2, 3), 4))
     24
     """
@@ -174,6 +177,10 @@ def transform_leaf(fn, *ts):
 def prefix_product(t: IntTuple, init: Any = 1) -> IntTuple:
     """Exclusive prefix product, with the nesting of ``t`` (compact column-major strides).
 
+    Pre:  ``t`` is an IntTuple.
+    Post: congruent with ``t``; leaf ``k`` (colexicographic) is ``init`` times the product of
+          the leaves before it: the compact column-major strides of the shape ``t``.
+
     >>> prefix_product(((2, 3), 4))
     ((1, 2), 6)
     """
@@ -189,6 +196,10 @@ def prefix_product(t: IntTuple, init: Any = 1) -> IntTuple:
 def suffix_product(t: IntTuple, init: Any = 1) -> IntTuple:
     """Exclusive suffix product (compact row-major strides).
 
+    Pre:  ``t`` is an IntTuple.
+    Post: congruent with ``t``; leaf ``k`` is ``init`` times the product of the leaves after
+          it: the compact row-major strides of the shape ``t``.
+
     >>> suffix_product((2, (3, 4)))
     (12, (4, 1))
     """
@@ -203,6 +214,9 @@ def suffix_product(t: IntTuple, init: Any = 1) -> IntTuple:
 
 def inner_product(a: IntTuple, b: IntTuple) -> Any:
     """Sum of leafwise products of two congruent tuples.
+
+    Pre:  ``a`` and ``b`` are congruent (else ``CutepyError``).
+    Post: ``sum(x * y for x, y in zip(flatten(a), flatten(b)))``.
 
     >>> inner_product((1, (2, 3)), (4, (5, 6)))
     32
@@ -221,6 +235,10 @@ def inner_product(a: IntTuple, b: IntTuple) -> Any:
 
 def ceil_div(a: IntTuple, b: IntTuple) -> IntTuple:
     """Ceiling division; a tuple ``a`` is divided mode by mode, carrying the rest of ``b``.
+
+    Pre:  ``a`` and ``b`` are IntTuples; a tuple ``b`` has at most as many modes as ``a``
+          (else ``CutepyError``).
+    Post: ``product(result) >= product(a) / product(b)``; ``result == ceil(a / b)`` for integers.
 
     >>> ceil_div(7, 2), ceil_div((4, 6), 8), ceil_div((3, 5), (2, 2))
     (4, (1, 3), (2, 3))
@@ -258,6 +276,11 @@ def shape_div(a: IntTuple, b: IntTuple) -> IntTuple:
 
     A tuple ``a`` is divided mode by mode, the rest of ``b`` carried to later modes.
 
+    Pre:  at each step one of the two divides the other (else ``CutepyError``); tuples
+          divided by tuples have the same rank.
+    Post: congruent with ``a``; ``product(result) == product(a) / product(b)`` when
+          ``product(b)`` divides ``product(a)``, and ``1`` when ``product(a)`` divides ``product(b)``.
+
     >>> shape_div(12, 4), shape_div(4, 12), shape_div((4, 6), 8)
     (3, 1, (1, 3))
     """
@@ -293,6 +316,10 @@ def elem_scale(a: IntTuple, b: IntTuple) -> IntTuple:
 def congruent(a: IntTuple, b: IntTuple) -> bool:
     """Same nesting profile.
 
+    Pre:  ``a`` and ``b`` are IntTuples (never raises).
+    Post: ``True`` iff ``a`` and ``b`` are both leaves, or tuples of the same length whose
+          modes are congruent.
+
     >>> congruent((1, (2, 3)), (4, (5, 6))), congruent((1, 2), (1, (2, 3)))
     (True, False)
     """
@@ -304,6 +331,10 @@ def congruent(a: IntTuple, b: IntTuple) -> bool:
 def weakly_congruent(a: IntTuple, b: IntTuple) -> bool:
     """``a``'s profile is a coarsening of ``b``'s (a leaf of ``a`` matches any subtree).
 
+    Pre:  ``a`` and ``b`` are IntTuples (never raises).
+    Post: ``True`` iff ``a`` is a leaf, or ``b`` is a tuple of the same length whose modes
+          ``a``'s modes are weakly congruent with.
+
     >>> weakly_congruent((1, 2), (1, (2, 3))), weakly_congruent((1, (2, 3)), (1, 2))
     (True, False)
     """
@@ -314,6 +345,10 @@ def weakly_congruent(a: IntTuple, b: IntTuple) -> bool:
 
 def compatible(a: IntTuple, b: IntTuple) -> bool:
     """Every coordinate of shape ``a`` is a coordinate of shape ``b``: sizes agree at every leaf of a.
+
+    Pre:  ``a`` and ``b`` are IntTuples (never raises).
+    Post: ``True`` iff ``size(a) == size(b)`` and every leaf of ``a`` is an integer whose
+          subtree in ``b`` has that size.
 
     >>> compatible(6, (2, 3)), compatible((2, 3), 6), compatible((6, 4), ((2, 3), (2, 2)))
     (True, False, True)
@@ -331,6 +366,11 @@ def idx2crd(idx: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> I
     whatever is left (an index past the shape is not wrapped). With ``stride``, each leaf
     is ``(idx // d) % s`` (a size-1 leaf is 0): the coordinate of an offset in a compact
     layout, CuTe's ``Layout::get_hier_coord``.
+
+    Pre:  ``idx`` is an integer or a coordinate weakly congruent with ``shape`` (else
+          ``CutepyError``); with ``stride``, no stride-0 leaf of size > 1 (``CutepyError``).
+    Post: ``congruent(result, shape)`` for ``0 <= idx < size(shape)`` and
+          ``crd2idx(result, shape) == idx``.
 
     >>> idx2crd(7, ((2, 2), 3))
     ((1, 1), 1)
@@ -446,6 +486,11 @@ def crd2idx(crd: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> A
     An integer coordinate into a tuple mode is split colexicographically; the last
     mode takes what is left, unwrapped, as in C++.
 
+    Pre:  ``crd`` is weakly congruent with ``shape`` (else ``CutepyError``); ``stride`` is
+          congruent with ``shape``.
+    Post: ``result == inner_product(idx2crd(crd, shape), stride)``; with the default stride,
+          ``crd2idx(idx2crd(i, shape), shape) == i``.
+
     >>> crd2idx((1, 2), (2, 3))
     5
     >>> crd2idx(5, (2, 3), (3, 1))
@@ -522,6 +567,9 @@ def tdivmod(a: Any, b: Any) -> tuple[Any, Any]:
 def is_symbolic_leaf(x: Any) -> bool:
     """Whether ``x`` is a symbolic integer: an ``Integral`` (not ``bool``) without ``__index__``
     (:class:`cutepy.symbolic.Sym`); the one test for it, so no layer asks about sympy.
+
+    Pre:  none (any object).
+    Post: ``True`` iff ``x`` is an ``Integral`` that is neither ``bool`` nor has ``__index__``.
 
     >>> is_symbolic_leaf(3), is_symbolic_leaf(True), is_symbolic_leaf(2.5)
     (False, False, False)

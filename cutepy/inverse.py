@@ -67,6 +67,14 @@ def right_inverse(A: Layout) -> Layout:
 
     As C++: walk A's coalesced modes in stride order, following the chain of strides
     1, s0*d0, ... ; each mode on the chain adds its shape with its column-major position.
+
+    Pre:  integer strides (else ``CutepyError``); a swizzled ``A`` is ``Sw o 0 o L``.
+    Post: ``A(result(i)) == i`` for all ``0 <= i < size(result)`` (``1:0`` when ``A`` never
+          reaches offset 1); for an injective ``A`` the run ``0 .. size(result)-1`` is the longest.
+
+    >>> A = Layout((4, 2), (2, 1))
+    >>> right_inverse(A), [A(right_inverse(A)(i)) for i in range(8)]
+    ((2,4):(4,1), [0, 1, 2, 3, 4, 5, 6, 7])
     """
     if (rec := recorder()) and rec.opens(right_inverse):
         return rec.framed(right_inverse, A)
@@ -94,6 +102,15 @@ def left_inverse(A: Layout) -> Layout:
 
     Offsets that A does not reach map to whatever the sorted-stride construction gives
     (often 0), exactly as in C++.
+
+    Pre:  integer strides (else ``CutepyError``); sorted, each non-zero stride of the coalesced
+          ``A`` is a multiple of the extent below it (else ``AdmissibilityError``); a swizzled
+          ``A`` is ``Sw o 0 o L``.
+    Post: ``result(A(i)) == i`` for all ``0 <= i < size(A)`` when ``A`` is injective.
+
+    >>> A = Layout((4, 2), (2, 1))
+    >>> left_inverse(A), [left_inverse(A)(A(i)) for i in range(8)]
+    ((2,4):(4,1), [0, 1, 2, 3, 4, 5, 6, 7])
     """
     if (rec := recorder()) and rec.opens(left_inverse):
         return rec.framed(left_inverse, A)
@@ -163,6 +180,13 @@ def nullspace(A: Layout) -> Layout:
     """The indices of A's domain whose offset is 0, as a layout (stride-0 leaves of A).
 
     A swizzled layout's nullspace is ``1:0``, as in C++.
+
+    Pre:  ``A`` is a Layout or a swizzled layout ``Sw o offset o L`` (else ``CutepyError``).
+    Post: ``A(result(i)) == 0`` for all ``i < size(result)``;
+          ``size(result) == size(A) / size(filter(A))``.
+
+    >>> nullspace(Layout((2, 4, 3), (1, 0, 2)))
+    4:2
     """
     if type(A) is not Layout and not _composed(A):
         A = layout_arg(A, "nullspace")
@@ -189,6 +213,12 @@ def max_common_layout(A: Layout, B: Layout) -> Layout:
 
     With a swizzled side ``Sw<B,M,S> o 0 o L`` (C++): the common layout of ``L`` and the
     other side, truncated to ``2**M`` elements (the swizzle keeps runs of ``2**M``).
+
+    Pre:  ``A`` and ``B`` are layouts (or swizzled layouts) over the same domain shape.
+    Post: ``A(result(i)) == i`` and ``B(result(i)) == i`` for all ``0 <= i < size(result)``.
+
+    >>> max_common_layout(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 8)))
+    4:1
     """
     if type(A) is not Layout and not _composed(A):
         A = layout_arg(A, "max_common_layout")
@@ -211,6 +241,13 @@ def max_common_vector(A: Layout, B: Layout) -> Any:
 
     A swizzled side ``Sw<B,M,S> o 0 o L`` caps it at ``2**M`` (both sides with the same
     swizzle: no cap), as C++.
+
+    Pre:  as :func:`max_common_layout`.
+    Post: ``N >= 1`` with ``A(B.get_1d_coord(n)) == n`` for all ``0 <= n < N``
+          (``N == size(max_common_layout(A, B))`` for plain layouts).
+
+    >>> max_common_vector(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 8)))
+    4
     """
     if type(A) is not Layout and not _composed(A):
         A = layout_arg(A, "max_common_vector")

@@ -615,6 +615,10 @@ def get_hier_coord(layout: Layout, offset: Any) -> Any:
     """The natural coordinate whose offset is ``offset``, read through the strides (C++'s
     ``Layout::get_hier_coord``): leaf ``(offset // d) % s``. Exact for compact layouts.
 
+    Pre:  integer strides, no stride-0 leaf of size > 1 (else ``CutepyError``).
+    Post: ``congruent(result, shape(layout))`` and ``layout(result) == offset`` whenever
+          ``layout`` is compact and reaches ``offset``.
+
     >>> get_hier_coord(Layout((2, 4), (4, 1)), 7)
     (1, 3)
     """
@@ -623,6 +627,10 @@ def get_hier_coord(layout: Layout, offset: Any) -> Any:
 
 def get_flat_coord(layout: Layout, offset: Any) -> Any:
     """``get_hier_coord`` with each top-level mode's coordinate made 1-D (C++'s ``get_flat_coord``).
+
+    Pre:  as :func:`get_hier_coord`.
+    Post: ``rank(result) == rank(layout)``, ``depth(result) <= 1`` and
+          ``layout(result) == offset`` for a compact layout.
 
     >>> get_flat_coord(Layout(((2, 2), 4), ((8, 4), 1)), 13)
     (3, 1)
@@ -636,6 +644,9 @@ def get_flat_coord(layout: Layout, offset: Any) -> Any:
 
 def get_1d_coord(layout: Layout, offset: Any) -> Any:
     """The column-major index of ``get_hier_coord(offset)`` (C++'s ``get_1d_coord``).
+
+    Pre:  ``offset`` is an offset ``layout`` reaches (exact for compact layouts).
+    Post: ``layout(result) == offset``; ``result == crd2idx(get_hier_coord(layout, offset), shape)``.
 
     >>> get_1d_coord(Layout((2, 4), (4, 1)), 7)
     7

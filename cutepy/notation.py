@@ -193,7 +193,18 @@ class _Parser:
 
 
 def parse(text: str) -> Any:
-    """Read a layout, a by-mode tiler ``<...>`` (a tuple of layouts) or a composed layout."""
+    """Read a layout, a by-mode tiler ``<...>`` (a tuple of layouts) or a composed layout.
+
+    Pre:  ``text`` is a ``str`` (else ``CutepyError``) in CuTe's print notation
+          (``shape:stride``, ``<L0, L1>``, ``Sw<B,M,S> o offset o L``); else ``ParseError``
+          naming the column.
+    Post: ``str(parse(text))`` is ``text`` in canonical spacing, and ``parse(str(x)) == x``.
+
+    >>> parse("(2,(2,2)):(4,(2,1))"), parse("<3:4, 8:2>")
+    ((2,(2,2)):(4,(2,1)), (3:4, 8:2))
+    >>> parse("Sw<3,4,3> o 0 o (8,8):(8,1)")
+    Sw<3,4,3> o 0 o (8,8):(8,1)
+    """
     if not isinstance(text, str):
         raise CutepyError(f"parse expects text, got {type(text).__name__}")
     return _Parser(text).top()

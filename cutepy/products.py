@@ -34,7 +34,16 @@ from .tracing import recorder
 
 
 def logical_product(A: Any, tiler: Any) -> Layout:
-    """``(A, composition(complement(A, size(A)*cosize(B)), B))``, by mode for a tuple tiler."""
+    """``(A, composition(complement(A, size(A)*cosize(B)), B))``, by mode for a tuple tiler.
+
+    Pre:  ``A`` is a Layout; ``tiler`` is a layout or a tuple of layouts with at most
+          ``rank(A)`` modes; ``complement(A, ...)`` exists (else ``AdmissibilityError``).
+    Post: ``size(result) == size(A) * size(tiler)``; ``result`` restricted to mode 0 is ``A``
+          and each copy of ``A`` is laid out by ``tiler``.
+
+    >>> logical_product(Layout((2, 2), (4, 1)), Layout(6, 1))
+    ((2,2),(2,3)):((4,1),(2,8))
+    """
     if (rec := recorder()) and rec.opens(logical_product):
         return rec.framed(logical_product, A, tiler)
     tiler = _tiler(tiler)
@@ -52,21 +61,43 @@ def logical_product(A: Any, tiler: Any) -> Layout:
 
 
 def zipped_product(A: Any, tiler: Any) -> Layout:
-    """``((M,N,...), (TileM,TileN,...,L,...))``."""
+    """``((M,N,...), (TileM,TileN,...,L,...))``: :func:`logical_product` with the tiles zipped.
+
+    Pre:  as :func:`logical_product`.
+    Post: mode 0 is the block ``A`` (by mode), mode 1 enumerates its copies; the function is
+          ``logical_product(A, tiler)``'s, regrouped.
+
+    >>> zipped_product(Layout((2, 2), (1, 2)), (Layout(3, 1), Layout(2, 1)))
+    ((2,2),(3,2)):((1,2),(2,1))
+    """
     if (rec := recorder()) and rec.opens(zipped_product):
         return rec.framed(zipped_product, A, tiler)
     return zip_by_tiler(logical_product, A, tiler)
 
 
 def tiled_product(A: Any, tiler: Any) -> Layout:
-    """``((M,N,...), TileM, TileN, ..., L, ...)``."""
+    """``((M,N,...), TileM, TileN, ..., L, ...)``: :func:`zipped_product` with mode 1 unpacked.
+
+    Pre:  as :func:`logical_product`.
+    Post: ``result(a, b0, b1, ...) == zipped_product(A, tiler)(a, (b0, b1, ...))``.
+
+    >>> tiled_product(Layout((2, 2), (1, 2)), (Layout(3, 1), Layout(2, 1)))
+    ((2,2),3,2):((1,2),2,1)
+    """
     if (rec := recorder()) and rec.opens(tiled_product):
         return rec.framed(tiled_product, A, tiler)
     return unpack_rest(zipped_product(A, tiler))
 
 
 def flat_product(A: Any, tiler: Any) -> Layout:
-    """``(M, N, ..., TileM, TileN, ..., L, ...)``."""
+    """``(M, N, ..., TileM, TileN, ..., L, ...)``: :func:`zipped_product` with both modes unpacked.
+
+    Pre:  as :func:`logical_product`.
+    Post: ``result(a0, a1, ..., b0, b1, ...) == zipped_product(A, tiler)((a0, a1, ...), (b0, b1, ...))``.
+
+    >>> flat_product(Layout((2, 2), (1, 2)), (Layout(3, 1), Layout(2, 1)))
+    (2,2,3,2):(1,2,2,1)
+    """
     if (rec := recorder()) and rec.opens(flat_product):
         return rec.framed(flat_product, A, tiler)
     return unpack_all(zipped_product(A, tiler))
@@ -115,6 +146,13 @@ def blocked_product(A: Any, B: Any) -> Layout:
 
     Matches C++ 4.x: ``zip(logical_product(append<R>(A), append<R>(B)))``, both padded to a
     common rank ``R`` with ``1:0`` modes; the modes are not coalesced.
+
+    Pre:  as :func:`logical_product` for the padded layouts; the two can be zipped (else
+          ``CutepyError``).
+    Post: ``rank(result) == max(rank(A), rank(B))``; ``size(result) == size(A) * size(B)``.
+
+    >>> blocked_product(Layout((2, 2), (2, 1)), Layout((2, 3), (3, 1)))
+    ((2,2),(2,3)):((2,12),(1,4))
     """
     if (rec := recorder()) and rec.opens(blocked_product):
         return rec.framed(blocked_product, A, B)
@@ -122,7 +160,15 @@ def blocked_product(A: Any, B: Any) -> Layout:
 
 
 def raked_product(A: Any, B: Any) -> Layout:
-    """Each mode ``(B_i, A_i)``: the copies of A interleaved (raked) across B."""
+    """Each mode ``(B_i, A_i)``: the copies of A interleaved (raked) across B.
+
+    Pre:  as :func:`blocked_product`.
+    Post: ``rank(result) == max(rank(A), rank(B))``; ``size(result) == size(A) * size(B)``;
+          the same modes as ``blocked_product`` with each pair swapped.
+
+    >>> raked_product(Layout((2, 2), (2, 1)), Layout((2, 3), (3, 1)))
+    ((2,2),(3,2)):((12,2),(4,1))
+    """
     if (rec := recorder()) and rec.opens(raked_product):
         return rec.framed(raked_product, A, B)
     return _interleave(A, B, False)
@@ -132,8 +178,15 @@ def tile_to_shape(block: Any, target_shape: Any, order: Any = None) -> Any:
     """Repeat ``block`` (in ``order``, default column-major) until it covers ``target_shape``.
 
     As C++: ``blocked_product(append<R>(block), make_ordered_layout(target / block, order))``
-    (no coalesce). Pre: ``rank(block) <= rank(target)`` and each of the block's mode sizes
-    divides the target's.
+    (no coalesce).
+
+    Pre:  ``rank(block) <= rank(target_shape)`` and each of the block's mode sizes divides the
+          target's (else ``CutepyError``).
+    Post: ``compatible(target_shape, shape(result))``; mode ``i`` of the result holds
+          ``target_shape[i] / size(block[i])`` copies of ``block[i]``.
+
+    >>> tile_to_shape(Layout((2, 2), (1, 2)), (4, 6))
+    ((2,2),(2,3)):((1,4),(2,8))
     """
     if (rec := recorder()) and rec.opens(tile_to_shape):
         return rec.framed(tile_to_shape, block, target_shape, order)

@@ -36,7 +36,12 @@ MAX_SWIZZLE_BITS = 31
 
 
 class Swizzle:
-    """CuTe's ``Swizzle<B, M, S>``: ``offset ^ ((offset & yyy_mask) >> S)``."""
+    """CuTe's ``Swizzle<B, M, S>``: ``offset ^ ((offset & yyy_mask) >> S)``.
+
+    >>> sw = Swizzle(2, 0, 2)
+    >>> sw, [sw(i) for i in range(16)]
+    (Sw<2,0,2>, [0, 1, 2, 3, 5, 4, 7, 6, 10, 11, 8, 9, 15, 14, 13, 12])
+    """
 
     __slots__ = ("bits", "base", "shift", "yyy_mask", "zzz_mask")
 
@@ -110,6 +115,10 @@ class ComposedLayout:
 
     ``outer`` is a :class:`Swizzle`, a :class:`Layout` or another composed layout;
     ``inner`` is a :class:`Layout` (or composed layout) and gives the domain.
+
+    >>> C = ComposedLayout(Swizzle(1, 0, 1), 0, Layout((2, 2), (2, 1)))
+    >>> C, [C(i) for i in range(4)]
+    (Sw<1,0,1> o 0 o (2,2):(2,1), [0, 3, 1, 2])
     """
 
     __slots__ = ("outer", "offset", "inner")
@@ -191,12 +200,24 @@ class ComposedLayout:
 
 
 def make_composed_layout(outer: Any, offset: Any, inner: Any) -> ComposedLayout:
-    """CuTe's ``make_composed_layout(outer, offset, inner)``."""
+    """CuTe's ``make_composed_layout(outer, offset, inner)``.
+
+    Pre:  ``outer`` is a Swizzle, a Layout or a composed layout, ``inner`` a layout (or a shape)
+          (else ``CutepyError``).
+    Post: ``result(c) == outer(offset + inner(c))``; ``shape(result) == shape(inner)``.
+
+    >>> make_composed_layout(Swizzle(3, 3, 3), 0, Layout((8, 64), (64, 1)))
+    Sw<3,3,3> o 0 o (8,64):(64,1)
+    """
     return ComposedLayout(outer, offset, _as_inner(inner))
 
 
 def get_swizzle_portion(layout: Any) -> Swizzle:
     """The swizzle of ``Sw o offset o L``; a plain Layout's is the identity ``Sw<0,4,3>`` (as C++).
+
+    Pre:  ``layout`` is a Layout or a composed layout (else ``CutepyError``).
+    Post: ``layout == get_swizzle_portion(layout) o 0 o get_nonswizzle_portion(layout)`` for a
+          swizzle over offset 0.
 
     >>> get_swizzle_portion(ComposedLayout(Swizzle(3, 3, 3), 0, Layout((8, 8), (8, 1))))
     Sw<3,3,3>
@@ -211,6 +232,9 @@ def get_swizzle_portion(layout: Any) -> Swizzle:
 def get_nonswizzle_portion(layout: Any) -> Any:
     """The layout under the swizzle of ``Sw o offset o L`` (``L``); a plain Layout is its own.
 
+    Pre:  ``layout`` is a Layout or a composed layout (else ``CutepyError``).
+    Post: the inner layout ``L``: same shape as ``layout``, and ``layout(c) == Sw(offset + L(c))``.
+
     >>> get_nonswizzle_portion(ComposedLayout(Swizzle(3, 3, 3), 0, Layout((8, 8), (8, 1))))
     (8,8):(8,1)
     """
@@ -224,8 +248,9 @@ def get_nonswizzle_portion(layout: Any) -> Any:
 def make_swizzle(y_mask: int, z_mask: int) -> Swizzle:
     """The swizzle that XORs the bits of ``y_mask`` into those of ``z_mask`` (C++'s ``make_swizzle<Y,Z>``).
 
-    Pre: both masks have the same number of bits, and together they are the masks of one
-    ``Swizzle<B,M,S>`` (else ``CutepyError``, where C++ fails a static_assert).
+    Pre:  both masks are non-negative, have the same number of bits, and together they are the
+          masks of one ``Swizzle<B,M,S>`` (else ``CutepyError``, where C++ fails a static_assert).
+    Post: ``result`` is ``Sw<B,M,S>`` with ``yyy_mask == y_mask`` and ``zzz_mask == z_mask``.
 
     >>> make_swizzle(0b1000, 0b0100), make_swizzle(0b11000000, 0b00000110)
     (Sw<1,2,1>, Sw<2,1,5>)

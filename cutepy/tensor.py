@@ -47,6 +47,11 @@ class Tensor:
     ``engine`` is a 1-D numpy array (or anything indexable by int) or ``None`` for a
     coordinate tensor, whose values are coordinates (``ArithTuple``).
     ``offset`` is an int for an array engine and a coordinate for a coordinate tensor.
+
+    >>> import numpy as np
+    >>> T = Tensor(np.arange(6), Layout((2, 3), (3, 1)))
+    >>> T, int(T(1, 2)), T.shape
+    (array[int64] o (2,3):(3,1), 5, (2, 3))
     """
 
     __slots__ = ("engine", "offset", "layout")
@@ -168,7 +173,14 @@ def _zero_coord(shape: Any) -> ArithTuple:
 def make_tensor(engine: Any, layout: Any) -> Tensor:
     """A tensor over ``engine`` (a 1-D array) with ``layout`` (a Layout, shape or composed layout).
 
-    Pre: every offset of ``layout`` indexes ``engine`` (checked for array engines).
+    Pre:  ``engine`` is 1-D (or ``None`` for a coordinate tensor); every offset of ``layout``
+          indexes ``engine`` (checked for array engines, else ``CutepyError``).
+    Post: ``result(c) == engine[layout(c)]`` for every coordinate ``c`` of ``layout``.
+
+    >>> import numpy as np
+    >>> A = make_tensor(np.arange(8), Layout((2, 4), (4, 1)))
+    >>> A, int(A(1, 1))
+    (array[int64] o (2,4):(4,1), 5)
     """
     if not hasattr(layout, "offsets"):
         layout = Layout(layout)
@@ -187,8 +199,12 @@ def make_tensor(engine: Any, layout: Any) -> Tensor:
 def make_identity_tensor(shape: Any) -> Tensor:
     """The coordinate tensor of ``shape``: its value at a coordinate is the coordinate.
 
-    >>> make_identity_tensor((2, 3))(1, 2)
-    (1,2)
+    Pre:  ``shape`` is an IntTuple of positive extents.
+    Post: ``result(c) == c`` (as a natural coordinate) for every coordinate ``c`` of ``shape``;
+          its layout is ``make_identity_layout(shape)``.
+
+    >>> make_identity_tensor((2, 3)), make_identity_tensor((2, 3))(1, 2)
+    (ArithTuple(0,0) o (2,3):(1@0,1@1), (1,2))
     """
     L = make_identity_layout(shape)
     return Tensor(None, L, _zero_coord(shape) if isinstance(shape, tuple) else 0)
@@ -199,6 +215,10 @@ def make_fragment_like(x: Any) -> Any:
 
     Mode 0 gets compact column-major strides (zero strides stay zero); the other modes are
     ordered like their strides (``make_ordered_layout``).
+
+    Pre:  ``x`` is a Layout or a Tensor with a plain layout.
+    Post: ``shape(result) == shape(x)`` and the result is compact (``cosize == size`` once
+          stride-0 modes are filtered); a tensor gets a fresh zeroed array engine.
 
     >>> make_fragment_like(Layout(((2, 2), 4, 8), ((1, 8), 16, 512)))
     ((2,2),4,8):((1,2),4,16)
@@ -258,34 +278,83 @@ def _lift(op: Any, x: Any, *args: Any) -> Any:
 
 
 def size(x: Any) -> Any:
-    """``size`` of a tensor, a layout or an IntTuple."""
+    """``size`` of a tensor, a layout or an IntTuple.
+
+    Pre:  ``x`` is a Tensor, a layout or an IntTuple.
+    Post: the product of the extents of ``x``'s shape (of its layout's, for a tensor).
+
+    >>> size(Layout((2, 4))), size((2, (3, 4))), size(make_identity_tensor((4, 8)))
+    (8, 24, 32)
+    """
     if isinstance(x, Tensor):
         return _layout_size(x.layout)
     return _layout_size(x)
 
 
 def composition(A: Any, B: Any) -> Any:
-    """``A o B`` for a layout or a tensor ``A`` (a tensor composes its layout)."""
+    """``A o B`` for a layout or a tensor ``A`` (a tensor composes its layout).
+
+    Pre:  as :func:`cutepy.composition.composition` for ``A``'s layout and ``B``
+          (``AdmissibilityError`` when ``B`` does not divide ``A``'s shape).
+    Post: ``result(c) == A(B(c))``; a tensor keeps its engine and offset.
+
+    >>> composition(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1)))
+    ((2,2),3):((24,2),8)
+    >>> composition(make_identity_tensor((4, 8)), Layout(4, 2))
+    ArithTuple(0,0) o (2,2):(2@0,1@1)
+    """
     return _lift(_layout_composition, A, B)
 
 
 def logical_divide(A: Any, tiler: Any) -> Any:
-    """:func:`cutepy.divides.logical_divide` on a layout or on a tensor's layout."""
+    """:func:`cutepy.divides.logical_divide` on a layout or on a tensor's layout.
+
+    Pre:  as :func:`cutepy.divides.logical_divide` (the tiler divides ``A``'s shape).
+    Post: ``result == composition(A, make_layout(tiler, complement(tiler, size(A))))``
+          (by mode for a tuple tiler); a tensor keeps its engine and offset.
+
+    >>> logical_divide(Layout(8, 1), 4)
+    (4,2):(1,4)
+    >>> logical_divide(make_identity_tensor((4, 8)), (2, 4))
+    ArithTuple(0,0) o ((2,2),(4,2)):((1@0,2@0),(1@1,4@1))
+    """
     return _lift(_logical_divide, A, tiler)
 
 
 def zipped_divide(A: Any, tiler: Any) -> Any:
-    """:func:`cutepy.divides.zipped_divide` on a layout or on a tensor's layout."""
+    """:func:`cutepy.divides.zipped_divide` on a layout or on a tensor's layout.
+
+    Pre:  as :func:`cutepy.divides.zipped_divide` (the tiler divides ``A``'s shape).
+    Post: ``((Tile), (Rest))``: mode 0 is one tile, mode 1 enumerates the tiles; a tensor
+          keeps its engine and offset.
+
+    >>> zipped_divide(make_identity_tensor((4, 8)), (2, 4))
+    ArithTuple(0,0) o ((2,4),(2,2)):((1@0,1@1),(2@0,4@1))
+    """
     return _lift(_zipped_divide, A, tiler)
 
 
 def tiled_divide(A: Any, tiler: Any) -> Any:
-    """:func:`cutepy.divides.tiled_divide` on a layout or on a tensor's layout."""
+    """:func:`cutepy.divides.tiled_divide` on a layout or on a tensor's layout.
+
+    Pre:  as :func:`cutepy.divides.tiled_divide` (the tiler divides ``A``'s shape).
+    Post: ``((Tile), Rest0, Rest1, ...)``: ``zipped_divide`` with mode 1 unpacked.
+
+    >>> tiled_divide(make_identity_tensor((4, 8)), (2, 4))
+    ArithTuple(0,0) o ((2,4),2,2):((1@0,1@1),2@0,4@1)
+    """
     return _lift(_tiled_divide, A, tiler)
 
 
 def flat_divide(A: Any, tiler: Any) -> Any:
-    """:func:`cutepy.divides.flat_divide` on a layout or on a tensor's layout."""
+    """:func:`cutepy.divides.flat_divide` on a layout or on a tensor's layout.
+
+    Pre:  as :func:`cutepy.divides.flat_divide` (the tiler divides ``A``'s shape).
+    Post: ``(Tile0, Tile1, ..., Rest0, Rest1, ...)``: ``zipped_divide`` with both modes unpacked.
+
+    >>> flat_divide(make_identity_tensor((4, 8)), (2, 4))
+    ArithTuple(0,0) o (2,4,2,2):(1@0,1@1,2@0,4@1)
+    """
     return _lift(_flat_divide, A, tiler)
 
 
@@ -304,7 +373,14 @@ def _append(coord: Any, n: int) -> Any:
 
 
 def inner_partition(tensor: Any, tiler: Any, coord: Any) -> Any:
-    """``zipped_divide(tensor, tiler)`` sliced at ``(_, coord)``: the tile at ``coord``."""
+    """``zipped_divide(tensor, tiler)`` sliced at ``(_, coord)``: the tile at ``coord``.
+
+    Pre:  the tiler divides ``tensor``'s shape; ``coord`` is a coordinate of the rest mode.
+    Post: the result has the tile's shape and ``result(c) == zipped_divide(tensor, tiler)(c, coord)``.
+
+    >>> inner_partition(make_identity_tensor((4, 8)), (2, 4), (1, 1))
+    ArithTuple(2,4) o (2,4):(1@0,1@1)
+    """
     z = zipped_divide(tensor, tiler)
     L = z.layout if isinstance(z, Tensor) else z
     r0, r1 = _rank(L.shape[0]), _rank(L.shape[1])
@@ -313,7 +389,15 @@ def inner_partition(tensor: Any, tiler: Any, coord: Any) -> Any:
 
 
 def outer_partition(tensor: Any, tiler: Any, coord: Any) -> Any:
-    """``zipped_divide(tensor, tiler)`` sliced at ``(coord, _)``: element ``coord`` of every tile."""
+    """``zipped_divide(tensor, tiler)`` sliced at ``(coord, _)``: element ``coord`` of every tile.
+
+    Pre:  the tiler divides ``tensor``'s shape; ``coord`` is a coordinate of the tile mode.
+    Post: the result has the rest mode's shape and
+          ``result(r) == zipped_divide(tensor, tiler)(coord, r)``.
+
+    >>> outer_partition(make_identity_tensor((4, 8)), (2, 4), (1, 3))
+    ArithTuple(1,3) o (2,2):(2@0,4@1)
+    """
     z = zipped_divide(tensor, tiler)
     L = z.layout if isinstance(z, Tensor) else z
     r0, r1 = _rank(L.shape[0]), _rank(L.shape[1])
@@ -328,12 +412,29 @@ def _slice(x: Any, crd: Any) -> Any:
 
 
 def local_tile(tensor: Any, tiler: Any, coord: Any) -> Any:
-    """C++ ``local_tile``: the tile of ``tensor`` at ``coord`` (``inner_partition``)."""
+    """C++ ``local_tile``: the tile of ``tensor`` at ``coord`` (``inner_partition``).
+
+    Pre:  the tiler divides ``tensor``'s shape; ``coord`` indexes the grid of tiles.
+    Post: ``result == inner_partition(tensor, tiler, coord)``: the tile's shape, starting at
+          ``coord * tiler``.
+
+    >>> local_tile(make_identity_tensor((4, 8)), (2, 4), (1, 0))
+    ArithTuple(2,0) o (2,4):(1@0,1@1)
+    """
     return inner_partition(tensor, tiler, coord)
 
 
 def local_partition(tensor: Any, thr_layout: Layout, thr_idx: int) -> Any:
-    """C++ ``local_partition``: the elements thread ``thr_idx`` of ``thr_layout`` owns in every tile."""
+    """C++ ``local_partition``: the elements thread ``thr_idx`` of ``thr_layout`` owns in every tile.
+
+    Pre:  ``0 <= thr_idx < size(thr_layout)`` (else ``CutepyError``); ``shape(thr_layout)``
+          divides ``tensor``'s shape.
+    Post: ``result == outer_partition(tensor, product_each(shape(thr_layout)),
+          thr_layout.get_flat_coord(thr_idx))``.
+
+    >>> local_partition(make_identity_tensor((4, 8)), Layout((2, 4)), 3)
+    ArithTuple(1,1) o (2,2):(2@0,4@1)
+    """
     if not isinstance(thr_layout, Layout):
         thr_layout = Layout(thr_layout)
     n = _layout_size(thr_layout)

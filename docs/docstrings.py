@@ -5,17 +5,14 @@ well as Markdown.
   code, since Markdown would read ``>>>`` as nested quotes;
 - a reStructuredText literal block (a paragraph ending in ``::``, then an indented
   block) loses the extra colon and its indent, and is fenced as code;
-- Sphinx roles such as ``:func:`~cutepy.viz.show``` become plain code spans;
-- a public name whose docstring has no example gets the one in ``docs/examples.py``.
+- Sphinx roles such as ``:func:`~cutepy.viz.show``` become plain code spans.
+
+Every public name's example lives in its docstring (tests/test_docstrings.py checks it).
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import re
-from pathlib import Path
-from typing import Any
 
 import griffe
 
@@ -102,63 +99,9 @@ def markdown_docstring(text: str) -> str:
     return "```".join(plain_roles(p) if k % 2 == 0 else p for k, p in enumerate(parts))
 
 
-def resolve(name: str) -> Any:
-    """The object a dotted public name stands for: attributes first, then submodules
-    (``cutepy.coalesce`` is the function, ``cutepy.coalesce.coalesce`` the function in
-    the module of the same name).
-
-    >>> resolve("cutepy.coalesce.coalesce") is resolve("cutepy.coalesce")
-    True
-    """
-    parts = name.split(".")
-    obj = importlib.import_module(parts[0])
-    for k, part in enumerate(parts[1:], start=1):
-        nxt = getattr(obj, part, None)
-        if nxt is None or (k < len(parts) - 1 and not hasattr(nxt, parts[k + 1])):
-            nxt = importlib.import_module(".".join(parts[: k + 1]))
-        obj = nxt
-    return obj
-
-
-def load_examples() -> dict[str, str]:
-    """``docs/examples.py``'s examples, keyed by where each object is defined
-    (``module.qualname``, the path griffe gives it)."""
-    path = Path(__file__).with_name("examples.py")
-    spec = importlib.util.spec_from_file_location("cutepy_docs_examples", path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    out = {}
-    for name, text in mod.EXAMPLES.items():
-        obj = resolve(name)
-        out[f"{obj.__module__}.{obj.__qualname__}"] = text
-    return out
-
-
-def with_example(text: str | None, example: str | None) -> str | None:
-    """``text`` with ``example`` appended when it has no ``>>>`` example of its own.
-
-    >>> with_example("Does things.", ">>> 1\\n1\\n").splitlines()
-    ['Does things.', '', 'For example:', '', '>>> 1', '1']
-    >>> with_example("Has one.\\n\\n>>> 2\\n2", ">>> 1\\n1\\n")
-    'Has one.\\n\\n>>> 2\\n2'
-    """
-    if example is None or (text is not None and ">>>" in text):
-        return text
-    return (text or "").rstrip() + "\n\nFor example:\n\n" + example.rstrip("\n")
-
-
 class MarkdownDocstrings(griffe.Extension):
     """Rewrite every docstring griffe loads (see the module docstring)."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.examples = load_examples()
-
     def on_instance(self, *, obj: griffe.Object, **kwargs: object) -> None:
-        example = self.examples.get(obj.path)
-        if example is not None and obj.docstring is None:
-            obj.docstring = griffe.Docstring("", parent=obj)
         if obj.docstring is not None:
-            text = with_example(obj.docstring.value, example)
-            obj.docstring.value = markdown_docstring(text or "")
+            obj.docstring.value = markdown_docstring(obj.docstring.value or "")

@@ -183,26 +183,9 @@ API_MODULES = ["cutepy", "cutepy.xla", "cutepy.program", "cutepy.equivalence", "
                "cutepy.derivation", "cutepy.viz"]
 
 
-def _examples() -> dict[str, str]:
-    return _module("examples").EXAMPLES
-
-
-@pytest.mark.parametrize("name", sorted(_examples()))
-def test_api_reference_examples_run(name: str) -> None:
-    import cutepy
-    from cutepy import program
-
-    test = doctest.DocTestParser().get_doctest(_examples()[name], {"cutepy": cutepy, "P": program},
-                                               name, "docs/examples.py", 0)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    runner.run(test)
-    assert runner.failures == 0 and runner.tries > 0, name
-
-
 def test_every_public_function_has_an_example_in_the_api_reference(site: Path) -> None:
     _require("griffe")
     inspect_ = importlib.import_module("inspect")
-    examples = _module("docstrings").load_examples()
     missing = []
     for module in API_MODULES:
         mod = importlib.import_module(module)
@@ -211,8 +194,8 @@ def test_every_public_function_has_an_example_in_the_api_reference(site: Path) -
             if not inspect_.isfunction(obj) and name not in ("Layout", "ComposedLayout", "Swizzle"):
                 continue
             where = f"{obj.__module__}.{obj.__qualname__}"
-            if ">>>" not in (inspect_.getdoc(obj) or "") and where not in examples:
-                missing.append(f"{module}.{name}")
-    assert missing == [], f"no example for {missing}: add one to docs/examples.py"
+            if ">>>" not in (inspect_.getdoc(obj) or ""):
+                missing.append(f"{where} ({module}.{name})")
+    assert missing == [], f"no example for {missing}: add one to the docstring"
     core = (site / "api" / "core" / "index.html").read_text()
-    assert core.count("For example") >= 30  # the examples reached the built pages
+    assert core.count("&gt;&gt;&gt;") >= 30  # the examples reached the built pages

@@ -39,6 +39,10 @@ class CopyAtom:
 
     ``layout_*_tv_bits`` are the traits' ``SrcLayout``/``DstLayout``/``RefLayout``
     (thread, value) -> bit; ``layout_*_tv`` are ``ValLayoutSrc``/``Dst``/``Ref`` in elements.
+
+    >>> a = copy_atom("SM75_U32x4_LDSM_N", 16)
+    >>> a.num_val_src, a.layout_src_tv, a.layout_dst_tv
+    (8, (32,8):(8,1), (32,(2,4)):(2,(1,64)))
     """
 
     name: str
@@ -129,8 +133,11 @@ def copy_atom(name: str, element_bits: int, op: str | None = None) -> CopyAtom:
     ``op`` overrides what the atom does to shared memory (e.g. ``"st"`` for a
     ``UniversalCopy`` that writes shared memory; the default is ``"ld"``).
 
-    Pre: ``element_bits`` divides the bits each thread moves per value group
-    (C++ would not compile otherwise).
+    Pre:  ``name`` is one of :func:`copy_atoms`; ``element_bits`` is a positive int dividing the
+          bits each thread moves per value group (C++ would not compile otherwise); ``op`` is one
+          of ``OPS`` (else ``CutepyError``).
+    Post: ``layout_*_tv`` are the traits' (thread, value) -> bit layouts recast to elements:
+          ``size(layout_src_tv) * element_bits`` is the bits the atom moves.
 
     >>> copy_atom("SM90_U32x2_STSM_N", 16).layout_dst_tv
     ((16,2),8):((8,0),1)
@@ -167,6 +174,9 @@ def _contiguous_bits(L: Layout) -> int:
 
 def copy_atoms() -> list[str]:
     """Every copy-atom name :func:`copy_atom` knows.
+
+    Pre:  none.
+    Post: a sorted list of names, each accepted by ``copy_atom(name, bits)`` for some ``bits``.
 
     >>> "SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>" in copy_atoms()
     True

@@ -70,6 +70,10 @@ class MMAAtom:
     """One MMA instruction: C++ ``MMA_Atom<Op>`` (``ThrID``, ``ALayout``, ``BLayout``, ``CLayout``).
 
     ``cpp_type`` is the C++ type that builds it (``MMA_Atom<cpp_type>``).
+
+    >>> m = mma_atom("SM80_16x8x16_F32F16F16F32_TN")
+    >>> m.shape_mnk, m.thr_id, m.tv_layout_C
+    ((16, 8, 16), 32:1, ((4,8),(2,2)):((32,1),(16,8)))
     """
 
     name: str
@@ -289,6 +293,10 @@ def _ufma(name: str) -> MMAAtom | None:
 def mma_atom(name: str) -> MMAAtom:
     """The MMA atom C++ calls ``name`` (see the module docstring for templated names).
 
+    Pre:  ``name`` is a string naming a known atom (else ``CutepyError``; see :func:`mma_atoms`).
+    Post: an :class:`MMAAtom` whose TV layouts are C++'s ``ALayout``/``BLayout``/``CLayout``:
+          ``(thread, value) -> m + M*k`` (A), ``n + N*k`` (B), ``m + M*n`` (C).
+
     >>> mma_atom("SM70_8x8x4_F32F16F16F32_NT").tv_layout_A
     ((4,2),4):((8,4),1)
     >>> mma_atom("SM80_16x8x8_F16")
@@ -318,6 +326,9 @@ def mma_atom(name: str) -> MMAAtom:
 
 def mma_atoms() -> list[str]:
     """Every atom name :func:`mma_atom` knows (templated atoms in their default spelling).
+
+    Pre:  none.
+    Post: a list of names, each accepted by :func:`mma_atom`.
 
     >>> names = mma_atoms()
     >>> "SM80_16x8x16_F32BF16BF16F32_TN" in names, "SM90_64x248x16_F32F16F16_RS" in names

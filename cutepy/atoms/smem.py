@@ -28,11 +28,14 @@ SWIZZLE_BITS = {0: 0, 32: 1, 64: 2, 128: 3}
 def gmma_smem_layout(major: str, swizzle_bytes: int, element_bits: int) -> ComposedLayout | Layout:
     """``GMMA::Layout_{major}_{SW<swizzle_bytes>|INTER}_Atom<T>`` for ``T`` of ``element_bits`` bits.
 
-    Pre: ``major`` is ``"K"`` or ``"MN"``; ``swizzle_bytes`` is 0 (INTER), 32, 64 or 128;
-    ``element_bits`` is 8, 16, 32 or 64 (a power of two dividing 128).
+    Pre:  ``major`` is ``"K"`` or ``"MN"``; ``swizzle_bytes`` is 0 (INTER), 32, 64 or 128;
+          ``element_bits`` is a power of two from 4 to 128 (else ``CutepyError``).
     Post: a ``Swizzle o 0 o Layout`` whose offsets are element offsets, the atom covering
-    ``8`` rows of ``16 * 2**B`` bytes each; for INTER (no swizzle) the plain layout, as C++'s
-    position-independent form drops the identity swizzle.
+          ``8`` rows of ``16 * 2**B`` bytes each; for INTER (no swizzle) the plain layout, as C++'s
+          position-independent form drops the identity swizzle.
+
+    >>> gmma_smem_layout("K", 64, 16)
+    Sw<2,3,3> o 0 o (8,32):(32,1)
     """
     if major not in ("K", "MN"):
         raise CutepyError(f"gmma_smem_layout: major must be 'K' or 'MN', not {major!r}")

@@ -56,7 +56,14 @@ MAX_CANDIDATES = 20000
 
 @dataclass(frozen=True)
 class AccessCost:
-    """One access under one swizzle: instructions, wavefronts and the ideal count."""
+    """One access under one swizzle: instructions, wavefronts and the ideal count.
+
+    >>> from cutepy.layout import Layout
+    >>> tv = Layout(((8, 4), 8), ((1, 64), 8))
+    >>> r = find_swizzle(Layout((8, 64), (64, 1)), [(tv, "ld", 8)], element_bytes=2)
+    >>> r.table[0]
+    AccessCost(name='ld 16 B by ((8,4),8):((1,64),8)', instructions=1, wavefronts=4, ideal=4)
+    """
 
     name: str
     instructions: int
@@ -79,6 +86,12 @@ class SwizzleSearch:
     ``alternatives`` the other ideal swizzles with as few bits, ``candidates`` the number of
     swizzles costed (the identity and every family member that can move a bank, up to the
     answer's bit count), ``bits`` the ``n`` of the family bound.
+
+    >>> from cutepy.layout import Layout
+    >>> tv = Layout(((8, 4), 8), ((1, 64), 8))
+    >>> r = find_swizzle(Layout((8, 64), (64, 1)), [(tv, "ld", 8)], element_bytes=2)
+    >>> r.found, r.swizzle, r.layout
+    (True, Sw<3,3,3>, Sw<3,3,3> o 0 o (8,64):(64,1))
     """
 
     found: bool
@@ -119,6 +132,10 @@ class SwizzleSearch:
 def swizzle_family(n: int) -> list[Swizzle]:
     """Every ``Swizzle<B,M,S>`` with ``B >= 1``, ``|S| >= B`` whose bits lie below ``n``, in
     order of preference (fewest bits, positive shift, smallest ``|S|``, smallest ``M``).
+
+    Pre:  ``n`` is a non-negative integer (the address bits the swizzles may touch).
+    Post: every ``Sw<B,M,S>`` with ``B >= 1``, ``|S| >= B`` and ``M + B + |S| <= n`` (the
+          bits it reads and writes lie below ``n``), each once, in that order.
 
     >>> [str(s) for s in swizzle_family(3)]
     ['Sw<1,0,1>', 'Sw<1,1,1>', 'Sw<1,0,-1>', 'Sw<1,1,-1>', 'Sw<1,0,2>', 'Sw<1,0,-2>']
@@ -183,6 +200,11 @@ def find_swizzle(smem_layout: Layout, accesses: Sequence[Any], element_bytes: in
     Post: ``found`` iff some swizzle of the family (see the module) gives every access
           ``wavefronts == ideal``; then no swizzle with fewer bits does. Otherwise
           ``table`` is the best one's costs and ``alternatives`` is empty.
+
+    >>> from cutepy.layout import Layout
+    >>> smem = Layout((8, 64), (64, 1))                        # fp16, 128-byte rows
+    >>> find_swizzle(smem, [(Layout(((8, 4), 8), ((1, 64), 8)), "ld", 8)], element_bytes=2).swizzle
+    Sw<3,3,3>
     """
     if isinstance(smem_layout, ComposedLayout):
         raise CutepyError(f"find_swizzle composes a swizzle onto a plain layout; "

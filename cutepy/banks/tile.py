@@ -54,6 +54,11 @@ class Access:
     ``t``'s vector in instruction ``i`` (``-1``: inactive lane); ``where[i]`` is
     ``(tile, warp, vector k)``. ``op``/``width``/``matrices`` describe the hardware
     instruction (cp.async is costed as the store it performs); ``label`` names it.
+
+    >>> from cutepy.layout import Layout
+    >>> a = make_access(tv_table(Layout((32, 1), (1, 0))), "ld", 1, 4)
+    >>> a.op, a.width, a.index.shape, a.where
+    ('ld', 4, (1, 32, 1), ((0, 0, 0),))
     """
 
     label: str
@@ -71,7 +76,17 @@ class Access:
 
 @dataclass(frozen=True)
 class Instruction:
-    """One warp instruction of a tile: which tile repetition, warp and vector, and its cost."""
+    """One warp instruction of a tile: which tile repetition, warp and vector, and its cost.
+
+    >>> from cutepy.atoms import copy_atom
+    >>> from cutepy.layout import Layout
+    >>> from cutepy.tiled.copy import make_tiled_copy
+    >>> cp = make_tiled_copy(copy_atom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", 16),
+    ...                      Layout((16, 8), (8, 1)), Layout((1, 8)))
+    >>> i = analyze_copy(cp, Layout((16, 64), (64, 1))).instructions[1]
+    >>> i.tile, i.warp, i.vector, i.report.wavefronts
+    (0, 1, 0, 4)
+    """
 
     tile: int
     warp: int
@@ -81,7 +96,16 @@ class Instruction:
 
 @dataclass(frozen=True)
 class TileReport:
-    """All instructions of an access to a tile, with totals and per-warp sums."""
+    """All instructions of an access to a tile, with totals and per-warp sums.
+
+    >>> from cutepy.atoms import copy_atom
+    >>> from cutepy.layout import Layout
+    >>> from cutepy.tiled.copy import make_tiled_copy
+    >>> cp = make_tiled_copy(copy_atom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", 16),
+    ...                      Layout((16, 8), (8, 1)), Layout((1, 8)))
+    >>> analyze_copy(cp, Layout((16, 64), (64, 1))).summary()
+    'cp.async 16 B: 16 wavefronts, ideal 16, 0 bank conflicts (4 instructions, 4 warps)'
+    """
 
     what: str
     instruction: str
@@ -388,7 +412,19 @@ def analyze_copy(tiled_copy: Any, smem_layout: Any) -> TileReport:
     it fits (colexicographic order of repetitions); each repetition, warp and vector is one
     instruction. cp.async is costed as the store of its vector (not in the measured data).
 
-    Post: ``report.ideal`` is the wavefront count without any bank conflict.
+    Pre:  ``tiled_copy`` is a TiledCopy whose tile fits ``smem_layout``'s shape (a Layout or a
+          swizzled layout with non-negative offsets); else ``CutepyError``.
+    Post: ``report.ideal`` is the wavefront count without any bank conflict;
+          ``report.wavefronts >= report.ideal``.
+
+    >>> from cutepy.atoms import copy_atom
+    >>> from cutepy.layout import Layout
+    >>> from cutepy.tiled.copy import make_tiled_copy
+    >>> cp = make_tiled_copy(copy_atom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", 16),
+    ...                      Layout((16, 8), (8, 1)), Layout((1, 8)))
+    >>> r = analyze_copy(cp, Layout((16, 64), (64, 1)))
+    >>> r.wavefronts, r.ideal, len(r.instructions)
+    (16, 16, 4)
     """
     access, E, name = copy_access(tiled_copy, smem_layout)
     return report_access(access, smem_layout, E, f"{name} on {smem_layout}")

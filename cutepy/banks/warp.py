@@ -56,6 +56,10 @@ class PhaseCost:
 
     ``bank`` is the lowest-numbered bank among the most expensive; ``bank_lanes`` are the
     lanes that touch it and ``bank_words`` the distinct words (byte address // 4) it serves.
+
+    >>> pc = analyze([128 * t for t in range(32)], op="ld", bytes=4).phase_costs[0]
+    >>> pc.wavefronts, pc.bank, pc.bank_words[:3]
+    (32, 0, (0, 32, 64))
     """
 
     lanes: tuple[int, ...]
@@ -73,6 +77,10 @@ class BankReport:
     stmatrix only), the lane ``addresses`` and one :class:`PhaseCost` per issued phase;
     ``paired`` is 1 or 2 when the load pairing exception (lanes t and t ^ paired share
     addresses) merged phases, else 0.
+
+    >>> r = analyze([128 * t for t in range(32)], op="ld", bytes=4)   # 32 lanes, one bank
+    >>> r.wavefronts, r.phases, len(r.phase_costs)
+    (32, 1, 1)
     """
 
     op: str

@@ -29,6 +29,8 @@ def run(name: str, *args: Any) -> Derivation:
     Post: ``result`` (or ``error``, a :class:`~cutepy.errors.CutepyError`) is what the real
     operation gives; only the current context records (other threads run plainly).
 
+    Pre:  ``name`` names an explainable operation and ``args`` are its arguments.
+
     >>> from cutepy import Layout
     >>> d = run("complement", Layout(4, 2), 24)
     >>> d.result
@@ -52,8 +54,20 @@ def run(name: str, *args: Any) -> Derivation:
 def explain(op: Any, *args: Any) -> Derivation:
     """The step-by-step derivation of ``op(*args)``; ``op`` is a name or a cutepy function.
 
-    The derivation is checked against the real operation (same result, or the same
-    kind of error); a mismatch raises :class:`~cutepy.errors.CutepyError`.
+    Pre:  ``op`` names an explainable operation (else ``CutepyError``) and ``args`` are its
+          arguments.
+    Post: ``result.result == op(*args)`` (or ``result.error`` is the error ``op`` raises);
+          checked against the real operation, a mismatch raises ``CutepyError``.
+
+    >>> from cutepy import Layout, complement
+    >>> print(explain(complement, Layout(4, 2), 24).text())
+    complement(4:2, 24)
+      1. filter(A) = 4:2 (drop stride-0 and size-1 modes, coalesce)
+      2. sorted by stride: 4:2
+      3. gap below stride 2: 2/1 = 2 at stride 1; 4:2 then covers up to 8
+      4. rest up to the cotarget: ceil(24/8) = 3 at stride 8
+      5. coalesce (2,3):(1,8): nothing merges
+      = (2,3):(1,8)
     """
     name = op if isinstance(op, str) else getattr(op, "__name__", "")
     operation(name)

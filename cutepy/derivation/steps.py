@@ -39,7 +39,13 @@ def lx(x: Any) -> str:
 
 @dataclass
 class DStep:
-    """One step: its text, its LaTeX, a layout to picture (optional), a nested derivation."""
+    """One step: its text, its LaTeX, a layout to picture (optional), a nested derivation.
+
+    >>> from cutepy import Layout, coalesce, explain
+    >>> step = explain(coalesce, Layout((2, (1, 6)), (1, (6, 2)))).steps[0]
+    >>> step.text, step.layout, step.sub
+    ('flatten: (2,1,6):(1,6,2)', None, None)
+    """
 
     text: str
     latex: str = ""
@@ -49,7 +55,13 @@ class DStep:
 
 @dataclass
 class Derivation:
-    """How ``op(*args)`` is computed: ``steps``, then ``result`` (or ``error``)."""
+    """How ``op(*args)`` is computed: ``steps``, then ``result`` (or ``error``).
+
+    >>> from cutepy import Layout, coalesce, explain
+    >>> d = explain(coalesce, Layout((2, (1, 6)), (1, (6, 2))))
+    >>> d.result, d.steps[0].text
+    (12:1, 'flatten: (2,1,6):(1,6,2)')
+    """
 
     op: str
     args: tuple

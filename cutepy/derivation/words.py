@@ -24,6 +24,14 @@ def explainable(name: str) -> Callable:
     ``items`` are what the operation reported while it ran (see
     :mod:`cutepy.derivation.record`): events, coalesce runs and the derivations of
     the operations it called; ``D.result`` or ``D.error`` is already set.
+
+    Pre:  ``name`` is the operation's ``__name__``; call at import time (the registry is
+          module state written once, never per call).
+    Post: a decorator that records ``fn`` as the explainer of ``name`` and returns ``fn``.
+
+    >>> register = explainable("my_op")
+    >>> callable(register)
+    True
     """
     def deco(fn: Callable) -> Callable:
         EXPLAINERS[name] = fn

@@ -63,6 +63,15 @@ def cpp(obj: Any) -> str:
     """The C++ expression (a value of a static type) that builds ``obj``.
 
     Handles Layout, ``Swizzle o offset o Layout``, MMAAtom, CopyAtom, TiledMMA and TiledCopy.
+
+    Pre:  ``obj`` is one of those, with integer shapes, strides and offset (else ``CutepyError``).
+    Post: a C++ expression of a static type that builds ``obj``; for a (swizzled) layout its
+          ``cute::print`` prints ``str(obj)``, static ``_`` markers aside.
+
+    >>> cpp(Layout((4, 2), (2, 1)))
+    'Layout<Shape<Int<4>,Int<2>>,Stride<Int<2>,Int<1>>>{}'
+    >>> cpp(ComposedLayout(Swizzle(3, 3, 3), 0, Layout(8, 1)))
+    'make_composed_layout(Swizzle<3,3,3>{}, Int<0>{}, Layout<Int<8>,Int<1>>{})'
     """
     if isinstance(obj, Layout):
         return _layout(obj)

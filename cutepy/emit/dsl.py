@@ -111,6 +111,13 @@ def dsl(obj: Any) -> str:
 
     Handles Layout, ``Swizzle o offset o Layout``, MMA and copy atoms the DSL has operations
     for, TiledMMA (``cute.make_tiled_mma``) and TiledCopy (``cute.make_tiled_copy``).
+
+    Pre:  ``obj`` is one of those, with integer shapes and strides, and an atom the DSL has an
+          operation for (else ``CutepyError``).
+    Post: a Python expression that, run under ``@cute.jit``, builds a value printing as ``obj``.
+
+    >>> dsl(Layout((4, 2), (2, 1)))
+    'cute.make_layout((4, 2), stride=(2, 1))'
     """
     if isinstance(obj, Layout):
         return f"cute.make_layout({_tuple(obj.shape)}, stride={_tuple(obj.stride)})"

@@ -126,7 +126,13 @@ class Step:
 
 @dataclass
 class NormalForm:
-    """The normal form of ``source`` (flat modes) and the steps from ``flatten`` to it."""
+    """The normal form of ``source`` (flat modes) and the steps from ``flatten`` to it.
+
+    >>> from cutepy import Layout
+    >>> nf = normal_form(Layout((2, (1, 6)), (1, (6, 2))))
+    >>> nf.modes, [s.rule for s in nf.steps]
+    (((12, 1),), ['flatten', 'start', 'drop', 'merge'])
+    """
 
     source: Any
     modes: tuple

@@ -24,7 +24,12 @@ from .render import equivalence_latex
 class Counterexample:
     """Where two layouts differ: ``index`` (1-D, in the compared domain), the coordinates it
     has in A and in B, both offsets, and the symbol values used (``assignment``), if any.
-    An offset is ``None`` where the index lies outside that layout's domain."""
+    An offset is ``None`` where the index lies outside that layout's domain.
+
+    >>> from cutepy import Layout, equivalent
+    >>> equivalent(Layout((4, 3), (3, 1)), Layout(12, 1)).counterexample
+    Counterexample(index=1, coord_a=(1, 0), coord_b=1, offset_a=3, offset_b=1, assignment=None, reason='')
+    """
 
     index: Any
     coord_a: Any
@@ -80,6 +85,11 @@ class Equivalence:
     ``proof`` lists ``(label, NormalForm of A, NormalForm of B)`` per compared part
     (whole layout or mode), per case for symbols; ``counterexample`` says where they
     differ; ``condition`` (symbolic only) states exactly when they are equal.
+
+    >>> from cutepy import Layout, equivalent
+    >>> r = equivalent(Layout((4, 3), (3, 1)), Layout(12, 1))
+    >>> bool(r), r.check()
+    (False, True)
     """
 
     holds: bool

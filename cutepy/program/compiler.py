@@ -75,7 +75,12 @@ class BroadcastView:
     """A ``broadcast_to`` view: ``layout`` sends each coordinate of the broadcast array
     (shape ``shape``) to the offset it reads in the viewed array's C-order buffer (shape
     ``source_shape``), with stride 0 on the broadcast dims; ``child`` is the compiled
-    program that made the viewed array."""
+    program that made the viewed array.
+
+    >>> from cutepy.program import broadcast_to, to_layout, trace
+    >>> to_layout(broadcast_to(trace((5, 1)), (2, 5, 3))).pieces[0].view.layout
+    (2,5,3):(0,1,0)
+    """
 
     shape: tuple[int, ...]
     source_shape: tuple[int, ...]
@@ -85,7 +90,13 @@ class BroadcastView:
 
 @dataclass(frozen=True)
 class Piece:
-    """One input's map into the final buffer: ``offset(x) = base + compiled(x)``."""
+    """One input's map into the final buffer: ``offset(x) = base + compiled(x)``.
+
+    >>> from cutepy.program import trace
+    >>> p = to_layout(trace((2, 3), "x").T).pieces[0]
+    >>> p.base, p.compiled.layout
+    (0, (2,3):(1,2))
+    """
 
     source: TracedArray
     compiled: CompiledLayout
@@ -139,6 +150,11 @@ class CompiledProgram:
 
     ``form`` is ``"layout"`` (one piece, one layout, maybe with a base offset),
     ``"chain"`` (one piece, a chain of layouts) or ``"pieces"`` (a concatenation).
+
+    >>> from cutepy.program import trace
+    >>> c = to_layout(trace((2, 3), "x").T)
+    >>> c.form, c.layout
+    ('layout', (2,3):(1,2))
     """
 
     program: TracedArray
@@ -370,6 +386,10 @@ def _view(b: TracedArray) -> BroadcastView:
 
 def to_layout(program: TracedArray) -> CompiledProgram:
     """Compile a traced program into pieces (see the module docstring).
+
+    Pre:  ``program`` is a TracedArray (else ``ProgramError``).
+    Post: ``check(result)`` passes: every element lands at ``piece.base + piece.compiled(x)``,
+          where numpy's C-order buffer of ``run(program)`` has it.
 
     >>> from cutepy.program import trace, resize
     >>> w = trace((2, 5, 6), "w")

@@ -60,6 +60,9 @@ def lmem_program(n: int, c: int, h: int, w: int, *, npus: int, eus: int, aligned
     ``(npus, n, c', h*w)``). ``lane_stride`` (elements), when given, spaces the lanes
     that far apart (the partition size) instead of packing them.
 
+    Pre:  positive sizes (as :func:`lmem_layout`).
+    Post: ``to_layout(result)`` sends ``(n, c, h, w)`` where ``lmem_layout`` does.
+
     >>> lmem_program(1, 3, 2, 2, npus=2, eus=4, aligned=False).shape
     (2, 1, 2, 4)
     >>> lmem_program(1, 3, 2, 2, npus=2, eus=4, lane_stride=16).shape
@@ -97,6 +100,10 @@ class LmemLayout:
     CuTe layout. Counts are in elements; ``lost = allocated - used`` splits into channel
     slots left empty on the last lanes (``lost_to_lanes``) and the EU round-up of each
     channel (``lost_to_eus``).
+
+    >>> L = lmem_layout(1, 3, 4, 4, npus=2, eus=4)
+    >>> L.layout, L.used, L.lost
+    ((1,(2,2),4,4):(32,(32,16),4,1), 48, 16)
     """
 
     n: int
@@ -182,6 +189,11 @@ def lmem_layout(n: int, c: int, h: int, w: int, *, npus: int = 64, eus: int, ali
     """The LMEM layout of ``(n, c, h, w)`` data (the BM1684X has 64 NPUs; the EU count
     depends on the data type, so it has no default).
 
+    Pre:  positive sizes; ``lane_stride`` (if given) at least the lane's footprint (else
+          ``ProgramError``).
+    Post: ``layout(n, c, h, w)`` is the offset; ``used == n*c*h*w`` and
+          ``lost == allocated - used == lost_to_lanes + lost_to_eus``.
+
     >>> L = lmem_layout(1, 3, 224, 224, eus=16)
     >>> L.lane_shape, L.lane_strides, L.lost
     ((1, 1, 224, 224), (50176, 50176, 224, 1), 3060736)
@@ -199,6 +211,10 @@ def conv_weight_program(oc: int, ic: int, kh: int, kw: int, *, npus: int, eus: i
     """The article's weight reorder: ``(oc, ic, kh, kw)`` to ``(npus, oc', ic', kh*kw, eus)``,
     with ``oc`` on lane ``oc % npus`` and ``ic`` in EU-sized groups, innermost.
 
+    Pre:  all sizes positive integers.
+    Post: shape ``(npus, ceil(oc / npus), ceil(ic / eus), kh*kw, eus)``; channel ``oc`` on lane
+          ``oc % npus``.
+
     >>> conv_weight_program(2, 5, 2, 3, npus=4, eus=4, name="a").describe()
     'resize(a.reshape(2, 5, 6), (4, 8, 6)).reshape(1, 4, 2, 4, 6).transpose(1, 0, 2, 4, 3)'
     """
@@ -212,6 +228,10 @@ def conv_weight_program(oc: int, ic: int, kh: int, kw: int, *, npus: int, eus: i
 def conv_bias_program(channels: int, *, npus: int, eus: int, name: str = "bias") -> TracedArray:
     """The article's bias layout: channel ``k`` on lane ``k % npus``, compact in the lane
     (``ceil(channels / npus)`` values), the lane's block rounded up to ``eus``.
+
+    Pre:  ``channels``, ``npus`` and ``eus`` are positive integers.
+    Post: shape ``(npus, 1, 1, 1, eus * ceil(ceil(channels / npus) / eus))``: channel ``k`` at
+          lane ``k % npus``, position ``k // npus``.
 
     >>> conv_bias_program(5, npus=4, eus=4, name="d").shape
     (4, 1, 1, 1, 4)
@@ -228,6 +248,10 @@ def weight_bias_program(oc: int, ic: int, kh: int, kw: int, *, npus: int, eus: i
                         names: tuple[str, str] = ("weight", "bias")) -> TracedArray:
     """Bias then weights in each lane, one buffer: the article's ``concatenate`` on axis 1
     of ``(npus, -1, eus)`` views. ``bias_channels`` defaults to ``oc``.
+
+    Pre:  as :func:`conv_weight_program` and :func:`conv_bias_program`.
+    Post: shape ``(npus, bias columns + weight columns, eus)``: each lane holds its bias, then
+          its weights.
 
     >>> weight_bias_program(2, 5, 2, 3, npus=4, eus=4).shape
     (4, 13, 4)
@@ -252,6 +276,9 @@ def tpu_mlir_lmem_programs() -> dict[str, TracedArray]:
       a convolution's bias has ``oc = 2``; the program is kept as written.
     - ``"merged"``: ``e = concatenate((d.reshape(4,1,4), c.reshape(4,12,4)), axis=1)``
 
+    Pre:  none.
+    Post: the four programs keyed as above; each passes :func:`~cutepy.program.check`.
+
     >>> {k: v.shape for k, v in tpu_mlir_lmem_programs().items()}
     {'lmem': (4, 2, 2, 2, 4), 'weight': (4, 1, 2, 6, 4), 'bias': (4, 1, 1, 1, 4), 'merged': (4, 13, 4)}
     """
@@ -263,5 +290,13 @@ def tpu_mlir_lmem_programs() -> dict[str, TracedArray]:
 
 
 def tpu_mlir_lmem_data() -> dict[str, np.ndarray]:
-    """The article's data: ``a = arange(60).reshape(2,5,2,3)``, ``d = arange(60, 65)``."""
+    """The article's data: ``a = arange(60).reshape(2,5,2,3)``, ``d = arange(60, 65)``.
+
+    Pre:  none.
+    Post: ``{"a": ..., "d": ...}``, fresh arrays on each call.
+
+    >>> data = tpu_mlir_lmem_data()
+    >>> sorted(data), data["a"].shape, data["d"].tolist()
+    (['a', 'd'], (2, 5, 2, 3), [60, 61, 62, 63, 64])
+    """
     return {"a": np.arange(60).reshape(2, 5, 2, 3), "d": np.arange(60, 65)}

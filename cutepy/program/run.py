@@ -56,6 +56,9 @@ def default_data(program: TracedArray) -> dict[Any, np.ndarray]:
     """Distinct nonzero values for every element of every input: ``1, 2, ...`` in order,
     keyed by the traced input and, when no other input shares it, by its name.
 
+    Pre:  ``program`` is a TracedArray.
+    Post: every input element gets a distinct value in ``1 .. total``, inputs in trace order.
+
     >>> from cutepy.program import trace, concatenate
     >>> d = default_data(concatenate([trace((2,), "x"), trace((3,), "y")]))
     >>> d["x"].tolist(), d["y"].tolist()
@@ -90,7 +93,18 @@ def _lookup(data: Data, x: TracedArray) -> np.ndarray:
 
 def run(program: TracedArray, data: Data | None = None) -> np.ndarray:
     """Execute the program with numpy on ``data`` (``{name or input: array}``; default:
-    :func:`default_data`) and return the result array."""
+    :func:`default_data`) and return the result array.
+
+    Pre:  ``data`` holds an array of each input's shape, keyed by the input or its name
+          (else ``ProgramError``).
+    Post: ``result.shape == program.shape``: what numpy computes step by step.
+
+    >>> from cutepy.program import trace
+    >>> run(trace((2, 3)).transpose(1, 0))
+    array([[1, 4],
+           [2, 5],
+           [3, 6]])
+    """
     data = default_data(program) if data is None else _mapping(data, "run")
     _program(program, "run")
     memo: dict[int, np.ndarray] = {}
@@ -120,7 +134,15 @@ def run(program: TracedArray, data: Data | None = None) -> np.ndarray:
 
 
 def buffer(program: TracedArray, data: Data | None = None) -> np.ndarray:
-    """The program's final buffer: the result of :func:`run`, flattened in C order."""
+    """The program's final buffer: the result of :func:`run`, flattened in C order.
+
+    Pre:  as :func:`run`.
+    Post: ``result == run(program, data).reshape(-1)``.
+
+    >>> from cutepy.program import resize, trace
+    >>> buffer(resize(trace((2, 3)), (2, 4)))
+    array([1, 2, 3, 0, 4, 5, 6, 0])
+    """
     return np.ascontiguousarray(run(program, data)).reshape(-1)
 
 
@@ -135,6 +157,10 @@ def piece_values(piece: Piece, data: Data) -> np.ndarray:
 def materialize(compiled: CompiledProgram, data: Data | None = None, fill: Any = 0) -> np.ndarray:
     """The final buffer built from the compiled pieces alone (what a DMA following the
     layouts writes): ``out[piece(x)] = value(x)``, ``fill`` elsewhere.
+
+    Pre:  ``compiled`` is a ``to_layout`` result; ``data`` as for :func:`run`.
+    Post: ``result[piece(x)] == value(x)`` for every element ``x`` of every piece; ``fill``
+          elsewhere; equal to ``buffer(program, data)`` when :func:`check` passes.
 
     >>> from cutepy.program import to_layout, trace
     >>> p = trace((2, 3), "x").T
@@ -153,7 +179,11 @@ def materialize(compiled: CompiledProgram, data: Data | None = None, fill: Any =
 
 @dataclass(frozen=True)
 class Mismatch:
-    """The first element where the compiled layouts and numpy disagree."""
+    """The first element where the compiled layouts and numpy disagree.
+
+    >>> Mismatch("offset", 0, (1, 0), 3, 4, 5)
+    Mismatch(what='offset', piece=0, index=(1, 0), offset=3, expected=4, found=5, numpy_offset=None)
+    """
 
     what: str
     piece: int | None
@@ -174,7 +204,13 @@ class Mismatch:
 
 @dataclass(frozen=True)
 class CheckReport:
-    """Outcome of :func:`check`: truthy when the compiled layouts match numpy everywhere."""
+    """Outcome of :func:`check`: truthy when the compiled layouts match numpy everywhere.
+
+    >>> from cutepy.program import trace
+    >>> r = check(trace((2, 3), "x").T)
+    >>> bool(r), str(r).split(";")[0]
+    (True, 'ok: 6 elements in 1 piece(s) land where numpy puts them')
+    """
 
     compiled: CompiledProgram
     checked: int
@@ -218,6 +254,15 @@ def check(program: TracedArray | CompiledProgram, data: Data | None = None) -> C
     proves each element's offset; with your own data, equal values can hide a swap.
     Broadcast views are checked too: their stride-0 layout must read the right element
     of the viewed array, and the viewed program is checked recursively.
+
+    Pre:  ``program`` is a TracedArray or its ``to_layout``; ``data`` (if given) holds an
+          array of the right shape for every input (else ``ProgramError``).
+    Post: truthy iff ``materialize(to_layout(program), data) == buffer(program, data)``
+          elementwise; else ``result.mismatch`` is the first disagreement.
+
+    >>> from cutepy.program import trace
+    >>> bool(check(trace((2, 3)).transpose(1, 0)))
+    True
     """
     compiled = program if isinstance(program, CompiledProgram) else to_layout(program)
     _check_size(compiled.program)

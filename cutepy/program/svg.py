@@ -54,6 +54,15 @@ def lanes_svg(compiled: CompiledProgram, lanes: int, *, data: Data | None = None
     along logical dim ``k`` of its piece, named ``color_label`` in the legend). Only the
     first ``max_lanes`` lanes and ``max_cols`` columns are drawn; a note says what is
     left out.
+
+    Pre:  ``compiled`` is a ``to_layout`` result; ``lanes`` is a positive integer that divides
+          the buffer (else ``CutepyError``); ``color`` is ``"piece"`` or an axis of every piece.
+    Post: an SVG document (a ``str`` starting ``<svg``), cell ``(l, j)`` showing buffer slot
+          ``l * (size / lanes) + j``.
+
+    >>> from cutepy.program import to_layout, trace
+    >>> lanes_svg(to_layout(trace((4, 6)).reshape(4, 2, 3)), 2).startswith("<svg")
+    True
     """
     if not isinstance(compiled, CompiledProgram):
         raise CutepyError(f"lanes_svg: {type(compiled).__name__} is not a compiled program (use to_layout)")

@@ -84,6 +84,10 @@ class TracedArray:
 
     There is no ``.resize`` method: numpy's ``ndarray.resize`` reshapes the flat buffer
     in place, which is not TPU-MLIR's ``resize``; use the function :func:`resize`.
+
+    >>> a = trace((2, 3), "x")
+    >>> a, a.op, a.T.shape, a.T.text
+    (TracedArray(x), 'input', (3, 2), 'transpose(1, 0)')
     """
 
     __slots__ = ("shape", "op", "parents", "args", "text", "name")
@@ -225,6 +229,9 @@ def known_size(shape: Sequence[int]) -> int:
 def trace(shape: Any, name: str = "x") -> TracedArray:
     """The input of a program: a logical array of ``shape`` (numpy C order).
 
+    Pre:  ``shape`` is a tuple of positive integers (else ``ProgramError``).
+    Post: an input TracedArray with ``op == "input"``, ``shape`` and ``name``.
+
     >>> trace((3, 4), "w").size
     12
     >>> trace((2.5, 2))
@@ -243,17 +250,38 @@ def trace(shape: Any, name: str = "x") -> TracedArray:
 
 
 def reshape(a: TracedArray, shape: Any) -> TracedArray:
-    """``np.reshape(a, shape)``."""
+    """``np.reshape(a, shape)``.
+
+    Pre:  ``a`` is a TracedArray; ``shape`` has ``a.size`` elements, at most one ``-1``
+          (else ``ProgramError``).
+    Post: ``run(result) == run(a).reshape(shape)`` (C order).
+
+    >>> from cutepy.program import to_layout
+    >>> to_layout(reshape(trace((2, 6)), (2, 2, 3)).transpose(1, 0, 2)).layout
+    (2,(3,2)):(3,(1,6))
+    """
     return _traced(a, "reshape").reshape(shape)
 
 
 def transpose(a: TracedArray, axes: Any = None) -> TracedArray:
-    """``np.transpose(a, axes)``."""
+    """``np.transpose(a, axes)``.
+
+    Pre:  ``a`` is a TracedArray; ``axes`` (default: reversed) is a permutation of its axes
+          (else ``ProgramError``).
+    Post: ``run(result) == np.transpose(run(a), axes)``.
+
+    >>> from cutepy.program import to_layout
+    >>> to_layout(transpose(trace((2, 3)), (1, 0))).layout
+    (2,3):(1,2)
+    """
     return _traced(a, "transpose").transpose(*(() if axes is None else (tuple(axes),)))
 
 
 def swapaxes(a: TracedArray, axis1: int, axis2: int) -> TracedArray:
     """``np.swapaxes``: a transpose exchanging two axes.
+
+    Pre:  ``a`` is a TracedArray; both axes are valid (else ``ProgramError``).
+    Post: ``run(result) == np.swapaxes(run(a), axis1, axis2)``.
 
     >>> swapaxes(trace((2, 3, 4)), 0, -1).shape
     (4, 3, 2)
@@ -268,6 +296,10 @@ def swapaxes(a: TracedArray, axis1: int, axis2: int) -> TracedArray:
 
 def moveaxis(a: TracedArray, source: Any, destination: Any) -> TracedArray:
     """``np.moveaxis``: move axes to new positions, the others keep their order.
+
+    Pre:  ``a`` is a TracedArray; ``source`` and ``destination`` are distinct
+          valid axes of equal count (else ``ProgramError``).
+    Post: ``run(result) == np.moveaxis(run(a), source, destination)``.
 
     >>> moveaxis(trace((2, 3, 4)), 0, -1).shape
     (3, 4, 2)
@@ -300,6 +332,10 @@ def resize(a: TracedArray, shape: Any) -> TracedArray:
     The TPU-MLIR article's reference implementation also crops a dim that shrinks; cutepy refuses
     (a crop drops elements, so no layout of the whole array exists).
 
+    Pre:  ``a`` is a TracedArray; ``shape`` has its rank and no dim smaller
+          (else ``ProgramError``).
+    Post: ``run(result)[tuple(slice(d) for d in a.shape)] == run(a)``; zeros elsewhere.
+
     >>> resize(trace((2, 3)), (4, 3)).shape
     (4, 3)
     >>> resize(trace((2, 3)), (4, 2))
@@ -323,6 +359,10 @@ def resize(a: TracedArray, shape: Any) -> TracedArray:
 def pad(a: TracedArray, pad_width: Any) -> TracedArray:
     """``np.pad(a, pad_width)`` with zeros: ``pad_width`` is an int, a ``(before, after)``
     pair, or one pair per dim.
+
+    Pre:  ``a`` is a TracedArray; ``pad_width`` entries are non-negative (else
+          ``ProgramError``).
+    Post: ``run(result) == np.pad(run(a), pad_width)`` (zeros).
 
     >>> pad(trace((2, 3)), ((1, 0), (0, 2))).shape
     (3, 5)
@@ -350,6 +390,10 @@ def pad(a: TracedArray, pad_width: Any) -> TracedArray:
 
 def concatenate(arrays: Sequence[TracedArray], axis: int = 0) -> TracedArray:
     """``np.concatenate(arrays, axis)``.
+
+    Pre:  ``arrays`` are TracedArrays of one rank whose shapes agree outside ``axis``
+          (else ``ProgramError``).
+    Post: ``run(result) == np.concatenate([run(a) for a in arrays], axis)``.
 
     >>> concatenate([trace((4, 1, 4)), trace((4, 12, 4))], axis=1).shape
     (4, 13, 4)
@@ -389,6 +433,10 @@ def broadcast_to(a: TracedArray, shape: Any) -> TracedArray:
     compiled, the view is an input of the program that consumes it, indexed by the
     broadcast coordinates; ``piece.view.layout`` is its stride-0 layout into ``a``'s
     buffer (see :mod:`cutepy.program.compiler`).
+
+    Pre:  ``a`` is a TracedArray; ``shape`` broadcasts ``a.shape`` as numpy does
+          (else ``ProgramError``).
+    Post: ``result.shape == shape``; ``run(result) == np.broadcast_to(run(a), shape)``.
 
     >>> broadcast_to(trace((5, 1)), (2, 5, 3)).shape
     (2, 5, 3)

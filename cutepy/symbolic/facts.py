@@ -224,6 +224,9 @@ def facts_of(symbol: Any) -> Facts:
     """The facts in force for a symbol (a :class:`~cutepy.symbolic.sym.Sym` of one symbol, or
     its sympy symbol), innermost :func:`assuming` first.
 
+    Pre:  ``symbol`` is a ``Sym`` of exactly one symbol, or a sympy symbol.
+    Post: the declared facts overridden by the innermost :func:`assuming` that names it.
+
     >>> from cutepy import symbols
     >>> facts_of(symbols("Nf", multiple_of=128))
     Facts(multiple=128, lo=1, hi=None)
@@ -287,6 +290,19 @@ def assuming(overrides: Mapping[Any, Facts], subst: Any = (), nonzero: Any = ())
     (``M == 8*N``), ``nonzero`` a sequence of expressions known to be non-zero; the
     prover uses both for cases that a relation between symbols splits. The block's
     knowledge is this context's only: other threads do not see it.
+
+    Pre:  the keys of ``overrides`` are symbols (or ``Sym`` of one symbol), the values
+          :class:`Facts`.
+    Post: inside the block ``facts_of(s)`` is the override; after it the facts are restored,
+          also when the block raises.
+
+    >>> from cutepy import symbols
+    >>> M = symbols("M", multiple_of=8)
+    >>> with assuming({M: Facts(multiple=16)}):
+    ...     print(facts_of(M))
+    Facts(multiple=16, lo=1, hi=None)
+    >>> facts_of(M)
+    Facts(multiple=8, lo=1, hi=None)
     """
     s = scope()
     token = _SCOPE.set(s.derive(assumed={**s.assumed, **dict(overrides)}, subst=s.subst + tuple(subst),

@@ -27,6 +27,9 @@ def is_symbolic(obj: Any) -> bool:
     """Whether any leaf of a layout (composed layouts, tuples, basis strides and values
     included) is symbolic; never imports sympy.
 
+    Pre:  none (any object).
+    Post: ``True`` iff some leaf satisfies ``is_symbolic_leaf``.
+
     >>> from cutepy import Layout
     >>> is_symbolic(Layout((4, 8))), is_symbolic(Layout((symbols("Ks"), 8)))
     (False, True)
@@ -53,6 +56,11 @@ def is_symbolic(obj: Any) -> bool:
 def symbols(names: str, **facts: Any) -> Any:
     """Declare integer symbols and their facts: see :func:`.sym.symbols`.
 
+    Pre:  ``names`` holds valid identifiers; ``facts`` are :func:`declare`'s keywords
+          (``multiple_of``, ``min``, ``max``, ...; else ``CutepyError``).
+    Post: one ``Sym`` per name (a tuple for several), usable as a shape or stride leaf;
+          ``facts_of`` of each is the declared facts.
+
     >>> M = symbols("M", multiple_of=8)
     >>> M * 2
     2*M
@@ -65,6 +73,10 @@ def symbols(names: str, **facts: Any) -> Any:
 def subs(obj: Any, values: Any) -> Any:
     """``obj`` (a layout, tuple or value) with values put in for symbols: see :func:`.subst.subs`.
 
+    Pre:  the keys of ``values`` are symbols of ``obj``, the values integers (or expressions)
+          consistent with the symbols' facts (else ``SymbolicError``).
+    Post: ``obj`` with every occurrence replaced; integer leaves where all symbols got integers.
+
     >>> M = symbols("M", multiple_of=8)
     >>> subs(Layout((M, 4), (4, 1)), {M: 16})
     (16,4):(4,1)
@@ -75,7 +87,16 @@ def subs(obj: Any, values: Any) -> Any:
 
 
 def free_symbols(obj: Any) -> set:
-    """The sympy symbols that occur in a layout (or tuple, or value)."""
+    """The sympy symbols that occur in a layout (or tuple, or value).
+
+    Pre:  none (any object; a non-symbolic one gives the empty set without loading sympy).
+    Post: the set of symbols ``s`` such that ``subs(obj, {s: v})`` can change ``obj``.
+
+    >>> from cutepy import Layout, symbols
+    >>> M = symbols("M")
+    >>> free_symbols(Layout((M, 4), (4, 1))), free_symbols(Layout((8, 4)))
+    ({M}, set())
+    """
     if not is_symbolic(obj):
         return set()
     from . import subst  # loads sympy

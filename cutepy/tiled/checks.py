@@ -37,7 +37,12 @@ MAX_ELEMENTS = 1 << 20
 
 @dataclass(frozen=True)
 class CheckResult:
-    """``ok`` and why; ``value`` carries the measured quantity (e.g. the vector width)."""
+    """``ok`` and why; ``value`` carries the measured quantity (e.g. the vector width).
+
+    >>> r = CheckResult(False, "the copy has 64 threads, the MMA 128")
+    >>> bool(r), str(r)
+    (False, 'FAILS: the copy has 64 threads, the MMA 128')
+    """
 
     ok: bool
     reason: str
@@ -97,11 +102,21 @@ def _cover_one(
 
 
 def check_cover(obj: TiledMMA | TiledCopy) -> CheckResult:
-    """The threads cover their tile: each element of a TiledCopy's source and destination
-    once; of a TiledMMA's A ``ThrN`` times and B ``ThrM`` times (threads of other N / M
-    share them) and of C once among the threads of the first K group (with ``ThrK > 1``
-    every K group holds a partial C, and C++'s ``get_layoutC_TV`` sends the threads of the
-    other groups outside the tile).
+    """Whether the threads cover their tile, with the count per element as the reason.
+
+    A TiledCopy's source and destination must be covered once each; a TiledMMA's A ``ThrN``
+    times and B ``ThrM`` times (threads of other N / M share them) and C once among the
+    threads of the first K group (with ``ThrK > 1`` every K group holds a partial C, and
+    C++'s ``get_layoutC_TV`` sends the threads of the other groups outside the tile).
+
+    Pre:  ``obj`` is a TiledMMA or a TiledCopy (else ``CutepyError``).
+    Post: ``result.ok`` iff every element of each ``M x N`` tile is hit by exactly that many
+          ``(thread, value)`` pairs of its TV layout; ``result.reason`` names the operand that fails.
+
+    >>> from cutepy.atoms import mma_atom
+    >>> from cutepy.tiled.mma import make_tiled_mma
+    >>> check_cover(make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))).ok
+    True
     """
     if isinstance(obj, TiledMMA):
         M, N, K = obj.tile_size_mnk
@@ -136,11 +151,20 @@ def _run(offsets: list[int]) -> int:
 
 
 def check_vectorization(tc: TiledCopy, src: Any, dst: Any) -> CheckResult:
-    """Each thread's atom-sized vector is contiguous in the source layout ``src`` and the
-    destination layout ``dst`` (layouts or swizzled layouts over the same ``M x N`` tile).
+    """Whether each thread's atom-sized vector is contiguous in ``src`` and ``dst``.
 
-    ``value`` is the usable vector width in elements: the shortest contiguous run of the
-    atom's values over every thread, source and destination.
+    Pre:  ``src`` and ``dst`` are layouts or swizzled layouts over the same ``M x N`` tile
+          (else ``CutepyError``), the TiledCopy's tile.
+    Post: ``result.ok`` iff for every thread the offsets of its first ``num_val_src`` values are
+          consecutive in both; ``result.value`` is the usable vector width in elements (the
+          shortest contiguous run over every thread, source and destination).
+
+    >>> from cutepy.atoms import copy_atom
+    >>> from cutepy.tiled.copy import make_tiled_copy
+    >>> g2s = make_tiled_copy(copy_atom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", 16),
+    ...                       Layout((16, 8), (8, 1)), Layout((1, 8)))
+    >>> check_vectorization(g2s, Layout((128, 64), (64, 1)), Layout((128, 64), (64, 1))).value
+    8
     """
     shape = it.product_each(src.shape)  # the modes' sizes: the same tile in any nesting
     if not hasattr(dst, "shape") or it.product_each(dst.shape) != shape:
@@ -178,11 +202,22 @@ def check_vectorization(tc: TiledCopy, src: Any, dst: Any) -> CheckResult:
 def check_fits(
     tc: TiledCopy, mma: TiledMMA, operand: str, registers: bool | None = None, cta_tile: tuple | None = None
 ) -> CheckResult:
-    """A TiledCopy fits the TiledMMA it feeds: the same threads; for a copy between shared
-    memory and registers (``registers``; default: an ldmatrix/stmatrix atom) the copy tile
-    is the MMA's ``operand`` tile ("A", "B" or "C") and each thread moves exactly the
-    elements the MMA holds in it; for a copy into shared memory, the copy tile and the MMA
-    tile both divide the block's tile ``cta_tile`` (default: the MMA tile).
+    """Whether a TiledCopy fits the TiledMMA it feeds, with the reason.
+
+    For a copy between shared memory and registers (``registers``; default: an
+    ldmatrix/stmatrix atom) the copy tile must be the MMA's ``operand`` tile and each thread
+    move exactly the elements the MMA holds in it; for a copy into shared memory, the copy
+    tile and the MMA tile must both divide the block's tile ``cta_tile`` (default: the MMA tile).
+
+    Pre:  ``operand`` is ``"A"``, ``"B"`` or ``"C"`` (else ``CutepyError``).
+    Post: ``result.ok`` iff ``size(tc) == size(mma)`` and the tile conditions above hold.
+
+    >>> from cutepy.atoms import copy_atom, mma_atom
+    >>> from cutepy.tiled.copy import make_tiled_copy_A
+    >>> from cutepy.tiled.mma import make_tiled_mma
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> print(check_fits(make_tiled_copy_A(copy_atom("SM75_U32x4_LDSM_N", 16), mma), mma, "A"))
+    ok: each thread's registers hold exactly its MMA A values
     """
     if operand not in ("A", "B", "C"):
         raise CutepyError(f"check_fits: operand must be 'A', 'B' or 'C', not {operand!r}")

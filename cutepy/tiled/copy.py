@@ -43,6 +43,11 @@ class TiledCopy:
 
     ``layout_tv_tiled`` maps (thread, value) to the column-major index of the
     ``tiler_mn`` tile; ``tiler_mn`` is a shape (or a tuple of layouts).
+
+    >>> from cutepy.atoms import copy_atom
+    >>> cp = make_tiled_copy(copy_atom("UniversalCopy<uint32_t>", 32), Layout((4, 8), (8, 1)), Layout((1, 2)))
+    >>> cp.tiler_mn, cp.layout_tv_tiled, cp.size
+    ((4, 16), ((8,4),2):((8,1),4), 32)
     """
 
     copy_atom: CopyAtom
@@ -146,7 +151,14 @@ class TiledCopy:
 
 @dataclass(frozen=True)
 class ThrCopy:
-    """C++ ``ThrCopy``: thread ``thr_idx``'s view of a TiledCopy."""
+    """C++ ``ThrCopy``: thread ``thr_idx``'s view of a TiledCopy.
+
+    >>> from cutepy.atoms import copy_atom
+    >>> from cutepy.tensor import make_identity_tensor
+    >>> cp = make_tiled_copy(copy_atom("UniversalCopy<uint32_t>", 32), Layout((4, 8), (8, 1)), Layout((1, 2)))
+    >>> cp.get_slice(1).partition_S(make_identity_tensor((4, 16)))
+    ArithTuple(0,2) o ((1,2),1,1):((0,1@1),0,0)
+    """
 
     tiled_copy: TiledCopy
     thr_idx: int
@@ -204,6 +216,16 @@ def make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Any) -> Tiled
 def make_tiled_copy(atom: CopyAtom, thr_layout: Any, val_layout: Any = None) -> TiledCopy:
     """C++ ``make_tiled_copy``: threads laid out by ``thr_layout`` ((m,n) -> thread), each
     copying a ``val_layout`` block ((m,n) -> value); the blocks are raked across the threads.
+
+    Pre:  ``thr_layout`` and ``val_layout`` are layouts or shapes; ``size(thr_layout)`` is a
+          multiple of the atom's threads and ``size(val_layout)`` of its values (else ``CutepyError``).
+    Post: ``tiler_mn == product_each(shape(raked_product(thr_layout, val_layout)))`` and
+          ``layout_tv_tiled == right_inverse(raked_product(thr, val)) o (size(thr), size(val))``.
+
+    >>> from cutepy.atoms import copy_atom
+    >>> cp = make_tiled_copy(copy_atom("UniversalCopy<uint32_t>", 32), Layout((4, 8), (8, 1)), Layout((1, 2)))
+    >>> cp.tiler_mn, cp.layout_tv_tiled
+    ((4, 16), ((8,4),2):((8,1),4))
     """
     thr = thr_layout if isinstance(thr_layout, Layout) else compact_layout(thr_layout)
     val = (
@@ -219,19 +241,53 @@ def make_tiled_copy(atom: CopyAtom, thr_layout: Any, val_layout: Any = None) -> 
 
 
 def make_tiled_copy_A(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
-    """C++ ``make_tiled_copy_A``: the copy whose threads and values are the TiledMMA's A."""
+    """C++ ``make_tiled_copy_A``: the copy whose threads and values are the TiledMMA's A.
+
+    Pre:  the MMA's A layout has a multiple of the atom's threads and values per thread
+          (else ``CutepyError``).
+    Post: ``layout_tv_tiled == mma.tv_layout_A_tiled`` and ``tiler_mn == (M, K)`` of the MMA tile.
+
+    >>> from cutepy.atoms import copy_atom, mma_atom
+    >>> from cutepy.tiled.mma import make_tiled_mma
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> cp = make_tiled_copy_A(copy_atom("SM75_U32x4_LDSM_N", 16), mma)
+    >>> cp.tiler_mn, cp.size
+    ((32, 16), 128)
+    """
     M, _, K = mma.tile_size_mnk
     return make_tiled_copy_impl(atom, mma.tv_layout_A_tiled, (M, K))
 
 
 def make_tiled_copy_B(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
-    """C++ ``make_tiled_copy_B``."""
+    """C++ ``make_tiled_copy_B``: the copy whose threads and values are the TiledMMA's B.
+
+    Pre:  the MMA's B layout has a multiple of the atom's threads and values per thread
+          (else ``CutepyError``).
+    Post: ``layout_tv_tiled == mma.tv_layout_B_tiled`` and ``tiler_mn == (N, K)`` of the MMA tile.
+
+    >>> from cutepy.atoms import copy_atom, mma_atom
+    >>> from cutepy.tiled.mma import make_tiled_mma
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> make_tiled_copy_B(copy_atom("SM75_U32x2_LDSM_N", 16), mma).tiler_mn
+    (16, 16)
+    """
     _, N, K = mma.tile_size_mnk
     return make_tiled_copy_impl(atom, mma.tv_layout_B_tiled, (N, K))
 
 
 def make_tiled_copy_C(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
-    """C++ ``make_tiled_copy_C``."""
+    """C++ ``make_tiled_copy_C``: the copy whose threads and values are the TiledMMA's C.
+
+    Pre:  the MMA's C layout has a multiple of the atom's threads and values per thread
+          (else ``CutepyError``).
+    Post: ``layout_tv_tiled == mma.tv_layout_C_tiled`` and ``tiler_mn == (M, N)`` of the MMA tile.
+
+    >>> from cutepy.atoms import copy_atom, mma_atom
+    >>> from cutepy.tiled.mma import make_tiled_mma
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> make_tiled_copy_C(copy_atom("UniversalCopy<uint32_t>", 16), mma).tiler_mn
+    (32, 16)
+    """
     M, N, _ = mma.tile_size_mnk
     return make_tiled_copy_impl(atom, mma.tv_layout_C_tiled, (M, N))
 

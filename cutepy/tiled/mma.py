@@ -53,6 +53,11 @@ class TiledMMA:
 
     ``atom_layout_mnk`` is the rank-3 layout of atoms; ``permutation_mnk`` is a 3-tuple of
     tilers (``None`` = C++'s ``_``, an int, a layout or a tuple of them).
+
+    >>> from cutepy.atoms import mma_atom
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> mma.tile_size_mnk, mma.size
+    ((32, 16, 16), 128)
     """
 
     atom: MMAAtom
@@ -172,7 +177,14 @@ def _partition(mma: TiledMMA, thr: Layout, coord: tuple, tensor: Any) -> Any:
 
 @dataclass(frozen=True)
 class ThrMMA:
-    """C++ ``ThrMMA``: one thread's view of a TiledMMA; ``thr_vmnk`` is its (v,m,n,k) coordinate."""
+    """C++ ``ThrMMA``: one thread's view of a TiledMMA; ``thr_vmnk`` is its (v,m,n,k) coordinate.
+
+    >>> from cutepy.atoms import mma_atom
+    >>> from cutepy.tensor import make_identity_tensor
+    >>> thr = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1)).get_slice(37)
+    >>> thr.thr_vmnk, thr.partition_C(make_identity_tensor((32, 16)))
+    ((5, 1, 0, 0), ArithTuple(17,2) o ((2,2),1,1):((1@1,8@0),0,0))
+    """
 
     tiled_mma: TiledMMA
     thr_vmnk: tuple
@@ -242,33 +254,91 @@ def _shape_of(mma: TiledMMA, thr: Layout, shape: Any) -> Any:
 
 
 def partition_shape_A(mma: TiledMMA, shape_mk: Any) -> Any:
-    """C++ ``partition_shape_A``: the shape of one thread's A values of an ``M x K`` tile."""
+    """C++ ``partition_shape_A``: the shape of one thread's A values of an ``M x K`` tile.
+
+    Pre:  ``shape_mk`` is an ``(M, K)`` shape the TiledMMA's ``(M, K)`` tile divides.
+    Post: ``(FrgV, RestM, RestK)``, the shape of ``mma.get_slice(t).partition_A`` of an
+          ``M x K`` tensor for any thread ``t``.
+
+    >>> from cutepy.atoms import mma_atom
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> partition_shape_A(mma, (64, 32))
+    ((2, 2, 2), 2, 2)
+    """
     return _shape_of(mma, mma.thrfrg_A(compact_layout(shape_mk)), shape_mk)
 
 
 def partition_shape_B(mma: TiledMMA, shape_nk: Any) -> Any:
-    """C++ ``partition_shape_B``."""
+    """C++ ``partition_shape_B``: the shape of one thread's B values of an ``N x K`` tile.
+
+    Pre:  ``shape_nk`` is an ``(N, K)`` shape the TiledMMA's ``(N, K)`` tile divides.
+    Post: ``(FrgV, RestN, RestK)``, the shape of ``partition_B`` of an ``N x K`` tensor.
+
+    >>> from cutepy.atoms import mma_atom
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> partition_shape_B(mma, (64, 32))
+    ((2, 2), 4, 2)
+    """
     return _shape_of(mma, mma.thrfrg_B(compact_layout(shape_nk)), shape_nk)
 
 
 def partition_shape_C(mma: TiledMMA, shape_mn: Any) -> Any:
-    """C++ ``partition_shape_C``."""
+    """C++ ``partition_shape_C``: the shape of one thread's C values of an ``M x N`` tile.
+
+    Pre:  ``shape_mn`` is an ``(M, N)`` shape the TiledMMA's ``(M, N)`` tile divides.
+    Post: ``(FrgV, RestM, RestN)``, the shape of ``partition_C`` of an ``M x N`` tensor.
+
+    >>> from cutepy.atoms import mma_atom
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> partition_shape_C(mma, (64, 64))
+    ((2, 2), 2, 4)
+    """
     return _shape_of(mma, mma.thrfrg_C(compact_layout(shape_mn)), shape_mn)
 
 
 def partition_fragment_C(mma: TiledMMA, shape_mn: Any) -> Tensor:
-    """C++ ``partition_fragment_C(mma, shape)``: a compact fragment of ``partition_shape_C``."""
+    """C++ ``partition_fragment_C(mma, shape)``: a compact fragment of ``partition_shape_C``.
+
+    Pre:  as :func:`partition_shape_C`.
+    Post: a zeroed register tensor whose layout is ``make_layout(partition_shape_C(mma, shape_mn))``
+          (compact, column-major).
+
+    >>> from cutepy.atoms import mma_atom
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> partition_fragment_C(mma, (64, 64))
+    array[int64] o ((2,2),2,4):((1,2),4,8)
+    """
     return _fragment(compact_layout(partition_shape_C(mma, shape_mn)))
 
 
 def partition_fragment_A(mma: TiledMMA, shape_mk: Any) -> Tensor:
-    """A compact fragment of ``partition_shape_A`` (register-sourced atoms only)."""
+    """A compact fragment of ``partition_shape_A`` (register-sourced atoms only).
+
+    Pre:  as :func:`partition_shape_A`; the atom reads A from registers (an SM90 ``_SS`` atom's
+          A is a shared-memory descriptor: ``CutepyError``).
+    Post: a zeroed register tensor whose layout is ``make_layout(partition_shape_A(mma, shape_mk))``.
+
+    >>> from cutepy.atoms import mma_atom
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> partition_fragment_A(mma, (64, 32))
+    array[int64] o ((2,2,2),2,2):((1,2,4),8,16)
+    """
     _no_descriptor(mma.atom, "A")
     return _fragment(compact_layout(partition_shape_A(mma, shape_mk)))
 
 
 def partition_fragment_B(mma: TiledMMA, shape_nk: Any) -> Tensor:
-    """A compact fragment of ``partition_shape_B`` (register-sourced atoms only)."""
+    """A compact fragment of ``partition_shape_B`` (register-sourced atoms only).
+
+    Pre:  as :func:`partition_shape_B`; the atom reads B from registers (an SM90 atom's B is
+          a shared-memory descriptor: ``CutepyError``).
+    Post: a zeroed register tensor whose layout is ``make_layout(partition_shape_B(mma, shape_nk))``.
+
+    >>> from cutepy.atoms import mma_atom
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> partition_fragment_B(mma, (64, 32))
+    array[int64] o ((2,2),4,2):((1,2),4,16)
+    """
     _no_descriptor(mma.atom, "B")
     return _fragment(compact_layout(partition_shape_B(mma, shape_nk)))
 
@@ -279,8 +349,16 @@ def make_tiled_mma(atom: MMAAtom, atom_layout: Any = None, permutation: Any = No
     ``atom_layout`` is a layout or a shape (compact column-major) of up to 3 modes, padded
     with ``1:0``; ``permutation`` is a tuple of up to 3 tilers, padded with ``None`` (``_``).
 
-    Pre: every permutation tiler's size is a multiple of the atom extent times the atoms
-    in that mode (C++ would divide unevenly).
+    Pre:  ``atom`` is an MMA atom; ``atom_layout`` has at most 3 modes and no stride-0 mode of
+          size > 1; every permutation tiler's size is a multiple of the atom extent times the
+          atoms in that mode (else ``CutepyError``; C++ would divide unevenly).
+    Post: ``size(result) == size(atom.ThrID) * size(atom_layout)``; ``tile_size_mnk`` is the
+          atom's ``(M, N, K)`` times the atoms per mode, or the permutation tilers' sizes.
+
+    >>> from cutepy.atoms import mma_atom
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> mma.thr_layout_vmnk, mma.tile_size_mnk, mma.size
+    ((32,2,2,1):(1,32,64,0), (32, 16, 16), 128)
     """
     if not isinstance(atom, MMAAtom):
         raise CutepyError(f"make_tiled_mma takes an MMA atom (cutepy.mma_atom(name)), not {atom!r}")

@@ -41,6 +41,10 @@ from .view import as_layout_like, grid_shapes
 def banks_of(offsets: np.ndarray, element_bytes: int, banks: int = 32, bank_bytes: int = 4) -> np.ndarray:
     """Bank of the first byte of each element.
 
+    Pre:  ``offsets`` are non-negative element offsets; ``element_bytes``, ``banks`` and
+          ``bank_bytes`` positive.
+    Post: ``result == (offsets * element_bytes // bank_bytes) % banks``, elementwise.
+
     >>> banks_of(np.array([0, 1, 2, 64]), 2).tolist()
     [0, 0, 1, 0]
     """
@@ -59,6 +63,10 @@ def conflict_ways(offsets: np.ndarray, grid: tuple[int, int], element_bytes: int
     colexicographic order (``layout.offsets()``); the whole tile may be moved by a multiple
     of 128 bytes so that offsets are non-negative (banks do not change). Only 32 banks of 4
     bytes are measured: other ``banks``/``bank_bytes`` are refused.
+
+    Pre:  ``offsets`` has ``M * N`` entries for ``grid = (M, N)``; ``access`` is ``"column"`` or
+          ``"row"``; ``element_bytes`` in 1, 2, 4, 8, 16; 32 banks of 4 bytes (else ``CutepyError``).
+    Post: one integer ``>= 1`` per column (or row): the worst phase's wavefronts.
 
     >>> conflict_ways(np.arange(8) * 32, (8, 1), 4).tolist()    # stride 32 words: one bank
     [8]
@@ -145,6 +153,10 @@ def swizzle_bank_svg(
     the worst phase when its elements are read one per lane (:func:`conflict_ways`), in the
     caption the worst one. For real copies (vectors, ldmatrix) draw
     :func:`bank_view_svg` of :func:`cutepy.banks.analyze_layout`.
+
+    Pre:  ``layout`` is a Layout or a swizzled layout, not both that and ``swizzle``; the
+          bank parameters as in :func:`conflict_ways` (else ``CutepyError``).
+    Post: an SVG document with the tile coloured by bank before and after the swizzle.
 
     >>> from cutepy import Layout
     >>> svg = swizzle_bank_svg(Layout((8, 64), (64, 1)), 2, swizzle=Swizzle(3, 3, 3))

@@ -65,6 +65,10 @@ def to_latex(layout: Any, color: Callable[..., str] | None = None) -> str:
     maps an offset to a TikZ colour (default: CuTe's eight greys). Row ``m`` runs down
     and column ``n`` across, as in :func:`cutepy.viz.print_layout`.
 
+    Pre:  ``layout`` has rank at most 2, or is a TiledMMA / TiledCopy (else ``CutepyError``).
+    Post: a complete LaTeX document (``\\documentclass`` ... ``\\end{document}``) with one node per
+          element.
+
     >>> tex = to_latex(Layout(3, 2))
     >>> tex.count("\\\\node[fill="), "(0,0) grid (3,1)" in tex
     (3, True)
@@ -104,6 +108,10 @@ def to_latex(layout: Any, color: Callable[..., str] | None = None) -> str:
 def to_latex_tv(tv: Any, tile_mn: Any, color: Callable[[int, int], str] | None = None) -> str:
     """A standalone TikZ document of a thread-value layout over its ``M x N`` tile,
     as CuTe's ``print_latex_tv``: each cell ``T# \\\\ V#``, coloured by thread.
+
+    Pre:  ``tv`` has two modes (thread, value) and maps into the ``M x N`` tile; at most
+          ``MAX_CELLS`` pairs (else ``CutepyError``).
+    Post: a complete LaTeX document with one labelled cell per ``(thread, value)`` pair.
 
     >>> tex = to_latex_tv(Layout((2, 2), (2, 1)), (2, 2))
     >>> "\\\\shortstack{T1 \\\\\\\\ V0}" in tex

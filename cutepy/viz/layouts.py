@@ -130,6 +130,10 @@ def layout_svg(layout: Any, **opts: Any) -> str:
     each nested mode, the tile of a ``logical_divide`` result); ``max_rows`` /
     ``max_cols`` (elide beyond, ``None`` for no limit); ``title``; ``caption``.
 
+    Pre:  ``layout`` is a Layout or composed layout (text is parsed; bad text raises
+          ``ParseError``); the options as above (else ``CutepyError``).
+    Post: an SVG document (``str`` starting ``<svg``) whose cell ``(m, n)`` shows ``layout(m, n)``.
+
     >>> svg = layout_svg(Layout((2, 3), (3, 1)), color="bw", title="row-major")
     >>> "row-major" in svg and 'fill="#999999"' in svg
     True
@@ -230,6 +234,10 @@ def tv_layout_svg(tv: Any, tile_mn: Any, **opts: Any) -> str:
     ``(m, n)`` coordinate. Each cell is labelled ``T#`` / ``V#`` and coloured by thread
     (``color="value"``, or a function ``(t, v) -> colour``, to change that).
 
+    Pre:  ``tv`` has two modes (thread, value) and maps into the ``M x N`` tile ``tile_mn``
+          (else ``CutepyError``).
+    Post: an SVG document where the cell of ``tv(t, v)`` reads ``T{t}`` / ``V{v}``.
+
     >>> tv = Layout(((4, 8), 2), ((16, 1), 8))  # 32 threads, 2 values, a 16x4 tile
     >>> svg = tv_layout_svg(tv, (16, 4))
     >>> import re
@@ -272,6 +280,11 @@ def divide_svg(layout: Any, tiler: Any, kind: str = "logical", *, max_rows: int 
     (the layout is then divided as 1-D) or a tuple of layouts/ints (by mode). Tiles are
     numbered the same way on both sides, so a tile has one colour in both pictures.
     ``max_rows``/``max_cols`` elide as in :func:`layout_svg`.
+
+    Pre:  ``layout`` is a plain Layout, ``kind`` one of the four and ``tiler`` has at most
+          ``rank(layout)`` modes (else ``CutepyError``).
+    Post: an SVG document showing ``layout`` and ``<kind>_divide(layout, tiler)`` with the same
+          colour for each tile.
 
     >>> svg = divide_svg(Layout((4, 6)), (Layout(2), Layout(3)))
     >>> "logical_divide" in svg and "((2,2),(3,2)):((1,2),(4,12))" in svg
@@ -364,6 +377,10 @@ def product_svg(A: Any, B: Any, kind: str = "blocked", *, max_rows: int | None =
     ``A`` in the result coloured like the cell of ``B`` that placed it (blocked and
     logical products also get thick borders around each copy). ``max_rows`` and
     ``max_cols`` elide as in :func:`layout_svg`.
+
+    Pre:  ``A`` and ``B`` are plain Layouts, ``kind`` one of the three, and the product is 2-D
+          (else ``CutepyError``).
+    Post: an SVG document showing ``A``, ``B`` and ``<kind>_product(A, B)``.
 
     >>> svg = product_svg(Layout((2, 2), (2, 1)), Layout((2, 3)), "blocked")
     >>> "blocked_product" in svg and "(4,6):(2,4)" not in svg

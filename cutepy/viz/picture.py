@@ -26,7 +26,12 @@ from .xla import xla_svg
 
 
 class Picture:
-    """An SVG picture: shows itself in Jupyter, saves to a file, ``str()`` is the SVG."""
+    """An SVG picture: shows itself in Jupyter, saves to a file, ``str()`` is the SVG.
+
+    >>> pic = show(Swizzle(3, 0, 3))
+    >>> pic.svg.startswith("<svg"), str(pic) == pic.svg
+    (True, True)
+    """
 
     def __init__(self, svg: str):
         self.svg = svg
@@ -100,10 +105,29 @@ def show(obj: Any, **opts: Any) -> Picture:
     """A :class:`Picture` of a layout, composed layout, swizzle (how it moves chunks of
     ``2^M`` offsets), tiler (tuple of layouts), XLA shape, CuTe or XLA text, or 2-D
     integer array; ``opts`` go to the drawing function (:func:`~cutepy.viz.layout_svg`
-    or :func:`~cutepy.viz.xla_svg`)."""
+    or :func:`~cutepy.viz.xla_svg`).
+
+    Pre:  ``obj`` is one of those (else ``CutepyError``; text that parses as neither raises
+          ``ParseError``).
+    Post: ``result.svg`` is the drawing function's SVG; the Picture renders in Jupyter.
+
+    >>> pic = show(Layout((4, 8), (8, 1)))
+    >>> pic.svg.startswith("<svg"), sorted(pic._repr_mimebundle_())
+    (True, ['image/svg+xml', 'text/html', 'text/plain'])
+    """
     return Picture(svg_of(obj, **opts))
 
 
 def write_svg(obj: Any, path: str | os.PathLike[str], **opts: Any) -> None:
-    """Draw ``obj`` as :func:`show` does and write the SVG to ``path``."""
+    """Draw ``obj`` as :func:`show` does and write the SVG to ``path``.
+
+    Pre:  as :func:`show`; ``path`` is writable.
+    Post: the file at ``path`` holds ``show(obj, **opts).svg``; returns ``None``.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "l.svg")
+    >>> write_svg(Layout((4, 8), (8, 1)), path)
+    >>> open(path).read().startswith("<svg")
+    True
+    """
     show(obj, **opts).save(path)

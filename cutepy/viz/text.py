@@ -149,7 +149,18 @@ def print_layout(layout: Any, file: TextIO | None = None, limit: int | None = TA
     """Print a rank-1 or rank-2 layout as C++ CuTe's ``print_layout`` does (eliding
     beyond ``limit`` rows or columns, see :func:`layout_table`).
 
-    Layouts of higher rank raise a :class:`~cutepy.errors.CutepyError` that suggests a
-    2-D view (grouping modes).
+    Pre:  ``layout`` has rank at most 2 (else ``CutepyError``, suggesting a 2-D view by
+          grouping modes).
+    Post: writes the layout, then a grid whose cell ``(m, n)`` is ``layout(m, n)``, to
+          ``file`` (default stdout); returns ``None``.
+
+    >>> print_layout(Layout((2, 3), (3, 1)))  # doctest: +NORMALIZE_WHITESPACE
+    (2,3):(3,1)
+          0   1   2
+        +---+---+---+
+     0  | 0 | 1 | 2 |
+        +---+---+---+
+     1  | 3 | 4 | 5 |
+        +---+---+---+
     """
     (file or sys.stdout).write(layout_table(layout, limit))

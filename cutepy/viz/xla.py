@@ -235,6 +235,10 @@ def xla_svg(shape: Any, **opts: Any) -> str:
     (slots per row of the memory picture; default one first-level tile when it has
     at most 32 elements, else 16) and ``max_slots`` of memory shown (512).
 
+    Pre:  ``shape`` is an XLA shape or its text (else ``ParseError`` / ``CutepyError``).
+    Post: an SVG document: the logical grid labelled with each element's buffer offset
+          (``linear_index``), and the buffer's slots.
+
     >>> svg = xla_svg("bf16[4,8]{1,0:T(2,4)(2,1)}")
     >>> "bf16[4,8]{1,0:T(2,4)(2,1)}" in svg and ">31<" in svg
     True

@@ -44,6 +44,9 @@ from .shape import ArrayShape, Shape
 def storage_bits(shape: Shape | str) -> int:
     """Bits one element takes in the buffer: ``E(n)``, else the type's whole bytes.
 
+    Pre:  ``shape`` is an XLA array shape or its text (else ``ParseError`` / ``CutepyError``).
+    Post: ``n`` for an ``E(n)`` layout, else ``8 * ceil(bits / 8)`` of the element type.
+
     >>> storage_bits("s4[8]"), storage_bits("s4[8]{0:E(4)}"), storage_bits("bf16[2]")
     (8, 4, 16)
     """
@@ -69,6 +72,11 @@ def _offsets(arr: ArrayShape) -> tuple[np.ndarray, int]:
 
 def pack(array: Any, shape: Shape | str) -> np.ndarray:
     """The physical buffer of ``array`` laid out as ``shape`` says; padding is zero.
+
+    Pre:  ``array`` has ``shape``'s dims and values its element type can store; sub-byte types
+          take integers or bools (else ``CutepyError``).
+    Post: ``unpack(pack(array, shape), shape) == array``; the buffer has
+          ``buffer_elements(shape)`` slots (bytes for sub-byte types), padding zero.
 
     >>> pack(np.arange(6, dtype=np.int32).reshape(2, 3), "s32[2,3]{0,1}").tolist()
     [0, 3, 1, 4, 2, 5]
@@ -103,6 +111,9 @@ def pack(array: Any, shape: Shape | str) -> np.ndarray:
 
 def unpack(buffer: Any, shape: Shape | str) -> np.ndarray:
     """The logical array stored in ``buffer`` (as :func:`pack` made it).
+
+    Pre:  ``buffer`` is what :func:`pack` makes for ``shape`` (its size and dtype, else ``CutepyError``).
+    Post: an array of ``shape``'s dims with ``pack(result, shape)`` equal to ``buffer`` outside padding.
 
     >>> unpack(np.array([30, 48], dtype=np.uint8), "s4[3]{0:E(4)}").tolist()
     [1, -2, 3]

@@ -59,6 +59,10 @@ class XlaCompiledLayout(CompiledLayout):
     """A :class:`~cutepy.engine.CompiledLayout` that remembers the XLA shape it came from.
 
     ``source`` is the array shape, ``steps`` the engine program it was translated to.
+
+    >>> c = compile_details("f32[3,5]{1,0:T(2,2)}")
+    >>> c.layout, c.logical_shape, c.buffer_size, c(2, 3)
+    (((2,2),(2,3)):((2,12),(1,4)), (3, 5), 24, 17)
     """
 
     source: ArrayShape | None = None
@@ -196,6 +200,10 @@ def program(shape: Shape | str) -> tuple[tuple[int, ...], list[Step]]:
     Dims of size 0 are read as 1: an empty array keeps its structure, and
     :func:`to_cute` gives it an empty valid region and a buffer of 0 slots.
 
+    Pre:  ``shape`` is an XLA array shape or its text (else ``ParseError`` / ``CutepyError``).
+    Post: applying the steps to the logical array (C order) gives the physical buffer, so the
+          composed steps are ``linear_index``.
+
     >>> program("f32[3,5]{0,1:T(2,2)}")
     ((3, 5), [('transpose', (1, 0)), ('pad', (6, 4)), ('reshape', (3, 2, 2, 2)), \
 ('transpose', (0, 2, 1, 3))])
@@ -234,6 +242,10 @@ def compile_details(shape: Shape | str) -> XlaCompiledLayout:
     ``.logical_shape`` is the valid region, ``.buffer_size`` counts every slot (``L``
     padding included) and ``.steps`` is the engine program. Offsets count elements,
     not bytes.
+
+    Pre:  ``shape`` is an XLA array shape or its text (else ``ParseError`` / ``CutepyError``).
+    Post: ``result(*i) == linear_index(shape, i)`` for every logical index ``i``;
+          ``result.buffer_size == buffer_elements(shape)``.
 
     >>> c = compile_details("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}")
     >>> c.form, str(c.layout)
@@ -286,6 +298,9 @@ def to_cute(shape: Shape | str) -> Layout | ChainLayout:
 def offsets_at(compiled: CompiledLayout, index: Any) -> np.ndarray:
     """``compiled(*i)`` for each row ``i`` of a ``(k, rank)`` integer array, vectorized.
 
+    Pre:  ``index`` is a ``(k, rank)`` integer array inside ``compiled``'s logical shape.
+    Post: ``result[j] == compiled(*index[j])`` for each row ``j``.
+
     >>> offsets_at(compile_details("f32[4,8]{1,0:T(2,4)(2,1)}"), np.array([[2, 5], [3, 7]])).tolist()
     [26, 31]
     """
@@ -311,6 +326,9 @@ def check_compile(compiled: CompiledLayout, shape: Shape | str, sample: int | No
     Every logical element when ``sample`` is ``None``, else ``sample`` random ones
     (compared with the formula evaluated at exactly those indices). Raises
     :class:`~cutepy.errors.CutepyError` on the first mismatch.
+
+    Pre:  ``compiled`` was compiled from ``shape`` (else the first mismatch raises ``CutepyError``).
+    Post: ``compiled(*i) == linear_index(shape, i)`` for every checked ``i``; returns how many.
 
     >>> s = "f32[3,5]{1,0:T(2,2)}"
     >>> check_compile(compile_details(s), s), check_compile(compile_details(s), s, sample=4)

@@ -419,6 +419,11 @@ def from_cute(layout: Layout | CompiledLayout, dims: Sequence[int] | None = None
     :class:`~cutepy.errors.CutepyError`, saying why, when no XLA layout has this
     function. The module docstring gives the method.
 
+    Pre:  ``layout`` has one mode per logical dim, non-negative integer strides, and is
+          one-to-one (else ``CutepyError`` saying why no XLA layout has this function).
+    Post: ``to_cute(shape with the result)`` has the same offsets as ``layout`` on the logical
+          region ``dims``.
+
     >>> from cutepy.layout import Layout
     >>> L = Layout((8, 1, ((2, 4), 160), (128, 128)), (20971520, 0, ((1, 256), 131072), (2, 1024)))
     >>> str(from_cute(L))

@@ -347,6 +347,10 @@ def parse_shape(text: str) -> Shape:
     """Parse an XLA shape string into an :class:`ArrayShape`, :class:`TupleShape`
     or :class:`BufferShape`.
 
+    Pre:  ``text`` is XLA's shape syntax (else ``ParseError`` pointing at the column).
+    Post: the parsed shape; ``str(result)`` is its canonical text (annotations that do not
+          change the layout, such as ``S(0)`` and ``D(...)``, are dropped).
+
     >>> s = parse_shape("f32[4,<=4]{1,0:D(D,C)}")
     >>> s.dims, s.dynamic, str(s)
     ((4, 4), (False, True), 'f32[4,<=4]{1,0}')
@@ -364,6 +368,10 @@ def parse_shape(text: str) -> Shape:
 
 def as_array_shape(shape: Shape | str) -> ArrayShape:
     """An :class:`ArrayShape` from a shape, a buffer shape or shape text.
+
+    Pre:  ``shape`` is an array shape, a buffer shape ``b(...)`` of one, or its text (else
+          ``ParseError``, or ``CutepyError`` for a tuple shape).
+    Post: an ``ArrayShape`` with the same element type, dims and layout.
 
     >>> str(as_array_shape("b(f32[2,3])"))
     'f32[2,3]{1,0}'

@@ -157,6 +157,9 @@ def report(text: str | Shape, seed: int = 0) -> str:
     Raises :class:`~cutepy.errors.CutepyError` for text that does not parse, and if
     the compile ever disagreed with XLA's formula.
 
+    Pre:  ``text`` parses as an XLA shape (else ``CutepyError``).
+    Post: a text report whose ``verified`` line says every element agrees with XLA's formula.
+
     >>> print(report("(f32[2], token[])"))
     tuple        2 element(s): (f32[2]{0}, token[])
     <BLANKLINE>

@@ -80,6 +80,10 @@ def _check_numpy_rank(shape: ArrayShape, rank: int, what: str) -> None:
 def tiled_dims(shape: Shape | str) -> tuple[int, ...]:
     """The physical buffer's shape after every tile level (before ``L`` padding).
 
+    Pre:  ``shape`` is an XLA array shape or its text (else ``ParseError`` / ``CutepyError``).
+    Post: the physical dims after tiling, most major first; their product times the ``L``
+          padding is ``buffer_elements(shape)``.
+
     >>> tiled_dims("f32[4,8]{1,0:T(2,4)(2,1)}")
     (2, 2, 1, 4, 2, 1)
     >>> tiled_dims("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}")
@@ -94,6 +98,10 @@ def tiled_dims(shape: Shape | str) -> tuple[int, ...]:
 
 def buffer_elements(shape: Shape | str) -> int:
     """Element slots in the buffer: every tile level, then rounded up to ``L(n)``.
+
+    Pre:  ``shape`` is an XLA array shape or its text (else ``ParseError`` / ``CutepyError``).
+    Post: ``product(tiled_dims(shape))`` rounded up to the ``L(n)`` multiple; every
+          ``linear_index`` is below it.
 
     >>> buffer_elements("f32[3,5]{1,0:T(2,2)}"), buffer_elements("f32[3]{0:L(4)}")
     (24, 4)
@@ -114,6 +122,10 @@ def _row_major(coords: Sequence[Any], bounds: Sequence[int]) -> Any:
 
 def linear_index(shape: Shape | str, index: Sequence[int]) -> int:
     """Offset (in elements) of the element at logical ``index`` in the buffer.
+
+    Pre:  ``shape`` is an XLA array shape or its text (else ``ParseError`` / ``CutepyError``).
+          ``index`` is inside ``shape``'s dims.
+    Post: ``0 <= result < buffer_elements(shape)``; ``element_at(shape, result) == index``.
 
     >>> linear_index("f32[2,3]{0,1}", (0, 1)), linear_index("f32[2,3]{1,0}", (0, 1))
     (2, 1)
@@ -143,6 +155,10 @@ def linear_indices(shape: Shape | str, limit: int = MAX_TABLE_ELEMENTS) -> np.nd
     (more than ``limit`` elements raise a :class:`~cutepy.errors.CutepyError` first).
 
     ``linear_indices(s)[i] == linear_index(s, i)`` for every logical index ``i``.
+
+    Pre:  ``shape`` is an XLA array shape or its text (else ``ParseError`` / ``CutepyError``).
+          At most ``limit`` elements (else ``CutepyError``).
+    Post: an int64 array of the logical dims' shape, one-to-one into ``[0, buffer_elements)``.
 
     >>> linear_indices("f32[2,3]{0,1}")
     array([[0, 2, 4],
@@ -200,6 +216,10 @@ def linear_indices_at(shape: Shape | str, index: Any) -> np.ndarray:
     The formula of :func:`linear_index`, vectorized over rows; for checking a few
     elements of a large array without building the whole table.
 
+    Pre:  ``shape`` is an XLA array shape or its text (else ``ParseError`` / ``CutepyError``).
+          ``index`` is a ``(k, rank)`` integer array inside the dims.
+    Post: ``result[j] == linear_index(shape, index[j])`` for each row ``j``.
+
     >>> linear_indices_at("f32[3,5]{1,0:T(2,2)}", [[2, 3], [0, 1], [2, 4]]).tolist()
     [17, 1, 20]
     """
@@ -223,6 +243,9 @@ def element_at(shape: Shape | str, offset: int) -> tuple[int, ...] | None:
 
     Inverts :func:`linear_index`; raises for an offset outside the buffer
     (:func:`buffer_elements` slots, ``L`` padding included).
+
+    Pre:  ``0 <= offset < buffer_elements(shape)`` (else ``CutepyError``).
+    Post: ``linear_index(shape, result) == offset``, or ``None`` when no element is stored there.
 
     >>> element_at("f32[4,8]{1,0:T(2,4)(2,1)}", 26)
     (2, 5)

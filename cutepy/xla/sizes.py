@@ -35,7 +35,11 @@ from .shape import ArrayShape, Shape
 
 @dataclass(frozen=True)
 class ShapeSizes:
-    """The three sizes of one array, in bytes."""
+    """The three sizes of one array, in bytes.
+
+    >>> sizes("f32[3,5]{1,0:T(2,2)}")
+    ShapeSizes(dense=60, array_size=96, nested=96)
+    """
 
     dense: Any  # int, or a symbolic size
     array_size: Any
@@ -82,6 +86,10 @@ def _aligned(shape: ArrayShape, elements: int) -> int:
 
 def sizes(shape: Shape | str) -> ShapeSizes:
     """Dense, ``ArraySize`` and nested sizes of an array shape (or ``b(...)``), in bytes.
+
+    Pre:  ``shape`` is an XLA array shape or its text (else ``ParseError`` / ``CutepyError``).
+    Post: ``dense <= array_size``; ``array_size`` is ``buffer_elements(shape)`` times the
+          element's storage bytes.
 
     >>> sizes("bf16[10,256]{1,0:T(8,128)(2,1)}")
     ShapeSizes(dense=5120, array_size=8192, nested=8192)

@@ -76,6 +76,11 @@ def tpu_tiles(
     in which case they are logical and permuted by it. ``bits`` overrides the
     element width (``pred`` counts as 1 bit unless told otherwise).
 
+    Pre:  ``dims`` (and ``minor_to_major``) are tuples of integers; ``dtype`` has a TPU tile
+          format (else ``CutepyError``).
+    Post: the tile chain XLA's TPU backend picks, most significant first (the ``T(...)`` of the
+          shape's layout).
+
     >>> [str(t) for t in tpu_tiles("f32", (4, 2), minor_to_major=(0, 1))]
     ['(2,128)']
     >>> [tuple(t) for t in tpu_tiles("bf16", (16, 256))]  # each tile iterates as its dims

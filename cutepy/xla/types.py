@@ -29,6 +29,9 @@ class ElementType:
 
     ``kind`` is one of ``pred``, ``signed``, ``unsigned``, ``float``, ``complex``,
     ``token``, ``opaque``.
+
+    >>> element_type("bf16")
+    ElementType(name='bf16', bits=16, kind='float')
     """
 
     name: str
@@ -91,6 +94,9 @@ ELEMENT_TYPES: dict[str, ElementType] = _table()
 
 def element_type(name: str | ElementType) -> ElementType:
     """Look up an element type by name, case-insensitively.
+
+    Pre:  ``name`` is an XLA primitive type name or an ``ElementType`` (else ``CutepyError``).
+    Post: the ``ElementType`` whose ``name`` is ``name.lower()``.
 
     >>> element_type("BF16").bits
     16
