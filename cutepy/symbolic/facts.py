@@ -304,8 +304,15 @@ def assuming(overrides: Mapping[Any, Facts], subst: Any = (), nonzero: Any = ())
     >>> facts_of(M)
     Facts(multiple=8, lo=1, hi=None)
     """
+    if not isinstance(overrides, Mapping):
+        raise SymbolicError(f"assuming takes a mapping {{symbol: Facts(...)}}, got {overrides!r}")
+    checked = {}
+    for k, v in overrides.items():
+        if not isinstance(v, Facts):
+            raise SymbolicError(f"assuming: the facts of {k} must be a Facts(...), got {v!r}")
+        checked[getattr(k, "expr", k)] = v  # a Sym of one symbol stands for that symbol
     s = scope()
-    token = _SCOPE.set(s.derive(assumed={**s.assumed, **dict(overrides)}, subst=s.subst + tuple(subst),
+    token = _SCOPE.set(s.derive(assumed={**s.assumed, **checked}, subst=s.subst + tuple(subst),
                                 nonzero=s.nonzero + tuple(nonzero)))
     try:
         yield
