@@ -35,7 +35,7 @@ def _int_strides(layout: Layout, fn: str) -> None:
 
 def _check_factor(n: Any, what: str) -> int:
     if type(n) is not int or n < 1:
-        raise CutepyError(f"{what}: the factor must be a positive integer, got {n!r}")
+        raise CutepyError(f"{what}: the factor must be a positive integer, got {it.short_repr(n)}")
     return n
 
 

@@ -443,7 +443,7 @@ def select(layout: Layout, *modes: int) -> Layout:
     try:
         return Layout._new(tuple(s[i] for i in modes), tuple(d[i] for i in modes))
     except IndexError:
-        raise CutepyError(f"select: a mode of {modes} is out of range for {layout}") from None
+        raise CutepyError(f"select: a mode of {it.short_repr(modes)} is out of range for {layout}") from None
 
 
 def take(layout: Layout, begin: int, end: int) -> Layout:
@@ -457,7 +457,8 @@ def take(layout: Layout, begin: int, end: int) -> Layout:
     """
     s, d = _modes(layout, "take")
     if type(begin) is not int or type(end) is not int or not 0 <= begin <= end <= len(s):
-        raise CutepyError(f"take: [{begin}, {end}) is not a mode range of {layout}")
+        raise CutepyError(f"take: [{it.short_repr(begin)}, {it.short_repr(end)}) "
+                          f"is not a mode range of {layout}")
     return Layout._new(s[begin:end], d[begin:end])
 
 
@@ -472,7 +473,8 @@ def group(layout: Layout, begin: int, end: int) -> Layout:
     """
     s, d = _modes(layout, "group")
     if type(begin) is not int or type(end) is not int or not 0 <= begin <= end <= len(s):
-        raise CutepyError(f"group: [{begin}, {end}) is not a mode range of {layout}")
+        raise CutepyError(f"group: [{it.short_repr(begin)}, {it.short_repr(end)}) "
+                          f"is not a mode range of {layout}")
     return Layout._new(
         s[:begin] + (s[begin:end],) + s[end:], d[:begin] + (d[begin:end],) + d[end:]
     )

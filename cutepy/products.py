@@ -28,7 +28,7 @@ from .complement import complement
 from .composition import composition
 from .divides import _tiler, by_mode, unpack_all, unpack_rest, zip_by_tiler
 from .errors import CutepyError
-from .layout import Layout, as_layout, make_layout
+from .layout import Layout, as_layout, layout_arg, make_layout
 from .swizzle import ComposedLayout
 from .tracing import recorder
 
@@ -190,6 +190,7 @@ def tile_to_shape(block: Any, target_shape: Any, order: Any = None) -> Any:
     """
     if (rec := recorder()) and rec.opens(tile_to_shape):
         return rec.framed(tile_to_shape, block, target_shape, order)
+    layout_arg(target_shape, "tile_to_shape")  # the target is a shape: positive 64-bit leaves
     if type(block) is ComposedLayout:  # as C++: tile the layout under the swizzle
         return ComposedLayout(block.outer, block.offset, tile_to_shape(block.inner, target_shape, order))
     block = as_layout(block)

@@ -58,11 +58,23 @@ def _checked(fn: Callable, basis_args: tuple[int, ...] = ()) -> Callable:
     return checked
 
 
+def _congruent_stride(fn: Callable) -> Callable:
+    """``fn(x, shape, stride=None)`` with ``stride``, when given, congruent to ``shape``."""
+    @functools.wraps(fn)
+    def checked(x: Any, shape: Any, stride: Any = None) -> Any:
+        if stride is not None and type(shape) is tuple and not it.congruent(shape, stride):
+            raise CutepyError(f"{fn.__name__}: the stride {it.short_repr(stride)} does not nest like the "
+                              f"shape {it.short_repr(shape)}")
+        return fn(x, shape, stride)
+
+    return checked
+
+
 ceil_div = _checked(it.ceil_div)
 compatible = _checked(it.compatible)
 congruent = _checked(it.congruent)
-crd2idx = _checked(it.crd2idx, basis_args=(3,))
-idx2crd = _checked(it.idx2crd, basis_args=(3,))
+crd2idx = _checked(_congruent_stride(it.crd2idx), basis_args=(3,))
+idx2crd = _checked(_congruent_stride(it.idx2crd), basis_args=(3,))
 inner_product = _checked(it.inner_product, basis_args=(2,))
 prefix_product = _checked(it.prefix_product)
 product = _checked(it.product)
