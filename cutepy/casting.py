@@ -34,8 +34,8 @@ def _int_strides(layout: Layout, fn: str) -> None:
 
 
 def _check_factor(n: Any, what: str) -> int:
-    if type(n) is not int or n < 1:
-        raise CutepyError(f"{what}: the factor must be a positive integer, got {it.short_repr(n)}")
+    if type(n) is not int or not 1 <= n <= 1 << 63:
+        raise CutepyError(f"{what}: the factor must be a positive 64-bit integer, got {it.short_repr(n)}")
     return n
 
 

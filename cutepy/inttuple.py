@@ -71,7 +71,10 @@ def short_repr(x: Any) -> str:
     """``repr(x)`` cut short (and safe for integers past Python's 4300-digit print limit)."""
     if type(x) is int and x.bit_length() > 256:
         return f"an integer of {x.bit_length()} bits"
-    text = repr(x)
+    try:
+        text = repr(x)
+    except ValueError:  # a tuple holding an integer past Python's print limit
+        return "a value with an integer too large to print"
     return text if len(text) <= 80 else text[:77] + "..."
 
 
