@@ -26,12 +26,13 @@ from typing import Any
 
 from . import events as ev
 from . import inttuple as it
+from .coalesce import coalesce_flat
 from .complement import complement
 from .composition import composition
 from .errors import CutepyError
 from .layout import Layout, as_layout, make_layout
 from .swizzle import ComposedLayout
-from .tracing import recorder
+from .tracing import recorder, recording
 
 
 def _tiler(t: Any) -> Any:
@@ -62,17 +63,9 @@ def _cotarget(A: Any, T: Any) -> Any:
     td = it.flatten(T.stride) if type(T.stride) is tuple else (T.stride,)
     if any(type(x) is not int for x in fs + fd + ts + td):
         return size
-    shape: list = []  # the shape of coalesce(A) (C++'s bw_coalesce), without the traced call
-    last = None
-    for s, d in zip(fs, fd):
-        if s == 1:
-            continue
-        if last is not None and last[0] * last[1] == d:
-            last = (last[0] * s, last[1])
-            shape[-1] = last[0]
-            continue
-        last = (s, d)
-        shape.append(s)
+    with recording(None):  # the shape of coalesce(A) (C++'s bw_coalesce); not a step to explain
+        cs = coalesce_flat(fs, fd)[0]
+    shape = list(cs) if type(cs) is tuple else [cs]
     extent = max([s * abs(d) for s, d in zip(ts, td) if d != 0 and s != 1], default=1)
     if len(shape) < 2 or it.product(it.ceil_div(tuple(shape), extent)) == -(-size // extent):
         return size
