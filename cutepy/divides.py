@@ -63,10 +63,13 @@ def _cotarget(A: Any, T: Any) -> Any:
     td = it.flatten(T.stride) if type(T.stride) is tuple else (T.stride,)
     if any(type(x) is not int for x in fs + fd + ts + td):
         return size
+    extent = max([s * abs(d) for s, d in zip(ts, td) if d != 0 and s != 1], default=1)
+    first = next((s for s in fs if s != 1), 1)
+    if first % extent == 0:  # the extent splits coalesce(A)'s first mode evenly: the size will do
+        return size
     with recording(None):  # the shape of coalesce(A) (C++'s bw_coalesce); not a step to explain
         cs = coalesce_flat(fs, fd)[0]
     shape = list(cs) if type(cs) is tuple else [cs]
-    extent = max([s * abs(d) for s, d in zip(ts, td) if d != 0 and s != 1], default=1)
     if len(shape) < 2 or it.product(it.ceil_div(tuple(shape), extent)) == -(-size // extent):
         return size
     return tuple(shape)
