@@ -57,6 +57,13 @@ def _cotarget(A: Any, T: Any) -> Any:
     size = A.size()
     if type(A) is not Layout or type(T) is not Layout:
         return size
+    if type(T.shape) is int and type(T.stride) is int:  # the common case, without flattening
+        extent = T.shape * abs(T.stride) if T.stride != 0 and T.shape != 1 else 1
+        first = A.shape
+        while type(first) is tuple and first:
+            first = first[0]
+        if type(first) is int and first != 1 and first % extent == 0:
+            return size  # the extent splits A's first mode evenly: the size will do
     fs = it.flatten(A.shape) if type(A.shape) is tuple else (A.shape,)
     fd = it.flatten(A.stride) if type(A.stride) is tuple else (A.stride,)
     ts = it.flatten(T.shape) if type(T.shape) is tuple else (T.shape,)

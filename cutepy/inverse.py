@@ -22,7 +22,7 @@ from .basis import ScaledBasis
 from .coalesce import _composed, coalesce, coalesce_flat
 from .composition import composition
 from .errors import AdmissibilityError, CutepyError
-from .layout import Layout, layout_arg
+from .layout import Layout, get_1d_coord, layout_arg
 from .swizzle import ComposedLayout, Swizzle
 from .tracing import recorder
 
@@ -259,7 +259,33 @@ def max_common_vector(A: Layout, B: Layout) -> Any:
     if type(A) is ComposedLayout or type(B) is ComposedLayout:
         C, other = (A, B) if type(A) is ComposedLayout else (B, A)
         return min(max_common_vector(_swizzled_inner(C), other), 1 << C.outer.base)
+    if type(B) is not Layout:
+        B = layout_arg(B, "max_common_vector")
     common = coalesce(composition(A, right_inverse(B)))
     s0 = common.shape[0] if type(common.shape) is tuple else common.shape
     d0 = common.stride[0] if type(common.stride) is tuple else common.stride
-    return s0 if d0 == 1 else 1
+    n = s0 if d0 == 1 else 1
+    _check_common_vector(A, B, n)
+    return n
+
+
+#: Elements of a common vector checked against C++'s post-condition (first and last ones)
+COMMON_VECTOR_CHECK = 4096
+
+
+def _check_common_vector(A: Layout, B: Layout, n: Any) -> None:
+    """C++'s post-condition ``A(B.get_1d_coord(k)) == k`` for ``k < n``; where C++'s formula
+    breaks it (a B that is not one-to-one, say) raise instead of answering silently wrong."""
+    if type(n) is not int or n <= 1:
+        return
+    ks = range(n) if n <= COMMON_VECTOR_CHECK else [*range(COMMON_VECTOR_CHECK // 2),
+                                                      *range(n - COMMON_VECTOR_CHECK // 2, n)]
+    for k in ks:
+        try:
+            ok = A(get_1d_coord(B, k)) == k
+        except CutepyError:
+            ok = False
+        if not ok:
+            raise AdmissibilityError(
+                f"max_common_vector({A}, {B}): C++'s answer {n} breaks its post-condition "
+                f"A(B.get_1d_coord(k)) == k at k = {k} (is B one-to-one?)")

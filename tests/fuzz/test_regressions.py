@@ -298,3 +298,12 @@ def test_explain_in_one_thread_does_not_disturb_operations_in_another():
     for t in ts:
         t.join()
     assert not errors, errors[:5]
+
+
+def test_max_common_vector_refuses_where_cxx_breaks_its_post_condition():
+    # found by the 10^5 fuzz run (seed 90211): B = (4,5):(2,1) is not one-to-one, and C++'s
+    # formula answers 5 although A(B.get_1d_coord(2)) != 2
+    A, B = Layout(((4, 6), 1), ((8, 1), 8)), Layout((4, 5), (2, 1))
+    with pytest.raises(cutepy.AdmissibilityError, match="post-condition"):
+        cutepy.max_common_vector(A, B)
+    assert cutepy.max_common_vector(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 8))) == 4
