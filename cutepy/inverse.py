@@ -21,7 +21,7 @@ from . import inttuple as it
 from .basis import ScaledBasis
 from .coalesce import _composed, coalesce, coalesce_flat
 from .composition import composition
-from .errors import AdmissibilityError, CutepyError
+from .errors import AdmissibilityError, CutepyError, Undecided
 from .layout import Layout, get_1d_coord, layout_arg
 from .swizzle import ComposedLayout, Swizzle
 from .tracing import recorder
@@ -123,11 +123,15 @@ def left_inverse(A: Layout) -> Layout:
     shapes: list = []
     strides: list = [0]
     total = 1
+    reach = 1  # one past the largest offset of the modes taken so far
+    overlap = False  # a mode starts inside their reach: A may not be one-to-one
     for k in order:
         d = fd[k]
         if d == 0:
             rec and rec.emit(ev.ZeroMode((fs[k], d)))
             continue
+        overlap = overlap or bool(d < reach)  # symbolic: decided from the facts, or Undecided
+        reach = reach + (fs[k] - 1) * d
         if d < 0 or d % total != 0:
             raise AdmissibilityError(
                 f"left_inverse of {A}: stride {d} is not a multiple of {total}, the extent "
@@ -140,7 +144,31 @@ def left_inverse(A: Layout) -> Layout:
     shapes.append(fs[order[-1]])
     rec and rec.emit(ev.Close(shapes[-1]))
     s, d = coalesce_flat(shapes, strides)
-    return Layout._new(s, d)
+    L = Layout._new(s, d)
+    if overlap:
+        _check_left_inverse(A, L)
+    return L
+
+
+def _check_left_inverse(A: Layout, L: Layout) -> None:
+    """``L(A(i)) == i`` for every ``i``, checked when A's modes overlap (C++ answers there
+    without checking, and is wrong when A is not one-to-one)."""
+    n = A.size()
+    if type(n) is not int:
+        raise Undecided(f"left_inverse of {A}: its modes overlap, and whether A is one-to-one depends "
+                        "on the symbols' values: substitute them first")
+    if n > MAX_INVERSE_CHECK:
+        raise CutepyError(f"left_inverse of {A}: its modes overlap and {n} elements are too many to "
+                          f"check (MAX_INVERSE_CHECK = {MAX_INVERSE_CHECK})")
+    import numpy as np  # lazy: only layouts whose modes overlap are checked element by element
+
+    idx = np.arange(n, dtype=np.int64)
+    got = L.offsets(A.offsets(idx))
+    if not np.array_equal(got, idx):
+        k = int(np.nonzero(got != idx)[0][0])
+        raise AdmissibilityError(
+            f"left_inverse of {A}: A is not one-to-one (or its modes interleave), so no layout L has "
+            f"L(A(i)) == i: C++'s construction {L} gives L(A({k})) = {int(got[k])}")
 
 
 def _composed_inverse(inverse: Any, A: ComposedLayout) -> Any:
