@@ -98,6 +98,27 @@ def test_divides_and_products_of_swizzled_rearrange_its_offsets(C, t):
     assert offsets(P)[:C.size()] == offsets(C)
 
 
+@given(swizzled_layouts(), st.data())
+def test_tiler_forms_of_swizzled_act_on_its_layout_under_the_same_swizzle(C, data):
+    # C++ (layout_composed.hpp): each divide, product and tile_to_shape of Sw o 0 o L is
+    # Sw o 0 o op(L, ...), by tuple tilers too
+    modes = C.shape if type(C.shape) is tuple else (C.shape,)
+    tiler = tuple(data.draw(st.sampled_from([d for d in (1, 2, 4) if it.product(m) % d == 0]))
+                  for m in modes)
+    B = Layout(tuple(data.draw(st.sampled_from((1, 2))) for _ in modes))
+    ops = [(op, tiler) for op in (cp.logical_divide, cp.zipped_divide, cp.tiled_divide, cp.flat_divide)]
+    ops += [(op, B) for op in (cp.logical_product, cp.blocked_product, cp.raked_product)]
+    for op, arg in ops:
+        R = op(C, arg)
+        assert type(R) is ComposedLayout and R.outer == C.outer
+        assert R.inner == op(C.inner, arg)
+        assert offsets(R) == [C.outer(R.inner(i)) for i in range(R.size())]
+    target = tuple(it.product(m) * 2 for m in modes)
+    T = cp.tile_to_shape(C, target)
+    assert T.outer == C.outer and T.inner == cp.tile_to_shape(C.inner, target)
+    assert it.product(T.shape) == it.product(target)
+
+
 @given(swizzled_layouts(), st.sampled_from((1, 2)))
 def test_upcast_downcast_of_swizzled_move_the_swizzle_base(C, n):
     up = admitted(cp.upcast, C, n)
@@ -165,6 +186,38 @@ def test_composition_with_negative_strides_is_correct_or_refuses(A, B):
 def test_complement_of_negative_strides_refuses_clearly(L):
     with pytest.raises(cp.AdmissibilityError, match="negative"):
         cp.complement(L)
+
+
+@given(negative_stride_layouts(), st.sampled_from((1, 2, 4)))
+def test_divides_of_negative_strides_compose_with_the_tiler(L, t):
+    # the tiler is positive, so its complement exists; the first mode is L o tiler (or the
+    # composition's divisibility condition refuses, as C++'s static_assert does)
+    assume(L.size() % t == 0)
+    R = admitted(cp.logical_divide, L, Layout(t))
+    assume(R is not None)
+    assert [R(i, 0) for i in range(t)] == [L(i) for i in range(t)]
+    assert sorted(offsets(R)) == sorted(offsets(L))
+    modes = L.shape if type(L.shape) is tuple else (L.shape,)
+    assume(it.product(modes[0]) % t == 0)
+    Z = admitted(cp.zipped_divide, L, (t,) + tuple(it.product(m) for m in modes[1:]))
+    assume(Z is not None)
+    assert sorted(offsets(Z)) == sorted(offsets(L))
+    assert [Z(i) for i in range(t)] == [L(i) for i in range(t)]
+
+
+@given(negative_stride_layouts())
+def test_right_inverse_of_negative_strides_meets_its_postcondition(L):
+    # C++ builds the inverse from the |stride| = 1, 2, ... chain; L(R(i)) == i on R's domain
+    R = cp.right_inverse(L)
+    assert [L(R(i)) for i in range(R.size())] == list(range(R.size()))
+
+
+@given(negative_stride_layouts())
+def test_left_inverse_of_negative_strides_refuses(L):
+    # C++ builds it from complement(L), undefined for a negative stride, and answers negative
+    # shapes ((4,3):(-1,4) gives (-1,-4,3):(0,1,4), compiled here); cutepy refuses
+    with pytest.raises(cp.AdmissibilityError, match="-"):
+        cp.left_inverse(L)
 
 
 @given(negative_stride_layouts(), st.sampled_from((1, 2, 4)))
