@@ -575,6 +575,10 @@ def slice_and_offset(crd: Any, layout: Layout) -> tuple[Layout, Any]:
     >>> slice_and_offset((None, 2), Layout((4, 3), (3, 1)))
     ((4):(3), 2)
     """
+    if type(layout) is not Layout:
+        if callable(getattr(layout, "slice_and_offset", None)):  # a composed layout slices itself
+            return layout.slice_and_offset(crd)
+        raise CutepyError(f"slice_and_offset needs a layout, got {type(layout).__name__}")
     crd = _normalize_coord(crd)
     shape, stride = layout._shape, layout._stride
     if crd is None:

@@ -153,13 +153,24 @@ class ComposedLayout:
     def __call__(self, *args: Any) -> Any:
         crd = args[0] if len(args) == 1 else args
         if _has_none(crd):
-            if not isinstance(self.inner, Layout):
-                raise CutepyError("slicing a doubly composed layout is not supported")
-            if isinstance(self.outer, Swizzle):  # C++ folds the swizzle into strides where it can
-                return slice_and_offset_swizzled(crd, self)[0]
-            sub, off = slice_and_offset(crd, self.inner)
-            return ComposedLayout(self.outer, self.offset + off, sub)
+            return self.slice_and_offset(crd)[0]
         return self.outer(self.offset + self.inner(*args))
+
+    def slice_and_offset(self, crd: Any) -> tuple[Any, Any]:
+        """C++'s ``slice_and_offset(crd, outer o offset o inner)``: the free part and the offset.
+
+        Pre:  ``crd`` as for :func:`cutepy.layout.slice_and_offset` over ``inner``'s shape.
+        Post: ``self(c) == offset + sub(c')``, ``c'`` the wildcard positions of ``c``.
+
+        >>> ComposedLayout(Swizzle(3, 0, 3), 0, Layout((8, 8), (8, 1))).slice_and_offset((3, None))
+        (((4,2)):((-1,4)), 27)
+        """
+        if not isinstance(self.inner, Layout):
+            raise CutepyError("slicing a doubly composed layout is not supported")
+        if isinstance(self.outer, Swizzle):  # C++ folds the swizzle into strides where it can
+            return slice_and_offset_swizzled(crd, self)
+        sub, off = slice_and_offset(crd, self.inner)
+        return ComposedLayout(self.outer, self.offset + off, sub), 0
 
     def __getitem__(self, i: int) -> ComposedLayout:
         return ComposedLayout(self.outer, self.offset, self.inner[i])

@@ -104,12 +104,8 @@ class Tensor:
 
     def slice(self, crd: Any) -> Tensor:
         """The sub-tensor left free by the ``None`` leaves of ``crd`` (C++ ``tensor(_, j)``)."""
-        layout = self.layout
-        if isinstance(layout, Layout):
-            sub, off = slice_and_offset(crd, layout)
-            return Tensor(self.engine, sub, self.offset + off)
-        sub = layout(crd)  # a composed layout slices itself
-        return Tensor(self.engine, sub, self.offset)
+        sub, off = slice_and_offset(crd, self.layout)
+        return Tensor(self.engine, sub, self.offset + off)
 
     def _value(self, off: Any) -> Any:
         if self.engine is None:

@@ -144,6 +144,9 @@ def test_slicing_swizzled_as_cxx_layout_plus_offset(C, data):
     fixed = data.draw(st.integers(0, it.product(shape[k]) - 1))
     crd = tuple(fixed if i == k else None for i in range(len(shape)))
     sub, off = slice_and_offset_swizzled(crd, C)
+    assert cp.slice_and_offset(crd, C) == (sub, off)
+    T = cp.make_tensor(None, C)(crd)          # a tensor's slice keeps the fixed offset
+    assert [T(j) for j in range(sub.size())] == [off + sub(j) for j in range(sub.size())]
     rest = [i for i in range(len(shape)) if i != k]
     free = cp.make_layout(*[Layout(shape[i]) for i in rest])  # coordinates of the free modes
     for j in range(sub.size()):
