@@ -206,9 +206,8 @@ def tile_to_shape(block: Any, target_shape: Any, order: Any = None) -> Any:
             raise CutepyError(
                 f"tile_to_shape: the block's extent {b} does not divide the target's {t}"
             )
+    # C++'s product_each wraps a scalar target, so the copies are a rank-1 tuple layout there too
     product_shape = tuple(t // b for b, t in zip(block_shape, target_shape_each))
-    if type(target_shape) is not tuple:
-        product_shape = product_shape[0]
     strides = it.compact_major(product_shape) if order is None else it.compact_order(product_shape, order)
     copies = Layout._new(product_shape, strides)
     rec and rec.emit(ev.Copies(product_shape, copies))

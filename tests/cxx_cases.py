@@ -366,6 +366,7 @@ def _case_tile_to_shape(r):
     bshape = block.shape if type(block.shape) is tuple else (block.shape,)
     target = tuple((it.product(bshape[i]) if i < br else 1) * r.choice((1, 2, 3)) for i in range(r_))
     order = tuple(r.sample(range(r_), r_)) if r.random() < 0.4 else None
+    scalar = r_ == 1 and order is None and r.random() < 0.5  # C++ wraps a scalar target: (n)
     inner = block.inner if type(block) is ComposedLayout else block
     padded = Layout(bshape + (1,) * (r_ - br), (inner.stride if br > 1 or type(inner.shape) is tuple
                                                  else (inner.stride,)) + (0,) * (r_ - br))
@@ -379,6 +380,9 @@ def _case_tile_to_shape(r):
         return Case("tile_to_shape(order)", (block, target, order),
                     lambda: cp.tile_to_shape(block, target, order),
                     f"print(tile_to_shape({cx(block)}, {cx(target)}, {cx(order)}));", valid)
+    if scalar:
+        return Case("tile_to_shape", (block, target[0]), lambda: cp.tile_to_shape(block, target[0]),
+                    f"print(tile_to_shape({cx(block)}, {cx(target[0])}));", valid)
     return Case("tile_to_shape", (block, target), lambda: cp.tile_to_shape(block, target),
                 f"print(tile_to_shape({cx(block)}, {cx(target)}));", valid)
 
