@@ -173,23 +173,31 @@ class _Parser:
         return self.layout()
 
     def top(self) -> Any:
-        first = self.term()
-        if self.peek()[0] != "o":
-            if self.peek()[0] != "end":
-                raise self.error("unexpected text after the expression")
-            return first
-        self.next()
-        offset = self.plain_int(self.next(), "in the middle of 'outer o offset o inner'")
-        o = self.next()
-        if o[0] != "o":
-            raise self.error("expected 'o' and the inner layout", o)
-        inner_tok = self.peek()
-        inner = self.term()
+        result = self.chain()
         if self.peek()[0] != "end":
             raise self.error("unexpected text after the expression")
-        if isinstance(first, tuple) or isinstance(inner, tuple):
-            raise self.error("a tiler cannot be part of a composed layout", inner_tok)
-        return ComposedLayout(first, offset, inner)
+        return result
+
+    def chain(self) -> Any:
+        """``term (o offset o term)*``, grouped to the right as C++ prints nested composed layouts."""
+        toks, terms, offsets = [self.peek()], [self.term()], []
+        while self.peek()[0] == "o":
+            if len(offsets) >= MAX_DEPTH:
+                raise self.error(f"composed layouts nest deeper than {MAX_DEPTH}")
+            self.next()
+            offsets.append(self.plain_int(self.next(), "in the middle of 'outer o offset o inner'"))
+            o = self.next()
+            if o[0] != "o":
+                raise self.error("expected 'o' and the inner layout", o)
+            toks.append(self.peek())
+            terms.append(self.term())
+        for tok, term in zip(toks, terms):
+            if len(terms) > 1 and isinstance(term, tuple):
+                raise self.error("a tiler cannot be part of a composed layout", tok)
+        result = terms[-1]
+        for outer, offset in zip(reversed(terms[:-1]), reversed(offsets)):
+            result = ComposedLayout(outer, offset, result)
+        return result
 
 
 def parse(text: str) -> Any:

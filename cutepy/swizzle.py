@@ -203,9 +203,8 @@ class ComposedLayout:
     def __hash__(self) -> int:
         return hash((ComposedLayout, self.outer, self.offset, self.inner))
 
-    def __str__(self) -> str:
-        inner = f"({self.inner})" if isinstance(self.inner, ComposedLayout) else str(self.inner)
-        return f"{self.outer} o {self.offset} o {inner}"
+    def __str__(self) -> str:  # as C++: a nested composed layout prints as a flat chain
+        return f"{self.outer} o {self.offset} o {self.inner}"
 
     __repr__ = __str__
 

@@ -320,3 +320,15 @@ def test_zipped_tiled_flat_forms_need_a_tiler():
                cp.flat_product):
         with pytest.raises(cp.CutepyError, match="tiler"):
             op(L, None)
+
+
+@given(swizzled_layouts(), swizzled_layouts())
+def test_nested_composed_layouts_print_as_a_flat_chain_and_parse_back(C, D):
+    # C++ prints layout_a, " o ", offset, " o ", layout_b with no parentheses, so a nested
+    # composed layout reads as a chain; the parser groups the chain to the right
+    N = cp.make_composed_layout(C.outer, 1, D)
+    text = str(N)
+    assert "(" + str(D.outer) not in text and text.count(" o ") == 4
+    back = cp.parse(text)
+    assert back == N
+    assert offsets(back) == [C.outer(1 + D(i)) for i in range(D.size())]
