@@ -7,16 +7,36 @@ headers are installed).
 source file          TESTs in the peer file   ported   cases (peer blocks) / not ported, with reason
 ==================== ======================== ======== =============================================
 coalesce.cpp         1 (Coalesce)             1        20 of 20 layouts
-composition.cpp      1 (Composition)          1        65 of 65 pairs
+composition.cpp      1 (Composition)          1        68 of 68 pairs
 inverse_left.cpp     1 (Inverse_left)         1        26 of 26 layouts
 inverse_right.cpp    1 (Inverse_right)        1        32 of 32 layouts
 nullspace.cpp        1 (Layout_nullspace)     1        4 of 4 layouts
 swizzle_layout.cpp   1 (SwizzleLayout)        1        3 of 3 swizzled layouts, every row and column
 ==================== ======================== ======== =============================================
 
-Total: 6 TESTs, 6 ported (150 cases). Commented-out blocks in the peer files (a static
+Total: 6 TESTs, 6 ported (153 cases). Commented-out blocks in the peer files (a static
 divisibility failure in composition.cpp, dynamic-stride and negative-stride left inverses)
 are not tests there and are not ported.
+
+Where cutepy and C++ differ (each also in the peer-failure notes for the lead):
+
+- inverse_left.cpp's ``4:-1``: C++ answers ``(_-1,_4):(_0,_1)``, a negative extent and no
+  layout (the C++ post-condition holds only through its integer arithmetic on a negative
+  shape); cutepy raises ``AdmissibilityError``, as tests/cxx_cases.py classifies such
+  answers (cxx-wrong). Ported as that refusal.
+- swizzle_layout.cpp: cutepy's slice of a swizzled tensor loses the slice's offset, and
+  ``slice_and_offset`` of a composed layout raises: cutepy bugs, xfail(strict=True).
+- composition.cpp's swizzle-of-swizzle pair: the same function, but cutepy prints the inner
+  composed layout in parentheses where C++ prints none: xfail(strict=True).
+
+The other files of test/unit/cute/core/: complement.cpp, logical_divide.cpp and
+logical_product.cpp are ported in test_cute_unit_suite.py; int_tuple.cpp, tuple.cpp,
+compact_xmajor.cpp, compare.cpp, math.cpp, domain_distribute.cpp and reverse.cpp in
+test_cute_unit_tuples.py. Not ported, as they test C++ machinery with no cutepy
+counterpart: constants.cpp (integral_constant arithmetic), bitfield.cpp, array_subbyte.cpp
+(sub-byte containers), pointer.cpp (typed pointers and iterators), mixedbits.cpp (the
+dynamic swizzle bits type), core_unit.cpp (no TEST), tensor_algs.cpp (transform,
+batch_reduce, logical_reduce over tensor data: cutepy's Tensor has no data algorithms).
 
 How the port reads the C++:
 
