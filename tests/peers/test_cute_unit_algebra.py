@@ -301,8 +301,7 @@ CXX_NO_LAYOUT = {"left_inverse(4:-1)"}
 
 @pytest.fixture(scope="module")
 def cxx_prints(cxx):
-    results = cxx.run_cases([c[2] for c in PRINT_CASES],
-                            includes=cxx.DEFAULT_INCLUDES + ("cute/tensor.hpp",))
+    results = cxx.run_cases([c[2] for c in PRINT_CASES])
     return {c[0]: r for c, r in zip(PRINT_CASES, results)}
 
 
