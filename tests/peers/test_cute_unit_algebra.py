@@ -24,11 +24,10 @@ Where cutepy and C++ differ (each also in the peer-failure notes for the lead):
   layout (the C++ post-condition holds only through its integer arithmetic on a negative
   shape); cutepy raises ``AdmissibilityError``, as tests/cxx_cases.py classifies such
   answers (cxx-wrong). Ported as that refusal.
-- swizzle_layout.cpp: cutepy's slice of a swizzled tensor loses the slice's offset, and
-  ``slice_and_offset`` of a composed layout raises: cutepy bugs, xfail(strict=True) here
-  (main fixes both in 16d62c8: the marks go when this branch is merged).
-- composition.cpp's swizzle-of-swizzle pair: the same function, but cutepy prints the inner
-  composed layout in parentheses where C++ prints none: xfail(strict=True).
+- swizzle_layout.cpp found two cutepy bugs, now fixed: the slice of a swizzled tensor lost
+  the slice's offset, and ``slice_and_offset`` of a composed layout raised.
+- composition.cpp's swizzle-of-swizzle pair found that cutepy printed a nested composed
+  layout in parentheses where C++ prints none; it prints C++'s flat chain now.
 
 The other files of test/unit/cute/core/: complement.cpp, logical_divide.cpp and
 logical_product.cpp are ported in test_cute_unit_suite.py; int_tuple.cpp, tuple.cpp,
@@ -208,13 +207,6 @@ def test_nullspace_is_the_kernel(text):
     assert [L(K(i)) for i in range(K.size())] == [0] * K.size()
 
 
-# fixed on main (16d62c8): delete this mark and the next on merge
-_SLICE_BUG = pytest.mark.xfail(
-    strict=True, reason="cutepy bug: slicing a swizzled tensor drops the slice's offset "
-    "(C++: counting_iter(9) o ((_2,_4)):((_-1,_2)) for row 1 of Sw<3,0,3> o (8,8):(8,1))")
-
-
-@_SLICE_BUG
 @pytest.mark.parametrize("text", SWIZZLE_2D)
 def test_swizzled_tensor_rows_and_columns_slice_to_the_same_values(text):
     T = cp.Tensor(None, P(text))   # C++: make_tensor(counting_iterator<int>{0}, sw_layout)
@@ -227,12 +219,6 @@ def test_swizzled_tensor_rows_and_columns_slice_to_the_same_values(text):
         assert [col(i) for i in range(m)] == [T(i, j) for i in range(m)]
 
 
-_SLICE_AND_OFFSET_BUG = pytest.mark.xfail(
-    strict=True, reason="cutepy bug: slice_and_offset of a ComposedLayout raises AttributeError "
-    "(C++: slice_and_offset(make_coord(_1{},_), Sw<3,0,3> o (8,8):(8,1)) = (((_2,_4)):((_-1,_2)),_9))")
-
-
-@_SLICE_AND_OFFSET_BUG
 @pytest.mark.parametrize("text", SWIZZLE_2D)
 def test_swizzled_layout_slice_plus_offset_is_the_value(text):
     L = P(text)
@@ -292,11 +278,7 @@ def _print_cases():
 
 PRINT_CASES = _print_cases()
 #: cases where cutepy's print differs from C++'s: name -> reason (each also in peerfail notes)
-KNOWN = {
-    "composition(Sw<2,0,3> o 0 o (8,8):(8,1), Sw<2,0,-3> o 0 o (8,8):(8,1))":
-        "cutepy prints a nested composed layout in parentheses; C++ prints "
-        "Sw<2,0,3> o _0 o Sw<2,0,3> o _0 o (_8,_8):(_1,_8)",
-}
+KNOWN: dict[str, str] = {}  # case -> reason, for a C++ form cutepy does not give (none now)
 #: cases where C++ answers with a negative extent (no layout) and cutepy must refuse
 CXX_NO_LAYOUT = {"left_inverse(4:-1)"}
 
