@@ -45,6 +45,8 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
         return rec.framed(complement, A, cotarget)
     if type(A) is not Layout and not _composed(A):
         A = layout_arg(A, "complement")
+    if type(A) is Layout and A._shape == ():
+        raise CutepyError("complement of the empty layout ():() is undefined (C++ builds no layout for it)")
     if cotarget is not None:
         _check_cotarget(A, cotarget)
     if _composed(A):  # as C++: the complement of the layout under the swizzle

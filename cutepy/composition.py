@@ -56,6 +56,9 @@ def composition(A: Any, B: Any) -> Any:
         A = as_layout(A)
         rec and rec.emit(ev.ReadA(A))
     if type(B) is Layout:
+        if B._shape == ():
+            raise CutepyError(f"composition of {A} with the empty layout ():() is undefined "
+                              "(C++ builds no layout for it)")
         return _compose_layouts(A, B)
     if B is None:
         rec and rec.emit(ev.NoTiler())
@@ -65,6 +68,9 @@ def composition(A: Any, B: Any) -> Any:
         n = Layout(B).shape  # checked: a positive 64-bit integer (or a symbolic size)
         return _compose_layouts(A, Layout._new(n, 1))  # C++: composition_impl(A, n, Int<1>)
     if isinstance(B, tuple):
+        if B == ():
+            raise CutepyError(f"composition of {A} with the empty tiler () is undefined "
+                              "(C++ builds no layout for it)")
         return _compose_by_mode(A, B)
     if hasattr(B, "compose_left"):
         rec and rec.emit(ev.ComposedB(B))

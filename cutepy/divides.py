@@ -129,7 +129,8 @@ def unzip_modes(L: Layout, tiler: Any) -> tuple[Layout, Layout]:
             pairs.append(unzip_modes(m, t))
         firsts = [p[0] for p in pairs]
         seconds = [p[1] for p in pairs] + modes[len(tiler):]
-        return make_layout(*firsts), make_layout(*seconds)
+        empty = Layout._new((), ())  # as C++: an empty tiler zips to an empty tile mode
+        return (make_layout(*firsts) if firsts else empty), (make_layout(*seconds) if seconds else empty)
     return L[0], L[1]
 
 
@@ -151,7 +152,10 @@ def zip_by_tiler(logical: Callable[[Any, Any], Layout], A: Any, tiler: Any) -> L
 
 
 def _spread(mode: Layout) -> list[Layout]:
-    """C++'s slice with ``repeat<rank>(_)``: a mode of rank > 1 spreads its modes; rank 1 stays whole."""
+    """C++'s slice with ``repeat<rank>(_)``: a mode of rank > 1 spreads its modes; rank 1 stays
+    whole; the empty mode (an empty tiler's tile) is sliced away."""
+    if mode.shape == ():
+        return []
     return list(mode) if type(mode.shape) is tuple and len(mode.shape) > 1 else [mode]
 
 
