@@ -56,7 +56,8 @@ test_draw_swizzle_delegates_to_shared_builder twice), 19 ported, 63 not ported:
   test_rank3_layout_produces_multi_panel (a panel count), test_get_color_indices_2d_uniform_layout_is_uniform
   (a 1:0 colour layout broadcast over any grid has no counterpart);
 - slice highlighting, which cutepy does not draw (6):
-  test_slice_highlight_mask_tracks_logical_cells_not_offsets, test_slice_highlight_mask_1d_tuple_spec, test_slice_highlight_mask_1d_tuple_spec_rank1,
+  test_slice_highlight_mask_tracks_logical_cells_not_offsets, test_slice_highlight_mask_1d_tuple_spec,
+  test_slice_highlight_mask_1d_tuple_spec_rank1,
   test_slice_highlight_mask_1d_tuple_int_spec, test_slice_highlight_mask_1d_tuple_none_spec,
   test_slice_highlight_mask_1d_wrong_tuple_length_raises;
 - test_draw_layout_accepts_tensor (1): cutepy draws a tensor through its layout and does not add the
