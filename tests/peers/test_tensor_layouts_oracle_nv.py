@@ -9,7 +9,7 @@ cutepy must print exactly what C++ prints (``tests/cxx_cases.py``'s verdicts: ``
 ``cxx-wrong`` where C++'s answer breaks the operation's own definition and cutepy raises
 ``AdmissibilityError``). Where pycute and C++ differ, C++ wins. The ``exhaustive`` tests are
 laws checked in Python on the peer's corpus, with the same post-conditions. 926 C++ cases in all;
-every one prints exactly as cutepy does except ``tile_to_shape(4:1, 16)`` (a cutepy bug, xfail).
+every one prints exactly as cutepy does (``tile_to_shape(4:1, 16)`` was a cutepy bug, fixed).
 
 - the peer compares ``compose``/``logical_divide``/... only point by point on the common domain;
   here the C++ print (shape and stride) must match, which is stronger;
@@ -645,8 +645,6 @@ def test_tile_to_shape_as_cxx(cxx):
     _assert_as_cxx(cxx, "tile_to_shape")
 
 
-@pytest.mark.xfail(strict=True, reason="cutepy bug: tile_to_shape(4:1, 16) prints ((4,4)):((1,4)), "
-                                       "C++ ((_4,(_4))):((_1,(_4)))")
 def test_tile_to_shape_integer_target_as_cxx(cxx):
     _assert_as_cxx(cxx, "tile_to_shape_int")
 

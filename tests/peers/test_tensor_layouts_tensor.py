@@ -17,8 +17,8 @@ Where tensor-layouts and C++ CuTe differ, C++ wins (checked with g++ in
 - slicing a swizzled tensor: tensor-layouts keeps the swizzle and a *linear* offset (``i * 8``);
   C++'s ``slice_and_offset`` of ``Sw o L`` decays to a plain layout and moves the *swizzled*
   offset into the pointer (row 3 of ``Sw<3,0,3> o (8,8):(8,1)`` is ``((_4,_2)):((_-1,_4))`` at
-  ``+27``). The ports check C++'s form and the invariant ``row(j) == T(i, j)``. cutepy drops
-  that offset (bug, /work/notes/peerfail_tlay2.md): those tests are ``xfail(strict=True)``.
+  ``+27``). The ports check C++'s form and the invariant ``row(j) == T(i, j)``. cutepy dropped
+  that offset (a bug this port found, fixed).
 - a hierarchical slice ``T((1, None), ((None, 0), None))``: tensor-layouts keeps the nesting
   ``(2, (2, 2))``; C++ flattens it to ``(_2,_2,_2):(_1,_2,_100)``, and so does cutepy.
 - ``tensor(c)`` on a tensor with data: tensor-layouts returns the offset; C++ returns the element.
@@ -49,9 +49,6 @@ import pytest
 
 import cutepy as cp
 from cutepy import ComposedLayout, Layout, Swizzle
-
-SWIZZLE_SLICE_BUG = "cutepy bug: Tensor.slice of a swizzled tensor drops slice_and_offset's offset"
-
 
 def T(layout, offset=0):
     """tensor-layouts' ``Tensor(layout, offset)`` without data: values are offsets."""
@@ -295,7 +292,6 @@ def _check_rows_and_columns(t, rows, cols):
         assert [c(i) for i in range(rows)] == [t(i, j) for i in range(rows)]
 
 
-@pytest.mark.xfail(strict=True, reason=SWIZZLE_SLICE_BUG)
 def test_swizzled_slice_row():
     t = T(sw(3, 0, 3, (8, 8), (8, 1)))
     for i in range(8):
@@ -305,7 +301,6 @@ def test_swizzled_slice_row():
         assert [row(j) for j in range(8)] == [t(i, j) for j in range(8)]
 
 
-@pytest.mark.xfail(strict=True, reason=SWIZZLE_SLICE_BUG)
 def test_swizzled_slice_column():
     t = T(sw(3, 0, 3, (8, 8), (8, 1)))
     for j in range(8):
@@ -314,24 +309,20 @@ def test_swizzled_slice_column():
         assert [col(i) for i in range(8)] == [t(i, j) for i in range(8)]
 
 
-@pytest.mark.xfail(strict=True, reason=SWIZZLE_SLICE_BUG)
 def test_swizzled_full_grid_exhaustive():
     _check_rows_and_columns(T(sw(3, 0, 3, (8, 8), (8, 1))), 8, 8)
 
 
-@pytest.mark.xfail(strict=True, reason=SWIZZLE_SLICE_BUG)
 def test_swizzle_2_1_3():
     _check_rows_and_columns(T(sw(2, 1, 3, (4, 8), (8, 1))), 4, 8)
 
 
-@pytest.mark.xfail(strict=True, reason=SWIZZLE_SLICE_BUG)
 def test_swizzle_1_2_3():
     t = T(sw(1, 2, 3, (2, 8), (8, 1)))
     for i in range(2):
         assert [t(i, None)(j) for j in range(8)] == [t(i, j) for j in range(8)]
 
 
-@pytest.mark.xfail(strict=True, reason=SWIZZLE_SLICE_BUG)
 def test_swizzled_with_offset():
     L = sw(3, 0, 3, (8, 8), (8, 1))
     t = T(L, 100)
@@ -341,7 +332,6 @@ def test_swizzled_with_offset():
         assert [row(j) for j in range(8)] == [t(i, j) for j in range(8)]
 
 
-@pytest.mark.xfail(strict=True, reason=SWIZZLE_SLICE_BUG)
 def test_swizzled_sequential_slices():
     L = sw(3, 0, 3, (8, 8, 2), (8, 1, 64))
     t = T(L)
@@ -352,7 +342,6 @@ def test_swizzled_sequential_slices():
     assert [s2(k) for k in range(2)] == [t(3, 5, k) for k in range(2)]
 
 
-@pytest.mark.xfail(strict=True, reason=SWIZZLE_SLICE_BUG)
 def test_swizzled_column_major():
     _check_rows_and_columns(T(sw(3, 0, 3, (8, 8), (1, 8))), 8, 8)
 
@@ -805,6 +794,5 @@ def test_every_slice_prints_as_cxx(cxx):
     _check_slices(cxx, PLAIN_SLICES)
 
 
-@pytest.mark.xfail(strict=True, reason=SWIZZLE_SLICE_BUG)
 def test_every_swizzled_slice_prints_as_cxx(cxx):
     _check_slices(cxx, SWIZZLED_SLICES)
