@@ -10,12 +10,18 @@ headers are installed). Where PyCuTe and C++ CuTe differ, C++ wins and the case 
   a ``CutepyError`` for each, and the cases check that both refuse.
 - PyCuTe refuses ``(5,3):(7,1) o 2:3`` (stride divisibility); C++ answers ``2:21``, as cutepy.
 - PyCuTe's ``left_inverse`` refuses non-injective and unordered layouts. C++ returns a layout;
-  cutepy raises where C++'s answer breaks ``L(inv(L(i))) == L(i)`` (checked on C++'s answer) and
-  answers as C++ otherwise.
+  cutepy raises where C++'s answer breaks C++'s own post-condition ``inv(L(i)) == i`` (checked on
+  C++'s answer), as PyCuTe does, and answers as C++ otherwise.
+- PyCuTe checks the complement's order and disjointness on ``[0, size(R) + 10)`` and expects
+  ``complement((4,n):(1,4)) == 1:4n``; C++ promises them on its domain only and coalesces a size-1
+  answer to ``1:0``. PyCuTe's ``composition(L, size(L):1) == coalesce(L)`` holds in C++ except for a
+  size-1 ``L`` (C++: ``1:d o 1:1 == 1:d``, ``coalesce(1:d) == 1:0``).
 - PyCuTe's post-condition ``weakly_congruent(coprofile(L), shape(R))`` uses ``coprofile``, which cutepy
-  lacks (listed in /work/notes/peerfail_pyports.md); for integer strides the coprofile is an
-  integer, which coarsens every shape, so the check is ``weakly_congruent(coshape(L), shape(R))``
-  (same profile). The divide's ``weakly_congruent(R[1], coprofile(tiler))`` is not ported.
+  lacks (reported to the lead); for integer strides the coprofile is an integer, which coarsens
+  every shape, so the check is ``weakly_congruent(coshape(L), shape(R))`` (same profile). The
+  divide's ``weakly_congruent(R[1], coprofile(tiler))`` is not ported.
+- PyCuTe's values compare with implicit zeros (``0 == 0@0 == (0,0)``); the port compares values as
+  sums of basis parts (``norm``).
 
 | source file             | tests in the peer file | ported | not ported |
 |-------------------------|------------------------|--------|------------|
