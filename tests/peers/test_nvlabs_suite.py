@@ -13,7 +13,7 @@ answer (compiled here when the headers are installed):
 | source file           | tests in the peer file | ported | not ported |
 |-----------------------|------------------------|--------|------------|
 | test_nullspace.py     | 2                      | 2      | 0          |
-| test_recast.py        | 12                     | 11     | 1 (test_divisibility_errors: its body is ``pass``) |
+| test_recast.py        | 12                     | 11     | 1 (test_divisibility_errors: body ``pass``) |
 | test_blocked_raked.py | 5                      | 5      | 0 (the rank-mismatch tests check C++'s padding) |
 | total                 | 19                     | 18     |            |
 
