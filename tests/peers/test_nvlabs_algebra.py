@@ -8,7 +8,13 @@ headers are installed). Where PyCuTe and C++ CuTe differ, C++ wins and the case 
   C++ CuTe 4.2 does not compile ``complement``, ``left_inverse``, ``right_inverse`` or a divide by
   such a layout, nor a composition whose right side has an ArithmeticTuple stride; cutepy raises
   a ``CutepyError`` for each, and the cases check that both refuse.
-- PyCuTe refuses ``(5,3):(7,1) o 2:3`` (stride divisibility); C++ answers ``2:21``, as cutepy.
+- An older PyCuTe refuses ``(5,3):(7,1) o 2:3``; C++ (and the newer PyCuTe) answer ``2:21``, as
+  cutepy. C++ answers ``(4,6,8):(2,3,5) o 6:3`` with ``(2,3):(6,3)``, which is not ``A o B``
+  (``(2,3):(6,3)(2) == 3``, ``A(B(2)) == 7``): cutepy refuses it, as PyCuTe.
+- PyCuTe's ``logical_product(A, B) == (A, complement(A) o B)``; C++ takes the complement up to
+  ``size(A) * cosize(B)``, and the port checks that form.
+- PyCuTe composes with an empty tiler ``()``; C++ does not compile ``composition(A, make_tile())``,
+  and that case is left out (cutepy answers ``():()``).
 - PyCuTe's ``left_inverse`` refuses non-injective and unordered layouts. C++ returns a layout;
   cutepy raises where C++'s answer breaks C++'s own post-condition ``inv(L(i)) == i`` (checked on
   C++'s answer), as PyCuTe does, and answers as C++ otherwise.
@@ -28,17 +34,24 @@ headers are installed). Where PyCuTe and C++ CuTe differ, C++ wins and the case 
 | test_coalesce.py        | 7                      | 2      | 5 (a, b, c) |
 | test_coalesce_z.py      | 5                      | 0      | 5 (d)      |
 | test_complement.py      | 5                      | 4      | 1 (c)      |
-| test_composition.py     | 8                      | 6      | 2 (c)      |
+| test_composition.py     | 10                     | 7      | 3 (a, c)   |
 | test_inverse_left.py    | 6                      | 4      | 2 (b)      |
 | test_inverse_right.py   | 11                     | 3      | 8 (b, c)   |
-| test_logical_divide.py  | 7                      | 5      | 2 (a)      |
-| test_logical_product.py | 4                      | 4      | 0          |
-| total                   | 53                     | 28     | 25         |
+| test_logical_divide.py  | 11                     | 8      | 3 (a)      |
+| test_logical_product.py | 8                      | 7      | 1 (a)      |
+| total                   | 63                     | 35     | 28         |
+
+The NVlabs files exist in several versions; the tables count the union of the tests of the versions
+read (test_composition.py at f1c0199 and 02e137e, test_logical_divide.py at 2f1e813 and 02e137e,
+test_logical_product.py at f46131c and 02e137e, the others at one version).
 
 Not ported:
 
 (a) PyCuTe's ``op[mode]`` calling convention (test_coalesce_mode, test_logical_divide_mode,
-    test_zipped_divide_mode): an API form of PyCuTe's own. test_composition_mode and
+    test_zipped_divide_mode) and its promotion of ``None``, an integer or a shape to a layout as the
+    first argument (test_composition_none_lhs, test_logical_divide_promotes_tiler_A,
+    test_logical_product_promotes_tiler_A, and those rows of the ``_arg_matrix`` tests): API forms of
+    PyCuTe's own. test_composition_mode and
     test_logical_product_mode are ported in their by-mode-tuple part (``op(A, (B,))``), with C++'s
     answers: C++'s ``composition`` keeps only the modes the tiler names, its ``logical_product`` keeps
     the rest of A; test_logical_divide_types and test_logical_product_types are ported for the
@@ -257,6 +270,7 @@ COMPOSITION = [
     (((4, 6, 8), (1, 4, 7)), (6, 1)), (((4, 6, 8, 10), (2, 3, 5, 7)), (6, 12)),
     (((5, 126, 7), (1, 13, 0)), (21, 30)), (((23, 5), (2, 120)), (7, 3)), (((4, 6, 1), (2, 3, 0)), (30, 4)),
     (((4, 6, 1), (1, 4, 0)), ((6, 8), None)), (((5, 5), (5, 5)), (5, 5)), ((7, 11), (3, 4)),
+    (((5, 5), (22, 5)), (3, 2)), (((5, 5, 5), (1, 22, 5)), (3, 10)), (((4, 2, 8), (3, 12, 97)), (3, 3)),
     ((7, 11), ((3, 5), (6, 3))),
 ]
 COMPOSITION_COORD = [
@@ -325,6 +339,20 @@ ASSOCIATIVITY = [
     (((4, 6), (1, 4)), ((4, 3), (3, 1)), ((4, 3), (1, 4))),
 ]
 COMPOSITION_FAILS = [(((5, 3), (7, 1)), (2, 3)), (((5, 3), (7, 1)), (7, 1))]
+# (A, B, C++'s answer or None where C++ refuses or answers wrongly): the Whitepaper's divisibility examples
+COMPOSITION_EXACT = [
+    (((5, 3), (7, 1)), (2, 3), (2, 21)), (((5, 5), (22, 5)), (3, 2), (3, 44)),
+    (((5, 5, 5), (1, 22, 5)), (3, 10), (3, 44)), (((4, 2, 8), (3, 12, 97)), (3, 3), (3, 9)),
+    (((4, 6, 8), (2, 3, 5)), (6, 3), None),   # C++ answers (2,3):(6,3), which is not A o B
+    (((4, 6, 8), (2, 3, 5)), (6, 1), None), (((4, 2, 8), (3, 12, 97)), (4, 3), None),
+    (((4, 2, 8), (3, 15, 97)), (3, 3), None),
+]
+# (A, tiler): a tiler and its coordinate layout compose alike
+TILER_COMPOSE = [
+    (((4, 5), None), (2,)), (((4, 5), None), (2, 5)), (((4, 5), None), ((2, 2),)),
+    (((4, 5), None), ((2, 2), (5, 1))), ((((4, 2), 5), ((5, 40), 1)), (2,)),
+    ((((4, 2), 5), ((5, 40), 1)), ((2, 2), 5)), (((6, 4), (4, 1)), (3,)), (((6, 4), (4, 1)), (3, 2)),
+]
 
 
 def composition_postconditions(A, B):
@@ -346,6 +374,39 @@ def test_composition_by_mode_tuple():
     assert R == cp.make_layout(cp.composition(A[0], B))
     assert cp.compatible(B.shape, R[0].shape)
     assert all(R[0](i) == A[0](B(i)) for i in range(B.size()))
+
+
+@pytest.mark.parametrize("a, b, want", COMPOSITION_EXACT)
+def test_composition_divisibility_conditions(a, b, want):
+    A, B = L(*a), L(*b)
+    if want is None:
+        with pytest.raises(cp.AdmissibilityError):
+            cp.composition(A, B)
+    else:
+        assert cp.composition(A, B) == L(*want)
+        composition_postconditions(A, B)
+
+
+def _tile(t):
+    """A PyCuTe tiler entry: an integer n is n:1, a pair (shape, stride) a layout."""
+    return t if type(t) is int else L(*t)
+
+
+@pytest.mark.parametrize("a, tiler", TILER_COMPOSE)
+def test_a_tiler_and_its_coordinate_layout_compose_alike(a, tiler):
+    A = L(*a)
+    T = tuple(_tile(t) for t in tiler)
+    R = cp.composition(A, T)
+    want = tiler_layout(tuple(Layout(t) if type(t) is int else t for t in T))
+    assert R == cp.composition(A, want)
+    assert cp.compatible(tuple(cp.size(t) if type(t) is Layout else t for t in T), R.shape)
+
+
+def test_a_short_tiler_keeps_only_its_modes():
+    assert cp.composition(L((4, 5)), (2,)) == Layout((2,), (1,))
+    assert cp.composition(Layout(6, 1), (Layout(3, 1),)) == Layout((3,), (1,))
+    A, B = L(((6, 2), 5), ((8, 2), 1)), L((4, 3), (3, 1))
+    assert cp.composition(A, (B, None)) == cp.make_layout(cp.composition(A[0], B), A[1])
 
 
 def test_composition_divisibility_as_cxx():
@@ -524,12 +585,55 @@ def test_logical_divide_by_a_tuple_is_by_mode(a, ts):
     assert cp.logical_divide(A, tiler) != cp.zipped_divide(A, tiler)
 
 
+# test_logical_divide_arg_matrix and test_logical_product_arg_matrix: the rows with a Layout A
+A64 = Layout((6, 4), (4, 1))
+B21, B22 = Layout(2, 1), Layout(2, 2)
+DIVIDE_MATRIX = [
+    (None, A64), (2, L((2, (3, 4)), (4, (8, 1)))), ((2, 2), L(((2, 3), (2, 2)), ((4, 8), (1, 2)))),
+    (B21, L((2, (3, 4)), (4, (8, 1)))), ((B21, B22), L(((2, 3), (2, 2)), ((4, 8), (2, 1)))),
+]
+PRODUCT_MATRIX = [
+    (None, A64), (2, L(((6, 4), 2), ((4, 1), 24))), ((2, 2), L(((6, 2), (4, 2)), ((4, 1), (1, 4)))),
+    (B21, L(((6, 4), 2), ((4, 1), 24))), ((B21, B22), L(((6, 2), (4, 2)), ((4, 1), (1, 8)))),
+]
+DIVIDE_BY_COMPLEMENT = [((24, 1), (4, 2)), (((6, 4), (4, 1)), (2, 1)), (((8, 8), (8, 1)), (32, 2)),
+                        (((6, 6), (1, 12)), ((6, 3), (3, 1)))]
+PRODUCT_BY_COMPLEMENT = [((3, 1), (4, 1)), (((2, 2), (4, 1)), (6, 1)), (((6, 4), (4, 1)), (2, 1)),
+                         ((3, 32), ((8, 8), (8, 1))),
+                         ((((2, 2), (2, 2)), ((1, 4), (8, 32))), ((2, 2), (2, 1)))]
+
+
 def test_logical_divide_argument_forms():
     A = L((6, 4), (4, 1))
     assert cp.logical_divide(A, None) == A
     assert cp.logical_divide(A, 2) == cp.logical_divide(A, Layout(2, 1))
+    assert cp.logical_divide(Layout(24), Layout(4, 2)) == L((4, (2, 3)), (2, (1, 8)))
     T = cp.make_tensor(list(range(A.cosize())), A)
     assert cp.tensor.logical_divide(T, Layout(2, 1)).layout == cp.logical_divide(A, Layout(2, 1))
+
+
+@pytest.mark.parametrize("tiler, want", DIVIDE_MATRIX)
+def test_logical_divide_argument_matrix(tiler, want):
+    assert cp.logical_divide(A64, tiler) == want
+
+
+def test_logical_divide_by_a_short_or_padded_tiler():
+    A = A64
+    assert cp.logical_divide(A, (B21,)) == cp.make_layout(cp.logical_divide(A[0], B21), A[1])
+    assert cp.logical_divide(A, (B21, None)) == cp.logical_divide(A, (B21,))
+    assert cp.logical_divide(A, (None, B21)) == cp.make_layout(A[0], cp.logical_divide(A[1], B21))
+    assert cp.logical_divide(A, (None, None)) == A
+    assert cp.logical_divide(A, ()) == A
+    for B in [(B21,), (B21, None), (None, None), ()]:
+        assert cp.logical_divide(A, B).size() == A.size()
+    with pytest.raises(cp.CutepyError):
+        cp.logical_divide(A, (B21, B21, B21))
+
+
+@pytest.mark.parametrize("a, b", DIVIDE_BY_COMPLEMENT)
+def test_logical_divide_is_composition_with_the_complement(a, b):
+    A, B = L(*a), L(*b)
+    assert cp.logical_divide(A, B) == cp.composition(A, cp.make_layout(B, cp.complement(B, A.shape)))
 
 
 # -- products ------------------------------------------------------------------------------
@@ -571,6 +675,30 @@ def test_logical_product_argument_forms():
     A = L((6, 4), (4, 1))
     assert cp.logical_product(A, None) == A
     assert cp.logical_product(A, 2) == cp.logical_product(A, Layout(2, 1))
+
+
+@pytest.mark.parametrize("tiler, want", PRODUCT_MATRIX)
+def test_logical_product_argument_matrix(tiler, want):
+    assert cp.logical_product(A64, tiler) == want
+
+
+def test_logical_product_by_a_short_or_padded_tiler():
+    A = A64
+    assert cp.logical_product(A, (B21,)) == cp.make_layout(cp.logical_product(A[0], B21), A[1])
+    assert cp.logical_product(A, (B21, None)) == cp.logical_product(A, (B21,))
+    assert cp.logical_product(A, (None, B21)) == cp.make_layout(A[0], cp.logical_product(A[1], B21))
+    assert cp.logical_product(A, (None, None)) == A
+    with pytest.raises(cp.CutepyError):
+        cp.logical_product(A, (B21, B21, B21))
+
+
+@pytest.mark.parametrize("a, b", PRODUCT_BY_COMPLEMENT)
+def test_logical_product_is_the_complement_composed(a, b):
+    # PyCuTe: (A, complement(A) o B). C++ takes the complement up to size(A) * cosize(B), which differs
+    # wherever complement(A) stops short of B's reach (e.g. 3:1 x 4:1: C++ (3,4):(1,3), PyCuTe (3,4):(1,0))
+    A, B = L(*a), L(*b)
+    want = cp.make_layout(A, cp.composition(cp.complement(A, A.size() * B.cosize()), B))
+    assert cp.logical_product(A, B) == want
 
 
 # -- every case against C++ ----------------------------------------------------------------
@@ -647,6 +775,40 @@ def _cases():
         for op in ("logical_divide", "zipped_divide"):
             add(f"{op} {A} {tiler}", lambda A=A, tiler=tiler, op=op: getattr(cp, op)(A, tiler),
                 f"print({op}({cxb(A)}, {tile}));")
+    for a, b, _ in COMPOSITION_EXACT:
+        A, B = L(*a), L(*b)
+        add(f"{A} o {B}", lambda A=A, B=B: cp.composition(A, B), f"print(composition({cxb(A)}, {cxb(B)}));",
+            lambda R, A=A, B=B: R.size() == B.size() and all(R(i) == A(B(i)) for i in range(B.size())))
+    for a, tiler in TILER_COMPOSE:
+        A, T = L(*a), tuple(_tile(t) for t in tiler)
+        tile = "make_tile(" + ", ".join(cxb(t) for t in T) + ")"
+        add(f"{A} o {T}", lambda A=A, T=T: cp.composition(A, T), f"print(composition({cxb(A)}, {tile}));")
+    A, B = L(((6, 2), 5), ((8, 2), 1)), L((4, 3), (3, 1))
+    add("A o (B, _)", lambda A=A, B=B: cp.composition(A, (B, None)),
+        f"print(composition({cxb(A)}, make_tile({cxb(B)}, _)));")
+
+    def tile_text(t):
+        if t is None:
+            return "_"
+        if type(t) is tuple:
+            return "make_tile(" + ", ".join(tile_text(x) for x in t) + ")"
+        return cxb(t)
+    for op, table in (("logical_divide", DIVIDE_MATRIX), ("logical_product", PRODUCT_MATRIX)):
+        extra = [(B21,), (None, B21), (None, None), (B21, B21, B21)]
+        extra += [()] if op == "logical_divide" else []
+        for tiler in [t for t, _ in table if t is not None] + extra:
+            add(f"{op} {A64} {tiler}", lambda op=op, t=tiler: getattr(cp, op)(A64, t),
+                f"print({op}({cxb(A64)}, {tile_text(tiler)}));")
+    add("logical_divide 24:1 4:2", lambda: cp.logical_divide(Layout(24), Layout(4, 2)),
+        f"print(logical_divide({cxb(Layout(24))}, {cxb(Layout(4, 2))}));")
+    for a, b in DIVIDE_BY_COMPLEMENT:
+        A, B = L(*a), L(*b)
+        add(f"logical_divide {A} {B}", lambda A=A, B=B: cp.logical_divide(A, B),
+            f"print(logical_divide({cxb(A)}, {cxb(B)}));")
+    for a, b in PRODUCT_BY_COMPLEMENT:
+        A, B = L(*a), L(*b)
+        add(f"logical_product {A} {B}", lambda A=A, B=B: cp.logical_product(A, B),
+            f"print(logical_product({cxb(A)}, {cxb(B)}));")
     for a, b in LOGICAL_PRODUCT:
         A, B = L(*a), L(*b)
         add(f"logical_product {A} {B}", lambda A=A, B=B: cp.logical_product(A, B),
