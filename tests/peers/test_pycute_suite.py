@@ -1,7 +1,27 @@
-"""CUTLASS's pycute unit tests (python/pycute tests in NVIDIA/cutlass: test_coalesce, test_composition,
-test_complement, test_left_inverse, test_right_inverse, test_logical_product), rewritten against
-cutepy: the same inputs and post-conditions, plus each answer printed exactly as C++ CuTe prints it
-(compiled here with g++ when the headers are installed)."""
+"""CUTLASS's pycute unit tests (test/python/pycute/*.py in NVIDIA/cutlass), rewritten against cutepy:
+the same inputs and post-conditions, plus each answer printed exactly as C++ CuTe prints it
+(compiled here with g++ when the headers are installed). Where pycute and C++ CuTe differ, C++ wins.
+
+| source file               | tests in the peer file | ported | not ported (reason) |
+|---------------------------|------------------------|--------|---------------------|
+| test_coalesce.py          | 1 (12 cases)           | 1      | -                   |
+| test_complement.py        | 1 (11 cases)           | 1      | -                   |
+| test_composition.py       | 1 (38 cases)           | 1      | -                   |
+| test_int_tuple.py         | 4 (17 cases)           | 4      | -                   |
+| test_left_inverse.py      | 1 (10 cases)           | 1      | -                   |
+| test_right_inverse.py     | 1 (13 cases)           | 1      | -                   |
+| test_logical_product.py   | 4                      | 4      | -                   |
+| test_product.py           | 4 (11 cases)           | 4      | -                   |
+| test_swizzle.py           | 3 (5 swizzles)         | 3      | -                   |
+| test_typing.py            | 1 (4 cases)            | 1      | the ``issubclass`` half (1) |
+| total                     | 21                     | 21     |                     |
+
+(1) pycute's ``Integer`` is an ABC; cutepy has no such class, its counterpart is the predicate
+``inttuple.is_integer``, which ports the ``isinstance`` half of each case.
+
+pycute's int_tuple functions are cutepy.tuples' (exported from ``cutepy``); pycute's ``Swizzle`` is
+``cutepy.Swizzle``. pycute's ``Layout(shape)`` is column-major, as ``cutepy.Layout(shape)``.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +30,7 @@ import pytest
 
 import cutepy as cp
 from cutepy import Layout
+from cutepy import inttuple as it
 
 P = cp.parse
 
@@ -42,6 +63,40 @@ RIGHT_INVERSE = ["1:0", "(1,1):(0,0)", "(3,7):(0,0)", "1:1", "4:0", "4:1", "4:2"
                  "(8,4):(1,8)", "(8,4):(4,1)", "(2,4,6):(1,2,8)", "(2,4,6):(4,1,8)", "(4,2):(1,16)"]
 
 PRODUCTS = [("(2,5):(5,1)", 4), ("4:1", 3), ("(4,8):(1,4)", 16), ("((2,2),(2,2)):((1,4),(8,32))", 4)]
+
+# test_product.py: (A, B) with the post-conditions of C++'s logical_product unit test
+PRODUCT_LAYOUTS = [("1:0", "1:0"), ("1:1", "1:0"), ("1:0", "1:1"), ("1:1", "1:1"), ("3:1", "4:0"),
+                   ("3:0", "4:1"), ("3:0", "4:0"), ("3:2", "4:1"), ("3:1", "(2,4):(1,2)")]
+PRODUCT_INT_TILERS = [("(2,5):(5,1)", 4), ("3:2", 4)]
+
+# test_int_tuple.py: (function, arguments, pycute's expected value)
+INT_TUPLE = [
+    ("product", (2,), 2), ("product", ((3, 2),), 6), ("product", (((2, 3), 4),), 24),
+    ("inner_product", (2, 3), 6), ("inner_product", ((1, 2), (3, 2)), 7),
+    ("inner_product", (((2, 3), 4), ((2, 1), 2)), 15),
+    ("shape_div", ((3, 4), 6), (1, 2)), ("shape_div", ((3, 4), 12), (1, 1)),
+    ("shape_div", ((3, 4), 36), (1, 1)),
+    ("shape_div", (((3, 4), 6), 36), ((1, 1), 2)), ("shape_div", ((6, (3, 4)), 36), (1, (1, 2))),
+    ("prefix_product", (2,), 1), ("prefix_product", ((3, 2),), (1, 3)),
+    ("prefix_product", ((3, 2, 4),), (1, 3, 6)),
+    ("prefix_product", (((2, 3), 4),), ((1, 2), 6)),
+    ("prefix_product", (((2, 3), (2, 1, 2), (5, 2, 1)),), ((1, 2), (6, 12, 12), (24, 120, 240))),
+]
+
+# test_swizzle.py: pycute's table (cross-checked there against cute::Swizzle; here against g++ too)
+PROBE_POINTS = [0, 1, 2, 7, 8, 9, 15, 16, 63, 64, 255, 256]
+SWIZZLE_TABLE = [
+    ((2, 3, -3), [0, 1, 2, 7, 72, 73, 79, 144, 255, 64, 63, 256]),
+    ((1, 0, 1), [0, 1, 3, 6, 8, 9, 14, 16, 62, 64, 254, 256]),
+    ((3, 2, 3), [0, 1, 2, 7, 8, 9, 15, 16, 59, 72, 227, 256]),
+    ((2, 1, -2), [0, 1, 10, 31, 8, 9, 23, 16, 39, 64, 231, 256]),
+]
+INVOLUTIONS = [(0, 4, 0), (2, 3, -3), (1, 0, 1), (3, 2, 3), (2, 1, -2)]
+
+
+# C++ CuTe 4.2 has no prefix_product: its column-major strides are compact_col_major, which agrees
+# except that it gives a size-1 mode stride 0; only the cases without a size-1 mode are compared
+CXX_NAME = {"prefix_product": "compact_col_major"}
 
 
 def offsets(L, n=None):
@@ -103,6 +158,59 @@ def test_logical_product_values_and_tuples():
                                                          cp.logical_product(A[1], Layout(2)))
 
 
+@pytest.mark.parametrize("fn, args, want", INT_TUPLE)
+def test_int_tuple_functions(fn, args, want):
+    got = getattr(cp, fn)(*args)
+    if fn == "product" and type(args[0]) is tuple:
+        assert cp.product(got) == got  # pycute's product(product(x)): a product is an integer
+    assert got == want
+
+
+@pytest.mark.parametrize("a, b", PRODUCT_LAYOUTS + [(a, str(n)) for a, n in PRODUCT_INT_TILERS])
+def test_logical_product_postconditions(a, b):
+    A, B = P(a), P(b)
+    R = cp.logical_product(A, B)
+    assert R.rank() == 2          # post-conditions of test/unit/cute/core/logical_product.cpp
+    assert R[0] == A
+    assert R[1].size() == B.size()
+
+
+@pytest.mark.parametrize("a, n", PRODUCT_INT_TILERS)
+def test_an_integer_tiler_is_its_layout(a, n):
+    A = P(a)
+    assert cp.logical_product(A, n) == cp.logical_product(A, Layout(n))
+    assert cp.zipped_product(A, n) == cp.zipped_product(A, Layout(n))
+    assert cp.tiled_product(A, n) == cp.tiled_product(A, Layout(n))
+
+
+def test_a_tuple_tiler_is_its_tuple_of_layouts():
+    A = P("(2,5):(5,1)")
+    assert cp.logical_product(A, (4, 2)) == cp.logical_product(A, (Layout(4), Layout(2)))
+
+
+def test_a_zero_shift_swizzle_is_the_identity():
+    sw = cp.Swizzle(0, 4, 0)
+    assert [sw(x) for x in PROBE_POINTS] == PROBE_POINTS
+
+
+@pytest.mark.parametrize("bms, want", SWIZZLE_TABLE)
+def test_swizzle_patterns(bms, want):
+    sw = cp.Swizzle(*bms)
+    assert [sw(x) for x in PROBE_POINTS] == want
+
+
+@pytest.mark.parametrize("bms", INVOLUTIONS)
+def test_swizzle_is_an_involution(bms):
+    sw = cp.Swizzle(*bms)
+    domain = 1 << (sw.base + sw.bits + abs(sw.shift))
+    assert all(sw(sw(x)) == x for x in range(domain))
+
+
+@pytest.mark.parametrize("value, want", [(1, True), (1.0, False), ("hi", False), (False, False)])
+def test_integer_typing(value, want):
+    assert cp.inttuple.is_integer(value) is want
+
+
 def _cases():
     cx = cxx_cases.cx
     out = []
@@ -123,6 +231,20 @@ def _cases():
         for op in ("logical_product", "zipped_product", "tiled_product"):
             out.append((f"{op} {a} {n}", lambda a=a, n=n, op=op: getattr(cp, op)(P(a), n),
                         f"print({op}({cx(P(a))}, {cx(n)}));"))
+    for a, b in PRODUCT_LAYOUTS + [(a, str(n)) for a, n in PRODUCT_INT_TILERS]:
+        out.append((f"logical_product {a} {b}", lambda a=a, b=b: cp.logical_product(P(a), P(b)),
+                    f"print(logical_product({cx(P(a))}, {cx(P(b))}));"))
+    for fn, args, _ in INT_TUPLE:
+        if fn == "prefix_product" and 1 in it.flatten(args[0]):
+            continue
+        cfn = CXX_NAME.get(fn, fn)
+        out.append((f"{fn}{args}", lambda fn=fn, args=args: getattr(cp, fn)(*args),
+                    f"print({cfn}({', '.join(cx(a) for a in args)}));"))
+    for bms, _ in SWIZZLE_TABLE + [((0, 4, 0), None)]:
+        sw = "Swizzle<{},{},{}>{{}}".format(*bms)
+        body = ' std::printf(", ");'.join(f" print({sw}({x}));" for x in PROBE_POINTS)
+        out.append((f"Swizzle{bms}", lambda bms=bms: [cp.Swizzle(*bms)(x) for x in PROBE_POINTS],
+                    f'std::printf("[");{body} std::printf("]");'))
     return out
 
 
