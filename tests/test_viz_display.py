@@ -12,7 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import cutepy
 from cutepy.viz.display import CELL_COLS, mimebundle
@@ -226,3 +229,20 @@ def test_untrusted_notebook_in_jupyterlab_shows_the_img(tmp_path: Path, executed
     for data, attrs in imgs:
         assert base64.b64decode(data).startswith(b"<svg")
         assert 'style="max-width:100%;height:auto"' in attrs  # kept: the picture fits the cell
+
+
+@given(st.integers(0, 1000), st.sampled_from([(4, 8), (2, 3), (8,)]))
+def test_a_tensor_picture_shows_its_elements_as_cxx_print_tensor(offset, shape):
+    # C++'s print_tensor prints tensor(c) = engine[offset + layout(c)], not layout(c)
+    L = cutepy.make_layout(shape, cutepy.LayoutRight)
+    data = np.arange(offset + L.cosize()) * 3 + 1
+    for T in (cutepy.Tensor(None, L, offset), cutepy.Tensor(data, L, offset)):
+        svg = mimebundle(T)["image/svg+xml"]
+        for i in range(L.size()):
+            assert f">{T(i)}<" in svg
+
+
+def test_a_sliced_coordinate_tensor_shows_its_coordinates():
+    S = cutepy.make_identity_tensor((4, 8))(None, 3)
+    svg = mimebundle(S)["image/svg+xml"]
+    assert all(f"({m},3)" in svg for m in range(4)) and "(0,0)" not in svg

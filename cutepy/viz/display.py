@@ -44,8 +44,8 @@ from ..errors import CutepyError
 from ..layout import Layout
 from ..swizzle import ComposedLayout, Swizzle
 from ..tiled.mma import make_tiled_mma
-from .canvas import img_html
-from .layouts import layout_svg, swizzle_layout
+from .canvas import img_html, render
+from .layouts import layout_panel, layout_svg, swizzle_layout
 from .picture import Picture, svg_of
 from .text import layout_table
 from .tiled import tiled_copy_svg, tiled_mma_svg
@@ -127,8 +127,12 @@ def _kernel_picture(obj: Any) -> str | None:
         return tiled_mma_svg(obj if name == "TiledMMA" else make_tiled_mma(obj))
     if name == "TiledCopy":
         return tiled_copy_svg(obj)
-    if name == "Tensor":
-        return layout_svg(obj.layout, max_rows=CELL_ROWS, max_cols=CELL_COLS)
+    if name == "Tensor":  # as C++'s print_tensor: each cell shows the tensor's element there
+        plain = obj.engine is None and type(obj.offset) is int
+        panel = layout_panel(obj.layout, max_rows=CELL_ROWS, max_cols=CELL_COLS, title=str(obj),
+                             offset=obj.offset if plain else 0,
+                             element=None if plain else (lambda v: obj._value(obj.offset + v)))
+        return render(panel, title=str(obj))
     return None
 
 

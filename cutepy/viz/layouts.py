@@ -99,14 +99,21 @@ def layout_panel(
     max_cols: int | None = DEFAULT_LIMIT,
     title: str | None = None,
     caption: tuple[str, ...] = (),
+    offset: int = 0,
+    element: Any = None,
 ) -> GridPanel:
-    """The grid panel of :func:`layout_svg` (same arguments)."""
+    """The grid panel of :func:`layout_svg` (same arguments; ``offset`` and ``element`` label
+    cell ``(m, n)`` with ``element(offset + L(m, n))``, as a tensor's picture does)."""
     obj = as_layout_like(layout)
     row_shape, col_shape, grouped = grid_shapes(obj)
     rows, cols = make_axis(row_shape, max_rows), make_axis(col_shape, max_cols)
     values = evaluate(obj, _cells(rows, cols))
     groups = _tile_ids(rows, cols, tile) if (tile is not None or color == "tile") else None
-    labels = [[fmt(v) for v in row] for row in values.tolist()]
+    def label(v: Any) -> str:
+        v = v if offset == 0 else v + offset
+        return fmt(v if element is None else element(v))
+
+    labels = [[label(v) for v in row] for row in values.tolist()]
     notes = list(caption)
     if grouped:
         notes.append(f"rows: mode 0; columns: modes 1..{len(obj.shape) - 1} grouped")
