@@ -129,10 +129,11 @@ def _kernel_picture(obj: Any) -> str | None:
         return tiled_copy_svg(obj)
     if name == "Tensor":  # as C++'s print_tensor: each cell shows the tensor's element there
         plain = obj.engine is None and type(obj.offset) is int
-        panel = layout_panel(obj.layout, max_rows=CELL_ROWS, max_cols=CELL_COLS, title=str(obj),
+        caption = () if plain and obj.offset == 0 else (f"the elements of {obj}",)
+        panel = layout_panel(obj.layout, max_rows=CELL_ROWS, max_cols=CELL_COLS, caption=caption,
                              offset=obj.offset if plain else 0,
                              element=None if plain else (lambda v: obj._value(obj.offset + v)))
-        return render(panel, title=str(obj))
+        return render(panel, title=str(obj.layout))
     return None
 
 
