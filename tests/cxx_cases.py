@@ -26,17 +26,21 @@ from typing import Any
 import cutepy as cp
 from cutepy import ComposedLayout, Layout, Swizzle
 from cutepy import inttuple as it
+from cutepy.basis import ScaledBasis
 from cutepy.errors import AdmissibilityError, CutepyError
 
 # -- C++ text ------------------------------------------------------------------------------
 
 
 def cx(x: Any) -> str:
-    """C++ CuTe text for a cutepy value (static integers)."""
+    """C++ CuTe text for a cutepy value (static integers, basis strides)."""
     if x is None:
         return "_"
     if type(x) is int:
         return f"Int<{x}>{{}}"
+    if isinstance(x, ScaledBasis):  # a basis stride: Int<v>{} * E<i,j,...>{}
+        e = "E<" + ",".join(map(str, x.mode)) + ">{}"
+        return e if x.value == 1 else f"{cx(x.value)}*{e}"
     if type(x) is tuple:
         return "make_shape(" + ", ".join(cx(v) for v in x) + ")"
     if type(x) is Layout:

@@ -82,17 +82,7 @@ from cutepy.basis import ArithTuple
 # -- C++ text, with basis strides -----------------------------------------------------------
 
 
-def cxb(x):
-    """C++ text for a value that may hold basis elements (``Int<2>{}*E<1,0>{}``)."""
-    if isinstance(x, ScaledBasis):
-        e = "E<" + ",".join(map(str, x.mode)) + ">{}"
-        return e if x.value == 1 else f"Int<{x.value}>{{}}*{e}"
-    if type(x) is tuple:
-        return "make_shape(" + ", ".join(cxb(v) for v in x) + ")"
-    if type(x) is Layout:
-        return f"make_layout({cxb(x.shape)}, {cxb(x.stride)})"
-    return cxx_cases.cx(x)
-
+cxb = cxx_cases.cx  # C++ text of a value, basis strides included
 
 def L(shape, stride=None):
     """PyCuTe's ``Layout(shape, stride)``: column-major when the stride is left out."""

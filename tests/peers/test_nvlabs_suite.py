@@ -109,6 +109,8 @@ RECAST = [
 RECAST_IDENTITY = [(24, 1), (24, 2), ((4, 6), (6, 1)), ((4, 4), (4, 1)), ((8, 4, 6), (1, 0, 2)), (8, 0)]
 
 
+cxb = cxx_cases.cx  # C++ text of a value, basis strides included
+
 def _cast(L, scale):
     if scale >= 1:
         return cp.upcast(L, int(scale))
@@ -147,18 +149,6 @@ def test_recast_by_one_is_the_identity(layout):
     L = Layout(*layout)
     assert cp.upcast(L, 1) == L
     assert cp.recast_layout(L, 16, 16) == L
-
-
-def cxb(x):
-    """C++ text for a value that may hold basis elements (``Int<2>{}*E<1,0>{}``)."""
-    if isinstance(x, ScaledBasis):
-        e = "E<" + ",".join(map(str, x.mode)) + ">{}"
-        return e if x.value == 1 else f"Int<{x.value}>{{}}*{e}"
-    if type(x) is tuple:
-        return "make_shape(" + ", ".join(cxb(v) for v in x) + ")"
-    if type(x) is Layout:
-        return f"make_layout({cxb(x.shape)}, {cxb(x.stride)})"
-    return cxx_cases.cx(x)
 
 
 def _is_zero(v):

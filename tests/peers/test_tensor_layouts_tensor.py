@@ -50,6 +50,7 @@ import pytest
 import cutepy as cp
 from cutepy import ComposedLayout, Layout, Swizzle
 
+
 def T(layout, offset=0):
     """tensor-layouts' ``Tensor(layout, offset)`` without data: values are offsets."""
     return cp.Tensor(None, layout, offset)
