@@ -60,7 +60,6 @@ import cxx_cases
 import pytest
 
 import cutepy as cp
-from cutepy import ComposedLayout, Layout, ScaledBasis
 from cutepy import inttuple as it
 from cutepy.errors import AdmissibilityError, CutepyError
 
@@ -234,18 +233,7 @@ def test_swizzled_layout_slice_plus_offset_is_the_value(text):
 # -- every answer printed as C++ prints it ---------------------------------------------------------
 
 
-def cx(x):
-    """C++ text for a cutepy value: cxx_cases.cx, with basis strides (``E<1,1>{}``) added."""
-    if type(x) is ScaledBasis:
-        e = "E<" + ",".join(map(str, x.mode)) + ">{}"
-        return e if x.value == 1 else f"Int<{x.value}>{{}} * {e}"
-    if type(x) is tuple:
-        return "make_stride(" + ", ".join(cx(v) for v in x) + ")"
-    if type(x) is Layout:
-        return f"make_layout({cx(x.shape)}, {cx(x.stride)})"
-    if type(x) is ComposedLayout:
-        return f"make_composed_layout({cx(x.outer)}, {cx(x.offset)}, {cx(x.inner)})"
-    return cxx_cases.cx(x)
+cx = cxx_cases.cx  # C++ text of a value, basis strides included
 
 
 def _print_cases():
