@@ -416,29 +416,39 @@ UMMA_TYPES = {
         ("bfloat16_t", "bfloat16_t", "float"),
     ),
     "S8": tuple((a, b, "int32_t") for a in ("int8_t", "uint8_t") for b in ("int8_t", "uint8_t")),
+    "F8F6F4": tuple(
+        (a, b, c)
+        for c in ("float", "half_t")
+        for a in ("float_e4m3_t", "float_e5m2_t", "float_e2m3_t", "float_e3m2_t", "float_e2m1_t")
+        for b in ("float_e4m3_t", "float_e5m2_t", "float_e2m3_t", "float_e3m2_t", "float_e2m1_t")
+    ),
 }
 _UMMA_RE = re.compile(
-    r"SM100_MMA_(TF32|F16BF16|S8)_(2x1SM_)?(SS|TS)<([a-z0-9_]+),([a-z0-9_]+),([a-z0-9_]+),(\d+),(\d+),"
+    r"SM100_MMA_(TF32|F16BF16|S8|F8F6F4)_(2x1SM_)?(SS|TS)<([a-z0-9_]+),([a-z0-9_]+),([a-z0-9_]+),(\d+),(\d+),"
     r"(?:UMMA::Major::)?(K|MN),(?:UMMA::Major::)?(K|MN)>"
 )
 _UMMA_ALIAS_RE = re.compile(r"SM100_(\d+)x(\d+)x(\d+)_([A-Z0-9]+)_(SS|TS)")
 
 
-def umma_shapes(kind: str, two_sm: bool, src: str) -> list[tuple[int, int]]:
-    """The (M, N) C++'s ``SM100_MMA_{kind}[_2x1SM]_{src}`` static_asserts accept.
+def umma_shapes(kind: str, two_sm: bool, src: str, b_major: str = "K") -> list[tuple[int, int]]:
+    """The (M, N) C++'s ``SM100_MMA_{kind}[_2x1SM]_{src}`` static_asserts accept (only the
+    F8F6F4 SS atoms' N depends on ``b_major``, ``"K"`` or ``"MN"``).
 
     >>> umma_shapes("F16BF16", False, "TS")[:3], len(umma_shapes("S8", True, "SS"))
     ([(64, 8), (64, 16), (64, 24)], 16)
+    >>> len(umma_shapes("F8F6F4", False, "SS")), len(umma_shapes("F8F6F4", False, "SS", "MN"))
+    (64, 32)
     """
     out = []
+    mn_b = kind == "F8F6F4" and src == "SS" and b_major == "MN"
     for m in (128, 256) if two_sm else (64, 128):
         if two_sm:
-            step = 32 if kind == "S8" or src == "TS" else 16
+            step = 32 if kind == "S8" or src == "TS" or mn_b else 16
             ns = list(range(step, 257, step))
         elif kind == "S8":
             ns = [8, *range(16, 257, 16)]
         else:
-            step = 16 if src == "TS" and m == 128 else 8
+            step = 16 if (src == "TS" and m == 128) or mn_b else 8
             ns = list(range(step, 257, step))
         out += [(m, n) for n in ns]
     return out
@@ -497,14 +507,23 @@ def _umma(name: str) -> MMAAtom | None:
     op = f"SM100_MMA_{kind}_{two or ''}{src}"
     if (a, b, c) not in UMMA_TYPES[kind]:
         raise CutepyError(f"{name}: {op} takes (A, B, C) types among {UMMA_TYPES[kind]}, not {(a, b, c)}")
-    if (mm, n) not in umma_shapes(kind, two_sm, src):
+    if (mm, n) not in umma_shapes(kind, two_sm, src, mb):
         raise CutepyError(
-            f"{name}: C++'s {op} does not accept M={mm}, N={n} (see cutepy.atoms.mma.umma_shapes)"
+            f"{name}: C++'s {op} does not accept M={mm}, N={n} with a {mb}-major B"
+            " (see cutepy.atoms.mma.umma_shapes)"
         )
     if src == "TS" and ma != "K":
         raise CutepyError(f"{name}: a TMEM-sourced (TS) UMMA needs a K-major A")
-    k = 256 // TYPE_BITS[a]
-    cpp = f"{op}<{a},{b},{c},{mm},{n},UMMA::Major::{ma},UMMA::Major::{mb}>"
+    k = 32 if kind == "F8F6F4" else 256 // TYPE_BITS[a]  # C++: 256 bits of A, but 32 for F8F6F4
+    if kind == "F8F6F4" and src == "SS":  # C++ specialises MMA_Traits<Op, types..., M, N, ...> here
+        ic = "integral_constant"
+        cpp = (
+            f"MMA_Traits<{op},{a},{b},{c},C<{mm}>,C<{n}>,{ic}<UMMA::Major,UMMA::Major::{ma}>,"
+            f"{ic}<UMMA::Major,UMMA::Major::{mb}>,{ic}<UMMA::ScaleIn,UMMA::ScaleIn::One>,"
+            f"{ic}<UMMA::ScaleIn,UMMA::ScaleIn::One>>"
+        )
+    else:
+        cpp = f"{op}<{a},{b},{c},{mm},{n},UMMA::Major::{ma},UMMA::Major::{mb}>"
     thr = Layout(2, 1) if two_sm else Layout(1, 0)
     A, B, C = umma_layout(mm, k, two_sm), umma_layout(n, k, two_sm), umma_layout(mm, n, two_sm)
     return MMAAtom(name, (mm, n, k), thr, A, B, C, (c, a, b, c), cpp)

@@ -43,6 +43,24 @@ MORE_INCLUDES = INCLUDES + (
 #: the atoms C++ defines whose ALayout is not a Layout (cutepy refuses them)
 INCONGRUENT = ("SM80_16x8x128_S32U1U1S32_TN_XORPOPC", "SM80_16x8x128_S32U1U1S32_TN_ANDPOPC")
 FIRST_TABLE = set(read_table(MMA_FILE))
+#: spellings mma_atom accepts beyond the listed names (other types and majors, peers' names);
+#: each is compiled as the C++ type cutepy maps it to
+VARIANTS = (
+    "SM100_MMA_F8F6F4_SS<float_e2m1_t,float_e5m2_t,half_t,128,32,K,MN>",
+    "SM100_MMA_F8F6F4_2x1SM_SS<float_e3m2_t,float_e2m3_t,float,256,64,MN,MN>",
+    "SM100_MMA_F8F6F4_2x1SM_TS<float_e5m2_t,float_e4m3_t,half_t,128,96,K,MN>",
+    "SM100_MMA_F16BF16_2x1SM_SS<bfloat16_t,bfloat16_t,float,256,48,MN,MN>",
+    "SM100_MMA_F16BF16_TS<half_t,half_t,half_t,64,40,K,MN>",
+    "SM100_MMA_S8_TS<uint8_t, int8_t, int32_t, 64, 8, UMMA::Major::K, UMMA::Major::MN>",
+    "SM100_64x64x16_F16F16F16_SS",
+    "SM100_128x256x8_F32TF32TF32F32_SS",
+    "SM100_128x64x32_S32S8U8_TS",
+    "SM120_16x8x32_F32E4M3E4M3F32_TN",
+    "SM120_16x8x32_F16E2M1E5M2F16_TN",
+    "SM120_16x8x32_TN<float_e3m2_t, float_e2m1_t, half_t>",
+    "SM90::MMA_16x8x8_C64C64C64C64_TN",
+    "SM90::MMA_16x8x16_F64F64F64F64_TN",
+)
 
 
 def new_names() -> list[str]:
@@ -69,11 +87,29 @@ def rejection_cases() -> list[tuple[str, str]]:
                 bad = [(ms[0] // 2, 64), (ms[-1] * 2, 64), (ms[-1], n_min - 8), (ms[-1], 264)]
                 gaps = [n for n in range(8, 257, 8) if (ms[-1], n) not in ok and n > n_min]
                 bad += [(ms[-1], gaps[0])] if gaps else []
+                key = f"reject:SM100_MMA_{kind}_{two}{src}"
                 for m, n in bad:
                     assert (m, n) not in ok
-                    op = f"SM100_MMA_{kind}_{two}{src}<{a},{b},{c},{m},{n},UMMA::Major::K,UMMA::Major::K>"
-                    out.append((f"reject:SM100_MMA_{kind}_{two}{src}/{m}x{n}", op))
+                    out.append((f"{key}/{m}x{n}/K", _umma_op(kind, two, src, m, n)))
+                if kind == "F8F6F4" and src == "SS":  # an MN-major B needs N a multiple of 16 (32)
+                    mn_ok = umma_shapes(kind, bool(two), src, "MN")
+                    m, n = next((m, n) for m, n in ok if m == ms[-1] and (m, n) not in mn_ok)
+                    out.append((f"{key}/{m}x{n}/MN", _umma_op(kind, two, src, m, n, "MN")))
     return out
+
+
+def _umma_op(kind: str, two: str, src: str, m: int, n: int, b_major: str = "K") -> str:
+    """The C++ type of a UMMA atom with the kind's first element types, written out here."""
+    a, b, c = UMMA_TYPES[kind][0]
+    mb = f"UMMA::Major::{b_major}"
+    if kind == "F8F6F4" and src == "SS":
+        return (
+            f"MMA_Traits<SM100_MMA_F8F6F4_{two}SS, {a}, {b}, {c}, Int<{m}>, Int<{n}>,"
+            f" integral_constant<UMMA::Major, UMMA::Major::K>, integral_constant<UMMA::Major, {mb}>,"
+            " integral_constant<UMMA::ScaleIn, UMMA::ScaleIn::One>,"
+            " integral_constant<UMMA::ScaleIn, UMMA::ScaleIn::One>>"
+        )
+    return f"SM100_MMA_{kind}_{two}{src}<{a}, {b}, {c}, {m}, {n}, UMMA::Major::K, {mb}>"
 
 
 def type_bits_case(t: str) -> str:
@@ -97,7 +133,7 @@ def main() -> None:
     reason = cxx_harness.compiler_reason()
     if reason is not None:
         raise SystemExit(f"C++ unavailable: {reason}")
-    keyed = [(n, atom_case(n)) for n in new_names()]
+    keyed = [(n, atom_case(n)) for n in new_names() + list(VARIANTS)]
     keyed += [(f"sizeof_bits<{t}>", type_bits_case(t)) for t in sorted(TYPE_BITS)]
     keyed += [(f"ALayout:{n}", incongruent_case(n)) for n in INCONGRUENT]
     rejects = rejection_cases()
@@ -124,7 +160,7 @@ FAMILIES = ("SM80", "SM89", "SM90", "SM100_MMA", "SM100_", "SM120")
 
 def test_the_table_covers_exactly_the_new_atoms() -> None:
     stored = {k for k in STORED if not k.startswith(("sizeof_bits<", "ALayout:", "reject:"))}
-    assert stored == set(new_names())
+    assert stored == set(new_names()) | set(VARIANTS)
     assert len(stored) > 400
 
 
@@ -157,12 +193,12 @@ def test_umma_shapes_outside_the_rules_are_rejected_by_cxx() -> None:
     assert keys
     for k in keys:
         assert STORED[k] == ["rejected"], k
-        kind_op, mn = k[len("reject:"):].split("/")
-        kind = re.match(r"SM100_MMA_(TF32|F16BF16|S8)", kind_op).group(1)
+        kind_op, mn, b_major = k[len("reject:"):].split("/")
+        kind = re.match(r"SM100_MMA_(TF32|F16BF16|S8|F8F6F4)", kind_op).group(1)
         m, n = map(int, mn.split("x"))
         a, b, c = UMMA_TYPES[kind][0]
         with pytest.raises(CutepyError, match="does not accept"):
-            mma_atom(f"{kind_op}<{a},{b},{c},{m},{n},K,K>")
+            mma_atom(f"{kind_op}<{a},{b},{c},{m},{n},K,{b_major}>")
 
 
 def _header_names(files: tuple[str, ...], pattern: str) -> set[str]:
@@ -189,28 +225,27 @@ def test_sm120_names_follow_the_headers() -> None:
     assert in_headers == {n for n in mma_atoms() if n.startswith("SM120")}
 
 
-def test_peer_and_namespace_spellings() -> None:
-    """tensor-layouts' names and C++'s SM90:: spelling give the C++ atom's layouts."""
-    pairs = {  # spelling -> (the listed C++ atom, whether the element types are the same)
-        "SM120_16x8x32_F32E4M3E4M3F32_TN": ("SM120_16x8x32_TN<float_e4m3_t,float_e4m3_t,float>", True),
-        "SM120_16x8x32_F16E2M1E5M2F16_TN": ("SM120_16x8x32_TN<float_e2m1_t,float_e5m2_t,half_t>", True),
-        "SM100_64x64x16_F16F16F16_SS": ("SM100_MMA_F16BF16_SS<half_t,half_t,float,64,64,K,K>", False),
-        "SM100_128x256x8_F32TF32TF32F32_SS": (
-            "SM100_MMA_TF32_SS<tfloat32_t,tfloat32_t,float,128,256,K,K>",
-            True,
-        ),
-        "SM90::MMA_16x8x8_C64C64C64C64_TN": ("SM90_16x8x8_C64C64C64C64_TN", True),
-        "SM100_MMA_S8_TS<uint8_t, int8_t, int32_t, 64, 8, UMMA::Major::K, UMMA::Major::MN>": (
-            "SM100_MMA_S8_TS<int8_t,int8_t,int32_t,64,8,K,K>",
-            True,  # int8_t and uint8_t are both 8 bits wide
-        ),
+def test_variant_spellings_equal_cxx_print() -> None:
+    for v in VARIANTS:
+        assert fields(v) == STORED[v], v
+
+
+def test_peer_and_namespace_spellings_name_the_cxx_types() -> None:
+    """tensor-layouts' names and C++'s SM90:: spelling map to these C++ types (written out here)."""
+    cpp = {
+        "SM120_16x8x32_F32E4M3E4M3F32_TN": "SM120_16x8x32_TN<float_e4m3_t,float_e4m3_t,float>",
+        "SM120_16x8x32_F16E2M1E5M2F16_TN": "SM120_16x8x32_TN<float_e2m1_t,float_e5m2_t,half_t>",
+        "SM100_64x64x16_F16F16F16_SS":
+            "SM100_MMA_F16BF16_SS<half_t,half_t,half_t,64,64,UMMA::Major::K,UMMA::Major::K>",
+        "SM100_128x256x8_F32TF32TF32F32_SS":
+            "SM100_MMA_TF32_SS<tfloat32_t,tfloat32_t,float,128,256,UMMA::Major::K,UMMA::Major::K>",
+        "SM100_128x64x32_S32S8U8_TS":
+            "SM100_MMA_S8_TS<int8_t,uint8_t,int32_t,128,64,UMMA::Major::K,UMMA::Major::K>",
+        "SM90::MMA_16x8x8_C64C64C64C64_TN": "SM90_16x8x8_C64C64C64C64_TN",
     }
-    for alias, (canon, same_types) in pairs.items():
-        got, want = fields(alias), STORED[canon]
-        assert got == want if same_types else got[:5] == want[:5], alias
-    assert mma_atom("SM100_64x64x16_F16F16F16_SS").cpp_type == (
-        "SM100_MMA_F16BF16_SS<half_t,half_t,half_t,64,64,UMMA::Major::K,UMMA::Major::K>"
-    )
+    for alias, want in cpp.items():
+        assert alias in VARIANTS
+        assert mma_atom(alias).cpp_type == want, alias
 
 
 def test_bad_names() -> None:
