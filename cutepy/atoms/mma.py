@@ -29,12 +29,15 @@ Names are the C++ type names. Templated C++ atoms follow these rules:
   ``float_e5m2_t``; C ``float`` or ``half_t``). As in C++'s traits, A and B travel as ``uint8_t``
   containers, so ``element_types`` says ``uint8_t`` for them. tensor-layouts' spelling
   ``SM120_16x8x32_{C}{A}{B}{C}_TN`` (``SM120_16x8x32_F32E4M3E4M3F32_TN``) names the same atom.
-- SM100 UMMA atoms are ``SM100_MMA_{TF32|F16BF16|S8}[_2x1SM]_{SS|TS}<A,B,C,M,N,a_major,b_major>``
-  with the majors ``K``/``MN`` (or ``UMMA::Major::K``...; a TS atom needs a K-major A), for the
-  M and N C++'s static_asserts accept (:func:`umma_shapes`) and the element types PTX defines
-  (:data:`UMMA_TYPES`). One "thread" holds the whole tile, two (one per CTA) for ``2x1SM``;
-  K is 256 bits of A. :func:`mma_atoms` lists each (M, N) once, with the first types of
-  :data:`UMMA_TYPES` and K-major operands. tensor-layouts' ``SM100_{M}x{N}x{K}_{D}{A}{B}_{SS|TS}``
+- SM100 UMMA atoms are ``SM100_MMA_{TF32|F16BF16|S8|F8F6F4}[_2x1SM]_{SS|TS}<A,B,C,M,N,a_major,
+  b_major>`` with the majors ``K``/``MN`` (or ``UMMA::Major::K``...; a TS atom needs a K-major A),
+  for the M and N C++'s static_asserts accept (:func:`umma_shapes`) and the element types PTX
+  defines (:data:`UMMA_TYPES`). One "thread" holds the whole tile, two (one per CTA) for
+  ``2x1SM``; K is 256 bits of A (32 for F8F6F4). C++ has no template ``SM100_MMA_F8F6F4_SS<...>``:
+  that name (and its ``_2x1SM_`` twin) stands for C++'s ``MMA_Traits<SM100_MMA_F8F6F4_SS, A, B, C,
+  C<M>, C<N>, ...>``, which ``cpp_type`` spells out. :func:`mma_atoms` lists each (M, N) once,
+  with the first types of :data:`UMMA_TYPES` and K-major operands. The scaled, sparse and
+  block-scaled (MX) UMMA families are not here. tensor-layouts' ``SM100_{M}x{N}x{K}_{D}{A}{B}_{SS|TS}``
   (``SM100_64x64x16_F16F16F16_SS``) names the single-CTA atom.
 - C++ spells the SM90 double-precision atoms both ``SM90_16x8x4_F64F64F64F64_TN`` (the alias in
   ``cute``, listed) and ``SM90::MMA_16x8x4_F64F64F64F64_TN`` (accepted).
