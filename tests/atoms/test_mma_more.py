@@ -155,7 +155,7 @@ def main() -> None:
 
 
 STORED = read_table(MORE_FILE) if MORE_FILE.exists() else {}
-FAMILIES = ("SM80", "SM89", "SM90", "SM100_MMA", "SM100_", "SM120")
+FAMILIES = ("SM80", "SM89", "SM90", "SM100_MMA", "SM100_2x1x1", "SM100_1x2x1", "SM120")
 
 
 def test_the_table_covers_exactly_the_new_atoms() -> None:
