@@ -24,6 +24,35 @@ Names are the C++ type names. Templated C++ atoms follow these rules:
   ``F32BF16BF16``) may carry them as ``<K,K>``, ``<MN,K>``, ... (default ``<K,K>``; an RS atom
   needs a K-major A); the TF32 and FP8 ones take C++'s default scales. The layouts depend
   on neither.
+- SM120 warp-level F8F6F4 atoms are ``SM120_16x8x32_TN<A,B,C>`` with C++'s element types
+  (A, B among ``float_e2m1_t``, ``float_e3m2_t``, ``float_e2m3_t``, ``float_e4m3_t``,
+  ``float_e5m2_t``; C ``float`` or ``half_t``). As in C++'s traits, A and B travel as ``uint8_t``
+  containers, so ``element_types`` says ``uint8_t`` for them. tensor-layouts' spelling
+  ``SM120_16x8x32_{C}{A}{B}{C}_TN`` (``SM120_16x8x32_F32E4M3E4M3F32_TN``) names the same atom.
+- SM100 UMMA atoms are ``SM100_MMA_{TF32|F16BF16|S8|F8F6F4}[_2x1SM]_{SS|TS}<A,B,C,M,N,a_major,
+  b_major>`` with the majors ``K``/``MN`` (or ``UMMA::Major::K``...; a TS atom needs a K-major A),
+  for the M and N C++'s static_asserts accept (:func:`umma_shapes`) and the element types PTX
+  defines (:data:`UMMA_TYPES`). One "thread" holds the whole tile, two (one per CTA) for
+  ``2x1SM``; K is 256 bits of A (32 for F8F6F4). C++ has no template ``SM100_MMA_F8F6F4_SS<...>``:
+  that name (and its ``_2x1SM_`` twin) stands for C++'s ``MMA_Traits<SM100_MMA_F8F6F4_SS, A, B, C,
+  C<M>, C<N>, ...>``, which ``cpp_type`` spells out. :func:`mma_atoms` lists each (M, N) once,
+  with the first types of :data:`UMMA_TYPES` and K-major operands. The scaled, sparse and
+  block-scaled (MX) UMMA families are not here. tensor-layouts' ``SM100_{M}x{N}x{K}_{D}{A}{B}_{SS|TS}``
+  (``SM100_64x64x16_F16F16F16_SS``) names the single-CTA atom.
+- C++ spells the SM90 double-precision atoms both ``SM90_16x8x4_F64F64F64F64_TN`` (the alias in
+  ``cute``, listed) and ``SM90::MMA_16x8x4_F64F64F64F64_TN`` (accepted).
+
+Families beyond SM90 GMMA: SM80 4-bit (``S4``/``U4``, ``_SATURATE``) and 1-bit XOR/AND-popcount
+(``U1``) integer atoms, SM80's Gauss-complex ``SM80_8x8x4_GC64C64C64GC64_TN``, SM89 FP8
+(``E4M3``/``E5M2`` into ``F32`` or ``F16``), SM90 ``F64`` and ``C64`` warp-level atoms, SM100's
+vectorized ``SM100_2x1x1_F32F32F32F32`` / ``SM100_1x2x1_F32F32F32F32`` and the UMMA and SM120
+atoms above. ``SM80_16x8x128_S32U1U1S32_TN_{XORPOPC,ANDPOPC}`` are refused: C++'s ALayout for
+them nests its shape and stride differently, which no Layout can hold.
+
+>>> mma_atom("SM120_16x8x32_TN<float_e2m1_t,float_e4m3_t,float>").tv_layout_B
+((4,8),(4,2)):((32,1),(8,128))
+>>> mma_atom("SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,256,128,K,MN>").tv_layout_A
+(2,(128,16)):(128,(1,256))
 """
 
 from __future__ import annotations
@@ -49,6 +78,13 @@ TYPE_BITS = {
     "float_e5m2_t": 8,
     "complex<double>": 128,
     "int16_t": 16,
+    "int4b_t": 4,
+    "uint4b_t": 4,
+    "uint1b_t": 1,
+    "float_e2m1_t": 4,
+    "float_e2m3_t": 6,
+    "float_e3m2_t": 6,
+    "SM80_8x8x4_GC64C64C64GC64_TN::GaussComplex": 192,  # three doubles (t0, t1, t2)
 }
 _CODE = {
     "F16": "half_t",
@@ -62,6 +98,12 @@ _CODE = {
     "E4M3": "float_e4m3_t",
     "E5M2": "float_e5m2_t",
     "C64": "complex<double>",
+    "S4": "int4b_t",
+    "U4": "uint4b_t",
+    "U1": "uint1b_t",
+    "E2M1": "float_e2m1_t",
+    "E2M3": "float_e2m3_t",
+    "E3M2": "float_e3m2_t",
 }
 
 
@@ -127,11 +169,17 @@ _SM80_8x8_Row = _L(((4, 8), 2), ((16, 1), 8))
 _SM80_8x16_Row = _L(((4, 8), 4), ((32, 1), 8))
 _SM80_16x8_Row = _L(((4, 8), (2, 2)), ((32, 1), (16, 8)))
 _T32 = Layout(32, 1)
+#: A, B, C of SM80_16x8x32_S32S8S8S32_TN, which SM89's FP8 and SM120's F8F6F4 atoms reuse
+_SM80_16x8x32_8BIT = (
+    _L(((4, 8), (4, 2, 2)), ((64, 1), (16, 8, 256))),
+    _L(((4, 8), (4, 2)), ((32, 1), (8, 128))),
+    _SM80_16x8_Row,
+)
 
 
 def _types(code: str) -> tuple:
     """``F32F16F16F32`` -> ("float", "half_t", "half_t", "float")."""
-    parts = re.findall(r"BF16|TF32|F16|F32|F64|S8|U8|S32|E4M3|E5M2|C64", code)
+    parts = re.findall(r"BF16|TF32|F16|F32|F64|S8|U8|S32|S4|U4|U1|E4M3|E5M2|E2M1|E2M3|E3M2|C64", code)
     return tuple(_CODE[p] for p in parts)
 
 
@@ -168,7 +216,7 @@ def _fixed_atoms() -> dict[str, tuple]:
         _L(((4, 8), 2), ((8, 1), 32)),
         _SM80_16x8_Row,
     )
-    for ty in ("F64F64F64F64", "C64C64C64C64"):
+    for ty in ("F64F64F64F64", "C64C64C64C64", "GC64C64C64GC64"):
         t[f"SM80_8x8x4_{ty}_TN"] = ((8, 8, 4), _T32, _SM80_8x4, _SM80_8x4, _SM80_8x8_Row)
     for a in ("S8", "U8"):
         for b in ("S8", "U8"):
@@ -182,17 +230,67 @@ def _fixed_atoms() -> dict[str, tuple]:
                     _SM80_8x16_Row,
                     _SM80_16x8_Row,
                 )
-                t[f"SM80_16x8x32_{ty}"] = (
-                    (16, 8, 32),
-                    _T32,
-                    _L(((4, 8), (4, 2, 2)), ((64, 1), (16, 8, 256))),
-                    _L(((4, 8), (4, 2)), ((32, 1), (8, 128))),
-                    _SM80_16x8_Row,
-                )
+                t[f"SM80_16x8x32_{ty}"] = ((16, 8, 32), _T32, *_SM80_16x8x32_8BIT)
+    # 4-bit integers (int4b_t / uint4b_t): the S4S4 traits, which the U4 mixes inherit
+    s4 = {
+        (8, 8, 32): (_L(((4, 8), (8,)), ((64, 1), (8,))), _L(((4, 8), (8,)), ((64, 1), (8,))), _SM80_8x8_Row),
+        (16, 8, 32): (
+            _L(((4, 8), (8, 2)), ((128, 1), (16, 8))),
+            _L(((4, 8), (8,)), ((32, 1), (8,))),
+            _SM80_16x8_Row,
+        ),
+        (16, 8, 64): (
+            _L(((4, 8), (8, 2, 2)), ((128, 1), (16, 8, 512))),
+            _L(((4, 8), (8, 2)), ((64, 1), (8, 256))),
+            _SM80_16x8_Row,
+        ),
+    }
+    for a in ("S4", "U4"):
+        for b in ("S4", "U4"):
+            for sat in ("", "_SATURATE"):
+                for (m, n, k), abc in s4.items():
+                    t[f"SM80_{m}x{n}x{k}_S32{a}{b}S32_TN{sat}"] = ((m, n, k), _T32, *abc)
+    # 1-bit (uint1b_t) XOR/AND-popcount atoms. SM80_16x8x128_S32U1U1S32_TN_{XOR,AND}POPC are left
+    # out: C++'s ALayout there is ((4,8),(32,2)):((512,1),((16,8))), whose shape and stride do not
+    # nest the same way, so it is not a Layout (see _NOT_A_LAYOUT).
+    for op in ("XORPOPC", "ANDPOPC"):
+        b1_8 = _L(((4, 8), 32), ((256, 1), 8))
+        t[f"SM80_8x8x128_S32U1U1S32_TN_{op}"] = ((8, 8, 128), _T32, b1_8, b1_8, _SM80_8x8_Row)
+        t[f"SM80_16x8x256_S32U1U1S32_TN_{op}"] = (
+            (16, 8, 256),
+            _T32,
+            _L(((4, 8), (32, 2, 2)), ((512, 1), (16, 8, 2048))),
+            _L(((4, 8), (32, 2)), ((256, 1), (8, 1024))),
+            _SM80_16x8_Row,
+        )
+    # SM89 FP8 (mma_traits_sm89.hpp)
+    for d in ("F32", "F16"):
+        for a in ("E4M3", "E5M2"):
+            for b in ("E4M3", "E5M2"):
+                t[f"SM89_16x8x32_{d}{a}{b}{d}_TN"] = ((16, 8, 32), _T32, *_SM80_16x8x32_8BIT)
+    # SM90 double precision and complex<double> (mma_traits_sm90.hpp; C++'s cute::SM90_16x8x{K}_...
+    # aliases of SM90::MMA_16x8x{K}_...)
+    c16 = _L(((4, 8), (2, 2)), ((32, 1), (16, 8)))
+    f64 = {
+        4: (_L(((4, 8), 2), ((16, 1), 8)), _L(((4, 8), 1), ((8, 1), 0))),
+        8: (_L(((4, 8), (2, 2)), ((16, 1), (8, 64))), _L(((4, 8), 2), ((8, 1), 32))),
+        16: (_L(((4, 8), (2, 4)), ((16, 1), (8, 64))), _L(((4, 8), 4), ((8, 1), 32))),
+    }
+    for ty in ("F64F64F64F64", "C64C64C64C64"):
+        for k, (A, B) in f64.items():
+            t[f"SM90_16x8x{k}_{ty}_TN"] = ((16, 8, k), _T32, A, B, c16)
+    # SM100 vectorized FMA (mma_traits_sm100.hpp)
+    one = Layout(1, 0)
+    v1, v2 = _L((1, 1), (0, 0)), _L((1, 2), (0, 1))  # C++'s Layout<Shape<_1,_1>>, Layout<Shape<_1,_2>>
+    t["SM100_2x1x1_F32F32F32F32"] = ((2, 1, 1), one, v2, v1, v2)
+    t["SM100_1x2x1_F32F32F32F32"] = ((1, 2, 1), one, v1, v2, v2)
     return t
 
 
 _FIXED = _fixed_atoms()
+#: SM80_8x8x4_GC64C64C64GC64_TN accumulates in C++'s three-double Gauss form of a complex<double>
+_GAUSS = "SM80_8x8x4_GC64C64C64GC64_TN::GaussComplex"
+_GC64_TYPES = (_GAUSS, "complex<double>", "complex<double>", _GAUSS)
 
 # -- SM90 GMMA (mma_traits_sm90_gmma.hpp, mma_traits_sm90_gmma_ext.hpp) -------------------
 #: N of the 16-bit, TF32 and FP8 GMMA atoms: every multiple of 8 up to 256.
@@ -277,6 +375,169 @@ def _gmma(name: str) -> MMAAtom | None:
     )
 
 
+# -- SM120 warp-level F8F6F4 (mma_sm120.hpp, mma_traits_sm120.hpp) -----------------------
+#: the A/B element types of SM120_16x8x32_TN, in the header's order, and its C types
+SM120_AB_TYPES = ("float_e2m1_t", "float_e3m2_t", "float_e2m3_t", "float_e4m3_t", "float_e5m2_t")
+SM120_C_TYPES = ("float", "half_t")
+_SM120_RE = re.compile(r"SM120_16x8x32_TN<([a-z0-9_]+),([a-z0-9_]+),([a-z0-9_]+)>")
+_F8F6F4 = "(E2M1|E3M2|E2M3|E4M3|E5M2)"
+_SM120_ALIAS_RE = re.compile(f"SM120_16x8x32_(F32|F16){_F8F6F4}{_F8F6F4}(F32|F16)_TN")
+
+
+def _sm120_names() -> list[str]:
+    ab = SM120_AB_TYPES
+    return [f"SM120_16x8x32_TN<{a},{b},{c}>" for c in SM120_C_TYPES for a in ab for b in ab]
+
+
+def _sm120(name: str) -> MMAAtom | None:
+    key = name.replace(" ", "")
+    m = _SM120_RE.fullmatch(key)
+    if m is not None:
+        a, b, c = m.groups()
+        if a not in SM120_AB_TYPES or b not in SM120_AB_TYPES or c not in SM120_C_TYPES:
+            raise CutepyError(
+                f"{name}: C++ defines SM120_16x8x32_TN<A,B,C> for A, B in {', '.join(SM120_AB_TYPES)} "
+                f"and C in {', '.join(SM120_C_TYPES)}"
+            )
+    else:
+        m = _SM120_ALIAS_RE.fullmatch(key)
+        if m is None or m.group(1) != m.group(4):
+            return None
+        c, a, b = _CODE[m.group(1)], _CODE[m.group(2)], _CODE[m.group(3)]
+    cpp = f"SM120_16x8x32_TN<{a},{b},{c}>"
+    # C++'s traits inherit SM80_16x8x32_S32S8S8S32_TN and hand A and B over as uint8_t containers
+    return MMAAtom(name, (16, 8, 32), _T32, *_SM80_16x8x32_8BIT, (c, "uint8_t", "uint8_t", c), cpp)
+
+
+# -- SM100 UMMA (mma_sm100_umma.hpp, mma_traits_sm100.hpp) ---------------------------------
+#: the (A, B, C) element types cutepy accepts per UMMA kind (those PTX's tcgen05.mma defines)
+UMMA_TYPES = {
+    "TF32": (("tfloat32_t", "tfloat32_t", "float"),),
+    "F16BF16": (
+        ("half_t", "half_t", "float"),
+        ("half_t", "half_t", "half_t"),
+        ("bfloat16_t", "bfloat16_t", "float"),
+    ),
+    "S8": tuple((a, b, "int32_t") for a in ("int8_t", "uint8_t") for b in ("int8_t", "uint8_t")),
+    "F8F6F4": tuple(
+        (a, b, c)
+        for c in ("float", "half_t")
+        for a in ("float_e4m3_t", "float_e5m2_t", "float_e2m3_t", "float_e3m2_t", "float_e2m1_t")
+        for b in ("float_e4m3_t", "float_e5m2_t", "float_e2m3_t", "float_e3m2_t", "float_e2m1_t")
+    ),
+}
+_UMMA_RE = re.compile(
+    r"SM100_MMA_(TF32|F16BF16|S8|F8F6F4)_(2x1SM_)?(SS|TS)<([a-z0-9_]+),([a-z0-9_]+),([a-z0-9_]+),(\d+),(\d+),"
+    r"(?:UMMA::Major::)?(K|MN),(?:UMMA::Major::)?(K|MN)>"
+)
+_UMMA_ALIAS_RE = re.compile(r"SM100_(\d+)x(\d+)x(\d+)_([A-Z0-9]+)_(SS|TS)")
+
+
+def umma_shapes(kind: str, two_sm: bool, src: str, b_major: str = "K") -> list[tuple[int, int]]:
+    """The (M, N) C++'s ``SM100_MMA_{kind}[_2x1SM]_{src}`` static_asserts accept (only the
+    F8F6F4 SS atoms' N depends on ``b_major``, ``"K"`` or ``"MN"``).
+
+    >>> umma_shapes("F16BF16", False, "TS")[:3], len(umma_shapes("S8", True, "SS"))
+    ([(64, 8), (64, 16), (64, 24)], 16)
+    >>> len(umma_shapes("F8F6F4", False, "SS")), len(umma_shapes("F8F6F4", False, "SS", "MN"))
+    (64, 32)
+    """
+    out = []
+    mn_b = kind == "F8F6F4" and src == "SS" and b_major == "MN"
+    for m in (128, 256) if two_sm else (64, 128):
+        if two_sm:
+            step = 32 if kind == "S8" or src == "TS" or mn_b else 16
+            ns = list(range(step, 257, step))
+        elif kind == "S8":
+            ns = [8, *range(16, 257, 16)]
+        else:
+            step = 16 if (src == "TS" and m == 128) or mn_b else 8
+            ns = list(range(step, 257, step))
+        out += [(m, n) for n in ns]
+    return out
+
+
+def umma_layout(rows: int, cols: int, two_sm: bool = False) -> Layout:
+    """C++'s UMMA operand layout ``(thread, (row, col)) -> row + rows*col`` of a rows x cols tile:
+    ``(1,(rows,cols)):(0,(1,rows))`` for one CTA, ``(2,(rows/2,cols)):(rows/2,(1,rows))`` for the
+    2x1SM (two-CTA) atoms, whose "thread" is the CTA.
+
+    >>> umma_layout(64, 16), umma_layout(256, 32, two_sm=True)
+    ((1,(64,16)):(0,(1,64)), (2,(128,32)):(128,(1,256)))
+    """
+    if two_sm:
+        return Layout((2, (rows // 2, cols)), (rows // 2, (1, rows)))
+    return Layout((1, (rows, cols)), (0, (1, rows)))
+
+
+def _umma_names() -> list[str]:
+    out = []
+    for kind, types in UMMA_TYPES.items():
+        a, b, c = types[0]
+        for two in ("", "2x1SM_"):
+            for src in ("SS", "TS"):
+                for m, n in umma_shapes(kind, bool(two), src):
+                    out.append(f"SM100_MMA_{kind}_{two}{src}<{a},{b},{c},{m},{n},K,K>")
+    return out
+
+
+def _umma_alias(name: str) -> tuple | None:
+    """tensor-layouts' ``SM100_{M}x{N}x{K}_{D}{A}{B}[{C}]_{SS|TS}`` -> the C++ parameters."""
+    m = _UMMA_ALIAS_RE.fullmatch(name)
+    if m is None:
+        return None
+    mm, n, k, code, src = m.groups()
+    ty = _types(code)
+    if "".join(k2 for k2 in re.findall("BF16|TF32|F16|F32|S8|U8|S32", code)) != code or len(ty) not in (3, 4):
+        return None
+    if len(ty) == 4 and ty[3] != ty[0]:
+        return None
+    d, a, b = ty[:3]
+    kind = next((kd for kd, tys in UMMA_TYPES.items() if a in {t[0] for t in tys}), None)
+    if kind is None or int(k) != 256 // TYPE_BITS[a]:
+        return None
+    return kind, "", src, a, b, d, mm, n, "K", "K"
+
+
+def _umma(name: str) -> MMAAtom | None:
+    key = name.replace(" ", "")
+    m = _UMMA_RE.fullmatch(key)
+    groups = m.groups() if m is not None else _umma_alias(key)
+    if groups is None:
+        return None
+    kind, two, src, a, b, c, mm, n, ma, mb = groups
+    mm, n, two_sm = int(mm), int(n), bool(two)
+    op = f"SM100_MMA_{kind}_{two or ''}{src}"
+    if (a, b, c) not in UMMA_TYPES[kind]:
+        raise CutepyError(f"{name}: {op} takes (A, B, C) types among {UMMA_TYPES[kind]}, not {(a, b, c)}")
+    if (mm, n) not in umma_shapes(kind, two_sm, src, mb):
+        raise CutepyError(
+            f"{name}: C++'s {op} does not accept M={mm}, N={n} with a {mb}-major B"
+            " (see cutepy.atoms.mma.umma_shapes)"
+        )
+    if src == "TS" and ma != "K":
+        raise CutepyError(f"{name}: a TMEM-sourced (TS) UMMA needs a K-major A")
+    k = 32 if kind == "F8F6F4" else 256 // TYPE_BITS[a]  # C++: 256 bits of A, but 32 for F8F6F4
+    if kind == "F8F6F4" and src == "SS":  # C++ specialises MMA_Traits<Op, types..., M, N, ...> here
+        ic = "integral_constant"
+        cpp = (
+            f"MMA_Traits<{op},{a},{b},{c},C<{mm}>,C<{n}>,{ic}<UMMA::Major,UMMA::Major::{ma}>,"
+            f"{ic}<UMMA::Major,UMMA::Major::{mb}>,{ic}<UMMA::ScaleIn,UMMA::ScaleIn::One>,"
+            f"{ic}<UMMA::ScaleIn,UMMA::ScaleIn::One>>"
+        )
+    else:
+        cpp = f"{op}<{a},{b},{c},{mm},{n},UMMA::Major::{ma},UMMA::Major::{mb}>"
+    thr = Layout(2, 1) if two_sm else Layout(1, 0)
+    A, B, C = umma_layout(mm, k, two_sm), umma_layout(n, k, two_sm), umma_layout(mm, n, two_sm)
+    return MMAAtom(name, (mm, n, k), thr, A, B, C, (c, a, b, c), cpp)
+
+
+#: atoms C++ names whose layouts are not Layouts (shape and stride nest differently)
+_NOT_A_LAYOUT = {
+    f"SM80_16x8x128_S32U1U1S32_TN_{op}": "((4,8),(32,2)):((512,1),((16,8)))" for op in ("XORPOPC", "ANDPOPC")
+}
+
+
 _UFMA_RE = re.compile(r"UniversalFMA(?:<([a-z0-9_]+)(?:,([a-z0-9_]+),([a-z0-9_]+),([a-z0-9_]+))?>)?")
 
 
@@ -306,19 +567,27 @@ def mma_atom(name: str) -> MMAAtom:
     """
     if not isinstance(name, str):
         raise CutepyError(f"an MMA atom is named by a string, not {name!r}")
-    if name in _FIXED:
-        shape, thr, A, B, C = _FIXED[name]
+    fixed = "SM90_" + name[len("SM90::MMA_"):] if name.startswith("SM90::MMA_") else name
+    if fixed in _FIXED:
+        shape, thr, A, B, C = _FIXED[fixed]
         types = (
             ("int32_t", "int8_t", "int8_t", "int32_t")
             if name == "SM61_DP4A"
             else (
                 ("int32_t", "int16_t", "int16_t", "int32_t")
                 if name == "SM61_DP2A"
-                else _types(name.split("_")[2])
+                else _GC64_TYPES
+                if fixed == "SM80_8x8x4_GC64C64C64GC64_TN"
+                else _types(fixed.split("_")[2])
             )
         )
-        return MMAAtom(name, shape, thr, A, B, C, types, name)
-    atom = _gmma(name) or _ufma(name)
+        return MMAAtom(name, shape, thr, A, B, C, types, fixed)
+    if name in _NOT_A_LAYOUT:
+        raise CutepyError(
+            f"{name}: C++'s ALayout {_NOT_A_LAYOUT[name]} nests its shape and stride differently, "
+            "so it is not a layout cutepy can hold"
+        )
+    atom = _gmma(name) or _sm120(name) or _umma(name) or _ufma(name)
     if atom is None:
         raise CutepyError(f"unknown MMA atom {name!r} (see cutepy.mma_atoms() for the names)")
     return atom
@@ -334,4 +603,4 @@ def mma_atoms() -> list[str]:
     >>> "SM80_16x8x16_F32BF16BF16F32_TN" in names, "SM90_64x248x16_F32F16F16_RS" in names
     (True, True)
     """
-    return list(_FIXED) + _gmma_names() + ["UniversalFMA"]
+    return list(_FIXED) + _gmma_names() + _sm120_names() + _umma_names() + ["UniversalFMA"]

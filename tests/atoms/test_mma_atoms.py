@@ -30,12 +30,17 @@ def fields(name: str) -> list[str]:
 
 
 def test_every_atom_has_a_stored_cxx_print() -> None:
-    assert sorted(STORED) == sorted(mma_atoms())
+    """This table or tests/data/atoms_mma_more.txt (tests/atoms/test_mma_more.py) holds each atom."""
+    more = read_table(MMA_FILE.parent / "atoms_mma_more.txt")
+    names = mma_atoms()
+    assert len(set(names)) == len(names)
+    assert not set(STORED) & set(more)
+    assert set(STORED) | (set(more) & set(names)) == set(names)
 
 
 @pytest.mark.parametrize("family", ["SM61", "SM70", "SM75", "SM80", "SM90", "UniversalFMA"])
 def test_atoms_equal_cxx_print(family: str) -> None:
-    names = [n for n in mma_atoms() if n.startswith(family)]
+    names = [n for n in mma_atoms() if n.startswith(family) and n in STORED]
     assert names
     for n in names:
         assert fields(n) == STORED[n], n
@@ -52,7 +57,7 @@ def test_gmma_names_follow_the_headers() -> None:
     )
     pat = r"struct MMA_Traits<(SM90_64x\d+x\d+_[A-Z0-9]+_[SR]S(?:_TN)?(?:_SATURATE)?)\b"
     in_headers = set(re.findall(pat, text))
-    assert in_headers == {n for n in mma_atoms() if n.startswith("SM90")}
+    assert in_headers == {n for n in mma_atoms() if n.startswith("SM90_64x")}
 
 
 def test_templated_names() -> None:
@@ -72,7 +77,7 @@ def test_templated_names() -> None:
 def test_atoms_match_live_cxx(cxx) -> None:
     """A seeded sample of atoms recompiled now; CUTEPY_ATOMS_LIVE=N samples N, =all checks the
     whole table (about 2.5 minutes on 2 cores; tests/atoms/atoms_cxx.py regenerates it)."""
-    names = mma_atoms()
+    names = [n for n in mma_atoms() if n in STORED]  # test_mma_more.py recompiles the others
     want = os.environ.get("CUTEPY_ATOMS_LIVE", "16")
     k = len(names) if want == "all" else min(len(names), int(want))
     sample = sorted(set(random.Random(7).sample(names, k)) | {"SM80_16x8x16_F32F16F16F32_TN", "UniversalFMA"})
