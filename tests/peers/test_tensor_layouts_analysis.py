@@ -42,12 +42,9 @@ Count (tests/analysis.py): 94 tests in the peer file, 70 ported, 24 not ported:
   test_explain_raked_product's wording ("A varies fastest"): presentation only. (The results of
   these three explanations are still checked, in test_explain_results_match_cxx.)
 
-Ported as ``xfail(strict=True)`` because cutepy lacks the atoms (C++ has them; listed in
-/work/notes/peerfail_tlay2.md): SM80_16x8x64_S32S4S4S32_TN, SM89_16x8x32_F32E4M3E4M3F32_TN,
-SM120_16x8x32_TN<float_e4m3_t,float_e4m3_t,float>, SM90::MMA_16x8x{4,16}_F64F64F64F64_TN and
-the complex C64 one, and the SM100 UMMA atoms (test_F2_matrix_sm90_warp_c_vs_triton_MMAv3,
-test_F2_matrix_sm100_umma_c_identity, test_F2_matrix_sm100_umma_c_parametric, and the second
-half of test_F2_matrix_sm80_c_all_atoms_share_layout).
+The sub-byte SM80, SM89 FP8, SM120, SM90 F64/C64 and SM100 UMMA atoms these tests use were
+missing when this port was written; cutepy has them now, under C++'s names (the UMMA atoms
+take C++'s majors: ``SM100_MMA_F16BF16_SS<half_t,half_t,half_t,64,64,K,K>``).
 """
 
 from __future__ import annotations
@@ -575,9 +572,6 @@ def test_F2_matrix_sm80_c_all_atoms_share_layout():
         assert f2_matrix(cp.mma_atom(name).tv_layout_C) == ref, name
 
 
-@pytest.mark.xfail(strict=True, raises=cp.CutepyError,
-                   reason="cutepy lacks SM80_16x8x64_S32S4S4S32_TN, "
-                                       "SM89_16x8x32_F32E4M3E4M3F32_TN and SM120_16x8x32_TN<e4m3,e4m3,float>")
 def test_F2_matrix_sm80_c_all_atoms_share_layout_missing_atoms():
     ref = f2_matrix(cp.mma_atom("SM80_16x8x8_F16F16F16F16_TN").tv_layout_C)
     for name in ("SM80_16x8x64_S32S4S4S32_TN", "SM89_16x8x32_F32E4M3E4M3F32_TN",
@@ -618,8 +612,6 @@ def test_F2_matrix_sm90_gmma_c_64x32_vs_triton_MMAv3():
     verify_f2(c)
 
 
-@pytest.mark.xfail(strict=True, raises=cp.CutepyError,
-                   reason="cutepy lacks SM90::MMA_16x8x{4,16}_F64F64F64F64_TN and the C64 atom")
 def test_F2_matrix_sm90_warp_c_vs_triton_MMAv3():
     want = triton_matrix(MMAV2_BASES, 16, 8)
     for name in ("SM90_16x8x4_F64F64F64F64_TN", "SM90_16x8x16_F64F64F64F64_TN",
@@ -634,15 +626,11 @@ def _umma_identity(c, bits):
     verify_f2(c)
 
 
-@pytest.mark.xfail(strict=True, raises=cp.CutepyError,
-                   reason="cutepy lacks the SM100 UMMA atoms (SM100_MMA_F16BF16_SS)")
 def test_F2_matrix_sm100_umma_c_identity():
-    _umma_identity(cp.mma_atom("SM100_MMA_F16BF16_SS<half_t,half_t,half_t,64,64>").tv_layout_C, 12)
+    _umma_identity(cp.mma_atom("SM100_MMA_F16BF16_SS<half_t,half_t,half_t,64,64,K,K>").tv_layout_C, 12)
 
 
-@pytest.mark.xfail(strict=True, raises=cp.CutepyError,
-                   reason="cutepy lacks the SM100 UMMA atoms (SM100_MMA_F16BF16_SS)")
 def test_F2_matrix_sm100_umma_c_parametric():
     for m, n in ((64, 64), (64, 128), (64, 256), (128, 64), (128, 128), (128, 256)):
-        c = cp.mma_atom(f"SM100_MMA_F16BF16_SS<half_t,half_t,half_t,{m},{n}>").tv_layout_C
+        c = cp.mma_atom(f"SM100_MMA_F16BF16_SS<half_t,half_t,half_t,{m},{n},K,K>").tv_layout_C
         _umma_identity(c, (m * n).bit_length() - 1)
