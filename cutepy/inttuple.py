@@ -263,6 +263,28 @@ def ceil_div(a: IntTuple, b: IntTuple) -> IntTuple:
     return -(-a // b)
 
 
+def round_up(a: IntTuple, b: IntTuple) -> IntTuple:
+    """``a`` rounded up to a multiple of ``b``, mode by mode (C++'s ``round_up``).
+
+    Pre:  ``a`` and ``b`` are both integers (``b`` non-zero) or both tuples, ``b`` with at most
+          as many modes as ``a`` (its missing modes are 1); else ``CutepyError``.
+    Post: each leaf of the result is the smallest multiple of the matching leaf of ``b`` that
+          is at least ``a``'s (for positive leaves).
+
+    >>> round_up(10, 4), round_up((10, 7, 3), (4, 8))
+    (12, (12, 8, 3))
+    """
+    if type(a) is tuple and type(b) is tuple:
+        if len(b) > len(a):
+            raise CutepyError(f"round_up: {short_repr(b)} has more modes than {short_repr(a)}")
+        return tuple(round_up(x, y) for x, y in zip(a, b + (1,) * (len(a) - len(b))))
+    if type(a) is tuple or type(b) is tuple:
+        raise CutepyError(f"round_up: {short_repr(a)} and {short_repr(b)} are not both integers or both tuples")
+    if b == 0:
+        raise CutepyError(f"round_up: {short_repr(a)} rounded to a multiple of 0")
+    return tdivmod(a + b - 1, b)[0] * b
+
+
 def _shape_div_int(a: int, b: int) -> int:
     if a == 0 or b == 0:
         raise CutepyError(f"shape_div: {short_repr(a)} and {short_repr(b)}: a shape has no size-0 modes")
@@ -480,6 +502,32 @@ def filter_zeros(a: IntTuple, b: IntTuple | None = None) -> IntTuple:
     if type(a) is tuple:
         return tuple(filter_zeros(x, y) for x, y in zip(a, b))
     return 1 if type(a) is int and a == 0 else b
+
+
+def crd2crd(crd: IntTuple, src_shape: IntTuple, dst_shape: IntTuple) -> IntTuple:
+    """A coordinate of ``src_shape`` re-expressed in ``dst_shape`` (C++'s ``crd2crd``).
+
+    Where ``crd`` and both shapes are tuples the modes convert one by one; otherwise the
+    coordinate becomes its index in ``src_shape`` and the index is split in ``dst_shape``
+    (the last mode takes what is left, as :func:`idx2crd`).
+
+    Pre:  where ``crd``, ``src_shape`` and ``dst_shape`` are all tuples they have the same rank
+          (else ``CutepyError``, where C++ fails a static_assert); ``crd`` is a coordinate of
+          ``src_shape``.
+    Post: ``result == idx2crd(crd2idx(crd, src_shape), dst_shape)`` mode by mode; so
+          ``crd2idx(result, dst_shape) == crd2idx(crd, src_shape)`` when the sizes agree.
+
+    >>> crd2crd((1, 2), (4, 8), (4, (2, 4)))
+    (1, (0, 1))
+    >>> crd2crd(9, (4, 8), (8, 4)), crd2crd((1, 2), (4, 8), 32)
+    ((1, 1), 9)
+    """
+    if type(crd) is tuple and type(src_shape) is tuple and type(dst_shape) is tuple:
+        if not len(crd) == len(src_shape) == len(dst_shape):
+            raise CutepyError(f"crd2crd: coordinate {short_repr(crd)}, source shape {short_repr(src_shape)} "
+                              f"and destination shape {short_repr(dst_shape)} differ in rank")
+        return tuple(crd2crd(c, s, d) for c, s, d in zip(crd, src_shape, dst_shape))
+    return idx2crd(crd2idx(crd, src_shape), dst_shape)
 
 
 def crd2idx(crd: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> Any:

@@ -575,6 +575,8 @@ def slice_and_offset(crd: Any, layout: Layout) -> tuple[Layout, Any]:
     >>> slice_and_offset((None, 2), Layout((4, 3), (3, 1)))
     ((4):(3), 2)
     """
+    if type(layout) is not Layout:
+        layout = layout_arg(layout, "slice_and_offset")
     crd = _normalize_coord(crd)
     shape, stride = layout._shape, layout._stride
     if crd is None:
@@ -602,6 +604,8 @@ def dice(crd: Any, layout: Layout) -> Layout:
     >>> dice((None, 2), Layout((4, 3), (3, 1)))
     (3):(1)
     """
+    if type(layout) is not Layout:  # C++ has no dice of a composed layout
+        layout = layout_arg(layout, "dice")
     crd = _normalize_coord(crd)
     if crd is None:
         return Layout._new((), ())
@@ -694,6 +698,35 @@ def cosize(layout: Any) -> Any:
     if type(layout) is not Layout and not callable(getattr(layout, "cosize", None)):
         layout = layout_arg(layout, "cosize")
     return layout.cosize()
+
+
+def coprofile(layout: Layout) -> Any:
+    """The profile of ``layout``'s codomain, as a tuple of zeros (C++'s ``coprofile``).
+
+    Integer strides give ``0``; basis strides (identity layouts) give zeros shaped like the
+    sum of the strides, the coordinate tuple every offset of ``layout`` is.
+
+    Pre:  ``layout`` is a Layout (or a shape); its strides are all integers or all basis
+          elements (else ``CutepyError``: C++ does not add an integer to a coordinate).
+    Post: ``congruent(result, layout(i))`` for every index ``i``; every leaf is 0.
+
+    >>> coprofile(Layout((4, 8), (1, 4)))
+    0
+    >>> coprofile(make_identity_layout((4, (8, 2))))
+    (0, (0, 0))
+    """
+    if type(layout) is not Layout:
+        layout = layout_arg(layout, "coprofile")
+    total: Any = 0
+    for d in it.flatten(layout._stride) if type(layout._stride) is tuple else (layout._stride,):
+        total = total + (d.as_tuple() if isinstance(d, ScaledBasis) else d)
+    return _zeros_like(total)
+
+
+def _zeros_like(t: Any) -> Any:
+    if isinstance(t, tuple):
+        return tuple(_zeros_like(x) for x in t)
+    return 0
 
 
 def rank(x: Any) -> int:

@@ -73,16 +73,76 @@ def _congruent_stride(fn: Callable) -> Callable:
 ceil_div = _checked(it.ceil_div)
 compatible = _checked(it.compatible)
 congruent = _checked(it.congruent)
+crd2crd = _checked(it.crd2crd)
 crd2idx = _checked(_congruent_stride(it.crd2idx), basis_args=(3,))
 idx2crd = _checked(_congruent_stride(it.idx2crd), basis_args=(3,))
 inner_product = _checked(it.inner_product, basis_args=(2,))
 prefix_product = _checked(it.prefix_product)
 product = _checked(it.product)
+product_each = _checked(it.product_each)
+round_up = _checked(it.round_up)
 shape_div = _checked(it.shape_div)
 suffix_product = _checked(it.suffix_product)
 weakly_congruent = _checked(it.weakly_congruent)
 
+
+def _positive_shape(shape: Any, fn: str) -> None:
+    check_int_tuple(shape, fn, 1)
+    bad = [x for x in (it.flatten(shape) if type(shape) is tuple else (shape,)) if type(x) is int and x <= 0]
+    if bad:
+        raise CutepyError(f"{fn}: the shape {it.short_repr(shape)} has a leaf {bad[0]} that is not positive")
+
+
+def compact_col_major(shape: Any, current: Any = 1) -> Any:
+    """Column-major compact strides of ``shape`` (C++'s ``compact_col_major``, LayoutLeft).
+
+    Pre:  ``shape`` is a shape (positive integer leaves; else ``CutepyError``).
+    Post: congruent with ``shape``; the first leaf has stride ``current``, each next leaf the
+          previous stride times its size; a size-1 leaf gets stride 0, as C++ gives it.
+
+    >>> compact_col_major((4, (1, 3)))
+    (1, (0, 4))
+    """
+    _positive_shape(shape, "compact_col_major")
+    check_int_tuple(current, "compact_col_major", 2)
+    return it.compact_major(shape, "left", current)
+
+
+def compact_row_major(shape: Any, current: Any = 1) -> Any:
+    """Row-major compact strides of ``shape`` (C++'s ``compact_row_major``, LayoutRight).
+
+    Pre:  ``shape`` is a shape (positive integer leaves; else ``CutepyError``).
+    Post: congruent with ``shape``; the last leaf has stride ``current``, each leaf before it
+          the next one's stride times that one's size; a size-1 leaf gets stride 0.
+
+    >>> compact_row_major((4, (2, 3)))
+    (6, (3, 1))
+    """
+    _positive_shape(shape, "compact_row_major")
+    check_int_tuple(current, "compact_row_major", 2)
+    return it.compact_major(shape, "right", current)
+
+
+def compact_order(shape: Any, order: Any) -> Any:
+    """Compact strides of ``shape`` that grow in the order ``order`` (C++'s ``compact_order``).
+
+    Pre:  ``shape`` is a shape and ``order`` an integer tuple weakly congruent with it (else
+          ``CutepyError``).
+    Post: congruent with ``shape``; a mode's strides start at the product of the sizes of
+          every mode of smaller order, compact column-major within the mode.
+
+    >>> compact_order((2, 3, 4), (1, 2, 0))
+    (4, 8, 1)
+    """
+    _positive_shape(shape, "compact_order")
+    check_int_tuple(order, "compact_order", 2)
+    if not it.weakly_congruent(order, shape):
+        raise CutepyError(f"compact_order: order {it.short_repr(order)} does not match the shape "
+                          f"{it.short_repr(shape)}")
+    return it.compact_order(shape, order)
+
 __all__ = [
-    "ceil_div", "check_int_tuple", "compatible", "congruent", "crd2idx", "idx2crd", "inner_product",
-    "prefix_product", "product", "shape_div", "suffix_product", "weakly_congruent",
+    "ceil_div", "check_int_tuple", "compact_col_major", "compact_order", "compact_row_major", "compatible",
+    "congruent", "crd2crd", "crd2idx", "idx2crd", "inner_product", "prefix_product", "product",
+    "product_each", "round_up", "shape_div", "suffix_product", "weakly_congruent",
 ]
