@@ -20,9 +20,9 @@ from typing import Any
 
 from . import inttuple as it
 from .basis import ScaledBasis
-from .errors import AdmissibilityError, CutepyError
 from .coalesce import coalesce
 from .divides import logical_divide
+from .errors import AdmissibilityError, CutepyError
 from .inverse import right_inverse
 from .layout import Layout, layout_arg
 from .products import tiled_product

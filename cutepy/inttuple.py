@@ -79,7 +79,11 @@ def short_repr(x: Any) -> str:
 
 
 def product_each(t: IntTuple) -> IntTuple:
-    """Product of each top-level mode: ``((2,3),4) -> (6,4)``.
+    """Product of each top-level mode: ``((2,3),4) -> (6,4)`` (C++'s ``product_each``).
+
+    Pre:  ``t`` is an IntTuple.
+    Post: a flat tuple with one entry per mode of ``t``, each the product of that mode (an
+          integer ``t`` stays itself).
 
     >>> product_each(((2, 3), 4))
     (6, 4)
@@ -279,7 +283,8 @@ def round_up(a: IntTuple, b: IntTuple) -> IntTuple:
             raise CutepyError(f"round_up: {short_repr(b)} has more modes than {short_repr(a)}")
         return tuple(round_up(x, y) for x, y in zip(a, b + (1,) * (len(a) - len(b))))
     if type(a) is tuple or type(b) is tuple:
-        raise CutepyError(f"round_up: {short_repr(a)} and {short_repr(b)} are not both integers or both tuples")
+        raise CutepyError(f"round_up: {short_repr(a)} and {short_repr(b)} are not both integers "
+                          "or both tuples")
     if b == 0:
         raise CutepyError(f"round_up: {short_repr(a)} rounded to a multiple of 0")
     return tdivmod(a + b - 1, b)[0] * b

@@ -319,8 +319,10 @@ def compose_swizzles(a: Swizzle, b: Swizzle) -> Swizzle:
           ``CutepyError``, where C++ fails a static_assert).
     Post: ``result(x) == a(b(x))`` for every ``x >= 0``; ``a o a`` is the identity ``Sw<0,0,0>``.
 
-    >>> compose_swizzles(Swizzle(2, 4, 3), Swizzle(1, 6, 3)), compose_swizzles(Swizzle(3, 4, 3), Swizzle(3, 4, 3))
-    (Sw<3,4,3>, Sw<0,0,0>)
+    >>> compose_swizzles(Swizzle(2, 4, 3), Swizzle(1, 6, 3))
+    Sw<3,4,3>
+    >>> compose_swizzles(Swizzle(3, 4, 3), Swizzle(3, 4, 3))
+    Sw<0,0,0>
     """
     for k, sw in enumerate((a, b), start=1):
         if not isinstance(sw, Swizzle):
