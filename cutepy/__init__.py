@@ -21,7 +21,7 @@ from .casting import (
 from .coalesce import coalesce, filter, filter_zeros
 from .complement import complement, coshape
 from .composition import is_admissible
-from .divides import ceil_div, domain_distribute
+from .divides import ceil_div, domain_distribute, evenly_divides
 from .errors import AdmissibilityError, CutepyError, LayoutError, ParseError, SymbolicError, Undecided
 from .inverse import left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse
 from .layout import (
@@ -211,7 +211,7 @@ __all__ = [
     "partition_shape_C",
     # C++ CuTe functions (issue 10)
     "compact_col_major", "compact_order", "compact_row_major", "coprofile", "crd2crd",
-    "domain_distribute", "domain_offset", "max_alignment", "product_each", "round_up",
+    "domain_distribute", "domain_offset", "evenly_divides", "max_alignment", "product_each", "round_up",
     # symbolic, proofs, derivations
     "Derivation", "Equivalence", "assuming", "declare", "equivalent", "explain", "subs",
     "symbols",

@@ -258,3 +258,32 @@ def domain_distribute(shape_a: Any, b: Any) -> Layout:
     with recording(None):  # a construction, not a step to explain
         s, d = coalesce_flat(tuple(shapes), strides)
     return Layout._new(s, d)
+
+
+def evenly_divides(shape_a: Any, tiler: Any) -> bool:
+    """Whether ``tiler`` tiles ``shape_a`` with no partial tile: C++'s ``evenly_divides``.
+
+    A tuple tiler answers mode by mode (``False`` when it has more modes than ``shape_a``);
+    otherwise ``size(a) == size(tiler) * size(ceil_div(shape(a), tiler))``, with the Layout
+    form of :func:`ceil_div` for a Layout tiler.
+
+    Pre:  ``shape_a`` is a shape or a Layout; ``tiler`` an integer, a Layout or a tuple of them
+          (else ``CutepyError``).
+    Post: for integers, ``result == (a % b == 0)``; for a tuple tiler, the conjunction over its modes.
+
+    >>> evenly_divides((15, 14), domain_distribute((15, 14), 6)), evenly_divides(128, 96)
+    (True, False)
+    """
+    a = shape_a.shape if isinstance(shape_a, (Layout, ComposedLayout)) else shape_a
+    check_int_tuple(a, "evenly_divides", 1)
+    if isinstance(tiler, ComposedLayout):
+        raise CutepyError(f"evenly_divides: C++ has no evenly_divides by a composed layout ({tiler})")
+    if type(tiler) is tuple:
+        modes = a if type(a) is tuple else (a,)
+        if len(tiler) > len(modes):
+            return False
+        return all(evenly_divides(m, t) for m, t in zip(modes, tiler))
+    if not isinstance(tiler, Layout):
+        check_int_tuple(tiler, "evenly_divides", 2)
+    size_b = tiler.size() if isinstance(tiler, Layout) else it.product(tiler)
+    return bool(it.product(a) == size_b * it.product(ceil_div(a, tiler)))

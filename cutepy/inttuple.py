@@ -79,11 +79,8 @@ def short_repr(x: Any) -> str:
 
 
 def product_each(t: IntTuple) -> IntTuple:
-    """Product of each top-level mode: ``((2,3),4) -> (6,4)`` (C++'s ``product_each``).
-
-    Pre:  ``t`` is an IntTuple.
-    Post: a flat tuple with one entry per mode of ``t``, each the product of that mode (an
-          integer ``t`` stays itself).
+    """Product of each top-level mode: ``((2,3),4) -> (6,4)``; an integer stays itself
+    (:func:`cutepy.tuples.product_each` wraps it, as C++).
 
     >>> product_each(((2, 3), 4))
     (6, 4)

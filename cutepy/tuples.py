@@ -79,11 +79,24 @@ idx2crd = _checked(_congruent_stride(it.idx2crd), basis_args=(3,))
 inner_product = _checked(it.inner_product, basis_args=(2,))
 prefix_product = _checked(it.prefix_product)
 product = _checked(it.product)
-product_each = _checked(it.product_each)
 round_up = _checked(it.round_up)
 shape_div = _checked(it.shape_div)
 suffix_product = _checked(it.suffix_product)
 weakly_congruent = _checked(it.weakly_congruent)
+
+
+def product_each(t: Any) -> tuple:
+    """The product of each top-level mode, as a tuple (C++'s ``product_each``, which wraps an
+    integer: ``product_each(4) == (4,)``).
+
+    Pre:  ``t`` is an IntTuple (else ``CutepyError``).
+    Post: ``len(result) == rank(t)`` and ``result[i] == product(t[i])``.
+
+    >>> product_each(((2, 3), 4)), product_each(4)
+    ((6, 4), (4,))
+    """
+    check_int_tuple(t, "product_each", 1)
+    return it.product_each(t) if type(t) is tuple else (t,)
 
 
 def _positive_shape(shape: Any, fn: str) -> None:
