@@ -87,7 +87,12 @@ def _product_by_swizzled(A: Layout, T: ComposedLayout) -> Any:
     active = projected(projected.size() - 1)
     new_z = new((0, L(active & sw.zzz_mask)))
     new_y = new((0, L(active & sw.yyy_mask)))
-    result = _swizzled(make_swizzle(new_y, new_z), new)
+    try:
+        moved = make_swizzle(new_y, new_z)
+    except CutepyError as e:  # C++ fails make_swizzle's static_assert here
+        raise CutepyError(f"logical_product of {A} by {T}: the product moves the swizzle's bits to "
+                          f"Y = {new_y:#b}, Z = {new_z:#b}, which no swizzle has ({e})") from None
+    result = _swizzled(moved, new)
     _check_product(A, T, result)
     return result
 

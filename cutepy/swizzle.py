@@ -348,7 +348,8 @@ def make_layout(*args: Any) -> Any:
     might be expected; cutepy gives what C++ gives). A swizzle without bits gives the plain
     layout.
 
-    Pre:  a Swizzle, or the arguments of :func:`cutepy.layout.make_layout`.
+    Pre:  a Swizzle other than ``Sw<0,0,0>`` (C++'s ``0:1`` has no elements; ``CutepyError``), or
+          the arguments of :func:`cutepy.layout.make_layout`.
     Post: for a swizzle, ``result(i) == Sw(i)`` for ``0 <= i < M + B + |S|``.
 
     >>> make_layout(Swizzle(3, 4, 3))
@@ -358,6 +359,9 @@ def make_layout(*args: Any) -> Any:
     """
     if len(args) == 1 and isinstance(args[0], Swizzle):
         sw = args[0]
+        if sw.base + sw.bits + abs(sw.shift) == 0:
+            raise CutepyError("make_layout(Sw<0,0,0>): C++ gives the 0-element layout 0:1; a cutepy "
+                              "layout has at least one element")
         return _with_swizzle(sw, Layout(sw.base + sw.bits + abs(sw.shift), 1))
     return _make_layout(*args)
 
