@@ -48,6 +48,7 @@ from .layout import (
     slice_and_offset,
     stride,
     take,
+    unflatten,
 )
 from .notation import parse
 from .products import (
@@ -70,6 +71,10 @@ from .swizzle import (
     make_swizzle,
 )
 from .tuples import (
+    colex_geq,
+    colex_gtr,
+    colex_leq,
+    colex_less,
     compact_col_major,
     compact_order,
     compact_row_major,
@@ -77,8 +82,16 @@ from .tuples import (
     congruent,
     crd2crd,
     crd2idx,
+    elem_geq,
+    elem_gtr,
+    elem_leq,
+    elem_less,
     idx2crd,
     inner_product,
+    lex_geq,
+    lex_gtr,
+    lex_leq,
+    lex_less,
     prefix_product,
     product,
     product_each,
@@ -212,6 +225,8 @@ __all__ = [
     # C++ CuTe functions (issue 10)
     "compact_col_major", "compact_order", "compact_row_major", "coprofile", "crd2crd",
     "domain_distribute", "domain_offset", "evenly_divides", "max_alignment", "product_each", "round_up",
+    "unflatten", "elem_less", "elem_leq", "elem_gtr", "elem_geq", "lex_less", "lex_leq", "lex_gtr",
+    "lex_geq", "colex_less", "colex_leq", "colex_gtr", "colex_geq",
     # symbolic, proofs, derivations
     "Derivation", "Equivalence", "assuming", "declare", "equivalent", "explain", "subs",
     "symbols",

@@ -287,6 +287,72 @@ def round_up(a: IntTuple, b: IntTuple) -> IntTuple:
     return tdivmod(a + b - 1, b)[0] * b
 
 
+def _check_comparable(a: Any, b: Any, fn: str) -> None:
+    """C++ instantiates the comparison of every pair of modes up to the shorter tuple's rank: an
+    integer against a tuple anywhere there does not compile."""
+    if type(a) is tuple and type(b) is tuple:
+        for x, y in zip(a, b):
+            _check_comparable(x, y, fn)
+    elif type(a) is tuple or type(b) is tuple:
+        raise CutepyError(f"{fn}: {short_repr(a)} and {short_repr(b)} are not both integers or both "
+                          "tuples (C++ compares a tuple only with a tuple)")
+
+
+def _compare_leaves(a: Any, b: Any, fn: str) -> bool:
+    _check_comparable(a, b, fn)
+    return bool(a < b)
+
+
+def lex_less(a: IntTuple, b: IntTuple) -> bool:
+    """C++'s ``lex_less``: lexicographic order, mode 0 first; a prefix is less than a longer tuple.
+
+    >>> lex_less((1, 5), (2, 0)), lex_less((1, 2), (1, 2, 0)), lex_less(((1, 2), 3), ((1, 2), 3))
+    (True, True, False)
+    """
+    _check_comparable(a, b, "lex_less")
+    if type(a) is tuple and type(b) is tuple:
+        for x, y in zip(a, b):
+            if lex_less(x, y):
+                return True
+            if x != y:
+                return False
+        return len(a) < len(b)
+    return _compare_leaves(a, b, "lex_less")
+
+
+def colex_less(a: IntTuple, b: IntTuple) -> bool:
+    """C++'s ``colex_less``: colexicographic order, the last mode first (each tuple from its end).
+
+    >>> colex_less((5, 1), (0, 2)), colex_less((1, 2), (2, 2))
+    (True, True)
+    """
+    _check_comparable(tuple(reversed(a)) if type(a) is tuple else a,
+                      tuple(reversed(b)) if type(b) is tuple else b, "colex_less")
+    if type(a) is tuple and type(b) is tuple:
+        for x, y in zip(reversed(a), reversed(b)):
+            if colex_less(x, y):
+                return True
+            if x != y:
+                return False
+        return len(a) < len(b)
+    return _compare_leaves(a, b, "colex_less")
+
+
+def elem_less(a: IntTuple, b: IntTuple) -> bool:
+    """C++'s ``elem_less``: every mode of ``a`` less than ``b``'s (``b`` may have more modes; a
+    longer ``a`` is never less). A coordinate ``c`` is inside a shape ``s`` when ``elem_less(c, s)``.
+
+    >>> elem_less((1, 2), (2, 3)), elem_less((1, 3), (2, 3)), elem_less((1,), (2, 0))
+    (True, False, True)
+    """
+    _check_comparable(a, b, "elem_less")
+    if type(a) is tuple and type(b) is tuple:
+        if len(a) > len(b):
+            return False
+        return all(elem_less(x, y) for x, y in zip(a, b))
+    return _compare_leaves(a, b, "elem_less")
+
+
 def _shape_div_int(a: int, b: int) -> int:
     if a == 0 or b == 0:
         raise CutepyError(f"shape_div: {short_repr(a)} and {short_repr(b)}: a shape has no size-0 modes")

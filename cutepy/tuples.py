@@ -99,6 +99,56 @@ def product_each(t: Any) -> tuple:
     return it.product_each(t) if type(t) is tuple else (t,)
 
 
+def _comparison(name: str, base: Callable, swap: bool, negate: bool, says: str, example: str) -> Callable:
+    """A checked comparison built from ``base`` as C++ builds the four of a family:
+    ``less(a, b)``, ``leq(a, b) = !less(b, a)``, ``gtr(a, b) = less(b, a)``, ``geq(a, b) = !less(a, b)``."""
+    def compare(a: Any, b: Any) -> bool:
+        check_int_tuple(a, name, 1)
+        check_int_tuple(b, name, 2)
+        x, y = (b, a) if swap else (a, b)
+        return base(x, y) != negate
+
+    compare.__name__ = compare.__qualname__ = name
+    compare.__doc__ = f"""C++'s ``{name}``: {says}
+
+    Pre:  ``a`` and ``b`` are integers or tuples of the same nesting where compared (a tuple is
+          compared only with a tuple; else ``CutepyError``).
+    Post: a bool, as C++'s ``{name}(a, b)``.
+
+    >>> {example}
+    """
+    return compare
+
+
+def _family(prefix: str, base: Callable, order: str, examples: dict) -> tuple:
+    says = {
+        "less": f"``a`` before ``b`` in {order}.",
+        "leq": f"``not {prefix}_less(b, a)`` ({order}; C++'s definition, which for the elementwise "
+               "order is not 'every mode at most').",
+        "gtr": f"``{prefix}_less(b, a)`` ({order}).",
+        "geq": f"``not {prefix}_less(a, b)`` ({order}; C++'s definition, which for the elementwise "
+               "order is not 'every mode at least').",
+    }
+    spec = {"less": (False, False), "leq": (True, True), "gtr": (True, False), "geq": (False, True)}
+    return tuple(_comparison(f"{prefix}_{k}", base, *spec[k], says[k], examples[k]) for k in spec)
+
+
+elem_less, elem_leq, elem_gtr, elem_geq = _family(
+    "elem", it.elem_less, "the elementwise order (every mode less)",
+    {"less": "elem_less((1, 2), (2, 3)), elem_less((1, 3), (2, 3))\n    (True, False)",
+     "leq": "elem_leq((1, 3), (2, 3)), elem_leq((3, 1), (2, 3))\n    (True, True)",
+     "gtr": "elem_gtr((3, 4), (2, 3)), elem_gtr((3, 3), (2, 3))\n    (True, False)",
+     "geq": "elem_geq((1, 3), (2, 3)), elem_geq((1, 2), (2, 3))\n    (True, False)"})
+lex_less, lex_leq, lex_gtr, lex_geq = _family(
+    "lex", it.lex_less, "lexicographic order (mode 0 first)",
+    {"less": "lex_less((1, 5), (2, 0))\n    True", "leq": "lex_leq((1, 5), (1, 5))\n    True",
+     "gtr": "lex_gtr((2, 0), (1, 5))\n    True", "geq": "lex_geq((1, 5), (2, 0))\n    False"})
+colex_less, colex_leq, colex_gtr, colex_geq = _family(
+    "colex", it.colex_less, "colexicographic order (the last mode first)",
+    {"less": "colex_less((5, 1), (0, 2))\n    True", "leq": "colex_leq((5, 1), (5, 1))\n    True",
+     "gtr": "colex_gtr((0, 2), (5, 1))\n    True", "geq": "colex_geq((5, 1), (0, 2))\n    False"})
+
+
 def _positive_shape(shape: Any, fn: str) -> None:
     check_int_tuple(shape, fn, 1)
     bad = [x for x in (it.flatten(shape) if type(shape) is tuple else (shape,)) if type(x) is int and x <= 0]
@@ -155,7 +205,9 @@ def compact_order(shape: Any, order: Any) -> Any:
     return it.compact_order(shape, order)
 
 __all__ = [
-    "ceil_div", "check_int_tuple", "compact_col_major", "compact_order", "compact_row_major", "compatible",
-    "congruent", "crd2crd", "crd2idx", "idx2crd", "inner_product", "prefix_product", "product",
-    "product_each", "round_up", "shape_div", "suffix_product", "weakly_congruent",
+    "ceil_div", "check_int_tuple", "colex_geq", "colex_gtr", "colex_leq", "colex_less", "compact_col_major",
+    "compact_order", "compact_row_major", "compatible", "congruent", "crd2crd", "crd2idx", "elem_geq",
+    "elem_gtr", "elem_leq", "elem_less", "idx2crd", "inner_product", "lex_geq", "lex_gtr", "lex_leq",
+    "lex_less", "prefix_product", "product", "product_each", "round_up", "shape_div", "suffix_product",
+    "weakly_congruent",
 ]

@@ -793,7 +793,61 @@ def _case_int_tuple_functions(r):
     return Case("round_up", (s, b), lambda: cp.round_up(s, b), f"print(round_up({cx(s)}, {cx(b)}));")
 
 
+def _case_comparisons(r):
+    a = rand_shape(r, 3, 2, (0, 1, 2, 3, 4))
+    b = _rand_like(r, a) if r.random() < 0.7 else rand_shape(r, 3, 2, (0, 1, 2, 3, 4))
+    fam = r.choice(("elem", "lex", "colex"))
+    op = f"{fam}_{r.choice(('less', 'leq', 'gtr', 'geq'))}"
+    fn = getattr(cp, op)
+    return Case(op, (a, b), lambda: fn(a, b), f'printf({op}({cx(a)}, {cx(b)}) ? "true" : "false");')
+
+
+def _rand_like(r, t: Any) -> Any:
+    """Same nesting as ``t`` (sometimes a mode longer), leaves redrawn around ``t``'s."""
+    if type(t) is tuple:
+        out = tuple(_rand_like(r, x) for x in t)
+        return out + (r.randint(0, 4),) if r.random() < 0.1 else out
+    return max(0, t + r.choice((-1, 0, 0, 1)))
+
+
+def _case_composed_modes(r):
+    C = rand_swizzled(r)
+    C = ComposedLayout(C.outer, r.choice((0, 0, 4, 8)), C.inner)
+    inner = C.inner
+    rk = inner.rank() if type(inner.shape) is tuple else 1
+    c = r.random()
+    if c < 0.25 and type(inner.shape) is tuple:
+        i = r.randrange(rk)
+        return Case("get(CL)", (C, i), lambda: cp.get(C, i), f"print(get<{i}>({cx(C)}));")
+    if c < 0.45 and type(inner.shape) is tuple:
+        b = r.randrange(rk)
+        e = r.randint(b + 1, rk)
+        return Case("take(CL)", (C, b, e), lambda: cp.take(C, b, e), f"print(take<{b},{e}>({cx(C)}));")
+    if c < 0.6 and type(inner.shape) is tuple:
+        b = r.randrange(rk)
+        e = r.randint(b, rk)
+        return Case("group(CL)", (C, b, e), lambda: cp.group(C, b, e), f"print(group<{b},{e}>({cx(C)}));")
+    if c < 0.8:
+        x = rand_layout(r, "compact", 2)
+        return Case("append(CL)", (C, x), lambda: cp.append(C, x),
+                    f"print(append<{rk + 1}>({cx(C)}, {cx(x)}));")
+    return Case("flatten(CL)", (C,), lambda: cp.flatten(C), f"print(flatten({cx(C)}));")
+
+
+def _case_unflatten(r):
+    s = rand_shape(r, 4, 2)
+    flat = it.flatten(s) if type(s) is tuple else (s,)
+    shape = flat if len(flat) > 1 or r.random() < 0.5 else flat[0]
+    L = Layout(shape, compact_strides(r, shape))
+    prof = it.unflatten((0,) * len(flat), s) if type(s) is tuple else 0
+    return Case("unflatten", (L, prof), lambda: cp.unflatten(L, prof),
+                f"print(unflatten({cx(L)}, {cx(prof)}));")
+
+
 CFUNC_OPERATIONS: dict[str, tuple[float, Callable[[random.Random], Case]]] = {
+    "comparisons": (0.3, _case_comparisons),
+    "composed_modes": (0.3, _case_composed_modes),
+    "unflatten": (0.2, _case_unflatten),
     "max_alignment": (0.5, _case_max_alignment),
     "coprofile": (0.3, _case_coprofile),
     "domain_offset": (0.3, _case_domain_offset),

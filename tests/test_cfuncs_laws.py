@@ -292,3 +292,51 @@ def test_round_up_is_the_next_multiple(a, b):
 def test_product_each_keeps_the_size(s):
     pe = cp.product_each(s)
     assert type(pe) is tuple and it.product(pe) == it.product(s) and len(pe) == it.rank(s)
+
+
+# -- coordinate comparisons, unflatten, the composed overloads of the mode functions -----------
+
+
+@given(shapes(), st.data())
+def test_elem_less_is_the_bounds_check_of_a_coordinate(s, data):
+    crd = data.draw(coordinates(s, natural=True))
+    assert cp.elem_less(crd, s)
+    assert not cp.elem_less(s, s) and not cp.lex_less(s, s) and not cp.colex_less(s, s)
+
+
+@given(shapes(), st.data())
+def test_colex_order_is_the_order_of_indices(s, data):
+    n = it.product(s)
+    i, j = data.draw(st.integers(0, n - 1)), data.draw(st.integers(0, n - 1))
+    a, b = cp.idx2crd(i, s), cp.idx2crd(j, s)
+    flat_a = it.flatten(a) if type(a) is tuple else (a,)
+    flat_b = it.flatten(b) if type(b) is tuple else (b,)
+    assert cp.colex_less(flat_a, flat_b) == (i < j)
+    assert cp.lex_less(tuple(reversed(flat_a)), tuple(reversed(flat_b))) == (i < j)
+    assert cp.colex_geq(flat_a, flat_b) == (i >= j) and cp.colex_gtr(flat_a, flat_b) == (i > j)
+    assert cp.lex_leq(flat_a, flat_b) == (not cp.lex_less(flat_b, flat_a))
+
+
+@given(st.one_of(layouts(negative=True), negative_stride_layouts()))
+def test_unflatten_undoes_flatten(L):
+    F = cp.flatten(L)
+    assert cp.unflatten(F, L.shape) == L
+
+
+@given(st.one_of(swizzled_layouts(), offset_swizzled_layouts()), st.data())
+def test_mode_functions_of_a_composed_layout_act_on_its_inner_layout(C, data):
+    inner = C.inner
+    rk = len(inner.shape) if type(inner.shape) is tuple else 1
+    i = data.draw(st.integers(0, rk - 1))
+    b = data.draw(st.integers(0, rk))
+    e = data.draw(st.integers(b, rk))
+    for got, want in ((cp.get(C, i) if type(inner.shape) is tuple else None, cp.get(inner, i)
+                       if type(inner.shape) is tuple else None),
+                      (cp.flatten(C), cp.flatten(inner)), (cp.group(C, b, e), cp.group(inner, b, e)),
+                      (cp.append(C, Layout(2, 0)), cp.append(inner, Layout(2, 0)))):
+        if want is None:
+            continue
+        assert type(got) is ComposedLayout and got.inner == want
+        assert got.outer == C.outer and got.offset == C.offset
+    F = cp.flatten(C)
+    assert [F(k) for k in range(F.size())] == [C(k) for k in range(C.size())]
