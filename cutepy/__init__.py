@@ -40,6 +40,7 @@ from .layout import (
     get_hier_coord,
     group,
     make_identity_layout,
+    make_layout,
     prepend,
     rank,
     replace,
@@ -67,7 +68,6 @@ from .swizzle import (
     get_nonswizzle_portion,
     get_swizzle_portion,
     make_composed_layout,
-    make_layout,
     make_swizzle,
 )
 from .tuples import (

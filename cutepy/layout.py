@@ -368,14 +368,19 @@ def as_layout(x: Any) -> Layout:
 def make_layout(*args: Any) -> Layout:
     """``make_layout(shape, stride=None)``, or ``make_layout(L0, L1, ...)`` to use layouts as modes.
 
-    Pre:  a shape (and a congruent stride or ``LayoutLeft``/``LayoutRight``), or layouts.
+    Pre:  a shape (and a congruent stride or ``LayoutLeft``/``LayoutRight``), layouts, or one Swizzle.
     Post: as :class:`Layout`; with layouts, mode ``k`` of the result is the ``k``-th layout.
 
     >>> make_layout((2, 3), LayoutRight)
     (2,3):(3,1)
     >>> make_layout(Layout(2, 3), Layout((4, 2)))
     (2,(4,2)):(3,(1,4))
+
+    A swizzle gives C++'s ``make_layout(Sw<B,M,S>)``, ``Sw o 0 o (M+B+|S|):1`` (see
+    :meth:`cutepy.swizzle.Swizzle.make_layout`).
     """
+    if len(args) == 1 and hasattr(args[0], "yyy_mask") and callable(getattr(args[0], "make_layout", None)):
+        return args[0].make_layout()  # a Swizzle (cutepy.swizzle sits above this module)
     if args and all(type(a) is Layout for a in args):
         return Layout._new(tuple([a._shape for a in args]), tuple([a._stride for a in args]))
     if len(args) == 1:

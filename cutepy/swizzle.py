@@ -27,7 +27,6 @@ from . import inttuple as it
 from .composition import composition
 from .errors import AdmissibilityError, CutepyError
 from .layout import Layout, _fill_none, _has_none, as_layout, slice_and_offset
-from .layout import make_layout as _make_layout
 
 if TYPE_CHECKING:  # numpy is imported only where offsets are computed
     import numpy as np
@@ -102,6 +101,25 @@ class Swizzle:
     def compose_left(self, A: Layout) -> Any:
         """``A o Sw`` as C++: A moves the swizzle's bits (``make_swizzle(A(Y), A(Z))``)."""
         return _compose_swizzle_right(A, self)
+
+    def make_layout(self) -> Any:
+        """C++'s ``make_layout(Sw<B,M,S>)``: ``Sw o 0 o (M+B+|S|):1`` (what ``cutepy.make_layout(sw)``
+        returns).
+
+        C++ writes the bit count ``M + B + |S|`` where the size ``2**(M+B+|S|)`` might be expected;
+        cutepy gives what C++ gives. A swizzle without bits gives the plain layout.
+
+        Pre:  not ``Sw<0,0,0>`` (C++'s ``0:1`` has no elements; ``CutepyError``).
+        Post: ``result(i) == self(i)`` for ``0 <= i < M + B + |S|``.
+
+        >>> Swizzle(3, 4, 3).make_layout()
+        Sw<3,4,3> o 0 o 10:1
+        """
+        n = self.base + self.bits + abs(self.shift)
+        if n == 0:
+            raise CutepyError("make_layout(Sw<0,0,0>): C++ gives the 0-element layout 0:1; a cutepy "
+                              "layout has at least one element")
+        return _with_swizzle(self, Layout(n, 1))
 
 
 def _as_inner(B: Any) -> Any:
@@ -338,32 +356,6 @@ def compose_swizzles(a: Swizzle, b: Swizzle) -> Swizzle:
             f"composition {a} o {b}: C++'s {sw} is not the composition: {b} writes bits "
             f"{b.zzz_mask & a.yyy_mask:#b} that {a} reads")
     return sw
-
-
-def make_layout(*args: Any) -> Any:
-    """:func:`cutepy.layout.make_layout`, and ``make_layout(Swizzle)`` as C++.
-
-    ``make_layout(Sw<B,M,S>)`` is C++'s ``composition(Sw, Layout<Int<M+B+|S|>, _1>)``: a
-    domain of ``M + B + |S|`` elements (C++ writes the bit count where the size ``2**(M+B+|S|)``
-    might be expected; cutepy gives what C++ gives). A swizzle without bits gives the plain
-    layout.
-
-    Pre:  a Swizzle other than ``Sw<0,0,0>`` (C++'s ``0:1`` has no elements; ``CutepyError``), or
-          the arguments of :func:`cutepy.layout.make_layout`.
-    Post: for a swizzle, ``result(i) == Sw(i)`` for ``0 <= i < M + B + |S|``.
-
-    >>> make_layout(Swizzle(3, 4, 3))
-    Sw<3,4,3> o 0 o 10:1
-    >>> make_layout((2, 3), (3, 1))
-    (2,3):(3,1)
-    """
-    if len(args) == 1 and isinstance(args[0], Swizzle):
-        sw = args[0]
-        if sw.base + sw.bits + abs(sw.shift) == 0:
-            raise CutepyError("make_layout(Sw<0,0,0>): C++ gives the 0-element layout 0:1; a cutepy "
-                              "layout has at least one element")
-        return _with_swizzle(sw, Layout(sw.base + sw.bits + abs(sw.shift), 1))
-    return _make_layout(*args)
 
 
 def domain_offset(crd: Any, layout: Any) -> tuple[Any, Any]:
