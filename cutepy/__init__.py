@@ -14,12 +14,14 @@ from .casting import (
     downcast,
     make_layout_like,
     make_ordered_layout,
+    max_alignment,
     recast_layout,
     upcast,
 )
 from .coalesce import coalesce, filter, filter_zeros
 from .complement import complement, coshape
 from .composition import is_admissible
+from .divides import ceil_div, domain_distribute, evenly_divides
 from .errors import AdmissibilityError, CutepyError, LayoutError, ParseError, SymbolicError, Undecided
 from .inverse import left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse
 from .layout import (
@@ -27,6 +29,7 @@ from .layout import (
     LayoutLeft,
     LayoutRight,
     append,
+    coprofile,
     cosize,
     depth,
     dice,
@@ -46,6 +49,7 @@ from .layout import (
     slice_and_offset,
     stride,
     take,
+    unflatten,
 )
 from .notation import parse
 from .products import (
@@ -60,20 +64,38 @@ from .products import (
 from .swizzle import (
     ComposedLayout,
     Swizzle,
+    domain_offset,
     get_nonswizzle_portion,
     get_swizzle_portion,
     make_composed_layout,
     make_swizzle,
 )
 from .tuples import (
-    ceil_div,
+    colex_geq,
+    colex_gtr,
+    colex_leq,
+    colex_less,
+    compact_col_major,
+    compact_order,
+    compact_row_major,
     compatible,
     congruent,
+    crd2crd,
     crd2idx,
+    elem_geq,
+    elem_gtr,
+    elem_leq,
+    elem_less,
     idx2crd,
     inner_product,
+    lex_geq,
+    lex_gtr,
+    lex_leq,
+    lex_less,
     prefix_product,
     product,
+    product_each,
+    round_up,
     shape_div,
     suffix_product,
     weakly_congruent,
@@ -200,6 +222,11 @@ __all__ = [
     "make_tiled_mma", "mma_atom", "mma_atoms", "outer_partition", "partition_fragment_A",
     "partition_fragment_B", "partition_fragment_C", "partition_shape_A", "partition_shape_B",
     "partition_shape_C",
+    # C++ CuTe functions (issue 10)
+    "compact_col_major", "compact_order", "compact_row_major", "coprofile", "crd2crd",
+    "domain_distribute", "domain_offset", "evenly_divides", "max_alignment", "product_each", "round_up",
+    "unflatten", "elem_less", "elem_leq", "elem_gtr", "elem_geq", "lex_less", "lex_leq", "lex_gtr",
+    "lex_geq", "colex_less", "colex_leq", "colex_gtr", "colex_geq",
     # symbolic, proofs, derivations
     "Derivation", "Equivalence", "assuming", "declare", "equivalent", "explain", "subs",
     "symbols",

@@ -20,7 +20,10 @@ from typing import Any
 
 from . import inttuple as it
 from .basis import ScaledBasis
+from .coalesce import coalesce
+from .divides import logical_divide
 from .errors import AdmissibilityError, CutepyError
+from .inverse import right_inverse
 from .layout import Layout, layout_arg
 from .products import tiled_product
 from .swizzle import ComposedLayout, Swizzle
@@ -238,3 +241,67 @@ def make_fragment_like(layout: Any) -> Layout:
     mode0 = Layout._new(shape[0], it.compact_major(it.filter_zeros(stride[0], shape[0])))
     rest = Layout._new(shape[1:], it.compact_order(shape[1:], stride[1:]))
     return tiled_product(mode0, rest)
+
+
+def _cxx_gcd(t: Any, u: Any) -> Any:
+    """C++ CuTe's ``gcd`` on integers, remainders truncated toward zero: the sign of the result
+    follows C++'s loop (``gcd(4, -6) == -2``), as C++ answers with negative strides."""
+    while True:
+        if t == 0:
+            return u
+        u = it.tdivmod(u, t)[1]
+        if u == 0:
+            return t
+        t = it.tdivmod(t, u)[1]
+
+
+def _cxx_gcd_all(x: Any) -> Any:
+    """C++'s ``gcd`` of an IntTuple: a right fold over its modes (``gcd(a, gcd(b, c))``)."""
+    if type(x) is not tuple:
+        return x
+    vals = [_cxx_gcd_all(v) for v in x]
+    acc = vals[-1]
+    for v in reversed(vals[:-1]):
+        acc = _cxx_gcd(v, acc)
+    return acc
+
+
+def max_alignment(layout: Any) -> Any:
+    """The largest ``N`` for which C++'s ``upcast<N>(layout)`` compiles (C++'s ``max_alignment``).
+
+    For a Layout, as C++: ``F = coalesce(layout)`` with every non-integer (symbolic, C++'s
+    dynamic) shape taken as 1 and stride as 0; ``P = logical_divide(F, right_inverse(F))``;
+    the answer is ``gcd(size(P[0]), stride(P[1]))``: the contiguous run, cut to a divisor of
+    every other stride. A swizzle ``Sw<B,M,S>`` gives ``2**M``; ``Sw o offset o L`` gives
+    ``gcd(2**M, offset, max_alignment(L))``; any other composed layout 1. Negative strides
+    give what C++'s truncating ``gcd`` gives (its sign included).
+
+    Pre:  ``layout`` is a Layout with integer (not basis) strides, a Swizzle or a composed
+          layout (else ``CutepyError``).
+    Post: for a Layout with positive strides, ``result >= 1`` divides the size of its
+          contiguous (stride-1) run and every other stride of ``coalesce(layout)``.
+
+    >>> max_alignment(Layout((4, 8), (1, 4))), max_alignment(Layout((4, 8), (1, 8)))
+    (32, 4)
+    >>> max_alignment(ComposedLayout(Swizzle(3, 4, 3), 8, Layout((8, 64), (64, 1))))
+    8
+    """
+    if type(layout) is Swizzle:
+        return 1 << layout.base
+    if type(layout) is ComposedLayout:
+        if type(layout.outer) is not Swizzle or not isinstance(layout.inner, (Layout, ComposedLayout)):
+            return 1  # as C++: "do not attempt for general ComposedLayouts"
+        if not it.is_int(layout.offset):
+            raise CutepyError(f"max_alignment of {layout}: the offset must be an integer")
+        return _cxx_gcd(1 << layout.outer.base, _cxx_gcd(layout.offset, max_alignment(layout.inner)))
+    if type(layout) is not Layout:
+        layout = layout_arg(layout, "max_alignment")
+    _int_strides(layout, "max_alignment")
+    flat = coalesce(layout)
+    fs = flat.shape if type(flat.shape) is tuple else (flat.shape,)
+    fd = flat.stride if type(flat.stride) is tuple else (flat.stride,)
+    static_s = tuple(s if type(s) is int else 1 for s in fs)
+    static_d = tuple(d if type(d) is int else 0 for d in fd)
+    F = Layout(static_s, static_d) if len(fs) > 1 else Layout(static_s[0], static_d[0])
+    P = logical_divide(F, right_inverse(F))
+    return _cxx_gcd(P[0].size(), _cxx_gcd_all(P[1].stride))

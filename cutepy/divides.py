@@ -21,6 +21,7 @@ For a layout ``(M, N, L, ...)`` and a tiler ``<TileM, TileN>``::
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -33,6 +34,8 @@ from .errors import CutepyError
 from .layout import Layout, as_layout, make_layout
 from .swizzle import ComposedLayout
 from .tracing import recorder, recording
+from .tuples import ceil_div as checked_ceil_div
+from .tuples import check_int_tuple
 
 
 def _tiler(t: Any) -> Any:
@@ -192,3 +195,99 @@ def flat_divide(A: Any, tiler: Any) -> Layout:
     if (rec := recorder()) and rec.opens(flat_divide):
         return rec.framed(flat_divide, A, tiler)
     return unpack_all(zipped_divide(A, tiler))
+
+
+def ceil_div(target: Any, tiler: Any) -> Any:
+    """How many tiles of ``tiler`` cover ``target``: C++'s ``ceil_div``, the Layout overload included.
+
+    With a Layout ``tiler`` this is the rest mode of :func:`logical_divide`:
+    ``shape(complement(tiler, shape(target)))`` (C++ does not check that the tiler divides
+    the target, so the answer exists where ``logical_divide`` may not). With integers or
+    integer tuples it is :func:`cutepy.tuples.ceil_div`.
+
+    Pre:  ``target`` is a shape (or a Layout, whose shape is taken); ``tiler`` is a Layout with
+          positive integer strides that ``complement`` accepts, or an IntTuple (else
+          ``CutepyError``/``AdmissibilityError``).
+    Post: for a Layout tiler, ``size(tiler) * size(result) >= size(target)`` when the tiler is
+          compact; ``result == ceil_div(target, size(tiler))`` for a compact 1-D tiler over a
+          1-D target.
+
+    >>> ceil_div((16, 12), Layout((4, 2), (1, 32))), ceil_div(100, Layout(8, 2))
+    ((8, 3), (2, 7))
+    >>> ceil_div((16, 12), 8)
+    (2, 12)
+    """
+    if isinstance(target, Layout):
+        target = target.shape
+    if isinstance(tiler, Layout):
+        check_int_tuple(target, "ceil_div", 1)
+        return complement(tiler, target).shape
+    if isinstance(tiler, ComposedLayout):
+        raise CutepyError(f"ceil_div: C++ has no ceil_div by a composed layout ({tiler})")
+    return checked_ceil_div(target, tiler)
+
+
+def domain_distribute(shape_a: Any, b: Any) -> Layout:
+    """A layout of ``b`` elements (or fewer) spread over ``shape_a``: C++'s ``domain_distribute``.
+
+    Mode by mode of ``flatten(shape_a)`` it takes ``gcd(a_i, rest)`` elements (``rest`` is
+    ``b`` divided by what the modes before took), with the compact column-major strides of
+    ``shape_a``, coalesced. It may find fewer than ``b`` elements (C++: "not guaranteed to
+    find all").
+
+    Pre:  ``shape_a`` is a shape (or a Layout, whose shape is taken); ``b`` is a positive integer
+          (C++ requires a static integer; else ``CutepyError``).
+    Post: ``size(result)`` divides ``b``; ``result`` is strictly increasing; each leaf of the
+          result divides the mode of ``shape_a`` it comes from, so ``zipped_divide(make_layout(
+          shape_a), result)`` is admissible.
+
+    >>> domain_distribute((15, 14), 6), domain_distribute((4, (6, 2)), 16)
+    ((3,2):(1,15), (8,2):(1,24))
+    """
+    if isinstance(shape_a, (Layout, ComposedLayout)):
+        shape_a = shape_a.shape
+    check_int_tuple(shape_a, "domain_distribute", 1)
+    if type(b) is not int or b < 1:
+        raise CutepyError(f"domain_distribute: b must be a positive integer, got {it.short_repr(b)}")
+    flat = it.flatten(shape_a) if type(shape_a) is tuple else (shape_a,)
+    if any(type(x) is not int or x < 1 for x in flat):
+        raise CutepyError(f"domain_distribute: the shape {it.short_repr(shape_a)} must have positive "
+                          "integer leaves (C++ requires a static shape)")
+    shapes, rest = [], b
+    for a in flat:
+        g = math.gcd(a, rest)
+        shapes.append(g)
+        rest //= g
+    strides = it.compact_major(flat)
+    with recording(None):  # a construction, not a step to explain
+        s, d = coalesce_flat(tuple(shapes), strides)
+    return Layout._new(s, d)
+
+
+def evenly_divides(shape_a: Any, tiler: Any) -> bool:
+    """Whether ``tiler`` tiles ``shape_a`` with no partial tile: C++'s ``evenly_divides``.
+
+    A tuple tiler answers mode by mode (``False`` when it has more modes than ``shape_a``);
+    otherwise ``size(a) == size(tiler) * size(ceil_div(shape(a), tiler))``, with the Layout
+    form of :func:`ceil_div` for a Layout tiler.
+
+    Pre:  ``shape_a`` is a shape or a Layout; ``tiler`` an integer, a Layout or a tuple of them
+          (else ``CutepyError``).
+    Post: for integers, ``result == (a % b == 0)``; for a tuple tiler, the conjunction over its modes.
+
+    >>> evenly_divides((15, 14), domain_distribute((15, 14), 6)), evenly_divides(128, 96)
+    (True, False)
+    """
+    a = shape_a.shape if isinstance(shape_a, (Layout, ComposedLayout)) else shape_a
+    check_int_tuple(a, "evenly_divides", 1)
+    if isinstance(tiler, ComposedLayout):
+        raise CutepyError(f"evenly_divides: C++ has no evenly_divides by a composed layout ({tiler})")
+    if type(tiler) is tuple:
+        modes = a if type(a) is tuple else (a,)
+        if len(tiler) > len(modes):
+            return False
+        return all(evenly_divides(m, t) for m, t in zip(modes, tiler))
+    if not isinstance(tiler, Layout):
+        check_int_tuple(tiler, "evenly_divides", 2)
+    size_b = tiler.size() if isinstance(tiler, Layout) else it.product(tiler)
+    return bool(it.product(a) == size_b * it.product(ceil_div(a, tiler)))

@@ -79,7 +79,8 @@ def short_repr(x: Any) -> str:
 
 
 def product_each(t: IntTuple) -> IntTuple:
-    """Product of each top-level mode: ``((2,3),4) -> (6,4)``.
+    """Product of each top-level mode: ``((2,3),4) -> (6,4)``; an integer stays itself
+    (:func:`cutepy.tuples.product_each` wraps it, as C++).
 
     >>> product_each(((2, 3), 4))
     (6, 4)
@@ -261,6 +262,95 @@ def ceil_div(a: IntTuple, b: IntTuple) -> IntTuple:
     if b == 0:
         raise CutepyError(f"ceil_div: division of {short_repr(a)} by 0")
     return -(-a // b)
+
+
+def round_up(a: IntTuple, b: IntTuple) -> IntTuple:
+    """``a`` rounded up to a multiple of ``b``, mode by mode (C++'s ``round_up``).
+
+    Pre:  ``a`` and ``b`` are both integers (``b`` non-zero) or both tuples, ``b`` with at most
+          as many modes as ``a`` (its missing modes are 1); else ``CutepyError``.
+    Post: each leaf of the result is the smallest multiple of the matching leaf of ``b`` that
+          is at least ``a``'s (for positive leaves).
+
+    >>> round_up(10, 4), round_up((10, 7, 3), (4, 8))
+    (12, (12, 8, 3))
+    """
+    if type(a) is tuple and type(b) is tuple:
+        if len(b) > len(a):
+            raise CutepyError(f"round_up: {short_repr(b)} has more modes than {short_repr(a)}")
+        return tuple(round_up(x, y) for x, y in zip(a, b + (1,) * (len(a) - len(b))))
+    if type(a) is tuple or type(b) is tuple:
+        raise CutepyError(f"round_up: {short_repr(a)} and {short_repr(b)} are not both integers "
+                          "or both tuples")
+    if b == 0:
+        raise CutepyError(f"round_up: {short_repr(a)} rounded to a multiple of 0")
+    return tdivmod(a + b - 1, b)[0] * b
+
+
+def _check_comparable(a: Any, b: Any, fn: str) -> None:
+    """C++ instantiates the comparison of every pair of modes up to the shorter tuple's rank: an
+    integer against a tuple anywhere there does not compile."""
+    if type(a) is tuple and type(b) is tuple:
+        for x, y in zip(a, b):
+            _check_comparable(x, y, fn)
+    elif type(a) is tuple or type(b) is tuple:
+        raise CutepyError(f"{fn}: {short_repr(a)} and {short_repr(b)} are not both integers or both "
+                          "tuples (C++ compares a tuple only with a tuple)")
+
+
+def _compare_leaves(a: Any, b: Any, fn: str) -> bool:
+    _check_comparable(a, b, fn)
+    return bool(a < b)
+
+
+def lex_less(a: IntTuple, b: IntTuple) -> bool:
+    """C++'s ``lex_less``: lexicographic order, mode 0 first; a prefix is less than a longer tuple.
+
+    >>> lex_less((1, 5), (2, 0)), lex_less((1, 2), (1, 2, 0)), lex_less(((1, 2), 3), ((1, 2), 3))
+    (True, True, False)
+    """
+    _check_comparable(a, b, "lex_less")
+    if type(a) is tuple and type(b) is tuple:
+        for x, y in zip(a, b):
+            if lex_less(x, y):
+                return True
+            if x != y:
+                return False
+        return len(a) < len(b)
+    return _compare_leaves(a, b, "lex_less")
+
+
+def colex_less(a: IntTuple, b: IntTuple) -> bool:
+    """C++'s ``colex_less``: colexicographic order, the last mode first (each tuple from its end).
+
+    >>> colex_less((5, 1), (0, 2)), colex_less((1, 2), (2, 2))
+    (True, True)
+    """
+    _check_comparable(tuple(reversed(a)) if type(a) is tuple else a,
+                      tuple(reversed(b)) if type(b) is tuple else b, "colex_less")
+    if type(a) is tuple and type(b) is tuple:
+        for x, y in zip(reversed(a), reversed(b)):
+            if colex_less(x, y):
+                return True
+            if x != y:
+                return False
+        return len(a) < len(b)
+    return _compare_leaves(a, b, "colex_less")
+
+
+def elem_less(a: IntTuple, b: IntTuple) -> bool:
+    """C++'s ``elem_less``: every mode of ``a`` less than ``b``'s (``b`` may have more modes; a
+    longer ``a`` is never less). A coordinate ``c`` is inside a shape ``s`` when ``elem_less(c, s)``.
+
+    >>> elem_less((1, 2), (2, 3)), elem_less((1, 3), (2, 3)), elem_less((1,), (2, 0))
+    (True, False, True)
+    """
+    _check_comparable(a, b, "elem_less")
+    if type(a) is tuple and type(b) is tuple:
+        if len(a) > len(b):
+            return False
+        return all(elem_less(x, y) for x, y in zip(a, b))
+    return _compare_leaves(a, b, "elem_less")
 
 
 def _shape_div_int(a: int, b: int) -> int:
@@ -480,6 +570,32 @@ def filter_zeros(a: IntTuple, b: IntTuple | None = None) -> IntTuple:
     if type(a) is tuple:
         return tuple(filter_zeros(x, y) for x, y in zip(a, b))
     return 1 if type(a) is int and a == 0 else b
+
+
+def crd2crd(crd: IntTuple, src_shape: IntTuple, dst_shape: IntTuple) -> IntTuple:
+    """A coordinate of ``src_shape`` re-expressed in ``dst_shape`` (C++'s ``crd2crd``).
+
+    Where ``crd`` and both shapes are tuples the modes convert one by one; otherwise the
+    coordinate becomes its index in ``src_shape`` and the index is split in ``dst_shape``
+    (the last mode takes what is left, as :func:`idx2crd`).
+
+    Pre:  where ``crd``, ``src_shape`` and ``dst_shape`` are all tuples they have the same rank
+          (else ``CutepyError``, where C++ fails a static_assert); ``crd`` is a coordinate of
+          ``src_shape``.
+    Post: ``result == idx2crd(crd2idx(crd, src_shape), dst_shape)`` mode by mode; so
+          ``crd2idx(result, dst_shape) == crd2idx(crd, src_shape)`` when the sizes agree.
+
+    >>> crd2crd((1, 2), (4, 8), (4, (2, 4)))
+    (1, (0, 1))
+    >>> crd2crd(9, (4, 8), (8, 4)), crd2crd((1, 2), (4, 8), 32)
+    ((1, 1), 9)
+    """
+    if type(crd) is tuple and type(src_shape) is tuple and type(dst_shape) is tuple:
+        if not len(crd) == len(src_shape) == len(dst_shape):
+            raise CutepyError(f"crd2crd: coordinate {short_repr(crd)}, source shape {short_repr(src_shape)} "
+                              f"and destination shape {short_repr(dst_shape)} differ in rank")
+        return tuple(crd2crd(c, s, d) for c, s, d in zip(crd, src_shape, dst_shape))
+    return idx2crd(crd2idx(crd, src_shape), dst_shape)
 
 
 def crd2idx(crd: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> Any:

@@ -172,10 +172,13 @@ def _check_left_inverse(A: Layout, L: Layout) -> None:
 
 
 def _composed_inverse(inverse: Any, A: ComposedLayout) -> Any:
-    """``inverse(Sw o 0 o L) = inverse(L) o Sw`` (a swizzle is its own inverse), as C++."""
-    if not isinstance(A.outer, Swizzle) or A.offset != 0:
-        raise CutepyError(f"{inverse.__name__} of {A}: only a swizzle over offset 0 is supported "
-                          "(C++ returns a composed layout with a swizzle inside it otherwise)")
+    """``inverse(Sw o 0 o L) = inverse(L) o Sw`` (a swizzle is its own inverse), as C++;
+    with an offset, C++'s ``inverse(L) o -offset o Sw``."""
+    if not isinstance(A.outer, Swizzle):
+        raise CutepyError(f"{inverse.__name__} of {A}: C++ inverts a composed layout only with a "
+                          "swizzle outside")
+    if A.offset != 0:
+        return _offset_inverse(inverse, A)
     R = composition(inverse(A.inner), A.outer)
     n = A.size() if inverse is left_inverse else R.size()
     if n > MAX_INVERSE_CHECK:
@@ -196,6 +199,38 @@ def _composed_inverse(inverse: Any, A: ComposedLayout) -> Any:
 
 #: Largest swizzled layout whose inverse is checked element by element (numpy, int64).
 MAX_INVERSE_CHECK = 1 << 22
+
+
+def _offset_inverse(inverse: Any, A: ComposedLayout) -> ComposedLayout:
+    """C++'s ``inverse(Sw o off o L) = inverse(L) o -off o Sw``: a function of an index with
+    no domain of its own. Checked as the offset-0 case is: the right inverse on the indices
+    ``0 .. size(right_inverse(L)) - 1``, the left inverse on A's domain."""
+    if type(A.offset) is not int:
+        raise CutepyError(f"{inverse.__name__} of {A}: the offset must be an integer")
+    if not isinstance(A.inner, Layout):
+        raise CutepyError(f"{inverse.__name__} of {A}: the inner layout must be a Layout")
+    inv = inverse(A.inner)
+    R = ComposedLayout(inv, -A.offset, A.outer)
+    n = A.size() if inverse is left_inverse else inv.size()
+    if n > MAX_INVERSE_CHECK:
+        raise CutepyError(f"{inverse.__name__} of {A}: {n} elements to check, more than "
+                          f"MAX_INVERSE_CHECK = {MAX_INVERSE_CHECK}")
+    import numpy as np  # lazy: only this check of a swizzled inverse needs numpy
+
+    idx = np.arange(n, dtype=np.int64)
+    if inverse is left_inverse:
+        got = R.offsets(A.offsets(idx))
+    else:
+        inner = np.asarray(R.offsets(idx)) + 0
+        got = A.outer(A.offset + np.sign(inner) * A.inner.offsets(np.abs(inner)))
+    if not np.array_equal(got, idx):
+        k = int(np.nonzero(got != idx)[0][0])
+        which = f"R(A({k}))" if inverse is left_inverse else f"A(R({k}))"
+        raise AdmissibilityError(
+            f"{inverse.__name__} of {A}: C++'s answer {R} breaks the post-condition: {which} = "
+            f"{int(got[k])}: the offset moves the swizzle's input out of the range "
+            f"{inverse.__name__}({A.inner}) inverts")
+    return R
 
 
 def _int_strides(A: Layout, fd: tuple) -> None:

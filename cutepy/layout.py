@@ -368,14 +368,19 @@ def as_layout(x: Any) -> Layout:
 def make_layout(*args: Any) -> Layout:
     """``make_layout(shape, stride=None)``, or ``make_layout(L0, L1, ...)`` to use layouts as modes.
 
-    Pre:  a shape (and a congruent stride or ``LayoutLeft``/``LayoutRight``), or layouts.
+    Pre:  a shape (and a congruent stride or ``LayoutLeft``/``LayoutRight``), layouts, or one Swizzle.
     Post: as :class:`Layout`; with layouts, mode ``k`` of the result is the ``k``-th layout.
 
     >>> make_layout((2, 3), LayoutRight)
     (2,3):(3,1)
     >>> make_layout(Layout(2, 3), Layout((4, 2)))
     (2,(4,2)):(3,(1,4))
+
+    A swizzle gives C++'s ``make_layout(Sw<B,M,S>)``, ``Sw o 0 o (M+B+|S|):1`` (see
+    :meth:`cutepy.swizzle.Swizzle.make_layout`).
     """
+    if len(args) == 1 and hasattr(args[0], "yyy_mask") and callable(getattr(args[0], "make_layout", None)):
+        return args[0].make_layout()  # a Swizzle (cutepy.swizzle sits above this module)
     if args and all(type(a) is Layout for a in args):
         return Layout._new(tuple([a._shape for a in args]), tuple([a._stride for a in args]))
     if len(args) == 1:
@@ -412,8 +417,22 @@ def _modes(layout: Layout, fn: str = "a mode operation") -> tuple[tuple, tuple]:
     return (layout._shape,), (layout._stride,)
 
 
+def _composed(x: Any) -> bool:
+    """Whether ``x`` is a composed layout ``outer o offset o inner`` (:mod:`cutepy.swizzle` sits
+    above this module: it is recognised by its parts and rebuilt through its own type)."""
+    return type(x) is not Layout and hasattr(x, "outer") and hasattr(x, "inner") and hasattr(x, "offset")
+
+
+def _on_inner(C: Any, op: Any, *args: Any) -> Any:
+    """C++'s overloads for a composed layout: ``op`` on the inner layout (the domain), the outer
+    function and the offset kept (``composition(C.layout_a(), C.offset(), op(C.layout_b()))``)."""
+    return type(C)(C.outer, C.offset, op(C.inner, *args))
+
+
 def get(layout: Layout, *path: int) -> Layout:
     """The sub-layout at a mode path: ``get(L, 1, 0)`` is CuTe's ``layout<1,0>(L)``.
+
+    A composed layout ``outer o offset o L`` gives ``outer o offset o get(L, ...)``, as C++.
 
     Pre:  each index of ``path`` names a mode of the layout reached so far.
     Post: the result is that mode, shape and stride unchanged.
@@ -421,6 +440,8 @@ def get(layout: Layout, *path: int) -> Layout:
     >>> get(Layout(((2, 2), 3), ((24, 2), 8)), 0, 1)
     2:2
     """
+    if _composed(layout):
+        return _on_inner(layout, get, *path)
     layout = layout_arg(layout, "get")
     for i in path:
         layout = layout[i]
@@ -455,6 +476,8 @@ def take(layout: Layout, begin: int, end: int) -> Layout:
     >>> take(Layout((2, 3, 4)), 1, 3)
     (3,4):(2,6)
     """
+    if _composed(layout):  # as C++: take the modes of the inner layout
+        return _on_inner(layout, take, begin, end)
     s, d = _modes(layout, "take")
     if type(begin) is not int or type(end) is not int or not 0 <= begin <= end <= len(s):
         raise CutepyError(f"take: [{it.short_repr(begin)}, {it.short_repr(end)}) "
@@ -471,10 +494,14 @@ def group(layout: Layout, begin: int, end: int) -> Layout:
     >>> group(Layout((2, 3, 4)), 0, 2)
     ((2,3),4):((1,2),6)
     """
+    if _composed(layout):  # as C++: group the modes of the inner layout
+        return _on_inner(layout, group, begin, end)
     s, d = _modes(layout, "group")
     if type(begin) is not int or type(end) is not int or not 0 <= begin <= end <= len(s):
         raise CutepyError(f"group: [{it.short_repr(begin)}, {it.short_repr(end)}) "
                           f"is not a mode range of {layout}")
+    if begin == end:  # as C++: an empty range groups nothing
+        return layout_arg(layout, "group")
     return Layout._new(
         s[:begin] + (s[begin:end],) + s[end:], d[:begin] + (d[begin:end],) + d[end:]
     )
@@ -491,6 +518,8 @@ def append(layout: Layout, x: Layout | None = None, n: int | None = None) -> Lay
     >>> append(Layout((2, 3)), Layout(5, 6))
     (2,3,5):(1,2,6)
     """
+    if _composed(layout):  # as C++: append to the inner layout
+        return _on_inner(layout, append, x, n)
     x = Layout._new(1, 0) if x is None else layout_arg(x, "append")
     s, d = _modes(layout, "append")
     if n is None:
@@ -543,10 +572,39 @@ def flatten(layout: Layout) -> Layout:
     >>> flatten(Layout(((2, 2), 3), ((24, 2), 8)))
     (2,2,3):(24,2,8)
     """
+    if _composed(layout):  # as C++: flatten the inner layout
+        return _on_inner(layout, flatten)
     layout = layout_arg(layout, "flatten")
     if type(layout._shape) is not tuple:
         return layout
     return Layout._new(it.flatten(layout._shape), it.flatten(layout._stride))
+
+
+def unflatten(layout: Layout, target_profile: Any) -> Layout:
+    """The flat ``layout`` with its modes nested like ``target_profile`` (C++'s ``unflatten``).
+
+    Pre:  ``layout`` is flat and has as many modes as ``target_profile`` has leaves (else
+          ``CutepyError``); ``target_profile`` is an IntTuple (its leaves' values do not matter).
+    Post: ``congruent(result.shape, target_profile)`` and ``flatten(result) == flatten(layout)``.
+
+    >>> unflatten(Layout((2, 3, 4)), ((0, 0), 0))
+    ((2,3),4):((1,2),6)
+    """
+    layout = layout_arg(layout, "unflatten")
+    check_profile = it.flatten(target_profile) if type(target_profile) is tuple else (target_profile,)
+    for leaf in check_profile:
+        if not it.is_integer(leaf):
+            raise CutepyError(f"unflatten: the profile {it.short_repr(target_profile)} is not an IntTuple")
+    s, d = layout._shape, layout._stride
+    if type(s) is tuple and any(type(x) is tuple for x in s):
+        raise CutepyError(f"unflatten: {layout} is not flat")
+    fs, fd = (s, d) if type(s) is tuple else ((s,), (d,))
+    if len(fs) != len(check_profile):
+        raise CutepyError(f"unflatten: {layout} has {len(fs)} modes, the profile "
+                          f"{it.short_repr(target_profile)} {len(check_profile)} leaves")
+    if type(target_profile) is not tuple:
+        return Layout._new(fs[0], fd[0])
+    return Layout._new(it.unflatten(fs, target_profile), it.unflatten(fd, target_profile))
 
 
 # -- slicing ----------------------------------------------------------------------
@@ -578,7 +636,7 @@ def slice_and_offset(crd: Any, layout: Layout) -> tuple[Layout, Any]:
     if type(layout) is not Layout:
         if callable(getattr(layout, "slice_and_offset", None)):  # a composed layout slices itself
             return layout.slice_and_offset(crd)
-        raise CutepyError(f"slice_and_offset needs a layout, got {type(layout).__name__}")
+        layout = layout_arg(layout, "slice_and_offset")
     crd = _normalize_coord(crd)
     shape, stride = layout._shape, layout._stride
     if crd is None:
@@ -606,6 +664,8 @@ def dice(crd: Any, layout: Layout) -> Layout:
     >>> dice((None, 2), Layout((4, 3), (3, 1)))
     (3):(1)
     """
+    if type(layout) is not Layout:  # C++ has no dice of a composed layout
+        layout = layout_arg(layout, "dice")
     crd = _normalize_coord(crd)
     if crd is None:
         return Layout._new((), ())
@@ -698,6 +758,35 @@ def cosize(layout: Any) -> Any:
     if type(layout) is not Layout and not callable(getattr(layout, "cosize", None)):
         layout = layout_arg(layout, "cosize")
     return layout.cosize()
+
+
+def coprofile(layout: Layout) -> Any:
+    """The profile of ``layout``'s codomain, as a tuple of zeros (C++'s ``coprofile``).
+
+    Integer strides give ``0``; basis strides (identity layouts) give zeros shaped like the
+    sum of the strides, the coordinate tuple every offset of ``layout`` is.
+
+    Pre:  ``layout`` is a Layout (or a shape); its strides are all integers or all basis
+          elements (else ``CutepyError``: C++ does not add an integer to a coordinate).
+    Post: ``congruent(result, layout(i))`` for every index ``i``; every leaf is 0.
+
+    >>> coprofile(Layout((4, 8), (1, 4)))
+    0
+    >>> coprofile(make_identity_layout((4, (8, 2))))
+    (0, (0, 0))
+    """
+    if type(layout) is not Layout:
+        layout = layout_arg(layout, "coprofile")
+    total: Any = 0
+    for d in it.flatten(layout._stride) if type(layout._stride) is tuple else (layout._stride,):
+        total = total + (d.as_tuple() if isinstance(d, ScaledBasis) else d)
+    return _zeros_like(total)
+
+
+def _zeros_like(t: Any) -> Any:
+    if isinstance(t, tuple):
+        return tuple(_zeros_like(x) for x in t)
+    return 0
 
 
 def rank(x: Any) -> int:

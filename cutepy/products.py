@@ -27,19 +27,24 @@ from . import inttuple as it
 from .complement import complement
 from .composition import composition
 from .divides import _tiler, by_mode, unpack_all, unpack_rest, zip_by_tiler
-from .errors import CutepyError
+from .errors import AdmissibilityError, CutepyError
 from .layout import Layout, as_layout, layout_arg, make_layout
-from .swizzle import ComposedLayout
+from .swizzle import ComposedLayout, Swizzle, make_swizzle
 from .tracing import recorder
 
 
 def logical_product(A: Any, tiler: Any) -> Layout:
     """``(A, composition(complement(A, size(A)*cosize(B)), B))``, by mode for a tuple tiler.
 
-    Pre:  ``A`` is a Layout; ``tiler`` is a layout or a tuple of layouts with at most
-          ``rank(A)`` modes; ``complement(A, ...)`` exists (else ``AdmissibilityError``).
+    A swizzled tiler ``Sw o 0 o L`` gives, as C++, ``Sw' o logical_product(A, L)`` with the
+    swizzle ``Sw'`` moved to where the product puts L's swizzled bits.
+
+    Pre:  ``A`` is a Layout; ``tiler`` is a layout, a swizzled layout over offset 0 or a tuple of
+          layouts with at most ``rank(A)`` modes; ``complement(A, ...)`` exists (else
+          ``AdmissibilityError``).
     Post: ``size(result) == size(A) * size(tiler)``; ``result`` restricted to mode 0 is ``A``
-          and each copy of ``A`` is laid out by ``tiler``.
+          and each copy of ``A`` is laid out by ``tiler``:
+          ``result(i, j) == A(i) + complement(A, size(A) * cosize(tiler))(tiler(j))``.
 
     >>> logical_product(Layout((2, 2), (4, 1)), Layout(6, 1))
     ((2,2),(2,3)):((4,1),(2,8))
@@ -50,6 +55,8 @@ def logical_product(A: Any, tiler: Any) -> Layout:
     if type(A) is ComposedLayout:  # as C++: the product of the layout under the swizzle
         return ComposedLayout(A.outer, A.offset, logical_product(A.inner, tiler))
     A = as_layout(A)
+    if type(tiler) is ComposedLayout:
+        return _product_by_swizzled(A, tiler)
     if tiler is None:
         rec and rec.emit(ev.NoTiler())
         return A
@@ -58,6 +65,62 @@ def logical_product(A: Any, tiler: Any) -> Layout:
     room = A.size() * tiler.cosize()
     rec and rec.emit(ev.Room(A, tiler, room))
     return make_layout(A, composition(complement(A, room), tiler))
+
+
+#: Largest product with a swizzled tiler whose result is checked element by element.
+MAX_PRODUCT_CHECK = 1 << 22
+
+
+def _product_by_swizzled(A: Layout, T: ComposedLayout) -> Any:
+    """C++'s ``logical_product(Layout, Sw o 0 o L)``: the product with L, then a new swizzle made
+    of where the product sends the swizzle's active Y and Z bits of L."""
+    sw, L = T.outer, T.inner
+    if not isinstance(sw, Swizzle) or not isinstance(L, Layout):
+        raise CutepyError(f"logical_product of {A} by {T}: C++ takes a composed tiler only as a "
+                          "swizzle over a layout")
+    if T.offset != 0:
+        raise CutepyError(f"logical_product of {A} by {T}: C++ requires the swizzle's offset to be 0")
+    new = logical_product(A, L)
+    b, m, s = sw.bits, sw.base, abs(sw.shift)
+    only_zy = Layout._new((1 << m, 1 << b, 1 << (s - b), 1 << b, 1), (0, 1 << m, 0, 1 << (m + s), 0))
+    projected = composition(only_zy, L)
+    active = projected(projected.size() - 1)
+    new_z = new((0, L(active & sw.zzz_mask)))
+    new_y = new((0, L(active & sw.yyy_mask)))
+    try:
+        moved = make_swizzle(new_y, new_z)
+    except CutepyError as e:  # C++ fails make_swizzle's static_assert here
+        raise CutepyError(f"logical_product of {A} by {T}: the product moves the swizzle's bits to "
+                          f"Y = {new_y:#b}, Z = {new_z:#b}, which no swizzle has ({e})") from None
+    result = _swizzled(moved, new)
+    _check_product(A, T, result)
+    return result
+
+
+def _swizzled(sw: Swizzle, L: Layout) -> Any:
+    return L if sw.bits == 0 else ComposedLayout(sw, 0, L)
+
+
+def _check_product(A: Layout, T: ComposedLayout, R: Any) -> None:
+    """``R(i, j) == A(i) + C(T(j))``, ``C = complement(A, size(A) * cosize(T))``: where C++'s
+    moved swizzle is not that function, raise instead of answering silently wrong."""
+    n = A.size() * T.size()
+    if type(n) is not int:
+        raise CutepyError(f"logical_product of {A} by {T}: symbolic sizes cannot be checked")
+    if n > MAX_PRODUCT_CHECK:
+        raise CutepyError(f"logical_product of {A} by {T}: {n} elements to check, more than "
+                          f"MAX_PRODUCT_CHECK = {MAX_PRODUCT_CHECK}")
+    import numpy as np  # lazy: only this check of a swizzled product needs numpy
+
+    C = complement(A, A.size() * T.cosize())
+    want = (A.offsets()[:, None] + C.offsets(T.offsets())[None, :]).reshape(-1, order="F")
+    got = R.offsets()
+    if not np.array_equal(got, want):
+        k = int(np.nonzero(got != want)[0][0])
+        raise AdmissibilityError(
+            f"logical_product of {A} by {T}: C++'s answer {R} breaks the product's definition: at "
+            f"index {k} it gives {int(got[k])}, A(i) + complement(A)(tiler(j)) is {int(want[k])} (the "
+            "swizzle does not move with the product)")
 
 
 def zipped_product(A: Any, tiler: Any) -> Layout:

@@ -44,6 +44,8 @@ __all__ = [
     "swizzles",
     "negative_stride_layouts",
     "swizzled_layouts",
+    "offset_swizzled_layouts",
+    "coordinates",
 ]
 
 _SMALL = (1, 2, 2, 3, 4, 4, 6, 8)
@@ -247,3 +249,22 @@ def swizzled_layouts(draw: Any, max_leaves: int = 3) -> ComposedLayout:
         return ComposedLayout(sw, 0, Layout(flat[0], strides[0]))
     shape, stride = it.unflatten(tuple(flat), profile), it.unflatten(tuple(strides), profile)
     return ComposedLayout(sw, 0, Layout(shape, stride))
+
+
+@st.composite
+def offset_swizzled_layouts(draw: Any, max_leaves: int = 3) -> ComposedLayout:
+    """``Sw<B,M,S> o offset o L`` as :func:`swizzled_layouts`, with an offset in ``[0, size(L))``
+    (a slice or a ``domain_offset`` leaves one there)."""
+    C = draw(swizzled_layouts(max_leaves))
+    return ComposedLayout(C.outer, draw(st.integers(0, C.size() - 1)), C.inner)
+
+
+@st.composite
+def coordinates(draw: Any, shape: Any, natural: bool = False) -> Any:
+    """A coordinate of ``shape``: an index, or (always when ``natural``) a natural coordinate,
+    or anything between (a coordinate of a coarser profile)."""
+    if type(shape) is not tuple:
+        return draw(st.integers(0, shape - 1))
+    if not natural and draw(st.booleans()):
+        return draw(st.integers(0, it.product(shape) - 1))
+    return tuple(draw(coordinates(s, natural)) for s in shape)

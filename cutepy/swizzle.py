@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import inttuple as it
 from .composition import composition
-from .errors import CutepyError
+from .errors import AdmissibilityError, CutepyError
 from .layout import Layout, _fill_none, _has_none, as_layout, slice_and_offset
 
 if TYPE_CHECKING:  # numpy is imported only where offsets are computed
@@ -90,7 +90,10 @@ class Swizzle:
     __repr__ = __str__
 
     def compose(self, B: Any) -> Any:
-        """``Sw o B``: a composed layout with offset 0 (``B`` itself when the swizzle has no bits, as C++)."""
+        """``Sw o B``: a composed layout with offset 0 (``B`` itself when the swizzle has no bits, as C++);
+        ``Sw o Sw'`` is one swizzle (see :func:`compose_swizzles`)."""
+        if isinstance(B, Swizzle):
+            return compose_swizzles(self, B)
         if self.bits == 0 and isinstance(B, Layout):
             return B
         return ComposedLayout(self, 0, _as_inner(B))
@@ -98,6 +101,25 @@ class Swizzle:
     def compose_left(self, A: Layout) -> Any:
         """``A o Sw`` as C++: A moves the swizzle's bits (``make_swizzle(A(Y), A(Z))``)."""
         return _compose_swizzle_right(A, self)
+
+    def make_layout(self) -> Any:
+        """C++'s ``make_layout(Sw<B,M,S>)``: ``Sw o 0 o (M+B+|S|):1`` (what ``cutepy.make_layout(sw)``
+        returns).
+
+        C++ writes the bit count ``M + B + |S|`` where the size ``2**(M+B+|S|)`` might be expected;
+        cutepy gives what C++ gives. A swizzle without bits gives the plain layout.
+
+        Pre:  not ``Sw<0,0,0>`` (C++'s ``0:1`` has no elements; ``CutepyError``).
+        Post: ``result(i) == self(i)`` for ``0 <= i < M + B + |S|``.
+
+        >>> Swizzle(3, 4, 3).make_layout()
+        Sw<3,4,3> o 0 o 10:1
+        """
+        n = self.base + self.bits + abs(self.shift)
+        if n == 0:
+            raise CutepyError("make_layout(Sw<0,0,0>): C++ gives the 0-element layout 0:1; a cutepy "
+                              "layout has at least one element")
+        return _with_swizzle(self, Layout(n, 1))
 
 
 def _as_inner(B: Any) -> Any:
@@ -114,7 +136,10 @@ class ComposedLayout:
     """``outer o offset o inner``: evaluates ``outer(offset + inner(c))``.
 
     ``outer`` is a :class:`Swizzle`, a :class:`Layout` or another composed layout;
-    ``inner`` is a :class:`Layout` (or composed layout) and gives the domain.
+    ``inner`` is a :class:`Layout` (or composed layout) and gives the domain. As in C++,
+    ``inner`` may also be a bare :class:`Swizzle` (the inverse of a swizzled layout with an
+    offset is ``inverse(L) o -offset o Sw``): such a composed layout is a function of an
+    index with no domain of its own, so it evaluates at an index but has no shape or size.
 
     >>> C = ComposedLayout(Swizzle(1, 0, 1), 0, Layout((2, 2), (2, 1)))
     >>> C, [C(i) for i in range(4)]
@@ -126,32 +151,44 @@ class ComposedLayout:
     def __init__(self, outer: Any, offset: Any, inner: Any):
         if not isinstance(outer, (Swizzle, Layout, ComposedLayout)):
             raise CutepyError(f"ComposedLayout: {outer!r} cannot be the outer function")
-        if not isinstance(inner, (Layout, ComposedLayout)):
+        if not isinstance(inner, (Layout, ComposedLayout, Swizzle)):
             raise CutepyError(f"ComposedLayout: {inner!r} is not a layout")
         self.outer, self.offset, self.inner = outer, offset, inner
+
+    def _domain(self) -> Any:
+        """The inner layout, which gives the domain (a bare swizzle inside has none)."""
+        if isinstance(self.inner, Swizzle):
+            raise CutepyError(f"{self} has no domain (a swizzle is innermost): it has no shape or size, "
+                              "evaluate it at an index")
+        return self.inner
 
     # domain queries come from the inner layout
     @property
     def shape(self) -> Any:
-        return self.inner.shape
+        return self._domain().shape
 
     def size(self) -> Any:
-        return self.inner.size()
+        return self._domain().size()
 
     def rank(self) -> int:
-        return self.inner.rank()
+        return self._domain().rank()
 
     def depth(self) -> int:
-        return self.inner.depth()
+        return self._domain().depth()
 
     def cosize(self) -> Any:
         """As C++: a swizzle permutes within aligned blocks, so the cosize is the inner layout's."""
+        self._domain()
         if isinstance(self.outer, Swizzle):
             return self.inner.cosize()
         return int(self.offsets().max()) + 1
 
     def __call__(self, *args: Any) -> Any:
         crd = args[0] if len(args) == 1 else args
+        if isinstance(self.inner, Swizzle):
+            if len(args) != 1 or not it.is_integer(crd) or isinstance(crd, bool):
+                raise CutepyError(f"{self} is evaluated at an integer index, not at {it.short_repr(crd)}")
+            return self.outer(self.offset + self.inner(crd))
         if _has_none(crd):
             return self.slice_and_offset(crd)[0]
         return self.outer(self.offset + self.inner(*args))
@@ -173,14 +210,33 @@ class ComposedLayout:
         return ComposedLayout(self.outer, self.offset + off, sub), 0
 
     def __getitem__(self, i: int) -> ComposedLayout:
-        return ComposedLayout(self.outer, self.offset, self.inner[i])
+        return ComposedLayout(self.outer, self.offset, self._domain()[i])
 
     def offsets(self, indices: Any = None) -> np.ndarray:
         """Every offset of the domain (or of given indices) as int64, vectorized."""
+        if isinstance(self.inner, Swizzle):
+            return self._offsets_without_domain(indices)
         inner = self.inner.offsets(indices) + self.offset
         if isinstance(self.outer, Swizzle):
             return self.outer(inner)
         return self.outer.offsets(inner)
+
+    def _offsets_without_domain(self, indices: Any) -> np.ndarray:
+        """``outer(offset + Sw(i))`` at given indices; a Layout outside is evaluated as C++ does
+        at a negative index (truncating division: ``L(-k) == -L(k)``)."""
+        if indices is None:
+            raise CutepyError(f"{self} has no domain (a swizzle is innermost): pass the indices")
+        import numpy as np  # lazy: only array evaluation needs numpy
+
+        idx = np.asarray(indices)
+        if idx.dtype.kind not in "iu":
+            raise CutepyError(f"indices of {self} must be integers, got dtype {idx.dtype}")
+        vals = self.inner(idx.astype(np.int64)) + self.offset
+        if isinstance(self.outer, Layout):
+            return np.sign(vals) * self.outer.offsets(np.abs(vals))
+        if isinstance(self.outer, Swizzle):
+            return self.outer(vals)
+        return self.outer.offsets(vals)
 
     def compose(self, B: Any) -> ComposedLayout:
         """``(outer o offset o inner) o B == outer o offset o (inner o B)``."""
@@ -277,6 +333,65 @@ def make_swizzle(y_mask: int, z_mask: int) -> Swizzle:
     if sw.yyy_mask | sw.zzz_mask != y_mask | z_mask:
         raise CutepyError(f"make_swizzle: masks {y_mask:#b} and {z_mask:#b} are not those of one swizzle")
     return sw
+
+
+def compose_swizzles(a: Swizzle, b: Swizzle) -> Swizzle:
+    """``a o b`` for two swizzles of the same shift: one swizzle (C++'s ``composition(Swizzle, Swizzle)``).
+
+    C++ XORs the masks: ``make_swizzle<Ya ^ Yb, Za ^ Zb>()``. That is ``a o b`` exactly when
+    no bit ``b`` writes is one ``a`` reads (``Zb & Ya == 0``). Masks that break this never
+    make one swizzle, so C++ rejects them too; the check stays as a guard
+    (``AdmissibilityError``).
+
+    Pre:  ``a.shift == b.shift`` and the XORed masks are those of one swizzle (else
+          ``CutepyError``, where C++ fails a static_assert).
+    Post: ``result(x) == a(b(x))`` for every ``x >= 0``; ``a o a`` is the identity ``Sw<0,0,0>``.
+
+    >>> compose_swizzles(Swizzle(2, 4, 3), Swizzle(1, 6, 3))
+    Sw<3,4,3>
+    >>> compose_swizzles(Swizzle(3, 4, 3), Swizzle(3, 4, 3))
+    Sw<0,0,0>
+    """
+    for k, sw in enumerate((a, b), start=1):
+        if not isinstance(sw, Swizzle):
+            raise CutepyError(f"composition of swizzles: argument {k} is {it.short_repr(sw)}, not a Swizzle")
+    if a.shift != b.shift:
+        raise CutepyError(f"composition {a} o {b}: C++ merges only swizzles of the same shift")
+    try:
+        sw = make_swizzle(a.yyy_mask ^ b.yyy_mask, a.zzz_mask ^ b.zzz_mask)
+    except CutepyError as e:
+        raise CutepyError(f"composition {a} o {b}: the XORed masks make no swizzle ({e})") from None
+    if b.zzz_mask & a.yyy_mask:
+        raise AdmissibilityError(
+            f"composition {a} o {b}: C++'s {sw} is not the composition: {b} writes bits "
+            f"{b.zzz_mask & a.yyy_mask:#b} that {a} reads")
+    return sw
+
+
+def domain_offset(crd: Any, layout: Any) -> tuple[Any, Any]:
+    """C++'s ``domain_offset``: the layout that starts at ``crd``, and the offset to add to a pointer.
+
+    A Layout stays and gives ``layout(crd)``; a composed layout keeps the offset itself
+    (``outer o (offset + inner(crd)) o inner``, pointer offset 0), as C++.
+
+    Pre:  ``layout`` is a Layout (or a shape) or a composed layout; ``crd`` is a coordinate
+          (or an index) of its shape (else ``CutepyError``).
+    Post: ``(L, p)`` with ``p + L(c) == layout(c) + layout(crd)`` for a Layout, and
+          ``L(c) == outer(offset + inner(crd) + inner(c))`` for a composed layout.
+
+    >>> domain_offset((1, 2), Layout((4, 8), (1, 4)))
+    ((4,8):(1,4), 9)
+    >>> domain_offset((1, 2), ComposedLayout(Swizzle(1, 0, 1), 3, Layout((4, 8), (1, 4))))
+    (Sw<1,0,1> o 12 o (4,8):(1,4), 0)
+    """
+    if isinstance(layout, ComposedLayout):
+        if _has_none(crd):
+            raise CutepyError(f"domain_offset: the coordinate {it.short_repr(crd)} has a wildcard")
+        return ComposedLayout(layout.outer, layout.offset + layout._domain()(crd), layout.inner), 0
+    layout = as_layout(layout) if not isinstance(layout, Layout) else layout
+    if _has_none(crd):
+        raise CutepyError(f"domain_offset: the coordinate {it.short_repr(crd)} has a wildcard")
+    return layout, layout(crd)
 
 
 def _with_swizzle(sw: Swizzle, L: Layout) -> Any:

@@ -73,16 +73,141 @@ def _congruent_stride(fn: Callable) -> Callable:
 ceil_div = _checked(it.ceil_div)
 compatible = _checked(it.compatible)
 congruent = _checked(it.congruent)
+crd2crd = _checked(it.crd2crd)
 crd2idx = _checked(_congruent_stride(it.crd2idx), basis_args=(3,))
 idx2crd = _checked(_congruent_stride(it.idx2crd), basis_args=(3,))
 inner_product = _checked(it.inner_product, basis_args=(2,))
 prefix_product = _checked(it.prefix_product)
 product = _checked(it.product)
+round_up = _checked(it.round_up)
 shape_div = _checked(it.shape_div)
 suffix_product = _checked(it.suffix_product)
 weakly_congruent = _checked(it.weakly_congruent)
 
+
+def product_each(t: Any) -> tuple:
+    """The product of each top-level mode, as a tuple (C++'s ``product_each``, which wraps an
+    integer: ``product_each(4) == (4,)``).
+
+    Pre:  ``t`` is an IntTuple (else ``CutepyError``).
+    Post: ``len(result) == rank(t)`` and ``result[i] == product(t[i])``.
+
+    >>> product_each(((2, 3), 4)), product_each(4)
+    ((6, 4), (4,))
+    """
+    check_int_tuple(t, "product_each", 1)
+    return it.product_each(t) if type(t) is tuple else (t,)
+
+
+def _comparison(name: str, base: Callable, swap: bool, negate: bool, says: str, example: str) -> Callable:
+    """A checked comparison built from ``base`` as C++ builds the four of a family:
+    ``less(a, b)``, ``leq(a, b) = !less(b, a)``, ``gtr(a, b) = less(b, a)``, ``geq(a, b) = !less(a, b)``."""
+    def compare(a: Any, b: Any) -> bool:
+        check_int_tuple(a, name, 1)
+        check_int_tuple(b, name, 2)
+        x, y = (b, a) if swap else (a, b)
+        return base(x, y) != negate
+
+    compare.__name__ = compare.__qualname__ = name
+    compare.__doc__ = f"""C++'s ``{name}``: {says}
+
+    Pre:  ``a`` and ``b`` are integers or tuples of the same nesting where compared (a tuple is
+          compared only with a tuple; else ``CutepyError``).
+    Post: a bool, as C++'s ``{name}(a, b)``.
+
+    >>> {example}
+    """
+    return compare
+
+
+def _family(prefix: str, base: Callable, order: str, examples: dict) -> tuple:
+    says = {
+        "less": f"``a`` before ``b`` in {order}.",
+        "leq": f"``not {prefix}_less(b, a)`` ({order}; C++'s definition, which for the elementwise "
+               "order is not 'every mode at most').",
+        "gtr": f"``{prefix}_less(b, a)`` ({order}).",
+        "geq": f"``not {prefix}_less(a, b)`` ({order}; C++'s definition, which for the elementwise "
+               "order is not 'every mode at least').",
+    }
+    spec = {"less": (False, False), "leq": (True, True), "gtr": (True, False), "geq": (False, True)}
+    return tuple(_comparison(f"{prefix}_{k}", base, *spec[k], says[k], examples[k]) for k in spec)
+
+
+elem_less, elem_leq, elem_gtr, elem_geq = _family(
+    "elem", it.elem_less, "the elementwise order (every mode less)",
+    {"less": "elem_less((1, 2), (2, 3)), elem_less((1, 3), (2, 3))\n    (True, False)",
+     "leq": "elem_leq((1, 3), (2, 3)), elem_leq((3, 1), (2, 3))\n    (True, True)",
+     "gtr": "elem_gtr((3, 4), (2, 3)), elem_gtr((3, 3), (2, 3))\n    (True, False)",
+     "geq": "elem_geq((1, 3), (2, 3)), elem_geq((1, 2), (2, 3))\n    (True, False)"})
+lex_less, lex_leq, lex_gtr, lex_geq = _family(
+    "lex", it.lex_less, "lexicographic order (mode 0 first)",
+    {"less": "lex_less((1, 5), (2, 0))\n    True", "leq": "lex_leq((1, 5), (1, 5))\n    True",
+     "gtr": "lex_gtr((2, 0), (1, 5))\n    True", "geq": "lex_geq((1, 5), (2, 0))\n    False"})
+colex_less, colex_leq, colex_gtr, colex_geq = _family(
+    "colex", it.colex_less, "colexicographic order (the last mode first)",
+    {"less": "colex_less((5, 1), (0, 2))\n    True", "leq": "colex_leq((5, 1), (5, 1))\n    True",
+     "gtr": "colex_gtr((0, 2), (5, 1))\n    True", "geq": "colex_geq((5, 1), (0, 2))\n    False"})
+
+
+def _positive_shape(shape: Any, fn: str) -> None:
+    check_int_tuple(shape, fn, 1)
+    bad = [x for x in (it.flatten(shape) if type(shape) is tuple else (shape,)) if type(x) is int and x <= 0]
+    if bad:
+        raise CutepyError(f"{fn}: the shape {it.short_repr(shape)} has a leaf {bad[0]} that is not positive")
+
+
+def compact_col_major(shape: Any, current: Any = 1) -> Any:
+    """Column-major compact strides of ``shape`` (C++'s ``compact_col_major``, LayoutLeft).
+
+    Pre:  ``shape`` is a shape (positive integer leaves; else ``CutepyError``).
+    Post: congruent with ``shape``; the first leaf has stride ``current``, each next leaf the
+          previous stride times its size; a size-1 leaf gets stride 0, as C++ gives it.
+
+    >>> compact_col_major((4, (1, 3)))
+    (1, (0, 4))
+    """
+    _positive_shape(shape, "compact_col_major")
+    check_int_tuple(current, "compact_col_major", 2)
+    return it.compact_major(shape, "left", current)
+
+
+def compact_row_major(shape: Any, current: Any = 1) -> Any:
+    """Row-major compact strides of ``shape`` (C++'s ``compact_row_major``, LayoutRight).
+
+    Pre:  ``shape`` is a shape (positive integer leaves; else ``CutepyError``).
+    Post: congruent with ``shape``; the last leaf has stride ``current``, each leaf before it
+          the next one's stride times that one's size; a size-1 leaf gets stride 0.
+
+    >>> compact_row_major((4, (2, 3)))
+    (6, (3, 1))
+    """
+    _positive_shape(shape, "compact_row_major")
+    check_int_tuple(current, "compact_row_major", 2)
+    return it.compact_major(shape, "right", current)
+
+
+def compact_order(shape: Any, order: Any) -> Any:
+    """Compact strides of ``shape`` that grow in the order ``order`` (C++'s ``compact_order``).
+
+    Pre:  ``shape`` is a shape and ``order`` an integer tuple weakly congruent with it (else
+          ``CutepyError``).
+    Post: congruent with ``shape``; a mode's strides start at the product of the sizes of
+          every mode of smaller order, compact column-major within the mode.
+
+    >>> compact_order((2, 3, 4), (1, 2, 0))
+    (4, 8, 1)
+    """
+    _positive_shape(shape, "compact_order")
+    check_int_tuple(order, "compact_order", 2)
+    if not it.weakly_congruent(order, shape):
+        raise CutepyError(f"compact_order: order {it.short_repr(order)} does not match the shape "
+                          f"{it.short_repr(shape)}")
+    return it.compact_order(shape, order)
+
 __all__ = [
-    "ceil_div", "check_int_tuple", "compatible", "congruent", "crd2idx", "idx2crd", "inner_product",
-    "prefix_product", "product", "shape_div", "suffix_product", "weakly_congruent",
+    "ceil_div", "check_int_tuple", "colex_geq", "colex_gtr", "colex_leq", "colex_less", "compact_col_major",
+    "compact_order", "compact_row_major", "compatible", "congruent", "crd2crd", "crd2idx", "elem_geq",
+    "elem_gtr", "elem_leq", "elem_less", "idx2crd", "inner_product", "lex_geq", "lex_gtr", "lex_leq",
+    "lex_less", "prefix_product", "product", "product_each", "round_up", "shape_div", "suffix_product",
+    "weakly_congruent",
 ]
