@@ -46,6 +46,7 @@ from .layout import (
     replace,
     select,
     shape,
+    slice_,
     slice_and_offset,
     stride,
     take,
@@ -95,10 +96,19 @@ from .tuples import (
     prefix_product,
     product,
     product_each,
+    repeat_like,
     round_up,
     shape_div,
     suffix_product,
+    unwrap,
     weakly_congruent,
+    wrap,
+)
+from .tuples import (
+    max as max,  # noqa: A004  (cutepy.max; not in __all__)
+)
+from .tuples import (
+    min as min,  # noqa: A004
 )
 
 # isort: split
@@ -226,8 +236,13 @@ __all__ = [
     "compact_col_major", "compact_order", "compact_row_major", "coprofile", "crd2crd",
     "domain_distribute", "domain_offset", "evenly_divides", "max_alignment", "product_each", "round_up",
     "unflatten", "elem_less", "elem_leq", "elem_gtr", "elem_geq", "lex_less", "lex_leq", "lex_gtr",
-    "lex_geq", "colex_less", "colex_leq", "colex_gtr", "colex_geq",
+    "lex_geq", "colex_less", "colex_leq", "colex_gtr", "colex_geq", "repeat_like", "unwrap", "wrap",
     # symbolic, proofs, derivations
     "Derivation", "Equivalence", "assuming", "declare", "equivalent", "explain", "subs",
     "symbols",
 ]
+
+#: C++'s ``slice(crd, x)``, ``max``/``min`` of an IntTuple: reachable as ``cutepy.slice``,
+#: ``cutepy.max``, ``cutepy.min``, but not in ``__all__``, so ``from cutepy import *`` keeps
+#: Python's builtins.
+slice = slice_  # noqa: A001

@@ -572,6 +572,117 @@ def filter_zeros(a: IntTuple, b: IntTuple | None = None) -> IntTuple:
     return 1 if type(a) is int and a == 0 else b
 
 
+def lift_slice(c: Any, t: Any, keep_wild: bool) -> tuple:
+    """The leaves of ``t`` where ``c`` is (``keep_wild``) or is not (dice) the wildcard
+    ``None``, concatenated flat as C++'s ``detail::lift_slice`` does.
+
+    Pre:  ``c`` and ``t`` have the same rank wherever ``c`` is a tuple (else ``CutepyError``).
+
+    >>> lift_slice((None, (1, None)), (3, (4, 5)), True), lift_slice((None, 2), (3, 4), False)
+    ((3, 5), (4,))
+    """
+    if isinstance(c, (tuple, list)):
+        if type(t) is not tuple or len(c) != len(t):
+            raise CutepyError(f"slice coordinate {short_repr(c)} does not match {format_tuple(t)}")
+        out: tuple = ()
+        for ci, ti in zip(c, t):
+            out += lift_slice(ci, ti, keep_wild)
+        return out
+    if (c is None) == keep_wild:
+        return (t,)
+    return ()
+
+
+def slice_tuple(crd: Any, t: IntTuple) -> IntTuple:
+    """C++'s ``slice(crd, IntTuple)``: the modes of ``t`` where ``crd`` has the wildcard ``None``.
+
+    A tuple ``crd`` keeps those leaves, flat, in a tuple; ``None`` keeps ``t``; an integer
+    keeps nothing (``()``).
+
+    Pre:  as :func:`lift_slice`.
+    Post: ``product(result) * product(dice_tuple(crd, t)) == product(t)``.
+
+    >>> slice_tuple((None, 0), (3, 4)), slice_tuple(None, (3, 4)), slice_tuple(2, (3, 4))
+    ((3,), (3, 4), ())
+    """
+    if isinstance(crd, (tuple, list)):
+        return lift_slice(crd, t, True)
+    return t if crd is None else ()
+
+
+def dice_tuple(crd: Any, t: IntTuple) -> IntTuple:
+    """C++'s ``dice(crd, IntTuple)``: the modes of ``t`` that ``crd`` fixes (not ``None``).
+
+    Pre:  as :func:`lift_slice`.
+    Post: the leaves of ``t`` where ``crd`` is not the wildcard, flat, in order.
+
+    >>> dice_tuple((None, 0), (3, 4)), dice_tuple(None, (3, 4)), dice_tuple(2, (3, 4))
+    ((4,), (), (3, 4))
+    """
+    if isinstance(crd, (tuple, list)):
+        return lift_slice(crd, t, False)
+    return () if crd is None else t
+
+
+def wrap(t: Any) -> tuple:
+    """C++'s ``wrap``: a non-tuple becomes a rank-1 tuple; a tuple stays.
+
+    >>> wrap(4), wrap((4, 2))
+    ((4,), (4, 2))
+    """
+    return t if type(t) is tuple else (t,)
+
+
+def unwrap(t: Any) -> Any:
+    """C++'s ``unwrap``: rank-1 tuples are unwrapped until a wider tuple or a leaf is left.
+
+    >>> unwrap(((4,),)), unwrap(((4, 2),)), unwrap(())
+    (4, (4, 2), ())
+    """
+    while type(t) is tuple and len(t) == 1:
+        t = t[0]
+    return t
+
+
+def repeat_like(t: Any, x: Any) -> Any:
+    """C++'s ``repeat_like``: ``x`` at every leaf of ``t``'s profile.
+
+    >>> repeat_like((2, (3, 4)), 0)
+    (0, (0, 0))
+    """
+    if type(t) is tuple:
+        return tuple(repeat_like(a, x) for a in t)
+    return x
+
+
+def tuple_max(t: IntTuple) -> Any:
+    """C++'s ``max`` of an IntTuple: its greatest leaf.
+
+    Pre:  ``t`` has a leaf (C++ does not compile the max of ``()``; else ``CutepyError``).
+
+    >>> tuple_max((2, (7, 4))), tuple_max(3)
+    (7, 3)
+    """
+    leaves = flatten(t) if type(t) is tuple else (t,)
+    if leaves == ():
+        raise CutepyError("max of an empty tuple is undefined (C++ does not compile it)")
+    return max(leaves)
+
+
+def tuple_min(t: IntTuple) -> Any:
+    """C++'s ``min`` of an IntTuple: its least leaf.
+
+    Pre:  ``t`` has a leaf (else ``CutepyError``).
+
+    >>> tuple_min((2, (7, 4)))
+    2
+    """
+    leaves = flatten(t) if type(t) is tuple else (t,)
+    if leaves == ():
+        raise CutepyError("min of an empty tuple is undefined (C++ does not compile it)")
+    return min(leaves)
+
+
 def crd2crd(crd: IntTuple, src_shape: IntTuple, dst_shape: IntTuple) -> IntTuple:
     """A coordinate of ``src_shape`` re-expressed in ``dst_shape`` (C++'s ``crd2crd``).
 

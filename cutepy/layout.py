@@ -22,6 +22,7 @@ from typing import Any
 from . import inttuple as it
 from .basis import ScaledBasis, basis_like
 from .errors import CutepyError, LayoutError
+from .tuples import check_int_tuple
 
 #: Largest magnitude of a shape or stride leaf: C++ CuTe's dynamic integers are 64-bit.
 MAX_LEAF = (1 << 63) - 1
@@ -610,20 +611,6 @@ def unflatten(layout: Layout, target_profile: Any) -> Layout:
 # -- slicing ----------------------------------------------------------------------
 
 
-def _slice(c: Any, t: Any, keep_wild: bool) -> tuple:
-    """Leaves of ``t`` where ``c`` is (keep_wild) or is not (dice) the wildcard, lifted flat."""
-    if isinstance(c, (tuple, list)):
-        if type(t) is not tuple or len(c) != len(t):
-            raise CutepyError(f"slice coordinate {c} does not match {_fmt(t)}")
-        out: tuple = ()
-        for ci, ti in zip(c, t):
-            out += _slice(ci, ti, keep_wild)
-        return out
-    if (c is None) == keep_wild:
-        return (t,)
-    return ()
-
-
 def slice_and_offset(crd: Any, layout: Layout) -> tuple[Layout, Any]:
     """Split ``crd`` (``None`` = wildcard) into the sub-layout it leaves free and the offset it fixes.
 
@@ -642,7 +629,7 @@ def slice_and_offset(crd: Any, layout: Layout) -> tuple[Layout, Any]:
     if crd is None:
         return layout, 0
     if isinstance(crd, tuple):
-        s, d = _slice(crd, shape, True), _slice(crd, stride, True)
+        s, d = it.lift_slice(crd, shape, True), it.lift_slice(crd, stride, True)
     else:
         s, d = (), ()
     zero = _fill_none(crd)
@@ -655,8 +642,26 @@ def _fill_none(c: Any) -> Any:
     return 0 if c is None else c
 
 
+def slice_(crd: Any, x: Any) -> Any:
+    """C++'s ``slice(crd, x)`` (exported as ``cutepy.slice``): the part of a layout or an
+    IntTuple that the wildcards ``None`` of ``crd`` leave free, without the offset.
+
+    Pre:  ``x`` is a layout (plain or composed) or an IntTuple; ``crd`` as for
+          :func:`slice_and_offset` (else ``CutepyError``).
+    Post: for a layout, ``slice_and_offset(crd, x)[0]``; for an IntTuple, the leaves under
+          the wildcards, flat (``x`` itself for ``crd = None``, ``()`` for an integer ``crd``).
+
+    >>> slice_((None, 0), (3, 4)), slice_((None, 2), Layout((4, 3), (3, 1)))
+    ((3,), (4):(3))
+    """
+    if isinstance(x, tuple) or type(x) is int:
+        check_int_tuple(x, "slice", 2)
+        return it.slice_tuple(_normalize_coord(crd), x)
+    return slice_and_offset(crd, x)[0]
+
+
 def dice(crd: Any, layout: Layout) -> Layout:
-    """The modes of ``layout`` that ``crd`` fixes (the opposite of slicing).
+    """The modes of ``layout`` (or of an IntTuple) that ``crd`` fixes (the opposite of slicing).
 
     Pre:  ``crd`` as for :func:`slice_and_offset`.
     Post: the leaves where ``crd`` is not the wildcard, flat, in order.
@@ -664,6 +669,9 @@ def dice(crd: Any, layout: Layout) -> Layout:
     >>> dice((None, 2), Layout((4, 3), (3, 1)))
     (3):(1)
     """
+    if isinstance(layout, tuple) or type(layout) is int:  # C++'s dice(crd, IntTuple)
+        check_int_tuple(layout, "dice", 2)
+        return it.dice_tuple(_normalize_coord(crd), layout)
     if type(layout) is not Layout:  # C++ has no dice of a composed layout
         layout = layout_arg(layout, "dice")
     crd = _normalize_coord(crd)
@@ -671,7 +679,7 @@ def dice(crd: Any, layout: Layout) -> Layout:
         return Layout._new((), ())
     if not isinstance(crd, tuple):
         return layout
-    return Layout._new(_slice(crd, layout._shape, False), _slice(crd, layout._stride, False))
+    return Layout._new(it.lift_slice(crd, layout._shape, False), it.lift_slice(crd, layout._stride, False))
 
 
 # -- offsets back to coordinates ---------------------------------------------------

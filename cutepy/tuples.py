@@ -85,6 +85,46 @@ suffix_product = _checked(it.suffix_product)
 weakly_congruent = _checked(it.weakly_congruent)
 
 
+unwrap = it.unwrap
+wrap = it.wrap
+
+
+def repeat_like(t: Any, x: Any) -> Any:
+    """C++'s ``repeat_like``: ``x`` at every leaf of the IntTuple ``t``'s profile.
+
+    Pre:  ``t`` is an IntTuple (else ``CutepyError``); ``x`` is any value.
+
+    >>> repeat_like((2, (3, 4)), None)
+    (None, (None, None))
+    """
+    check_int_tuple(t, "repeat_like", 1)
+    return it.repeat_like(t, x)
+
+
+def max(t: Any) -> Any:  # noqa: A001  (C++'s name; kept out of __all__ so `import *` keeps the builtin)
+    """C++'s ``max`` of an IntTuple: its greatest leaf (``cutepy.max``).
+
+    Pre:  ``t`` is an IntTuple with a leaf (else ``CutepyError``).
+
+    >>> max((2, (7, 4)))
+    7
+    """
+    check_int_tuple(t, "max", 1)
+    return it.tuple_max(t)
+
+
+def min(t: Any) -> Any:  # noqa: A001  (C++'s name; kept out of __all__, as max)
+    """C++'s ``min`` of an IntTuple: its least leaf (``cutepy.min``).
+
+    Pre:  ``t`` is an IntTuple with a leaf (else ``CutepyError``).
+
+    >>> min((2, (7, 4)))
+    2
+    """
+    check_int_tuple(t, "min", 1)
+    return it.tuple_min(t)
+
+
 def product_each(t: Any) -> tuple:
     """The product of each top-level mode, as a tuple (C++'s ``product_each``, which wraps an
     integer: ``product_each(4) == (4,)``).
@@ -208,6 +248,6 @@ __all__ = [
     "ceil_div", "check_int_tuple", "colex_geq", "colex_gtr", "colex_leq", "colex_less", "compact_col_major",
     "compact_order", "compact_row_major", "compatible", "congruent", "crd2crd", "crd2idx", "elem_geq",
     "elem_gtr", "elem_leq", "elem_less", "idx2crd", "inner_product", "lex_geq", "lex_gtr", "lex_leq",
-    "lex_less", "prefix_product", "product", "product_each", "round_up", "shape_div", "suffix_product",
-    "weakly_congruent",
+    "lex_less", "prefix_product", "product", "product_each", "repeat_like", "round_up", "shape_div",
+    "suffix_product", "unwrap", "weakly_congruent", "wrap",
 ]

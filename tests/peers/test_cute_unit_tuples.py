@@ -8,13 +8,13 @@ installed).
 source file            TESTs     ported not ported / notes
 ====================== ========= ====== ==========================================================
 int_tuple.cpp          2         2      WeaklyCongruent (29 checks); Divides (33 static checks;
-                                        cutepy lacks evenly_divides: xfail, see below)
+                                        as evenly_divides)
 compact_xmajor.cpp     4         4      the *_Dynamic TESTs: only checks without a size-1 mode
                                         (C++ gives a dynamic 1 a nonzero stride, cutepy's
                                         integers are all static: 8 checks per
                                         direction left out, one of them in each
                                         *_Static TEST)
-compare.cpp            6         6      cutepy lacks elem_less, colex_less, lex_less: xfail
+compare.cpp            6         6      elem_less, colex_less, lex_less
 tuple.cpp              9         1      Tuple: product, inner_product, compact_col_major of the
                                         static tuples (max: cutepy has no tuple max; sizeof,
                                         is_static, is_empty: C++ compile-time traits; the
@@ -26,11 +26,11 @@ tuple.cpp              9         1      Tuple: product, inner_product, compact_c
                                         PackedTupleConvertingConstruction, TupleFind: C++
                                         container and compile-time machinery (integer
                                         sequences, empty-base packing, value categories)
-math.cpp               3         1      max_alignment (pending cfuncs: xfail). Not ported:
+math.cpp               3         1      max_alignment. Not ported:
                                         gcd_returns_common_type, lcm_returns_common_type test
                                         C++'s value_type deduction; cutepy has no gcd/lcm of
                                         its own (Python's math.gcd/lcm)
-domain_distribute.cpp  1         1      5 cases (pending cfuncs: xfail)
+domain_distribute.cpp  1         1      5 cases
 reverse.cpp            2         0      Reverse_Tuple, Reverse_Array: cute::tuple / cute::array
                                         container reversal, not layout-related; cutepy has no
                                         reverse (Python's reversed)
@@ -42,10 +42,8 @@ cutepy has no static/dynamic distinction: where a C++ TEST repeats a static bloc
 integers (int_tuple.cpp's Divides, compact_xmajor.cpp), the values are the same and the block
 is ported once; C++ prints are taken from the static form.
 
-Missing functions (each test written against ``cp.<name>`` and marked xfail(strict=True), to
-pass once the function exists; listed in /work/notes/peerfail_cxxunit.md): evenly_divides,
-elem_less, colex_less, lex_less (cutepy lacks them), domain_distribute and max_alignment
-(pending cfuncs).
+The functions this port found missing (evenly_divides, elem_less, colex_less, lex_less,
+domain_distribute, max_alignment) exist now and every case passes.
 """
 
 from __future__ import annotations
@@ -59,12 +57,6 @@ from cutepy import inttuple as it
 
 cx = cxx_cases.cx
 
-
-def lacks(name):
-    return pytest.mark.xfail(strict=True, reason=f"cutepy lacks {name} (C++ CuTe int_tuple.hpp has it)")
-
-
-PENDING = pytest.mark.xfail(strict=True, reason="pending cfuncs")
 
 # -- int_tuple.cpp: WeaklyCongruent -----------------------------------------------------------
 a, b = 1, 2
@@ -137,7 +129,6 @@ def test_weakly_congruent(x, y, want):
     assert cp.weakly_congruent(x, y) is want
 
 
-@lacks("evenly_divides")
 @pytest.mark.parametrize("shape, tiler, want", DIVIDES)
 def test_evenly_divides(shape, tiler, want):
     assert bool(cp.evenly_divides(shape, tiler)) is want
@@ -166,7 +157,6 @@ def test_tuple_product_inner_product_and_compact_col_major(shape, size, inner, c
     assert cp.LayoutLeft(shape).stride == col
 
 
-@lacks("elem_less, colex_less and lex_less")
 @pytest.mark.parametrize("shape, major", COMPARE)
 def test_hier_coords_are_in_bounds_and_ordered_as_offsets(shape, major):
     L = _compare_layout(shape, major)
@@ -178,12 +168,10 @@ def test_hier_coords_are_in_bounds_and_ordered_as_offsets(shape, major):
             assert bool(less(ci, cj)) is (i < j)
 
 
-@PENDING
 def test_max_alignment_of_a_swizzle_is_its_base():
     assert cp.max_alignment(Swizzle(3, 4, 3)) == 1 << 4
 
 
-@PENDING
 @pytest.mark.parametrize("shape_a, shape_b", DISTRIBUTE)
 def test_domain_distribute_divides_both_and_is_ordered(shape_a, shape_b):
     R = cp.domain_distribute(shape_a, shape_b)
@@ -221,7 +209,7 @@ def _print_cases():
                     f"print(weakly_congruent({cx(x)}, {cx(y)}));", None))
     for s, t, _ in DIVIDES:
         out.append((f"evenly_divides({s}, {t})", lambda s=s, t=t: cp.evenly_divides(s, t),
-                    f"print(evenly_divides({cx(s)}, {cx_tiler(t)}));", "cutepy lacks evenly_divides"))
+                    f"print(evenly_divides({cx(s)}, {cx_tiler(t)}));", None))
     for s, cur, _, _ in COMPACT:
         tail = "" if cur is None else f", {cx(cur)}"
         extra = () if cur is None else (cur,)
@@ -240,10 +228,10 @@ def _print_cases():
                     "for (int i = 0; i < size(L); ++i) { if (i) printf(\" \"); print(L.get_hier_coord(i)); }",
                     None))
     out.append(("max_alignment(Sw<3,4,3>)", lambda: cp.max_alignment(Swizzle(3, 4, 3)),
-                "print(max_alignment(Swizzle<3,4,3>{}));", "pending cfuncs"))
+                "print(max_alignment(Swizzle<3,4,3>{}));", None))
     for sa, sb in DISTRIBUTE:
         out.append((f"domain_distribute({sa}, {sb})", lambda sa=sa, sb=sb: cp.domain_distribute(sa, sb),
-                    f"print(domain_distribute({cx(sa)}, {cx(sb)}));", "pending cfuncs"))
+                    f"print(domain_distribute({cx(sa)}, {cx(sb)}));", None))
     return out
 
 
