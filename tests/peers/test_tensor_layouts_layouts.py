@@ -96,6 +96,7 @@ def test_tuple_scalar():
 
 @pytest.mark.parametrize("name", ["single_element", "nested_single_element"])
 def test_tuple_single_element(name):
+    """test_tuple_single_element and test_tuple_nested_single_element (the same body in the peer)."""
     t = (2,)
     assert cp.size(t) == 2 and cp.rank(t) == 1 and cp.depth(t) == 1
     assert cp.get(Layout(t), 0) == Layout(2, 1)
