@@ -87,6 +87,7 @@ from .tuples import (
     elem_gtr,
     elem_leq,
     elem_less,
+    elem_scale,
     idx2crd,
     inner_product,
     lex_geq,
@@ -98,6 +99,7 @@ from .tuples import (
     product_each,
     repeat_like,
     round_up,
+    safe_div,
     shape_div,
     suffix_product,
     unwrap,
@@ -237,6 +239,7 @@ __all__ = [
     "domain_distribute", "domain_offset", "evenly_divides", "max_alignment", "product_each", "round_up",
     "unflatten", "elem_less", "elem_leq", "elem_gtr", "elem_geq", "lex_less", "lex_leq", "lex_gtr",
     "lex_geq", "colex_less", "colex_leq", "colex_gtr", "colex_geq", "repeat_like", "unwrap", "wrap",
+    "elem_scale", "safe_div",
     # symbolic, proofs, derivations
     "Derivation", "Equivalence", "assuming", "declare", "equivalent", "explain", "subs",
     "symbols",

@@ -400,10 +400,33 @@ def shape_min(a: IntTuple, b: int) -> IntTuple:
 
 
 def elem_scale(a: IntTuple, b: IntTuple) -> IntTuple:
-    """Leafwise ``a * product(b)``."""
+    """C++'s ``elem_scale``: ``a * product(b)``, mode by mode where ``a`` is a tuple.
+
+    Pre:  where ``a`` is a tuple, ``b`` is a tuple of the same rank (else ``CutepyError``,
+          where C++ does not compile).
+    Post: congruent with ``a``.
+
+    >>> elem_scale((2, 3), (4, (2, 5))), elem_scale(3, (2, 2))
+    ((8, 30), 12)
+    """
     if type(a) is tuple:
+        if type(b) is not tuple or len(a) != len(b):
+            raise CutepyError(f"elem_scale: {short_repr(a)} and {short_repr(b)} differ in rank")
         return tuple(elem_scale(x, y) for x, y in zip(a, b))
     return a * product(b)
+
+
+def safe_div(a: int, b: int) -> int:
+    """C++'s ``safe_div``: ``a / b`` for integers that divide exactly.
+
+    Pre:  ``b`` divides ``a`` and is not 0 (else ``CutepyError``; C++'s static_assert).
+
+    >>> safe_div(12, 4), safe_div(0, 5), safe_div(-12, 4)
+    (3, 0, -3)
+    """
+    if b == 0 or a % b != 0:
+        raise CutepyError(f"safe_div: {short_repr(b)} does not divide {short_repr(a)}")
+    return a // b
 
 
 def congruent(a: IntTuple, b: IntTuple) -> bool:

@@ -80,6 +80,8 @@ inner_product = _checked(it.inner_product, basis_args=(2,))
 prefix_product = _checked(it.prefix_product)
 product = _checked(it.product)
 round_up = _checked(it.round_up)
+safe_div = _checked(it.safe_div)
+elem_scale = _checked(it.elem_scale)
 shape_div = _checked(it.shape_div)
 suffix_product = _checked(it.suffix_product)
 weakly_congruent = _checked(it.weakly_congruent)
@@ -247,7 +249,7 @@ def compact_order(shape: Any, order: Any) -> Any:
 __all__ = [
     "ceil_div", "check_int_tuple", "colex_geq", "colex_gtr", "colex_leq", "colex_less", "compact_col_major",
     "compact_order", "compact_row_major", "compatible", "congruent", "crd2crd", "crd2idx", "elem_geq",
-    "elem_gtr", "elem_leq", "elem_less", "idx2crd", "inner_product", "lex_geq", "lex_gtr", "lex_leq",
-    "lex_less", "prefix_product", "product", "product_each", "repeat_like", "round_up", "shape_div",
-    "suffix_product", "unwrap", "weakly_congruent", "wrap",
+    "elem_gtr", "elem_leq", "elem_less", "elem_scale", "idx2crd", "inner_product", "lex_geq", "lex_gtr",
+    "lex_leq", "lex_less", "prefix_product", "product", "product_each", "repeat_like", "round_up",
+    "safe_div", "shape_div", "suffix_product", "unwrap", "weakly_congruent", "wrap",
 ]

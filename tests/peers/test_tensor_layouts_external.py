@@ -11,19 +11,18 @@ g++ when the headers are installed). Where tensor-layouts and C++ disagree, C++ 
 - ``prefix_product`` is not in C++ 4.2; ``compact_col_major`` is its counterpart, checked on the
   cases without size-1 leaves (C++ gives those stride 0, pycute the running product).
 - ``slice(_, 4)`` is ``4`` in C++ (tensor-layouts: ``(4,)``).
-- ``elem_scale((2,3), 4)`` does not compile in C++ (tensor-layouts: TypeError); cutepy should raise
-  a CutepyError (xfail below, see /work/notes/peerfail_tlay1.md).
+- ``elem_scale((2,3), 4)`` does not compile in C++ (tensor-layouts: TypeError); cutepy raises a
+  CutepyError (it raised TypeError when this port was written).
 
-Count (tests/external.py: 82 tests; 79 ported, 3 not ported):
+Count (tests/external.py: 82 tests; 80 ported, 2 not ported):
 
-- not ported, no C++ CuTe counterpart: test_tuple_max (a Python ``max`` over the leaves; C++ has no
-  ``tuple_max``), test_has_none (the peer's ``None``-leaf test; C++'s ``has_underscore`` is a
+- test_tuple_max is C++'s ``max`` of an IntTuple (``cutepy.max``).
+- not ported, no C++ CuTe counterpart: test_has_none (the peer's ``None``-leaf test; C++'s ``has_underscore`` is a
   compile-time trait), test_hier_unzip (pycute's helper; C++ has none in its public API --
   zipped_divide is ported in tests/peers/test_tensor_layouts_layouts.py).
-- ported with an xfail (strict), listed in /work/notes/peerfail_tlay1.md: test_crd2crd (cutepy has no
-  ``crd2crd``), test_elem_scale (cutepy raises TypeError, not a CutepyError, for a tuple scaled by an
-  integer), test_swizzle_3_0_3, test_swizzle_3_0_neg3, test_swizzle_2_1_3 (a tensor slice of a
-  swizzled layout loses its offset; C++'s slices agree with the tensor).
+- found cutepy bugs and gaps, all fixed since: test_crd2crd (``crd2crd`` was missing), test_elem_scale
+  (a TypeError, not a CutepyError, for a tuple scaled by an integer), test_swizzle_3_0_3,
+  test_swizzle_3_0_neg3, test_swizzle_2_1_3 (a tensor slice of a swizzled layout lost its offset).
 - grouped: tests that run one helper over a list of cases are one parametrized test per peer test
   (e.g. ``test_complement_layout[4_2]`` is test_complement_layout_4_2).
 """
@@ -300,7 +299,6 @@ SWIZZLED = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="cutepy bug: slicing a tensor with a swizzled layout drops the offset")
 @pytest.mark.parametrize("sw, a", SWIZZLED, ids=["3_0_3", "3_0_neg3", "2_1_3"])
 def test_swizzle_2d(sw, a):
     """test_swizzle_3_0_3, test_swizzle_3_0_neg3, test_swizzle_2_1_3: row and column slices of a
@@ -597,7 +595,11 @@ def test_logical_product(group):
 # -- functions the peer added ----------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="cutepy bug: elem_scale((2,3), 4) raises TypeError, not a CutepyError")
+def test_tuple_max():
+    # the peer's tuple_max is C++'s max(IntTuple)
+    assert [cp.max(5), cp.max((3, 7, 2)), cp.max(((1, 9), (4, 2))), cp.max((1,)), cp.max(0)] == [5, 7, 9, 1, 0]
+
+
 def test_elem_scale():
     assert [
         it.elem_scale(3, 4),
@@ -610,7 +612,6 @@ def test_elem_scale():
         it.elem_scale((2, 3), 4)
 
 
-@pytest.mark.xfail(strict=True, raises=AttributeError, reason="cutepy lacks crd2crd")
 def test_crd2crd():
     crd2crd = cp.crd2crd  # C++ argument order: crd2crd(coord, src_shape, dst_shape)
     assert crd2crd(3, 8, (2, 4)) == (1, 1)

