@@ -17,9 +17,9 @@ g++ when the headers are installed). Where tensor-layouts and C++ disagree, C++ 
 Count (tests/external.py: 82 tests; 80 ported, 2 not ported):
 
 - test_tuple_max is C++'s ``max`` of an IntTuple (``cutepy.max``).
-- not ported, no C++ CuTe counterpart: test_has_none (the peer's ``None``-leaf test; C++'s ``has_underscore`` is a
-  compile-time trait), test_hier_unzip (pycute's helper; C++ has none in its public API --
-  zipped_divide is ported in tests/peers/test_tensor_layouts_layouts.py).
+- not ported, no C++ CuTe counterpart: test_has_none (the peer's ``None``-leaf test; C++'s
+  ``has_underscore`` is a compile-time trait), test_hier_unzip (pycute's helper; C++ has none in
+  its public API -- zipped_divide is ported in tests/peers/test_tensor_layouts_layouts.py).
 - found cutepy bugs and gaps, all fixed since: test_crd2crd (``crd2crd`` was missing), test_elem_scale
   (a TypeError, not a CutepyError, for a tuple scaled by an integer), test_swizzle_3_0_3,
   test_swizzle_3_0_neg3, test_swizzle_2_1_3 (a tensor slice of a swizzled layout lost its offset).
@@ -597,7 +597,8 @@ def test_logical_product(group):
 
 def test_tuple_max():
     # the peer's tuple_max is C++'s max(IntTuple)
-    assert [cp.max(5), cp.max((3, 7, 2)), cp.max(((1, 9), (4, 2))), cp.max((1,)), cp.max(0)] == [5, 7, 9, 1, 0]
+    got = [cp.max(5), cp.max((3, 7, 2)), cp.max(((1, 9), (4, 2))), cp.max((1,)), cp.max(0)]
+    assert got == [5, 7, 9, 1, 0]
 
 
 def test_elem_scale():
