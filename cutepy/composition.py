@@ -194,7 +194,8 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
         next_shape = -(-s // rest_d)
         next_stride = -(-rest_d // s)
         if next_shape == 1 or rest_s == 1:
-            if rest_s != 1 and rest_d % s != 0:
+            # C++'s static check, a size-1 B included (a negative stride always passes it there)
+            if rest_d >= s and rest_d % s != 0 and (rest_s != 1 or sign > 0):
                 raise _inadmissible(A, B, "stride", i, ls, ld,
                                     f"B's remaining stride {rest_d} is neither a multiple of "
                                     f"A's shape {s} nor smaller than it")

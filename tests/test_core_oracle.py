@@ -88,6 +88,10 @@ def test_composition_matches_inside_domain(pair):
 @given(layouts(), layouts(3))
 def test_composition_where_we_refuse_the_oracle_is_wrong_or_refuses(A, B):
     assume(not cp.is_admissible(A, B))
+    # C++ (and so cutepy) also refuses a size-1 leaf of B whose stride fails its static
+    # divisibility check, though any answer would be right there: leave those out
+    shapes, strides = it.flatten(B.shape), it.flatten(B.stride)
+    assume(not any(s == 1 and d != 0 for s, d in zip(shapes, strides)))
     try:
         R = tl.compose(to_tl(A), to_tl(B))
     except Exception:
