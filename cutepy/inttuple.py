@@ -420,6 +420,7 @@ def safe_div(a: int, b: int) -> int:
     """C++'s ``safe_div``: ``a / b`` for integers that divide exactly.
 
     Pre:  ``b`` divides ``a`` and is not 0 (else ``CutepyError``; C++'s static_assert).
+    Post: ``result * b == a``.
 
     >>> safe_div(12, 4), safe_div(0, 5), safe_div(-12, 4)
     (3, 0, -3)
@@ -650,6 +651,9 @@ def dice_tuple(crd: Any, t: IntTuple) -> IntTuple:
 def wrap(t: Any) -> tuple:
     """C++'s ``wrap``: a non-tuple becomes a rank-1 tuple; a tuple stays.
 
+    Pre:  none (any value).
+    Post: a tuple; ``result == t`` when ``t`` is a tuple, else ``(t,)``.
+
     >>> wrap(4), wrap((4, 2))
     ((4,), (4, 2))
     """
@@ -658,6 +662,9 @@ def wrap(t: Any) -> tuple:
 
 def unwrap(t: Any) -> Any:
     """C++'s ``unwrap``: rank-1 tuples are unwrapped until a wider tuple or a leaf is left.
+
+    Pre:  none (any value).
+    Post: a leaf, ``()`` or a tuple of rank at least 2.
 
     >>> unwrap(((4,),)), unwrap(((4, 2),)), unwrap(())
     (4, (4, 2), ())
@@ -669,6 +676,9 @@ def unwrap(t: Any) -> Any:
 
 def repeat_like(t: Any, x: Any) -> Any:
     """C++'s ``repeat_like``: ``x`` at every leaf of ``t``'s profile.
+
+    Pre:  ``t`` is an IntTuple.
+    Post: congruent with ``t``; every leaf is ``x``.
 
     >>> repeat_like((2, (3, 4)), 0)
     (0, (0, 0))

@@ -95,6 +95,7 @@ def repeat_like(t: Any, x: Any) -> Any:
     """C++'s ``repeat_like``: ``x`` at every leaf of the IntTuple ``t``'s profile.
 
     Pre:  ``t`` is an IntTuple (else ``CutepyError``); ``x`` is any value.
+    Post: congruent with ``t``; every leaf is ``x``.
 
     >>> repeat_like((2, (3, 4)), None)
     (None, (None, None))
@@ -107,6 +108,7 @@ def max(t: Any) -> Any:  # noqa: A001  (C++'s name; kept out of __all__ so `impo
     """C++'s ``max`` of an IntTuple: its greatest leaf (``cutepy.max``).
 
     Pre:  ``t`` is an IntTuple with a leaf (else ``CutepyError``).
+    Post: a leaf of ``t`` no smaller than any other.
 
     >>> max((2, (7, 4)))
     7
@@ -119,6 +121,7 @@ def min(t: Any) -> Any:  # noqa: A001  (C++'s name; kept out of __all__, as max)
     """C++'s ``min`` of an IntTuple: its least leaf (``cutepy.min``).
 
     Pre:  ``t`` is an IntTuple with a leaf (else ``CutepyError``).
+    Post: a leaf of ``t`` no greater than any other.
 
     >>> min((2, (7, 4)))
     2
