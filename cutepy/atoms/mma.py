@@ -57,6 +57,7 @@ them nests its shape and stride differently, which no Layout can hold.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -287,7 +288,7 @@ def _fixed_atoms() -> dict[str, tuple]:
     return t
 
 
-_FIXED = _fixed_atoms()
+_fixed = functools.cache(_fixed_atoms)  # built on first use: keeps `import cutepy` light
 #: SM80_8x8x4_GC64C64C64GC64_TN accumulates in C++'s three-double Gauss form of a complex<double>
 _GAUSS = "SM80_8x8x4_GC64C64C64GC64_TN::GaussComplex"
 _GC64_TYPES = (_GAUSS, "complex<double>", "complex<double>", _GAUSS)
@@ -568,8 +569,8 @@ def mma_atom(name: str) -> MMAAtom:
     if not isinstance(name, str):
         raise CutepyError(f"an MMA atom is named by a string, not {name!r}")
     fixed = "SM90_" + name[len("SM90::MMA_"):] if name.startswith("SM90::MMA_") else name
-    if fixed in _FIXED:
-        shape, thr, A, B, C = _FIXED[fixed]
+    if fixed in _fixed():
+        shape, thr, A, B, C = _fixed()[fixed]
         types = (
             ("int32_t", "int8_t", "int8_t", "int32_t")
             if name == "SM61_DP4A"
@@ -603,4 +604,4 @@ def mma_atoms() -> list[str]:
     >>> "SM80_16x8x16_F32BF16BF16F32_TN" in names, "SM90_64x248x16_F32F16F16_RS" in names
     (True, True)
     """
-    return list(_FIXED) + _gmma_names() + _sm120_names() + _umma_names() + ["UniversalFMA"]
+    return list(_fixed()) + _gmma_names() + _sm120_names() + _umma_names() + ["UniversalFMA"]
