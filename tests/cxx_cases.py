@@ -67,6 +67,24 @@ def show(x: Any) -> str:
     return str(x)
 
 
+def print_mismatches(harness: Any, cases: list) -> list[str]:
+    """``(name, thunk, C++ statement)`` cases run through C++ (``harness`` is tests/cxx_harness.py):
+    one line for each case where cutepy's answer prints otherwise than C++'s, or where one
+    of the two refuses (cutepy raises CutepyError, C++ does not compile) and the other answers."""
+    results = harness.run_cases([c[2] for c in cases])
+    bad = []
+    for (name, fn, _), r in zip(cases, results):
+        try:
+            got = show(fn())
+        except CutepyError as e:
+            if r.ok:
+                bad.append(f"{name}: cutepy raises {e}, C++ prints {r.output}")
+            continue
+        if not r.ok or got != harness.normalise(r.output):
+            bad.append(f"{name}: cutepy {got}, C++ {r.output or r.error[:300]}")
+    return bad
+
+
 # -- random values -------------------------------------------------------------------------
 
 _LEAVES = (1, 2, 2, 2, 3, 4, 4, 4, 6, 8)

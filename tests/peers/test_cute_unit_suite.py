@@ -101,12 +101,7 @@ def _cases():
 
 def test_every_cute_unit_case_prints_as_cxx(cxx):
     cases = _cases()
-    results = cxx.run_cases([c[2] for c in cases])
-    bad = []
-    for (name, fn, _), r in zip(cases, results):
-        got = cxx_cases.show(fn())
-        if not r.ok or got != cxx.normalise(r.output):
-            bad.append(f"{name}: cutepy {got}, C++ {r.output or r.error[:200]}")
+    bad = cxx_cases.print_mismatches(cxx, cases)
     assert not bad, "\n".join(bad)
 
 

@@ -768,15 +768,5 @@ def _cases():
 
 def test_every_case_prints_as_cxx(cxx):
     cases = _cases()
-    results = cxx.run_cases([c[2] for c in cases])
-    bad = []
-    for (name, fn, _), r in zip(cases, results):
-        try:
-            got = cxx_cases.show(fn())
-        except CutepyError as e:
-            if r.ok:
-                bad.append(f"{name}: cutepy raises {e}, C++ prints {r.output}")
-            continue
-        if not r.ok or got != cxx.normalise(r.output):
-            bad.append(f"{name}: cutepy {got}, C++ {r.output or r.error[:300]}")
+    bad = cxx_cases.print_mismatches(cxx, cases)
     assert not bad, "\n".join(bad)

@@ -1571,24 +1571,7 @@ def _cases():
     return out
 
 
-# cases where cutepy is known to differ from C++ (none now; tile_to_shape(4:1, 16) was one)
-KNOWN_BUGS: set[str] = set()
-
-
 def test_every_case_prints_as_cxx(cxx):
     cases = _cases()
-    results = cxx.run_cases([c[2] for c in cases])
-    bad = []
-    for (name, fn, _), r in zip(cases, results):
-        if name in KNOWN_BUGS:
-            assert r.ok and cxx_cases.show(fn()) != cxx.normalise(r.output), f"{name} is fixed: drop it"
-            continue
-        try:
-            got = cxx_cases.show(fn())
-        except CutepyError as e:
-            if r.ok:
-                bad.append(f"{name}: cutepy raises {e}, C++ prints {r.output}")
-            continue
-        if not r.ok or got != cxx.normalise(r.output):
-            bad.append(f"{name}: cutepy {got}, C++ {r.output or r.error[:300]}")
+    bad = cxx_cases.print_mismatches(cxx, cases)
     assert not bad, "\n".join(bad)
