@@ -67,21 +67,28 @@ def show(x: Any) -> str:
     return str(x)
 
 
-def print_mismatches(harness: Any, cases: list) -> list[str]:
-    """``(name, thunk, C++ statement)`` cases run through C++ (``harness`` is tests/cxx_harness.py):
-    one line for each case where cutepy's answer prints otherwise than C++'s, or where one
-    of the two refuses (cutepy raises CutepyError, C++ does not compile) and the other answers."""
-    results = harness.run_cases([c[2] for c in cases])
-    bad = []
-    for (name, fn, _), r in zip(cases, results):
+def print_mismatches(harness: Any, cases: list, keyed: bool = False) -> list[str]:
+    """``(name, thunk, C++ statement[, valid])`` cases run through C++ (``harness`` is
+    tests/cxx_harness.py): one line for each case where cutepy's answer prints otherwise than
+    C++'s, or where one of the two refuses (cutepy raises CutepyError, C++ does not compile)
+    and the other answers. With ``valid`` (a check of the operation's definition on C++'s
+    answer, parsed), cutepy may refuse where C++'s answer breaks it. ``keyed`` compiles the
+    cases cutepy refuses in units of their own (they are the ones C++ may reject)."""
+    answers = []
+    for case in cases:
         try:
-            got = show(fn())
+            answers.append((True, case[1]()))
         except CutepyError as e:
-            if r.ok:
-                bad.append(f"{name}: cutepy raises {e}, C++ prints {r.output}")
-            continue
-        if not r.ok or got != harness.normalise(r.output):
-            bad.append(f"{name}: cutepy {got}, C++ {r.output or r.error[:300]}")
+            answers.append((False, e))
+    keys = [ok for ok, _ in answers] if keyed else None
+    results = harness.run_cases([c[2] for c in cases], keys=keys)
+    bad = []
+    for case, (ok, got), r in zip(cases, answers, results):
+        name, valid = case[0], (case[3] if len(case) > 3 else None)
+        if ok and (not r.ok or show(got) != harness.normalise(r.output)):
+            bad.append(f"{name}: cutepy {show(got)}, C++ {r.output or r.error[:300]}")
+        elif not ok and r.ok and (valid is None or valid(cp.parse(harness.normalise(r.output)))):
+            bad.append(f"{name}: cutepy raises {got}, C++ prints {r.output}")
     return bad
 
 

@@ -128,20 +128,7 @@ def agree_with_cxx(cxx, cases):
     """Each case is (name, thunk, C++ statement, valid): cutepy's answer must print as C++'s, or both
     refuse (cutepy raises, C++ does not compile), or cutepy raises where C++'s answer breaks the
     operation's definition ``valid`` (C++ wins where it is right; cutepy refuses where it is not)."""
-    answers = []
-    for _name, fn, _src, _valid in cases:
-        try:
-            answers.append((True, fn()))
-        except cp.CutepyError as e:
-            answers.append((False, e))
-    results = cxx.run_cases([c[2] for c in cases], keys=[ok for ok, _ in answers])
-    bad = []
-    for (name, _fn, _src, valid), (ok, got), r in zip(cases, answers, results):
-        if ok:
-            if not r.ok or cxx_cases.show(got) != cxx.normalise(r.output):
-                bad.append(f"{name}: cutepy {cxx_cases.show(got)}, C++ {r.output or r.error[:300]}")
-        elif r.ok and not (valid is not None and not valid(cp.parse(cxx.normalise(r.output)))):
-            bad.append(f"{name}: cutepy raises {got}, C++ prints {r.output}")
+    bad = cxx_cases.print_mismatches(cxx, cases, keyed=True)
     assert not bad, "\n".join(bad)
 
 

@@ -682,17 +682,5 @@ def _cases():
 
 def test_every_layout_case_prints_as_cxx(cxx):
     cases = _cases()
-    answers = []
-    for _name, fn, _src in cases:
-        try:
-            answers.append((True, fn()))
-        except cp.CutepyError as e:
-            answers.append((False, e))
-    results = cxx.run_cases([c[2] for c in cases], keys=[ok for ok, _ in answers])
-    bad = []
-    for (name, _fn, _src), (ok, got), r in zip(cases, answers, results):
-        if ok and (not r.ok or cxx_cases.show(got) != cxx.normalise(r.output)):
-            bad.append(f"{name}: cutepy {cxx_cases.show(got)}, C++ {r.output or r.error[:300]}")
-        if not ok and r.ok:
-            bad.append(f"{name}: cutepy raises {got}, C++ prints {r.output}")
+    bad = cxx_cases.print_mismatches(cxx, cases, keyed=True)
     assert not bad, "\n".join(bad)
