@@ -77,12 +77,34 @@ def _cotarget(A: Any, T: Any) -> Any:
     first = next((s for s in fs if s != 1), 1)
     if first % extent == 0:  # the extent splits coalesce(A)'s first mode evenly: the size will do
         return size
+    if _divides_evenly(fs, extent):  # then so does every coalesced grouping: the size will do
+        return size
     with recording(None):  # the shape of coalesce(A) (C++'s bw_coalesce); not a step to explain
         cs = coalesce_flat(fs, fd)[0]
     shape = list(cs) if type(cs) is tuple else [cs]
     if len(shape) < 2 or it.product(it.ceil_div(tuple(shape), extent)) == -(-size // extent):
         return size
     return tuple(shape)
+
+
+def _divides_evenly(shape: tuple, n: int) -> bool:
+    """Whether ``ceil_div(shape, n)`` is exact at every mode: each mode divides what is left of
+    ``n`` or is divided by it. Merging adjacent modes keeps this, so it holds for any
+    coalesced form of ``shape`` too, and then ``product(ceil_div(shape, n)) == ceil(size / n)``.
+
+    >>> _divides_evenly((4, 2, 3), 8), _divides_evenly((6, 4), 4)
+    (True, False)
+    """
+    for x in shape:
+        if n == 1:
+            return True
+        if x % n == 0:
+            n = 1
+        elif n % x == 0:
+            n //= x
+        else:
+            return False
+    return True
 
 
 def _modes(A: Layout) -> list[Layout]:

@@ -109,9 +109,15 @@ def test_tiler_forms_of_swizzled_act_on_its_layout_under_the_same_swizzle(C, dat
     ops = [(op, tiler) for op in (cp.logical_divide, cp.zipped_divide, cp.tiled_divide, cp.flat_divide)]
     ops += [(op, B) for op in (cp.logical_product, cp.blocked_product, cp.raked_product)]
     for op, arg in ops:
+        try:
+            want = op(C.inner, arg)
+        except cp.CutepyError:  # e.g. C++ cannot zip a scalar block with a rank-1 tiler: nor here
+            with pytest.raises(cp.CutepyError):
+                op(C, arg)
+            continue
         R = op(C, arg)
         assert type(R) is ComposedLayout and R.outer == C.outer
-        assert R.inner == op(C.inner, arg)
+        assert R.inner == want
         assert offsets(R) == [C.outer(R.inner(i)) for i in range(R.size())]
     target = tuple(it.product(m) * 2 for m in modes)
     T = cp.tile_to_shape(C, target)
