@@ -273,12 +273,13 @@ def max_alignment(layout: Any) -> Any:
     dynamic) shape taken as 1 and stride as 0; ``P = logical_divide(F, right_inverse(F))``;
     the answer is ``gcd(size(P[0]), stride(P[1]))``: the contiguous run, cut to a divisor of
     every other stride. A swizzle ``Sw<B,M,S>`` gives ``2**M``; ``Sw o offset o L`` gives
-    ``gcd(2**M, offset, max_alignment(L))``; any other composed layout 1. Negative strides
-    give what C++'s truncating ``gcd`` gives (its sign included).
+    ``gcd(2**M, offset, max_alignment(L))``; any other composed layout 1. Where C++'s
+    truncating ``gcd`` of negative strides answers a negative number (``(4,8):(1,-6)`` gives
+    ``-2``), cutepy raises ``AdmissibilityError``.
 
     Pre:  ``layout`` is a Layout with integer (not basis) strides, a Swizzle or a composed
-          layout (else ``CutepyError``).
-    Post: for a Layout with positive strides, ``result >= 1`` divides the size of its
+          layout (else ``CutepyError``); C++'s answer is positive (else ``AdmissibilityError``).
+    Post: ``result >= 1``; for a Layout with positive strides it divides the size of its
           contiguous (stride-1) run and every other stride of ``coalesce(layout)``.
 
     >>> max_alignment(Layout((4, 8), (1, 4))), max_alignment(Layout((4, 8), (1, 8)))
@@ -304,4 +305,8 @@ def max_alignment(layout: Any) -> Any:
     static_d = tuple(d if type(d) is int else 0 for d in fd)
     F = Layout(static_s, static_d) if len(fs) > 1 else Layout(static_s[0], static_d[0])
     P = logical_divide(F, right_inverse(F))
-    return _cxx_gcd(P[0].size(), _cxx_gcd_all(P[1].stride))
+    n = _cxx_gcd(P[0].size(), _cxx_gcd_all(P[1].stride))
+    if n < 1:  # C++'s truncating gcd of negative strides: no alignment is negative
+        raise AdmissibilityError(f"max_alignment of {layout}: C++ answers {n} (its gcd keeps the sign of a "
+                                 "negative stride); an alignment is a positive element count")
+    return n
