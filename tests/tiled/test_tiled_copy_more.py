@@ -183,6 +183,13 @@ def cases() -> list[tuple]:
         ("UniversalCopy<uint64_t>@16", Layout(((4, 8), 4), ((4, 64), 1)), Layout((16, 32), (32, 1))),
         ("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>@16", Layout((64, 8), (8, 1)), Layout((32, 16), (1, 32))),
         ("UniversalCopy<uint128_t>@16", Layout((16, (8, 2)), (8, (1, 128))), Layout((16, 16), (16, 1))),
+        # a broadcast data mode (stride 0): the tiler takes 1:0 there
+        ("UniversalCopy<uint32_t>@16", Layout((4, 2), (2, 1)), Layout((8, 4), (1, 0))),
+        ("UniversalCopy<uint32_t>@16", Layout((4, 2), (2, 1)), Layout(((2, 2), 4), ((1, 8), 2))),
+        # C++ rejects (shape divisibility in the composition): the data layout's gaps are not
+        # a whole number of the values' extents
+        ("UniversalCopy<uint32_t>@16", Layout((4, 2), (2, 1)), Layout((2, 4), (1, 5))),
+        ("UniversalCopy<uint32_t>@16", Layout((4, 2), (2, 1)), Layout((4, 4), (1, 6))),
         # C++ rejects: the values reach offsets 8..15, which the data layout leaves out
         ("UniversalCopy<uint32_t>@16", Layout((32, 16), (16, 1)), Layout((8, 8), (16, 1))),
         # C++ rejects: the values reach offset 32, which the data layout leaves out
