@@ -1,8 +1,9 @@
 """make_tiled_copy_S/_D, make_tiled_copy_C_atom and make_cotiled_copy against C++ CuTe 4.2.
 
 Each seeded case prints, in C++, the TiledCopy's ``Tiler_MN``, ``TiledLayout_TV``,
-``get_layoutS_TV()``, ``get_layoutD_TV()`` and thread 1's ``partition_S``/``partition_D`` of a
-coordinate tensor (with the coordinate at every index); cutepy must print the same. Cases C++
+``get_layoutS_TV()``, ``get_layoutD_TV()``, thread 1's ``partition_S``/``partition_D`` of a
+coordinate tensor (with the coordinate at every index) and ``retile`` of that destination
+partition; cutepy must print the same. Cases C++
 rejects at compile time (its static asserts) must raise ``CutepyError`` in cutepy. The C++ expressions
 are written here, not produced by :func:`cutepy.emit.cpp` from the result. The prints are stored in
 tests/data/tiled_copy_more.txt; regenerate them with::
@@ -227,7 +228,7 @@ def fields(tc, shape: tuple) -> list[str]:
     s = tc.get_slice(1)
     g = make_identity_tensor(shape)
     pS, pD = s.partition_S(g), s.partition_D(g)
-    return out + [str(pS), str(pD), _coords(pS), _coords(pD)]
+    return out + [str(pS), str(pD), _coords(pS), _coords(pD), str(tc.retile(pD.layout))]
 
 
 def block(expr: str, shape: tuple) -> str:
@@ -244,6 +245,7 @@ def block(expr: str, shape: tuple) -> str:
         " int(get<0>(c)), int(get<1>(c))); }",
         'printf("|"); for (int i = 0; i < size(pD); ++i) { auto c = pD(i); printf(i ? " (%d,%d)" : "(%d,%d)",'
         " int(get<0>(c)), int(get<1>(c))); }",
+        'printf("|"); print(tc.retile(pD.layout()));',
     ])
 
 
