@@ -407,8 +407,10 @@ def make_cotiled_copy(atom: CopyAtom, atom_tv_layout: Layout, data_layout: Layou
     get the stride-0 mode); the tiler is, per mode of ``product_each(shape(data_layout))``,
     the filtered layout of the coordinates reached, and the TV layout is re-expressed in it.
 
-    Pre:  both are plain layouts with integer shapes and strides; ``data_layout`` is one-to-one
-          (else the ``left_inverse`` error); the values of ``atom_tv_layout`` lie in
+    Pre:  both are plain layouts with integer shapes and strides; ``left_inverse(data_layout)``
+          exists and composes with ``atom_tv_layout`` (else ``AdmissibilityError``, where C++'s
+          static asserts fail; stride-0 data modes are dropped, as in C++); the values of
+          ``atom_tv_layout`` lie in
           ``data_layout``: ``coalesce((data_layout, 1:0) o layout_tv_data[1]) ==
           coalesce(atom_tv_layout[1])`` (C++'s static assert; else ``CutepyError``); the result
           passes :func:`make_tiled_copy_impl`'s checks. As in C++, the thread mode is not checked.
