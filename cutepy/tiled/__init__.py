@@ -3,10 +3,14 @@
 from .copy import (
     ThrCopy,
     TiledCopy,
+    make_cotiled_copy,
     make_tiled_copy,
     make_tiled_copy_A,
     make_tiled_copy_B,
     make_tiled_copy_C,
+    make_tiled_copy_C_atom,
+    make_tiled_copy_D,
+    make_tiled_copy_S,
 )
 from .mma import (
     ThrMMA,
@@ -29,6 +33,10 @@ __all__ = [
     "make_tiled_copy_A",
     "make_tiled_copy_B",
     "make_tiled_copy_C",
+    "make_tiled_copy_C_atom",
+    "make_tiled_copy_D",
+    "make_tiled_copy_S",
+    "make_cotiled_copy",
     "make_tiled_mma",
     "partition_fragment_A",
     "partition_fragment_B",

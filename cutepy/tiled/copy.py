@@ -18,12 +18,12 @@ from typing import Any
 
 from ..atoms.copy import CopyAtom
 from ..casting import upcast
-from ..coalesce import coalesce
+from ..coalesce import coalesce, filter
 from ..composition import composition
 from ..errors import CutepyError
-from ..inttuple import product_each
-from ..inverse import right_inverse
-from ..layout import Layout, prepend, size, slice_and_offset
+from ..inttuple import flatten, product_each
+from ..inverse import left_inverse, right_inverse
+from ..layout import Layout, make_layout, prepend, size, slice_and_offset
 from ..products import logical_product, raked_product
 from ..tensor import Tensor, compact_layout
 from .mma import MAX_THREADS, TiledMMA
@@ -292,6 +292,162 @@ def make_tiled_copy_C(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
     return make_tiled_copy_impl(atom, mma.tv_layout_C_tiled, (M, N))
 
 
+def make_tiled_copy_S(atom: CopyAtom, tiled_copy: TiledCopy) -> TiledCopy:
+    """C++ ``make_tiled_copy_S``: a copy with ``atom`` whose threads and values are the
+    source side of ``tiled_copy`` (e.g. the register-side copy matching an LDSM copy).
+
+    Pre:  ``tiled_copy`` is a TiledCopy; its source TV layout has a multiple of ``atom``'s
+          threads and values per thread (else ``CutepyError``).
+    Post: ``result.tiler_mn == tiled_copy.tiler_mn`` and
+          ``result.layout_tv_tiled == tiled_copy.layout_src_tv_tiled``.
+
+    >>> from cutepy.atoms import copy_atom, mma_atom
+    >>> from cutepy.tiled.mma import make_tiled_mma
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> ldsm = make_tiled_copy_A(copy_atom("SM75_U32x4_LDSM_N", 16), mma)
+    >>> cp = make_tiled_copy_S(copy_atom("UniversalCopy<uint32_t>", 16), ldsm)
+    >>> cp.tiler_mn, cp.layout_tv_tiled
+    ((32, 16), ((16,2,2,2),(8,1)):((1,256,16,0),(32,0)))
+    """
+    _need_tiled_copy(tiled_copy, "make_tiled_copy_S")
+    return make_tiled_copy_impl(atom, tiled_copy.layout_src_tv_tiled, tiled_copy.tiler_mn)
+
+
+def make_tiled_copy_D(atom: CopyAtom, tiled_copy: TiledCopy) -> TiledCopy:
+    """C++ ``make_tiled_copy_D``: a copy with ``atom`` whose threads and values are the
+    destination side of ``tiled_copy``.
+
+    Pre:  ``tiled_copy`` is a TiledCopy; its destination TV layout has a multiple of
+          ``atom``'s threads and values per thread (else ``CutepyError``).
+    Post: ``result.tiler_mn == tiled_copy.tiler_mn`` and
+          ``result.layout_tv_tiled == tiled_copy.layout_dst_tv_tiled``.
+
+    >>> from cutepy.atoms import copy_atom, mma_atom
+    >>> from cutepy.tiled.mma import make_tiled_mma
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> ldsm = make_tiled_copy_A(copy_atom("SM75_U32x4_LDSM_N", 16), mma)
+    >>> cp = make_tiled_copy_D(copy_atom("UniversalCopy<uint32_t>", 16), ldsm)
+    >>> cp.tiler_mn, cp.layout_tv_tiled
+    ((32, 16), ((4,8,2,2),((2,2,2),1)):((64,1,16,0),((32,8,256),0)))
+    """
+    _need_tiled_copy(tiled_copy, "make_tiled_copy_D")
+    return make_tiled_copy_impl(atom, tiled_copy.layout_dst_tv_tiled, tiled_copy.tiler_mn)
+
+
+def _need_tiled_copy(x: Any, fn: str) -> None:
+    if not isinstance(x, TiledCopy):
+        raise CutepyError(f"{fn} takes a TiledCopy (cutepy.make_tiled_copy...), not {x!r}")
+
+
+def _by_mode_tiler(shape: tuple, layout_tv: Layout) -> tuple:
+    """C++'s "awkward by-mode tiler": for each mode ``i`` of ``shape``, the (filtered) layout of
+    the mode-``i`` coordinates that ``layout_tv`` reaches (it maps to column-major indices of
+    ``shape``): ``filter(make_layout(shape, e_i) o layout_tv)``."""
+    zeros = (0,) * len(shape)
+    return tuple(
+        filter(composition(Layout(shape, zeros[:i] + (1,) + zeros[i + 1 :]), layout_tv))
+        for i in range(len(shape))
+    )
+
+
+def _retile_to(atom: CopyAtom, shape: tuple, layout_tv: Layout) -> TiledCopy:
+    """The TiledCopy over the by-mode tiler of the part of ``shape`` that ``layout_tv`` reaches,
+    with ``layout_tv`` re-expressed in the tile's coordinates (C++'s common tail of
+    ``make_tiled_copy_C_atom`` and ``make_cotiled_copy``)."""
+    tiler = _by_mode_tiler(shape, layout_tv)
+    # tile coord -> coord of `shape`, and its inverse applied to the codomain of layout_tv
+    tile2full = composition(compact_layout(shape), tiler)
+    return make_tiled_copy_impl(atom, composition(left_inverse(tile2full), layout_tv), tiler)
+
+
+def make_tiled_copy_C_atom(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
+    """C++ ``make_tiled_copy_C_atom``: the smallest TiledCopy that retiles the MMA's C
+    (for pipelined epilogues storing sub-tiles): each thread keeps only the first
+    ``atom.num_val_src`` values of its C fragment, in the MMA's value order.
+
+    Algorithm (as C++): ``layout_TV = layoutC_TV o (threads, copy_V)``; the tiler is, per mode of
+    ``(M, N)``, ``filter(make_layout((M,N), e_i) o layout_TV)`` (a tuple of layouts); the TV
+    layout is ``left_inverse(make_layout((M,N)) o tiler) o layout_TV``.
+
+    Pre:  ``mma`` is a TiledMMA; ``atom.num_val_src`` is at most the MMA's C values per thread,
+          and the result passes :func:`make_tiled_copy_impl`'s checks (else ``CutepyError``).
+    Post: ``tiler_mn`` is a pair of layouts (the M and N coordinates used); for every thread
+          ``t`` and value ``v < num_val_src``, ``make_layout((M,N)) o tiler`` maps
+          ``layout_tv_tiled(t, v)`` to ``mma.tv_layout_C_tiled(t, v)``.
+
+    >>> from cutepy.atoms import copy_atom, mma_atom
+    >>> from cutepy.tiled.mma import make_tiled_mma
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> cp = make_tiled_copy_C_atom(copy_atom("UniversalCopy<uint32_t>", 16), mma)
+    >>> cp.tiler_mn, cp.layout_tv_tiled
+    (((8,2):(1,16), (8,2):(2,1)), ((4,8,2,2),2):((16,1,8,64),128))
+    """
+    if not isinstance(atom, CopyAtom):
+        raise CutepyError(f"a TiledCopy is built from a copy atom (cutepy.copy_atom), not {atom!r}")
+    if not isinstance(mma, TiledMMA):
+        raise CutepyError(f"make_tiled_copy_C_atom takes a TiledMMA (cutepy.make_tiled_mma), not {mma!r}")
+    layout_c = mma.tv_layout_C_tiled
+    copy_v, mma_v = atom.num_val_src, size(layout_c[1])
+    if copy_v > mma_v:
+        raise CutepyError(
+            f"make_tiled_copy_C_atom: {atom.name} copies {copy_v} values per thread, more than the "
+            f"{mma_v} C values each thread of the TiledMMA holds"
+        )
+    layout_tv = composition(layout_c, compact_layout((size(layout_c[0]), copy_v)))
+    M, N, _ = mma.tile_size_mnk
+    return _retile_to(atom, (M, N), layout_tv)
+
+
+def make_cotiled_copy(atom: CopyAtom, atom_tv_layout: Layout, data_layout: Layout) -> TiledCopy:
+    """C++ ``make_cotiled_copy``: a TiledCopy from ``(thread, value) -> data address`` offsets,
+    for when threads care about vector width and offsets rather than which coordinates they own.
+
+    Algorithm (as C++): ``layout_tv_data = (left_inverse(data_layout), 1:0) o atom_tv_layout``
+    maps (thread, value) to the data coordinate (column-major index; addresses past the data
+    get the stride-0 mode); the tiler is, per mode of ``product_each(shape(data_layout))``,
+    the filtered layout of the coordinates reached, and the TV layout is re-expressed in it.
+
+    Pre:  both are plain layouts with integer shapes and strides; ``left_inverse(data_layout)``
+          exists and composes with ``atom_tv_layout`` (else ``AdmissibilityError``, where C++'s
+          static asserts fail; stride-0 data modes are dropped, as in C++); the values of
+          ``atom_tv_layout`` lie in
+          ``data_layout``: ``coalesce((data_layout, 1:0) o layout_tv_data[1]) ==
+          coalesce(atom_tv_layout[1])`` (C++'s static assert; else ``CutepyError``); the result
+          passes :func:`make_tiled_copy_impl`'s checks. As in C++, the thread mode is not checked.
+    Post: ``tiler_mn`` is a tuple of layouts, one per mode of ``data_layout``; for every thread
+          ``t`` and value ``v`` whose address lies in ``data_layout``,
+          ``data_layout(make_layout(product_each(shape(data_layout))) o tiler)(layout_tv_tiled(t, v))
+          == atom_tv_layout(t, v)``.
+
+    >>> from cutepy.atoms import copy_atom
+    >>> cp = make_cotiled_copy(copy_atom("UniversalCopy<uint128_t>", 16),
+    ...                        Layout((32, 8), (8, 1)), Layout((64, 32), (32, 1)))
+    >>> cp.tiler_mn, cp.layout_tv_tiled
+    ((8:1, (4,8):(8,1)), ((4,8),8):((8,1),32))
+    """
+    if not isinstance(atom, CopyAtom):
+        raise CutepyError(f"a TiledCopy is built from a copy atom (cutepy.copy_atom), not {atom!r}")
+    for what, L in (("atom_tv_layout", atom_tv_layout), ("data_layout", data_layout)):
+        if type(L) is not Layout:
+            raise CutepyError(f"make_cotiled_copy: {what} must be a plain Layout, not {L!r}")
+        if not all(type(x) is int for x in flatten((L.shape, L.stride))):
+            raise CutepyError(f"make_cotiled_copy: {what} {L} must have integer shapes and strides "
+                              "(C++ requires static layouts)")
+    if atom_tv_layout.rank() != 2:
+        raise CutepyError(f"make_cotiled_copy: atom_tv_layout {atom_tv_layout} is not (thread, value)")
+    # data addr -> data coord; 1:0 appended so that addresses off the end get stride 0
+    inv_data = make_layout(left_inverse(data_layout), Layout(1, 0))
+    layout_tv_data = composition(inv_data, atom_tv_layout)
+    reached = coalesce(composition(make_layout(data_layout, Layout(1, 0)), layout_tv_data[1]))
+    if reached != coalesce(atom_tv_layout[1]):
+        raise CutepyError(
+            f"make_cotiled_copy: the memory pointed to by the values of {atom_tv_layout} does not exist "
+            f"in the data layout {data_layout} (the values reach {reached} of it)"
+        )
+    s = product_each(data_layout.shape) if isinstance(data_layout.shape, tuple) else (data_layout.shape,)
+    return _retile_to(atom, s, layout_tv_data)
+
+
 __all__ = [
     "ThrCopy",
     "TiledCopy",
@@ -299,5 +455,9 @@ __all__ = [
     "make_tiled_copy_A",
     "make_tiled_copy_B",
     "make_tiled_copy_C",
+    "make_tiled_copy_C_atom",
+    "make_tiled_copy_D",
+    "make_tiled_copy_S",
     "make_tiled_copy_impl",
+    "make_cotiled_copy",
 ]
