@@ -101,8 +101,9 @@ def _tiler(t: Any) -> str:
         return "None"
     if isinstance(t, Layout):
         return dsl(t)
-    if isinstance(t, tuple):
-        return "(" + ", ".join(_tiler(x) for x in t) + ")"
+    if isinstance(t, tuple):  # a 1-tuple keeps its comma, or Python reads one tiler
+        inner = ", ".join(_tiler(x) for x in t)
+        return f"({inner},)" if len(t) == 1 else f"({inner})"
     return str(t)
 
 
