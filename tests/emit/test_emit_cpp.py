@@ -94,7 +94,8 @@ def test_dsl_expressions() -> None:
     assert "transpose=True, num_matrices=4" in dsl(copy_atom("SM75_U16x8_LDSM_T", 16))
     assert dsl(Layout((2,), (1,))) == "cute.make_layout((2,), stride=(1,))"
     # a one-layout tiler stays a tuple in Python: (x,), not (x)
-    cot = cp.make_cotiled_copy(copy_atom("UniversalCopy<uint32_t>", 32), Layout((32, 1), (1, 0)), Layout(32, 1))
+    atom = copy_atom("UniversalCopy<uint32_t>", 32)
+    cot = cp.make_cotiled_copy(atom, Layout((32, 1), (1, 0)), Layout(32, 1))
     assert dsl(cot).endswith(", (cute.make_layout(32, stride=1),))")
     with pytest.raises(CutepyError, match="no CuTe DSL operation"):
         dsl(mma_atom("SM70_8x8x4_F16F16F16F16_TN"))
