@@ -19,6 +19,7 @@ sys.path.insert(0, str(HERE.parent))
 import cxx_harness  # noqa: E402
 
 from cutepy.atoms import copy_atom, copy_atoms, mma_atom, mma_atoms  # noqa: E402
+from cutepy.atoms.mma import TYPE_BITS  # noqa: E402
 
 INCLUDES = (
     "cute/tensor.hpp",
@@ -92,6 +93,14 @@ def copy_case(name: str, bits: int) -> str:
         ' print(typename A::ValLayoutSrc{}); printf("|"); print(typename A::ValLayoutDst{});'
         ' printf("|"); print(typename A::ValLayoutRef{});'
     )
+
+
+def mma_fields(name: str) -> list[str]:
+    """cutepy's side of a stored MMA row: ThrID, Shape_MNK, A, B, C layouts and element bits."""
+    a = mma_atom(name)
+    bits = ",".join(str(TYPE_BITS[t]) for t in a.element_types)
+    shape = "(" + ",".join(map(str, a.shape_mnk)) + ")"
+    return [str(a.thr_id), shape, str(a.tv_layout_A), str(a.tv_layout_B), str(a.tv_layout_C), bits]
 
 
 def read_table(path: Path) -> dict[str, list[str]]:

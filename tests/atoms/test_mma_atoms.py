@@ -13,20 +13,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from atoms_cxx import INCLUDES, MMA_FILE, mma_case, read_table  # noqa: E402
+from atoms_cxx import mma_fields as fields  # noqa: E402
 
 from cutepy.atoms import mma_atom, mma_atoms  # noqa: E402
-from cutepy.atoms.mma import TYPE_BITS  # noqa: E402
 from cutepy.errors import CutepyError  # noqa: E402
 
 STORED = read_table(MMA_FILE)
 HEADERS = Path(__file__).resolve().parents[2]
-
-
-def fields(name: str) -> list[str]:
-    a = mma_atom(name)
-    bits = ",".join(str(TYPE_BITS[t]) for t in a.element_types)
-    shape = "(" + ",".join(map(str, a.shape_mnk)) + ")"
-    return [str(a.thr_id), shape, str(a.tv_layout_A), str(a.tv_layout_B), str(a.tv_layout_C), bits]
 
 
 def test_every_atom_has_a_stored_cxx_print() -> None:

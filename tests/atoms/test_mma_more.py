@@ -27,6 +27,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 from atoms_cxx import INCLUDES, MMA_FILE, mma_case, read_table  # noqa: E402
+from atoms_cxx import mma_fields as fields  # noqa: E402
 
 from cutepy.atoms import mma_atom, mma_atoms  # noqa: E402
 from cutepy.atoms.mma import TYPE_BITS, UMMA_TYPES, umma_shapes  # noqa: E402
@@ -118,13 +119,6 @@ def type_bits_case(t: str) -> str:
 
 def incongruent_case(name: str) -> str:
     return f"print(typename MMA_Traits<{name}>::ALayout{{}});"
-
-
-def fields(name: str) -> list[str]:
-    a = mma_atom(name)
-    bits = ",".join(str(TYPE_BITS[t]) for t in a.element_types)
-    shape = "(" + ",".join(map(str, a.shape_mnk)) + ")"
-    return [str(a.thr_id), shape, str(a.tv_layout_A), str(a.tv_layout_B), str(a.tv_layout_C), bits]
 
 
 def main() -> None:

@@ -27,7 +27,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 import cxx_harness  # noqa: E402
-from tiled_cxx import INCLUDES  # noqa: E402
+from tiled_cxx import INCLUDES, read_table  # noqa: E402
 
 from cutepy.atoms import copy_atom, mma_atom  # noqa: E402
 from cutepy.composition import composition  # noqa: E402
@@ -249,16 +249,7 @@ def block(expr: str, shape: tuple) -> str:
     ])
 
 
-def _table() -> dict[str, list[str]]:
-    out = {}
-    for line in MORE_FILE.read_text().splitlines():
-        if line and not line.startswith("#"):
-            key, rest = line.split("\t", 1)
-            out[key] = rest.split("|")
-    return out
-
-
-STORED = _table() if MORE_FILE.exists() else {}
+STORED = read_table(MORE_FILE) if MORE_FILE.exists() else {}
 CASES = cases()
 
 

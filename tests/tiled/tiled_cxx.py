@@ -23,6 +23,7 @@ sys.path.insert(0, str(HERE.parent / "atoms"))
 
 import cxx_harness  # noqa: E402
 from atoms_cxx import INCLUDES  # noqa: E402
+from atoms_cxx import read_table as read_print_table  # noqa: E402
 
 from cutepy.atoms import copy_atom, mma_atom  # noqa: E402
 from cutepy.emit import cpp  # noqa: E402
@@ -265,12 +266,7 @@ LATEX_CASES = [
 
 
 def read_table(path: Path = TILED_FILE) -> dict[str, list[str]]:
-    out = {}
-    for line in path.read_text().splitlines():
-        if line and not line.startswith("#"):
-            key, rest = line.split("\t", 1)
-            out[key] = rest.split("|")
-    return out
+    return read_print_table(path)
 
 
 def mma_key(case: tuple) -> str:
