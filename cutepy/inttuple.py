@@ -303,21 +303,35 @@ def _compare_leaves(a: Any, b: Any, fn: str) -> bool:
     return bool(a < b)
 
 
+def _forward(t: Any) -> Any:
+    return t
+
+
+def _backward(t: Any) -> Any:
+    return tuple(reversed(t)) if type(t) is tuple else t
+
+
+def _ordered_less(a: Any, b: Any, fn: str, view: Any) -> bool:
+    """The lexicographic order of ``view(a)`` and ``view(b)`` at every level (``view`` reverses
+    the modes for colex); a tuple that runs out first is the lesser."""
+    _check_comparable(view(a), view(b), fn)
+    if type(a) is tuple and type(b) is tuple:
+        for x, y in zip(view(a), view(b)):
+            if _ordered_less(x, y, fn, view):
+                return True
+            if x != y:
+                return False
+        return len(a) < len(b)
+    return _compare_leaves(a, b, fn)
+
+
 def lex_less(a: IntTuple, b: IntTuple) -> bool:
     """C++'s ``lex_less``: lexicographic order, mode 0 first; a prefix is less than a longer tuple.
 
     >>> lex_less((1, 5), (2, 0)), lex_less((1, 2), (1, 2, 0)), lex_less(((1, 2), 3), ((1, 2), 3))
     (True, True, False)
     """
-    _check_comparable(a, b, "lex_less")
-    if type(a) is tuple and type(b) is tuple:
-        for x, y in zip(a, b):
-            if lex_less(x, y):
-                return True
-            if x != y:
-                return False
-        return len(a) < len(b)
-    return _compare_leaves(a, b, "lex_less")
+    return _ordered_less(a, b, "lex_less", _forward)
 
 
 def colex_less(a: IntTuple, b: IntTuple) -> bool:
@@ -326,16 +340,7 @@ def colex_less(a: IntTuple, b: IntTuple) -> bool:
     >>> colex_less((5, 1), (0, 2)), colex_less((1, 2), (2, 2))
     (True, True)
     """
-    _check_comparable(tuple(reversed(a)) if type(a) is tuple else a,
-                      tuple(reversed(b)) if type(b) is tuple else b, "colex_less")
-    if type(a) is tuple and type(b) is tuple:
-        for x, y in zip(reversed(a), reversed(b)):
-            if colex_less(x, y):
-                return True
-            if x != y:
-                return False
-        return len(a) < len(b)
-    return _compare_leaves(a, b, "colex_less")
+    return _ordered_less(a, b, "colex_less", _backward)
 
 
 def elem_less(a: IntTuple, b: IntTuple) -> bool:
