@@ -468,6 +468,15 @@ def select(layout: Layout, *modes: int) -> Layout:
         raise CutepyError(f"select: a mode of {it.short_repr(modes)} is out of range for {layout}") from None
 
 
+def _mode_range(layout: Any, begin: Any, end: Any, fn: str) -> tuple[tuple, tuple]:
+    """The modes (shapes, strides) of ``layout`` after checking ``0 <= begin <= end <= rank``."""
+    s, d = _modes(layout, fn)
+    if type(begin) is not int or type(end) is not int or not 0 <= begin <= end <= len(s):
+        raise CutepyError(f"{fn}: [{it.short_repr(begin)}, {it.short_repr(end)}) "
+                          f"is not a mode range of {layout}")
+    return s, d
+
+
 def take(layout: Layout, begin: int, end: int) -> Layout:
     """Modes ``[begin, end)`` (CuTe's ``take<B,E>``).
 
@@ -479,10 +488,7 @@ def take(layout: Layout, begin: int, end: int) -> Layout:
     """
     if _composed(layout):  # as C++: take the modes of the inner layout
         return _on_inner(layout, take, begin, end)
-    s, d = _modes(layout, "take")
-    if type(begin) is not int or type(end) is not int or not 0 <= begin <= end <= len(s):
-        raise CutepyError(f"take: [{it.short_repr(begin)}, {it.short_repr(end)}) "
-                          f"is not a mode range of {layout}")
+    s, d = _mode_range(layout, begin, end, "take")
     return Layout._new(s[begin:end], d[begin:end])
 
 
@@ -497,10 +503,7 @@ def group(layout: Layout, begin: int, end: int) -> Layout:
     """
     if _composed(layout):  # as C++: group the modes of the inner layout
         return _on_inner(layout, group, begin, end)
-    s, d = _modes(layout, "group")
-    if type(begin) is not int or type(end) is not int or not 0 <= begin <= end <= len(s):
-        raise CutepyError(f"group: [{it.short_repr(begin)}, {it.short_repr(end)}) "
-                          f"is not a mode range of {layout}")
+    s, d = _mode_range(layout, begin, end, "group")
     if begin == end:  # as C++: an empty range groups nothing
         return layout_arg(layout, "group")
     return Layout._new(
