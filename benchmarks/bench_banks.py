@@ -21,7 +21,7 @@ import time
 from types import SimpleNamespace
 
 from cutepy.banks import analyze, analyze_copy, find_swizzle
-from cutepy.layout import Layout
+from cutepy.core.layout import Layout
 from cutepy.notation import parse
 
 

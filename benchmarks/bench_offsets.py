@@ -3,7 +3,7 @@
 Run:  python benchmarks/bench_offsets.py [--sizes 24 26] [--repeat 7]
 
 For each size 2^k and each kind of layout (contiguous, strided, nested, swizzled, and a
-few awkward shapes), prints the best-of-``repeat`` time of ``cutepy.evaluate.offsets``
+few awkward shapes), prints the best-of-``repeat`` time of ``cutepy.core.evaluate.offsets``
 and of the numpy baseline ``np.empty(size, int64); a.fill(1)`` (a fresh array each time, so
 both pay the same page faults; the two are timed alternately), and their ratio.
 The goal is every ratio <= 1.5.
@@ -17,9 +17,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from cutepy.evaluate import offsets
-from cutepy.layout import Layout
-from cutepy.swizzle import ComposedLayout, Swizzle
+from cutepy.algebra.swizzle import ComposedLayout, Swizzle
+from cutepy.core.evaluate import offsets
+from cutepy.core.layout import Layout
 
 
 def _best_pair(f: Callable[[], object], g: Callable[[], object], repeat: int) -> tuple[float, float]:

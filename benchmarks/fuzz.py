@@ -24,7 +24,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HARNESS = os.path.join(ROOT, "tests", "fuzz", "harness.py")
-sys.path.insert(0, os.path.join(ROOT, "tests", "fuzz"))
+sys.path.insert(0, ROOT)  # a script: the repository root makes the tests package importable
 
 
 def _limit(gb: float):
@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", help="also write the merged JSON report here")
     args = ap.parse_args(argv)
 
-    from harness import SURFACES, Report, format_report
+    from tests.fuzz.harness import SURFACES, Report, format_report
 
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     per = [args.n // args.jobs + (1 if k < args.n % args.jobs else 0) for k in range(args.jobs)]
@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
           f"timeout {args.timeout} s per call, {args.mem_gb} GiB per worker")
     print(format_report(merged))
     if args.out:
-        from harness import distinct
+        from tests.fuzz.harness import distinct
 
         with open(args.out, "w") as f:
             json.dump({"seed": args.seed, "n": args.n, "counts": merged.counts,

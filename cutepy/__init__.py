@@ -9,8 +9,7 @@
 import importlib
 import sys
 
-from .basis import E, ScaledBasis
-from .casting import (
+from .algebra.casting import (
     downcast,
     make_layout_like,
     make_ordered_layout,
@@ -18,13 +17,40 @@ from .casting import (
     recast_layout,
     upcast,
 )
-from .coalesce import coalesce, filter, filter_zeros
-from .complement import complement, coshape
-from .composition import is_admissible
-from .divides import ceil_div, domain_distribute, evenly_divides
-from .errors import AdmissibilityError, CutepyError, LayoutError, ParseError, SymbolicError, Undecided
-from .inverse import left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse
-from .layout import (
+from .algebra.coalesce import coalesce, filter, filter_zeros
+from .algebra.complement import complement, coshape
+from .algebra.composition import is_admissible
+from .algebra.divides import ceil_div, domain_distribute, evenly_divides
+from .algebra.inverse import left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse
+from .algebra.products import (
+    blocked_product,
+    flat_product,
+    logical_product,
+    raked_product,
+    tile_to_shape,
+    tiled_product,
+    zipped_product,
+)
+from .algebra.swizzle import (
+    ComposedLayout,
+    Swizzle,
+    domain_offset,
+    get_nonswizzle_portion,
+    get_swizzle_portion,
+    make_composed_layout,
+    make_swizzle,
+)
+from .core.basis import E, ScaledBasis
+from .core.errors import (
+    AdmissibilityError,
+    CutepyError,
+    LayoutError,
+    ParseError,
+    ProgramError,
+    SymbolicError,
+    Undecided,
+)
+from .core.layout import (
     Layout,
     LayoutLeft,
     LayoutRight,
@@ -52,26 +78,7 @@ from .layout import (
     take,
     unflatten,
 )
-from .notation import parse
-from .products import (
-    blocked_product,
-    flat_product,
-    logical_product,
-    raked_product,
-    tile_to_shape,
-    tiled_product,
-    zipped_product,
-)
-from .swizzle import (
-    ComposedLayout,
-    Swizzle,
-    domain_offset,
-    get_nonswizzle_portion,
-    get_swizzle_portion,
-    make_composed_layout,
-    make_swizzle,
-)
-from .tuples import (
+from .core.tuples import (
     colex_geq,
     colex_gtr,
     colex_leq,
@@ -106,17 +113,18 @@ from .tuples import (
     weakly_congruent,
     wrap,
 )
-from .tuples import (
+from .core.tuples import (
     max as max,  # noqa: A004  (cutepy.max; not in __all__)
 )
-from .tuples import (
+from .core.tuples import (
     min as min,  # noqa: A004
 )
+from .notation import parse
 
 # isort: split
 # kernel design: tensors (the divides and size also take tensors), atoms, tiled MMA and copy
-from .atoms import CopyAtom, MMAAtom, copy_atom, copy_atoms, gmma_smem_layout, mma_atom, mma_atoms
-from .tensor import (
+from .kernels.atoms import CopyAtom, MMAAtom, copy_atom, copy_atoms, gmma_smem_layout, mma_atom, mma_atoms
+from .kernels.tensor import (
     Tensor,
     composition,
     flat_divide,
@@ -132,7 +140,7 @@ from .tensor import (
     tiled_divide,
     zipped_divide,
 )
-from .tiled import (
+from .kernels.tiled import (
     ThrCopy,
     ThrMMA,
     TiledCopy,
@@ -153,13 +161,13 @@ from .tiled import (
     partition_shape_B,
     partition_shape_C,
 )
-from .tiled.checks import CheckResult, check_cover, check_fits, check_vectorization
+from .kernels.tiled.checks import CheckResult, check_cover, check_fits, check_vectorization
 
 # isort: split
 # symbolic, proofs, derivations
+from .core.limits import limits  # noqa: E402 - ``with cutepy.limits(max_elements=n):`` (the module stays cutepy.core.limits)
 from .derivation import Derivation, explain
 from .equivalence import Equivalence, equivalent
-from .limits import limits  # noqa: E402 - ``with cutepy.limits(max_elements=n):`` (the module stays cutepy.limits)
 from .symbolic import assuming, declare, subs, symbols
 
 __version__ = "0.1.0"
@@ -169,18 +177,18 @@ _SUBPACKAGES = ("xla", "program", "viz", "strategies", "engine", "banks", "emit"
 #: the classes Jupyter shows as pictures, by (module, class name): IPython matches them by
 #: name, so none of these modules is imported before a value of its class is displayed
 _DISPLAYED = (
-    ("cutepy.layout", "Layout"),
-    ("cutepy.swizzle", "ComposedLayout"),
-    ("cutepy.swizzle", "Swizzle"),
+    ("cutepy.core.layout", "Layout"),
+    ("cutepy.algebra.swizzle", "ComposedLayout"),
+    ("cutepy.algebra.swizzle", "Swizzle"),
     ("cutepy.xla.shape", "ArrayShape"),
     ("cutepy.xla.shape", "TupleShape"),
     ("cutepy.xla.shape", "BufferShape"),
     ("cutepy.derivation.steps", "Derivation"),
-    ("cutepy.tensor", "Tensor"),
-    ("cutepy.atoms.mma", "MMAAtom"),
-    ("cutepy.atoms.copy", "CopyAtom"),
-    ("cutepy.tiled.mma", "TiledMMA"),
-    ("cutepy.tiled.copy", "TiledCopy"),
+    ("cutepy.kernels.tensor", "Tensor"),
+    ("cutepy.kernels.atoms.mma", "MMAAtom"),
+    ("cutepy.kernels.atoms.copy", "CopyAtom"),
+    ("cutepy.kernels.tiled.mma", "TiledMMA"),
+    ("cutepy.kernels.tiled.copy", "TiledCopy"),
 )
 
 
@@ -218,7 +226,8 @@ _register_display()
 
 __all__ = [
     "AdmissibilityError", "ComposedLayout", "CutepyError", "E", "Layout", "LayoutError",
-    "LayoutLeft", "LayoutRight", "ParseError", "ScaledBasis", "Swizzle", "SymbolicError", "Undecided",
+    "LayoutLeft", "LayoutRight", "ParseError", "ProgramError", "ScaledBasis", "Swizzle", "SymbolicError",
+    "Undecided",
     "append", "blocked_product", "ceil_div", "coalesce", "compatible", "complement",
     "composition", "congruent", "coshape", "cosize", "crd2idx", "depth", "dice", "downcast", "filter",
     "filter_zeros", "flat_divide", "flat_product", "flatten", "get", "get_1d_coord", "get_flat_coord",

@@ -22,19 +22,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import __version__, xla
-from .banks import analyze_layout
-from .casting import downcast, make_layout_like, upcast
-from .coalesce import coalesce, filter
-from .complement import complement
-from .composition import composition, is_admissible
-from .derivation import explain
-from .divides import flat_divide, logical_divide, tiled_divide, zipped_divide
-from .equivalence import equivalent
-from .errors import CutepyError, ParseError
-from .inverse import left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse
-from .layout import Layout, cosize, depth, flatten, rank, size
-from .notation import parse
-from .products import (
+from .algebra.casting import downcast, make_layout_like, upcast
+from .algebra.coalesce import coalesce, filter
+from .algebra.complement import complement
+from .algebra.composition import composition, is_admissible
+from .algebra.divides import flat_divide, logical_divide, tiled_divide, zipped_divide
+from .algebra.inverse import left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse
+from .algebra.products import (
     blocked_product,
     flat_product,
     logical_product,
@@ -43,7 +37,13 @@ from .products import (
     tiled_product,
     zipped_product,
 )
-from .swizzle import ComposedLayout
+from .algebra.swizzle import ComposedLayout
+from .banks import analyze_layout
+from .core.errors import CutepyError, ParseError
+from .core.layout import Layout, cosize, depth, flatten, rank, size
+from .derivation import explain
+from .equivalence import equivalent
+from .notation import parse
 from .viz import to_latex, write_svg
 from .viz.text import layout_table
 from .xla import ArrayShape, BufferShape, TupleShape, sizes, to_cute

@@ -7,7 +7,7 @@ programs, and so are TPU-MLIR's local-memory layouts; both compile here.
 
 Each step is itself a CuTe layout on the current array's linear index: ``reshape``
 keeps the index, ``transpose`` permutes it, ``pad`` injects it into a larger box. The
-program's layout is their composition, computed with :func:`cutepy.composition`. When a
+program's layout is their composition, computed with :func:`cutepy.algebra.composition`. When a
 composition is admissible the steps fold into one layout with one mode per logical
 dim; when it is not (a padded sub-tile, a split that does not divide) the engine
 keeps a *chain* of layouts, applied in order, and says which step broke affinity.
@@ -47,10 +47,10 @@ from typing import Any
 
 import numpy as np
 
-from . import inttuple as it
-from .composition import composition
-from .errors import AdmissibilityError, CutepyError, SymbolicError
-from .layout import Layout
+from .algebra.composition import composition
+from .core import inttuple as it
+from .core.errors import AdmissibilityError, CutepyError, SymbolicError
+from .core.layout import Layout
 
 Step = tuple  # ("pad", shape) | ("reshape", shape) | ("transpose", perm)
 
@@ -282,7 +282,7 @@ def logical_offsets(layout: Any, logical_shape: Sequence[int], limit: int = MAX_
     """``layout(e)`` for every ``e`` of the box ``logical_shape`` (C order): :func:`evaluate`
     over the box. A box of more than ``limit`` elements (default
     :data:`MAX_TABLE_ELEMENTS`) or more than :data:`MAX_ARRAY_DIMS` dims raises a
-    :class:`~cutepy.errors.CutepyError` before anything is allocated.
+    :class:`~cutepy.CutepyError` before anything is allocated.
 
     >>> logical_offsets(Layout((2, 2), (1, 2)), (2, 2)).tolist()
     [[0, 2], [1, 3]]
@@ -343,7 +343,7 @@ def compile_program(logical_shape: Sequence[int], steps: Sequence[Step], trim: b
 
     Pre: extents are positive ints (or symbolic sizes); each step is ``("pad", shape)``,
     ``("reshape", shape)`` or ``("transpose", perm)`` and is valid on the array before
-    it (else a :class:`~cutepy.errors.CutepyError` naming the step).
+    it (else a :class:`~cutepy.CutepyError` naming the step).
     Post: ``result(i) ==`` the final C-order offset of logical element ``i`` for every
     ``i`` in the logical box. Pads before the first reshape widen ``result.domain`` (the
     module docstring's padding model); with ``trim``, each widened dim is cut back to

@@ -13,7 +13,7 @@ Sw<3,4,3> o 0 o (8,8):(8,1)
 >>> parse("(2,3")
 Traceback (most recent call last):
 ...
-cutepy.errors.ParseError: expected ',' or ')' at column 5
+cutepy.ParseError: expected ',' or ')' at column 5
   (2,3
       ^
 """
@@ -23,11 +23,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .basis import ScaledBasis
-from .errors import CutepyError, ParseError
-from .inttuple import MAX_DEPTH
-from .layout import Layout
-from .swizzle import ComposedLayout, Swizzle
+from .algebra.swizzle import ComposedLayout, Swizzle
+from .core.basis import ScaledBasis
+from .core.errors import CutepyError, ParseError
+from .core.inttuple import MAX_DEPTH
+from .core.layout import Layout
 
 # ASCII digits only: "\d" would also take Arabic-Indic and other unicode digits
 _TOKEN = re.compile(

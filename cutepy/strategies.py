@@ -25,12 +25,12 @@ try:
 except ImportError as exc:  # an ImportError (not a CutepyError): the module itself cannot load
     raise ImportError("cutepy.strategies needs hypothesis: pip install cutepy[test]") from exc
 
-from . import inttuple as it
-from .complement import complement
-from .composition import is_admissible
-from .errors import CutepyError
-from .layout import Layout
-from .swizzle import ComposedLayout, Swizzle
+from .algebra.complement import complement
+from .algebra.composition import is_admissible
+from .algebra.swizzle import ComposedLayout, Swizzle
+from .core import inttuple as it
+from .core.errors import CutepyError
+from .core.layout import Layout
 
 __all__ = [
     "int_tuples",

@@ -1,11 +1,11 @@
 """Shared test settings: a CI profile with a bounded example count per property."""
 
 import os
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.cxx import cxx_harness
 
 settings.register_profile(
     "ci",
@@ -19,13 +19,11 @@ settings.load_profile(os.environ.get("CUTEPY_HYPOTHESIS_PROFILE", "ci"))
 
 # tests/ has no __init__.py: make its helper modules (cxx_harness) importable from every test
 # directory, tests/cxx/ and tests/peers/ included
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import cxx_harness  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def cxx():
-    """The C++ CuTe harness (tests/cxx_harness.py); skips, with the reason, where C++ is unusable."""
+    """The C++ CuTe harness (tests/cxx/cxx_harness.py); skips, with the reason, where C++ is unusable."""
     reason = cxx_harness.compiler_reason()
     if reason is not None:
         pytest.skip(f"C++ CuTe reference unavailable: {reason}")

@@ -20,7 +20,7 @@ only if every vector stays consecutive and aligned. With none reaching the ideal
 answer is the valid swizzle with the fewest wavefronts (then the same order), and its
 per-access table shows which accesses still conflict: the proof that the family cannot.
 
->>> from cutepy.layout import Layout
+>>> from cutepy.core.layout import Layout
 >>> smem = Layout((8, 64), (64, 1))                          # fp16, 128-byte rows
 >>> tv = Layout(((8, 4), 8), ((1, 64), 8))        # lane t: row t % 8, 16 B at column 8 (t // 8)
 >>> r = find_swizzle(smem, [(tv, "ld", 8)], element_bytes=2)
@@ -36,9 +36,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import CutepyError
-from ..layout import Layout
-from ..swizzle import ComposedLayout, Swizzle
+from ..algebra.swizzle import ComposedLayout, Swizzle
+from ..core.errors import CutepyError
+from ..core.layout import Layout
 from .tile import (
     Access,
     check_element_bytes,
@@ -58,7 +58,7 @@ MAX_CANDIDATES = 20000
 class AccessCost:
     """One access under one swizzle: instructions, wavefronts and the ideal count.
 
-    >>> from cutepy.layout import Layout
+    >>> from cutepy.core.layout import Layout
     >>> tv = Layout(((8, 4), 8), ((1, 64), 8))
     >>> r = find_swizzle(Layout((8, 64), (64, 1)), [(tv, "ld", 8)], element_bytes=2)
     >>> r.table[0]
@@ -87,7 +87,7 @@ class SwizzleSearch:
     swizzles costed (the identity and every family member that can move a bank, up to the
     answer's bit count), ``bits`` the ``n`` of the family bound.
 
-    >>> from cutepy.layout import Layout
+    >>> from cutepy.core.layout import Layout
     >>> tv = Layout(((8, 4), 8), ((1, 64), 8))
     >>> r = find_swizzle(Layout((8, 64), (64, 1)), [(tv, "ld", 8)], element_bytes=2)
     >>> r.found, r.swizzle, r.layout
@@ -201,7 +201,7 @@ def find_swizzle(smem_layout: Layout, accesses: Sequence[Any], element_bytes: in
           ``wavefronts == ideal``; then no swizzle with fewer bits does. Otherwise
           ``table`` is the best one's costs and ``alternatives`` is empty.
 
-    >>> from cutepy.layout import Layout
+    >>> from cutepy.core.layout import Layout
     >>> smem = Layout((8, 64), (64, 1))                        # fp16, 128-byte rows
     >>> find_swizzle(smem, [(Layout(((8, 4), 8), ((1, 64), 8)), "ld", 8)], element_bytes=2).swizzle
     Sw<3,3,3>

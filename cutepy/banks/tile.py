@@ -11,7 +11,7 @@ Values are split into vectors of ``V`` consecutive value indices, one instructio
 to its ``V E`` bytes, as the hardware requires). Threads past the last full warp are
 inactive lanes. For ldmatrix/stmatrix every lane's vector is one 16-byte row (``V E = 16``).
 
->>> from cutepy.layout import Layout
+>>> from cutepy.core.layout import Layout
 >>> smem = Layout((32, 32), (32, 1))                  # fp32, row-major, 128 B rows
 >>> column = Layout((32, 1), (1, 0))                  # lane t reads (t, 0)
 >>> analyze_layout(smem, column, element_bytes=4, op="ld").summary()
@@ -25,9 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import CutepyError
-from ..layout import Layout
-from ..swizzle import ComposedLayout
+from ..algebra.swizzle import ComposedLayout
+from ..core.errors import CutepyError
+from ..core.layout import Layout
 from .warp import (
     WARP,
     BankReport,
@@ -55,7 +55,7 @@ class Access:
     ``(tile, warp, vector k)``. ``op``/``width``/``matrices`` describe the hardware
     instruction (cp.async is costed as the store it performs); ``label`` names it.
 
-    >>> from cutepy.layout import Layout
+    >>> from cutepy.core.layout import Layout
     >>> a = make_access(tv_table(Layout((32, 1), (1, 0))), "ld", 1, 4)
     >>> a.op, a.width, a.index.shape, a.where
     ('ld', 4, (1, 32, 1), ((0, 0, 0),))
@@ -78,9 +78,9 @@ class Access:
 class Instruction:
     """One warp instruction of a tile: which tile repetition, warp and vector, and its cost.
 
-    >>> from cutepy.atoms import copy_atom
-    >>> from cutepy.layout import Layout
-    >>> from cutepy.tiled.copy import make_tiled_copy
+    >>> from cutepy.kernels.atoms import copy_atom
+    >>> from cutepy.core.layout import Layout
+    >>> from cutepy.kernels.tiled.copy import make_tiled_copy
     >>> cp = make_tiled_copy(copy_atom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", 16),
     ...                      Layout((16, 8), (8, 1)), Layout((1, 8)))
     >>> i = analyze_copy(cp, Layout((16, 64), (64, 1))).instructions[1]
@@ -98,9 +98,9 @@ class Instruction:
 class TileReport:
     """All instructions of an access to a tile, with totals and per-warp sums.
 
-    >>> from cutepy.atoms import copy_atom
-    >>> from cutepy.layout import Layout
-    >>> from cutepy.tiled.copy import make_tiled_copy
+    >>> from cutepy.kernels.atoms import copy_atom
+    >>> from cutepy.core.layout import Layout
+    >>> from cutepy.kernels.tiled.copy import make_tiled_copy
     >>> cp = make_tiled_copy(copy_atom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", 16),
     ...                      Layout((16, 8), (8, 1)), Layout((1, 8)))
     >>> analyze_copy(cp, Layout((16, 64), (64, 1))).summary()
@@ -314,7 +314,7 @@ def analyze_layout(smem_layout: Any, tv_layout: Any, *, element_bytes: int, vect
           aligned in shared memory (else CutepyError naming the lane).
     Post: one instruction per (warp, vector); totals are sums over them.
 
-    >>> from cutepy.swizzle import Swizzle
+    >>> from cutepy.algebra.swizzle import Swizzle
     >>> smem = Swizzle(3, 4, 3).compose(Layout((32, 32), (32, 1)))
     >>> r = analyze_layout(smem, Layout(((4, 8), 1), ((32, 1), 0)), element_bytes=2)
     >>> r.wavefronts, r.bank_conflicts                       # an H100 measurement: 2, 1
@@ -369,7 +369,7 @@ def _tile_indices(tiler: tuple[int, ...], smem_layout: Any) -> np.ndarray:
 def copy_access(tiled_copy: Any, smem_layout: Any) -> tuple[Access, int, str]:
     """The shared-memory side of a TiledCopy as an :class:`Access`; also its element bytes and name.
 
-    Contract (the TiledCopy of cutepy.tiled): ``.size`` threads, ``.tiler_mn``,
+    Contract (the TiledCopy of cutepy.kernels.tiled): ``.size`` threads, ``.tiler_mn``,
     ``.layout_src_tv_tiled`` / ``.layout_dst_tv_tiled`` ((thread, value) -> tile index),
     ``.copy_atom`` with ``.op``, ``.element_bits``, ``.layout_src_tv_bits`` /
     ``.layout_dst_tv_bits`` (bits per thread: the vector) and ``.name``.
@@ -417,9 +417,9 @@ def analyze_copy(tiled_copy: Any, smem_layout: Any) -> TileReport:
     Post: ``report.ideal`` is the wavefront count without any bank conflict;
           ``report.wavefronts >= report.ideal``.
 
-    >>> from cutepy.atoms import copy_atom
-    >>> from cutepy.layout import Layout
-    >>> from cutepy.tiled.copy import make_tiled_copy
+    >>> from cutepy.kernels.atoms import copy_atom
+    >>> from cutepy.core.layout import Layout
+    >>> from cutepy.kernels.tiled.copy import make_tiled_copy
     >>> cp = make_tiled_copy(copy_atom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", 16),
     ...                      Layout((16, 8), (8, 1)), Layout((1, 8)))
     >>> r = analyze_copy(cp, Layout((16, 64), (64, 1)))

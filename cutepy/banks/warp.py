@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import CutepyError
+from ..core.errors import CutepyError
 
 #: Banks of shared memory, and bytes per bank word.
 BANKS = 32

@@ -1,13 +1,13 @@
 """Explained derivations: every step an algebra operation takes, as text, LaTeX and pictures.
 
-``explain(op, *args)`` runs the real ``op`` with a recorder (:mod:`cutepy.tracing`)
-and words each event (:mod:`cutepy.events`) it emits: for ``composition`` each divide-out and
+``explain(op, *args)`` runs the real ``op`` with a recorder (:mod:`cutepy.core.tracing`)
+and words each event (:mod:`cutepy.core.events`) it emits: for ``composition`` each divide-out and
 mod-out of B's leaves through ``coalesce_x(A)``; for ``complement`` the sorted modes
 and the gaps it fills; for divides and products the complement and the composition
 they are built from (as nested derivations). The result is checked against a plain
 run of the operation before it is returned.
 
->>> from cutepy.layout import Layout
+>>> from cutepy.core.layout import Layout
 >>> d = explain("composition", Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1)))
 >>> d.result
 ((2,2),3):((24,2),8)

@@ -3,7 +3,7 @@
 The algorithms are the real ones (cutepy/coalesce.py, complement.py, inverse.py);
 each event they emit while ``explain`` runs them becomes a step here.
 
->>> from cutepy.layout import Layout
+>>> from cutepy.core.layout import Layout
 >>> from cutepy.derivation import explain
 >>> print(explain("complement", Layout(4, 2), 24).text())
 complement(4:2, 24)
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..events import (
+from ..core.events import (
     Chain,
     Close,
     Cotarget,
@@ -44,7 +44,7 @@ from ..events import (
     ZeroMode,
     Zeros,
 )
-from ..layout import Layout
+from ..core.layout import Layout
 from .record import Run
 from .steps import Derivation, fmt, lx
 from .words import explainable, modes_layout, paren, word

@@ -4,7 +4,7 @@
 at each mode the leaf's stride is divided out and what is left of its shape is
 modded out. The events of one leaf become one nested derivation.
 
->>> from cutepy.layout import Layout
+>>> from cutepy.core.layout import Layout
 >>> from cutepy.derivation import explain
 >>> print(explain("composition", Layout((2, 2, 2), (1, 3, 13)), Layout(6, 1)).text())  # doctest: +ELLIPSIS
 composition((2,2,2):(1,3,13), 6:1)
@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..events import (
+from ..algebra.swizzle import Swizzle
+from ..core.events import (
     BasisLeaf,
     Carry,
     CoalesceX,
@@ -38,9 +39,8 @@ from ..events import (
     Take,
     ZeroLeaf,
 )
-from ..inttuple import flatten
-from ..layout import Layout
-from ..swizzle import Swizzle
+from ..core.inttuple import flatten
+from ..core.layout import Layout
 from .record import Run
 from .steps import Derivation, fmt, lx
 from .words import explainable, flat_layout, modes_layout, paren, word

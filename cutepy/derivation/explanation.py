@@ -1,6 +1,6 @@
 """``explain(op, *args)``: run the real operation with a recorder and word what it reports.
 
->>> from cutepy.layout import Layout
+>>> from cutepy.core.layout import Layout
 >>> print(explain("coalesce", Layout((2, (1, 6)), (1, (6, 2)))).text())
 coalesce((2,(1,6)):(1,(6,2)))
   1. flatten: (2,1,6):(1,6,2)
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import CutepyError
-from ..tracing import recording
+from ..core.errors import CutepyError
+from ..core.tracing import recording
 from . import algebra, composing, tiling  # noqa: F401 - they register their explainers
 from .operations import operation
 from .record import Recorder
@@ -26,7 +26,7 @@ from .words import EXPLAINERS
 def run(name: str, *args: Any) -> Derivation:
     """The derivation of ``name(*args)``, without the cross-check of :func:`explain`.
 
-    Post: ``result`` (or ``error``, a :class:`~cutepy.errors.CutepyError`) is what the real
+    Post: ``result`` (or ``error``, a :class:`~cutepy.CutepyError`) is what the real
     operation gives; only the current context records (other threads run plainly).
 
     Pre:  ``name`` names an explainable operation and ``args`` are its arguments.

@@ -1,25 +1,34 @@
 """The operations ``explain`` can run, by name: the algebra's functions, imported directly.
 
 >>> operation("complement").__module__
-'cutepy.complement'
+'cutepy.algebra.complement'
 >>> operation("no_such_op")
 Traceback (most recent call last):
 ...
-cutepy.errors.CutepyError: explain: cutepy has no operation 'no_such_op'
+cutepy.CutepyError: explain: cutepy has no operation 'no_such_op'
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..casting import downcast, make_layout_like, make_ordered_layout, upcast
-from ..coalesce import coalesce, filter
-from ..complement import complement
-from ..composition import composition, is_admissible
-from ..divides import flat_divide, logical_divide, tiled_divide, zipped_divide
-from ..errors import CutepyError
-from ..inverse import left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse
-from ..layout import (
+from ..algebra.casting import downcast, make_layout_like, make_ordered_layout, upcast
+from ..algebra.coalesce import coalesce, filter
+from ..algebra.complement import complement
+from ..algebra.composition import composition, is_admissible
+from ..algebra.divides import flat_divide, logical_divide, tiled_divide, zipped_divide
+from ..algebra.inverse import left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse
+from ..algebra.products import (
+    blocked_product,
+    flat_product,
+    logical_product,
+    raked_product,
+    tile_to_shape,
+    tiled_product,
+    zipped_product,
+)
+from ..core.errors import CutepyError
+from ..core.layout import (
     append,
     cosize,
     depth,
@@ -36,15 +45,6 @@ from ..layout import (
     size,
     slice_and_offset,
     take,
-)
-from ..products import (
-    blocked_product,
-    flat_product,
-    logical_product,
-    raked_product,
-    tile_to_shape,
-    tiled_product,
-    zipped_product,
 )
 
 #: every operation ``explain`` knows, by its name; those without an explainer are "computed directly"
@@ -63,7 +63,7 @@ OPERATIONS: dict[str, Callable] = {
 
 
 def operation(name: str) -> Callable:
-    """The operation called ``name`` (else :class:`~cutepy.errors.CutepyError`)."""
+    """The operation called ``name`` (else :class:`~cutepy.CutepyError`)."""
     fn = OPERATIONS.get(name)
     if fn is None:
         raise CutepyError(f"explain: cutepy has no operation {name!r}")

@@ -1,15 +1,15 @@
 """The recorder behind ``explain``: the real operation runs, its events become frames.
 
-:class:`Recorder` is a :mod:`cutepy.tracing` recorder. Every traced operation called
+:class:`Recorder` is a :mod:`cutepy.core.tracing` recorder. Every traced operation called
 while it records opens a frame (a :class:`~cutepy.derivation.Derivation` and the
-items emitted inside it: :mod:`cutepy.events`, a :class:`Run` for each coalesce and the
+items emitted inside it: :mod:`cutepy.core.events`, a :class:`Run` for each coalesce and the
 frames of nested operations). When the operation is done, :meth:`Recorder.finish` hands
 each frame's items, innermost first, to the explainer registered for its operation,
 which words them as steps.
 
->>> from cutepy.layout import Layout
->>> from cutepy.complement import complement
->>> from cutepy.tracing import recording
+>>> from cutepy.core.layout import Layout
+>>> from cutepy.algebra.complement import complement
+>>> from cutepy.core.tracing import recording
 >>> D = Derivation("complement", (Layout(4, 2), 24))
 >>> rec = Recorder(D)
 >>> with recording(rec):
@@ -29,9 +29,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..core.events import Drop, Flatten, Keep, Merge, Start
+from ..core.layout import Layout
 from ..equivalence.normal_form import Step
-from ..events import Drop, Flatten, Keep, Merge, Start
-from ..layout import Layout
 from .steps import Derivation
 
 
@@ -64,7 +64,7 @@ class Run:
 class Recorder:
     """Records the frames of one top-level call, whose frame is ``root``.
 
-    It lives in one context (:func:`cutepy.tracing.recording`): other threads and
+    It lives in one context (:func:`cutepy.core.tracing.recording`): other threads and
     contexts never report to it.
     """
 

@@ -1,6 +1,6 @@
 """A derivation: the steps of one operation call, as text, LaTeX, HTML and pictures.
 
->>> from cutepy.layout import Layout
+>>> from cutepy.core.layout import Layout
 >>> D = Derivation("size", (Layout(4, 2),))
 >>> D.add("count the elements")
 >>> D.result = 4
@@ -17,10 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.errors import CutepyError
+from ..core.inttuple import format_tiler
 from ..equivalence.normal_form import latex_leaf
 from ..equivalence.render import layout_latex
-from ..errors import CutepyError
-from ..inttuple import format_tiler
 from ..symbolic import is_symbolic
 from .operations import operation
 

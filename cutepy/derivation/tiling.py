@@ -3,7 +3,7 @@
 The algorithms are the real ones (cutepy/divides.py, products.py); the operations
 they call show as nested derivations.
 
->>> from cutepy.layout import Layout
+>>> from cutepy.core.layout import Layout
 >>> from cutepy.derivation import explain
 >>> d = explain("logical_divide", Layout((4, 2, 3), (2, 1, 8)), Layout(4, 2))
 >>> [s.text for s in d.steps]  # doctest: +NORMALIZE_WHITESPACE
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..events import Copies, Divisor, KeptModes, NoTiler, Padded, PairMode, Room, Unzipped, Zipped
+from ..core.events import Copies, Divisor, KeptModes, NoTiler, Padded, PairMode, Room, Unzipped, Zipped
 from .steps import Derivation, fmt
 from .words import eq, explainable, word
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..layout import Layout
+from ..core.layout import Layout
 from .record import Run
 from .steps import Derivation, fmt
 

@@ -1,10 +1,10 @@
 """C++ CuTe expressions that build cutepy's values (static integers, CUTLASS 4.2 names).
 
->>> from cutepy.layout import Layout
+>>> from cutepy.core.layout import Layout
 >>> cpp(Layout((4, (2, 2)), (2, (1, 8))))
 'Layout<Shape<Int<4>,Shape<Int<2>,Int<2>>>,Stride<Int<2>,Stride<Int<1>,Int<8>>>>{}'
->>> from cutepy.atoms import mma_atom
->>> from cutepy.tiled import make_tiled_mma
+>>> from cutepy.kernels.atoms import mma_atom
+>>> from cutepy.kernels.tiled import make_tiled_mma
 >>> mma = make_tiled_mma(mma_atom("SM80_16x8x8_F16F16F16F16_TN"), (2, 1), (None, 16))
 >>> print(*cpp(mma).split(", "), sep=",\\n")
 make_tiled_mma(MMA_Atom<SM80_16x8x8_F16F16F16F16_TN>{},
@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..atoms.copy import CopyAtom
-from ..atoms.mma import MMAAtom
-from ..basis import ScaledBasis
-from ..errors import CutepyError
-from ..layout import Layout
-from ..swizzle import ComposedLayout, Swizzle
-from ..tiled.copy import TiledCopy
-from ..tiled.mma import TiledMMA
+from ..algebra.swizzle import ComposedLayout, Swizzle
+from ..core.basis import ScaledBasis
+from ..core.errors import CutepyError
+from ..core.layout import Layout
+from ..kernels.atoms.copy import CopyAtom
+from ..kernels.atoms.mma import MMAAtom
+from ..kernels.tiled.copy import TiledCopy
+from ..kernels.tiled.mma import TiledMMA
 
 #: the C++ element type emitted for a copy of ``bits``-bit elements
 ELEMENT_TYPE = {8: "uint8_t", 16: "half_t", 32: "float", 64: "double", 128: "uint128_t"}

@@ -4,10 +4,10 @@ The expressions follow the documented DSL API (``cute.make_layout``, ``cute.make
 ``cute.nvgpu.warp.MmaF16BF16Op``, ``cute.make_copy_atom``, ...). They are not executed by
 the test suite (the DSL needs its own wheel); atoms the DSL has no operation for raise.
 
->>> from cutepy.layout import Layout
+>>> from cutepy.core.layout import Layout
 >>> dsl(Layout((4, (2, 2)), (2, (1, 8))))
 'cute.make_layout((4, (2, 2)), stride=(2, (1, 8)))'
->>> from cutepy.atoms import copy_atom
+>>> from cutepy.kernels.atoms import copy_atom
 >>> dsl(copy_atom("SM75_U32x4_LDSM_N", 16))
 'cute.make_copy_atom(cute.nvgpu.warp.LdMatrix8x8x16bOp(transpose=False, num_matrices=4), cutlass.Float16)'
 """
@@ -17,13 +17,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..atoms.copy import CopyAtom
-from ..atoms.mma import MMAAtom
-from ..errors import CutepyError
-from ..layout import Layout
-from ..swizzle import ComposedLayout, Swizzle
-from ..tiled.copy import TiledCopy
-from ..tiled.mma import TiledMMA
+from ..algebra.swizzle import ComposedLayout, Swizzle
+from ..core.errors import CutepyError
+from ..core.layout import Layout
+from ..kernels.atoms.copy import CopyAtom
+from ..kernels.atoms.mma import MMAAtom
+from ..kernels.tiled.copy import TiledCopy
+from ..kernels.tiled.mma import TiledMMA
 
 #: C++ element type -> CuTe DSL numeric type
 DTYPE = {

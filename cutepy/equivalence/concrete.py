@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import inttuple as it
-from ..coalesce import coalesce_flat
-from ..composition import composition
-from ..errors import CutepyError
-from ..layout import Layout
-from ..swizzle import ComposedLayout, Swizzle
+from ..algebra.coalesce import coalesce_flat
+from ..algebra.composition import composition
+from ..algebra.swizzle import ComposedLayout, Swizzle
+from ..core import inttuple as it
+from ..core.errors import CutepyError
+from ..core.layout import Layout
 from .gf2 import as_xor_map, swizzle_is_identity_on
 from .normal_form import fmt_modes
 from .verdict import Counterexample, Equivalence, _parts, first_difference

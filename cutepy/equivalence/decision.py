@@ -32,8 +32,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..layout import Layout, as_layout
-from ..swizzle import ComposedLayout
+from ..algebra.swizzle import ComposedLayout
+from ..core.layout import Layout, as_layout
 from ..symbolic import is_symbolic
 from .concrete import decide_concrete
 from .verdict import Equivalence

@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .. import inttuple as it
-from ..coalesce import coalesce_flat
-from ..layout import Layout
-from ..swizzle import ComposedLayout, Swizzle
+from ..algebra.coalesce import coalesce_flat
+from ..algebra.swizzle import ComposedLayout, Swizzle
+from ..core import inttuple as it
+from ..core.layout import Layout
 
 
 @dataclass(frozen=True)

@@ -25,13 +25,13 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import events as ev
-from .. import inttuple as it
-from ..coalesce import coalesce_flat
-from ..errors import SymbolicError
-from ..layout import Layout
-from ..symbolic.facts import undecided_unequal
-from ..tracing import recording
+from ..algebra.coalesce import coalesce_flat
+from ..core import events as ev
+from ..core import inttuple as it
+from ..core.errors import SymbolicError
+from ..core.layout import Layout
+from ..core.symbolic.facts import undecided_unequal
+from ..core.tracing import recording
 
 
 def fmt_leaf(x: Any) -> str:
@@ -185,7 +185,7 @@ def modes_layout(modes: tuple) -> Layout:
 
 
 class _Steps:
-    """A recorder (:mod:`cutepy.tracing`) that keeps coalesce's per-mode events."""
+    """A recorder (:mod:`cutepy.core.tracing`) that keeps coalesce's per-mode events."""
 
     def __init__(self) -> None:
         self.events: list = []
@@ -201,7 +201,7 @@ class _Steps:
 def normal_form(L: Layout, lenient: bool = False) -> NormalForm:
     """The normal form with its steps; ``lenient`` keeps what it cannot decide (symbols).
 
-    The steps are those of :func:`cutepy.coalesce.coalesce_flat` (the one coalesce), read
+    The steps are those of :func:`cutepy.algebra.coalesce.coalesce_flat` (the one coalesce), read
     from its events. With ``lenient``, a mode whose size may or may not be 1 stays, and
     two modes that may or may not merge stay apart: the result is the same function, not
     always the shortest one.

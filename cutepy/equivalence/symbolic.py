@@ -31,14 +31,14 @@ from typing import Any
 
 import sympy
 
-from .. import inttuple as it
-from ..errors import CutepyError
-from ..layout import Layout, as_layout
-from ..swizzle import ComposedLayout
-from ..symbolic import decide as _d
-from ..symbolic.facts import Facts, Undecided, assuming, declared_facts, facts_of
-from ..symbolic.subst import free_symbols, subs, substitution
-from ..symbolic.sym import Sym
+from ..algebra.swizzle import ComposedLayout
+from ..core import inttuple as it
+from ..core.errors import CutepyError
+from ..core.layout import Layout, as_layout
+from ..core.symbolic import decide as _d
+from ..core.symbolic.facts import Facts, Undecided, assuming, declared_facts, facts_of
+from ..core.symbolic.subst import free_symbols, subs, substitution
+from ..core.symbolic.sym import Sym
 from .concrete import decide_concrete
 from .normal_form import fmt_modes, normal_form
 from .verdict import Counterexample, Equivalence, _parts, _show

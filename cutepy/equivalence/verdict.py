@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import inttuple as it
-from ..layout import Layout
-from ..swizzle import ComposedLayout
+from ..algebra.swizzle import ComposedLayout
+from ..core import inttuple as it
+from ..core.layout import Layout
 from .normal_form import fmt_modes, normal_form
 from .render import equivalence_latex
 

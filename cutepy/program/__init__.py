@@ -22,8 +22,13 @@ True
   :func:`check` -> :class:`CheckReport`.
 - :mod:`.lmem`: the TPU-MLIR article's programs and :func:`lmem_layout` for (n, c, h, w) data on
   NPU lanes with EU alignment.
-- :mod:`.svg`: :func:`lanes_svg`, a picture of a buffer cut into lanes.
+- The picture of a buffer cut into lanes is :func:`cutepy.viz.lanes_svg` (drawing lives in
+  :mod:`cutepy.viz`); ``cutepy.program.lanes_svg`` still works for this release, with a
+  ``DeprecationWarning``.
 """
+
+import importlib
+import warnings
 
 from .compiler import BroadcastView, CompiledProgram, Piece, to_layout
 from .lmem import (
@@ -37,7 +42,6 @@ from .lmem import (
     weight_bias_program,
 )
 from .run import CheckReport, Mismatch, buffer, check, default_data, materialize, run
-from .svg import lanes_svg
 from .trace import (
     ProgramError,
     TracedArray,
@@ -55,8 +59,18 @@ from .trace import (
 __all__ = [
     "BroadcastView", "CheckReport", "CompiledProgram", "LmemLayout", "Mismatch", "Piece",
     "ProgramError", "TracedArray", "broadcast_to", "buffer", "check", "concatenate",
-    "conv_bias_program", "conv_weight_program", "default_data", "lanes_svg", "lmem_layout",
+    "conv_bias_program", "conv_weight_program", "default_data", "lmem_layout",
     "lmem_program", "materialize", "moveaxis", "pad", "reshape", "resize", "run", "swapaxes",
     "to_layout", "tpu_mlir_lmem_data", "tpu_mlir_lmem_programs", "trace", "transpose",
     "weight_bias_program",
 ]
+
+
+def __getattr__(name: str):
+    """``cutepy.program.lanes_svg``: moved to :func:`cutepy.viz.lanes_svg` (deprecated here)."""
+    if name == "lanes_svg":
+        warnings.warn("cutepy.program.lanes_svg moved to cutepy.viz.lanes_svg", DeprecationWarning,
+                      stacklevel=2)
+        # a deprecated alias reaches up to the edge, lazily, for one release
+        return importlib.import_module("cutepy.viz.program").lanes_svg
+    raise AttributeError(f"module 'cutepy.program' has no attribute {name!r}")

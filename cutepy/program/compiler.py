@@ -47,11 +47,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..algebra.swizzle import ComposedLayout
+from ..core.errors import CutepyError
+from ..core.layout import Layout
 from ..engine import ChainLayout, CompiledLayout, c_strides, dim_offsets
 from ..engine import compile_program as _engine_compile
-from ..errors import CutepyError
-from ..layout import Layout
-from ..swizzle import ComposedLayout
 from .rewrite import hoist_pads
 from .trace import ProgramError, TracedArray, known_size
 

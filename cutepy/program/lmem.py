@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..layout import Layout
+from ..core.layout import Layout
 from .compiler import CompiledProgram, to_layout
 from .trace import ProgramError, TracedArray, concatenate, resize, trace
 

@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from ..core.limits import max_elements
 from ..engine import logical_offsets
-from ..limits import max_elements
 from .compiler import CompiledProgram, Piece, to_layout
 from .trace import ProgramError, TracedArray
 
@@ -238,7 +238,7 @@ class CheckReport:
 
 
 def _check_size(program: TracedArray) -> None:
-    """Refuse, before allocating, a check whose arrays pass the element limit (cutepy.limits)."""
+    """Refuse, before allocating, a check whose arrays pass the element limit (cutepy.core.limits)."""
     n = 1
     for e in program.shape:
         n *= e

@@ -20,7 +20,7 @@ Steps are checked as numpy checks them, and a bad one raises a
 >>> a.reshape(7, 9)
 Traceback (most recent call last):
 ...
-cutepy.errors.ProgramError: reshape(7, 9) of a (2, 5, 2, 3) array: it has 60 elements, (7, 9) has 63
+cutepy.ProgramError: reshape(7, 9) of a (2, 5, 2, 3) array: it has 60 elements, (7, 9) has 63
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import CutepyError, ProgramError  # noqa: F401 (ProgramError re-exported)
-from ..layout import MAX_LEAF
+from ..core.errors import ProgramError  # noqa: F401(ProgramError re-exported)
+from ..core.layout import MAX_LEAF
 
 
 def _fmt_args(args: Sequence[Any]) -> str:
@@ -237,7 +237,7 @@ def trace(shape: Any, name: str = "x") -> TracedArray:
     >>> trace((2.5, 2))
     Traceback (most recent call last):
     ...
-    cutepy.errors.ProgramError: trace((2.5, 2)): (2.5, 2) is not a shape (a tuple of integers)
+    cutepy.ProgramError: trace((2.5, 2)): (2.5, 2) is not a shape (a tuple of integers)
     """
     t = _as_shape(shape, f"trace({shape!r})")
     if not isinstance(name, str):
@@ -341,7 +341,7 @@ def resize(a: TracedArray, shape: Any) -> TracedArray:
     >>> resize(trace((2, 3)), (4, 2))
     Traceback (most recent call last):
     ...
-    cutepy.errors.ProgramError: resize(4, 2) of x (2, 3) array: dim 1 would shrink from 3 to 2 \
+    cutepy.ProgramError: resize(4, 2) of x (2, 3) array: dim 1 would shrink from 3 to 2 \
 (a negative pad)
     """
     a = _traced(a, "resize")
@@ -400,7 +400,7 @@ def concatenate(arrays: Sequence[TracedArray], axis: int = 0) -> TracedArray:
     >>> concatenate([trace((4, 1)), trace((3, 2))], axis=1)
     Traceback (most recent call last):
     ...
-    cutepy.errors.ProgramError: concatenate(axis=1): array 1 has shape (3, 2), which differs \
+    cutepy.ProgramError: concatenate(axis=1): array 1 has shape (3, 2), which differs \
 from (4, 1) outside axis 1
     """
     try:

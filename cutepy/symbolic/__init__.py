@@ -11,13 +11,13 @@ Declare symbols with the facts that hold for them, then build layouts as usual::
     ((8,128),(M/8,N/128)):((N,1),(8*N,128))
 
 An operation that needs a fact that does not follow from the declared ones raises
-:class:`~cutepy.errors.SymbolicError` naming it::
+:class:`~cutepy.SymbolicError` naming it::
 
     >>> K = cutepy.symbols("K")
     >>> cutepy.logical_divide(cutepy.Layout(K), 4)
     Traceback (most recent call last):
     ...
-    cutepy.errors.Undecided: cannot decide whether ceil(K/4) == 1 ... (K >= 1): ...
+    cutepy.Undecided: cannot decide whether ceil(K/4) == 1 ... (K >= 1): ...
 
 A symbol is a :class:`Sym`, registered as a :class:`numbers.Integral` without
 ``__index__``: the algebra uses it as it uses an int. Its facts travel with it;
@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import SymbolicError
-from .facts import Facts, Undecided, assuming, declare, facts_of
+from ..core.errors import SymbolicError
+from ..core.symbolic.facts import Facts, Undecided, assuming, declare, facts_of
 from .front import free_symbols, is_symbolic, is_symbolic_leaf, subs, symbols
 
 __all__ = [
@@ -41,7 +41,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name in ("Sym", "wrap"):
-        from . import sym  # loads sympy
+        from ..core.symbolic import sym  # loads sympy
 
         return getattr(sym, name)
     raise AttributeError(name)

@@ -3,7 +3,7 @@ and the entry points that load sympy on first use.
 
 A symbolic leaf is what the core keeps as it is: an :class:`numbers.Integral` that is
 not a ``bool`` and has no ``__index__`` (so ``operator.index`` refuses it), such as
-:class:`~cutepy.symbolic.sym.Sym`. Plain ints and numpy integers are not symbolic.
+:class:`~cutepy.core.symbolic.sym.Sym`. Plain ints and numpy integers are not symbolic.
 
 >>> from cutepy import Layout
 >>> is_symbolic(Layout((4, 8))), is_symbolic(symbols("Q") * 2)
@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import inttuple as it
-from ..basis import ScaledBasis
-from ..layout import Layout
-from ..swizzle import ComposedLayout
+from ..algebra.swizzle import ComposedLayout
+from ..core import inttuple as it
+from ..core.basis import ScaledBasis
+from ..core.layout import Layout
 
-#: a symbolic integer leaf (:func:`cutepy.inttuple.is_symbolic_leaf`, the one test)
+#: a symbolic integer leaf (:func:`cutepy.core.inttuple.is_symbolic_leaf`, the one test)
 is_symbolic_leaf = it.is_symbolic_leaf
 
 
@@ -65,7 +65,7 @@ def symbols(names: str, **facts: Any) -> Any:
     >>> M * 2
     2*M
     """
-    from . import sym  # loads sympy: it is needed only once a symbol is made
+    from ..core.symbolic import sym  # loads sympy: it is needed only once a symbol is made
 
     return sym.symbols(names, **facts)
 
@@ -81,7 +81,7 @@ def subs(obj: Any, values: Any) -> Any:
     >>> subs(Layout((M, 4), (4, 1)), {M: 16})
     (16,4):(4,1)
     """
-    from . import subst  # loads sympy
+    from ..core.symbolic import subst  # loads sympy
 
     return subst.subs(obj, values)
 
@@ -99,6 +99,6 @@ def free_symbols(obj: Any) -> set:
     """
     if not is_symbolic(obj):
         return set()
-    from . import subst  # loads sympy
+    from ..core.symbolic import subst  # loads sympy
 
     return subst.free_symbols(obj)

@@ -20,6 +20,7 @@ from .banks import banks_of, conflict_ways, swizzle_bank_svg
 from .latex import to_latex, to_latex_tv
 from .layouts import divide_svg, layout_svg, product_svg, tv_layout_svg
 from .picture import Picture, show, write_svg
+from .program import lanes_svg
 from .text import layout_table, print_layout
 from .xla import xla_svg
 
@@ -29,6 +30,7 @@ __all__ = [
     "conflict_ways",
     "divide_svg",
     "layout_svg",
+    "lanes_svg",
     "layout_table",
     "print_layout",
     "product_svg",

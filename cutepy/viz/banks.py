@@ -28,10 +28,10 @@ from typing import Any
 
 import numpy as np
 
+from ..algebra.swizzle import ComposedLayout, Swizzle
 from ..banks.tile import MAX_ELEMENTS, TileReport
 from ..banks.warp import BANK_BYTES, BANKS, WARP, WIDTHS, BankReport, lane_ranges, phase_costs_batch
-from ..errors import CutepyError
-from ..swizzle import ComposedLayout, Swizzle
+from ..core.errors import CutepyError
 from .canvas import Canvas, HStack, Panel, Text, VStack, render, text_width
 from .colors import EMPTY_COLOR, bank_color, thread_color
 from .grid import DEFAULT_LIMIT, GridPanel, int_size, make_axis

@@ -40,10 +40,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import CutepyError
-from ..layout import Layout
-from ..swizzle import ComposedLayout, Swizzle
-from ..tiled.mma import make_tiled_mma
+from ..algebra.swizzle import ComposedLayout, Swizzle
+from ..core.errors import CutepyError
+from ..core.layout import Layout
+from ..kernels.tiled.mma import make_tiled_mma
 from .canvas import img_html, render
 from .layouts import layout_panel, layout_svg, swizzle_layout
 from .picture import Picture, svg_of

@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import CutepyError
-from ..inttuple import flatten, format_tuple, idx2crd, product
+from ..core.errors import CutepyError
+from ..core.inttuple import flatten, format_tuple, idx2crd, product
 from .canvas import Canvas, Panel, text_width
 
 #: Default number of indices shown per axis before eliding.

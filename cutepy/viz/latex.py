@@ -15,12 +15,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..atoms.mma import MMAAtom
-from ..composition import composition
-from ..errors import CutepyError
-from ..layout import Layout, append, make_identity_layout, slice_and_offset
-from ..tiled.copy import TiledCopy
-from ..tiled.mma import TiledMMA, make_tiled_mma
+from ..algebra.composition import composition
+from ..core.errors import CutepyError
+from ..core.layout import Layout, append, make_identity_layout, slice_and_offset
+from ..kernels.atoms.mma import MMAAtom
+from ..kernels.tiled.copy import TiledCopy
+from ..kernels.tiled.mma import TiledMMA, make_tiled_mma
 from .grid import int_size
 from .layouts import tv_owners
 from .view import as_layout_like
@@ -57,7 +57,7 @@ def _grid(M: int, N: int) -> str:
 def to_latex(layout: Any, color: Callable[..., str] | None = None) -> str:
     """A standalone TikZ document of a rank-1 or rank-2 layout, as CuTe's ``print_latex``.
 
-    A :class:`~cutepy.tiled.TiledMMA` or :class:`~cutepy.tiled.TiledCopy` gives C++'s
+    A :class:`~cutepy.kernels.tiled.TiledMMA` or :class:`~cutepy.kernels.tiled.TiledCopy` gives C++'s
     ``print_latex`` of it (C, A and B panels; source and destination panels), byte for
     byte; ``color`` then maps ``(thread, value)`` to a TikZ colour.
 

@@ -21,13 +21,13 @@ from typing import Any
 
 import numpy as np
 
-from ..complement import complement
-from ..divides import flat_divide, logical_divide, tiled_divide, zipped_divide
-from ..errors import CutepyError
-from ..inttuple import crd2idx
-from ..layout import Layout, append, make_layout
-from ..products import blocked_product, logical_product, raked_product
-from ..swizzle import ComposedLayout, Swizzle
+from ..algebra.complement import complement
+from ..algebra.divides import flat_divide, logical_divide, tiled_divide, zipped_divide
+from ..algebra.products import blocked_product, logical_product, raked_product
+from ..algebra.swizzle import ComposedLayout, Swizzle
+from ..core.errors import CutepyError
+from ..core.inttuple import crd2idx
+from ..core.layout import Layout, append, make_layout
 from .canvas import HStack, Panel, Text, VStack, render
 from .colors import BW_COLORS, EMPTY_COLOR, offset_color, thread_color, tile_color
 from .grid import DEFAULT_LIMIT, Axis, GridPanel, int_size, make_axis

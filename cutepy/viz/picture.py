@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import CutepyError
-from ..layout import Layout
+from ..algebra.swizzle import ComposedLayout, Swizzle
+from ..core.errors import CutepyError
+from ..core.layout import Layout
 from ..notation import parse
-from ..swizzle import ComposedLayout, Swizzle
 from .canvas import img_html, render
 from .grid import GridPanel, make_axis
 from .layouts import layout_svg, swizzle_layout, tiler_panel

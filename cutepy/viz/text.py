@@ -9,7 +9,7 @@ Big layouts are elided before anything is allocated: beyond ``limit`` rows (colu
 the table keeps the first and last ones, puts ``...`` in the gap, and ends with a line
 saying what was left out. ``limit`` is :data:`TABLE_LIMIT` (64) per axis by default;
 ``limit=None`` prints every cell, up to :data:`MAX_TABLE_CELLS`, beyond which it raises
-a :class:`~cutepy.errors.CutepyError` naming the limit (pass ``limit`` to elide instead).
+a :class:`~cutepy.CutepyError` naming the limit (pass ``limit`` to elide instead).
 Up to the limit the table is C++'s, byte for byte.
 
 >>> from cutepy import Layout
@@ -28,8 +28,8 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from ..errors import CutepyError
-from ..layout import Layout, group
+from ..core.errors import CutepyError
+from ..core.layout import Layout, group
 from .grid import Axis, int_size, make_axis
 from .view import as_layout_like
 

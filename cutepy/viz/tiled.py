@@ -2,8 +2,8 @@
 cells labelled ``T#`` / ``V#`` and coloured by thread, laid out as C++'s ``print_latex``:
 B above C (K down, N across), A left of C (M down, K across).
 
->>> from cutepy.atoms import mma_atom
->>> from cutepy.tiled import make_tiled_mma
+>>> from cutepy.kernels.atoms import mma_atom
+>>> from cutepy.kernels.tiled import make_tiled_mma
 >>> svg = tiled_mma_svg(make_tiled_mma(mma_atom("SM80_16x8x8_F16F16F16F16_TN")))
 >>> svg.startswith("<svg"), ">T31<" in svg
 (True, True)
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..atoms.mma import MMAAtom
-from ..composition import composition
-from ..errors import CutepyError
-from ..layout import Layout
-from ..tiled.copy import TiledCopy
-from ..tiled.mma import TiledMMA, make_tiled_mma
+from ..algebra.composition import composition
+from ..core.errors import CutepyError
+from ..core.layout import Layout
+from ..kernels.atoms.mma import MMAAtom
+from ..kernels.tiled.copy import TiledCopy
+from ..kernels.tiled.mma import TiledMMA, make_tiled_mma
 from .canvas import HStack, Panel, Text, VStack, render
 from .layouts import tv_layout_panel
 
@@ -83,8 +83,8 @@ def tiled_copy_svg(
 ) -> str:
     """The source and destination TV layouts of a TiledCopy over its tile, side by side.
 
-    >>> from cutepy.atoms import copy_atom
-    >>> from cutepy.tiled import make_tiled_copy
+    >>> from cutepy.kernels.atoms import copy_atom
+    >>> from cutepy.kernels.tiled import make_tiled_copy
     >>> tc = make_tiled_copy(copy_atom("UniversalCopy<uint32_t>", 16), Layout((4, 8)), Layout((1, 2)))
     >>> ">T31<" in tiled_copy_svg(tc)
     True

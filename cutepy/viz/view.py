@@ -19,11 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import CutepyError
-from ..inttuple import format_tuple
-from ..layout import Layout
+from ..algebra.swizzle import ComposedLayout
+from ..core.errors import CutepyError
+from ..core.inttuple import format_tuple
+from ..core.layout import Layout
 from ..notation import parse
-from ..swizzle import ComposedLayout
 
 
 def as_layout_like(obj: Any) -> Layout | ComposedLayout:

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import CutepyError
+from ..core.errors import CutepyError
 from ..xla import (
     COMBINE_DIM,
     ArrayShape,

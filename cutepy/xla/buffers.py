@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import CutepyError
+from ..core.errors import CutepyError
 from .compile import compile_details
 from .parser import as_array_shape
 from .shape import ArrayShape, Shape

@@ -34,7 +34,7 @@ layout's domain with the pads that come before the first reshape.
 
 Limits (a real kernel stays far below them): at most :data:`~.padding.MAX_TILE_LEVELS`
 tile levels, and at most :data:`~.padding.MAX_TILED_RANK` dims after any level; past
-them the compile raises a :class:`~cutepy.errors.CutepyError` (each level costs time
+them the compile raises a :class:`~cutepy.CutepyError` (each level costs time
 linear in the rank it builds).
 """
 
@@ -45,9 +45,9 @@ from typing import Any
 
 import numpy as np
 
+from ..core.errors import CutepyError, SymbolicError
+from ..core.layout import Layout
 from ..engine import MAX_TABLE_ELEMENTS, ChainLayout, CompiledLayout, Step, compile_program, evaluate
-from ..errors import CutepyError, SymbolicError
-from ..layout import Layout
 from .padding import check_tiling, level_extents, round_up, tile_groups
 from .parser import as_array_shape
 from .semantics import index_rows, linear_indices, linear_indices_at
@@ -78,7 +78,7 @@ class XlaCompiledLayout(CompiledLayout):
 
     def offsets(self, limit: int = MAX_TABLE_ELEMENTS) -> np.ndarray:
         """Offsets of every logical element (see :meth:`CompiledLayout.offsets`); a
-        symbolic compile raises a :class:`~cutepy.errors.CutepyError`: :meth:`subs` first."""
+        symbolic compile raises a :class:`~cutepy.CutepyError`: :meth:`subs` first."""
         _concrete(self, "offsets()")
         return super().offsets(limit)
 
@@ -87,7 +87,7 @@ class XlaCompiledLayout(CompiledLayout):
 
         Equal to compiling the substituted shape whenever that folds the same way.
         """
-        from ..symbolic.subst import subs  # lazy: substitution loads sympy
+        from ..core.symbolic.subst import subs  # lazy: substitution loads sympy
 
         lay = self.layout
         if type(lay) is Layout:
@@ -325,7 +325,7 @@ def check_compile(compiled: CompiledLayout, shape: Shape | str, sample: int | No
 
     Every logical element when ``sample`` is ``None``, else ``sample`` random ones
     (compared with the formula evaluated at exactly those indices). Raises
-    :class:`~cutepy.errors.CutepyError` on the first mismatch.
+    :class:`~cutepy.CutepyError` on the first mismatch.
 
     Pre:  ``compiled`` was compiled from ``shape`` (else the first mismatch raises ``CutepyError``).
     Post: ``compiled(*i) == linear_index(shape, i)`` for every checked ``i``; returns how many.

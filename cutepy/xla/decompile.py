@@ -46,7 +46,7 @@ attribute but ``minor_to_major`` and tiles.
 >>> from_cute(Layout((2, 2), (1, 1)))
 Traceback (most recent call last):
   ...
-cutepy.errors.CutepyError: (2,2):(1,1) has no XLA layout: its offsets overlap (digit 2:1 of dim 1 \
+cutepy.CutepyError: (2,2):(1,1) has no XLA layout: its offsets overlap (digit 2:1 of dim 1 \
 reaches 2 > stride 1 of the digit above it); XLA layouts are one-to-one
 """
 
@@ -57,10 +57,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .. import inttuple as it
+from ..core import inttuple as it
+from ..core.errors import CutepyError
+from ..core.layout import Layout
 from ..engine import ChainLayout, CompiledLayout
-from ..errors import CutepyError
-from ..layout import Layout
 from .compile import compile_details
 from .padding import round_up
 from .shape import COMBINE_DIM, ArrayShape, Tile, XlaLayout
@@ -416,7 +416,7 @@ def from_cute(layout: Layout | CompiledLayout, dims: Sequence[int] | None = None
     :func:`~cutepy.xla.compile_details` returned. ``dims`` are the logical dims (by
     default the compiled layout's logical shape, or the mode sizes); a mode bigger
     than its dim is padding, which the first tile makes. Raises
-    :class:`~cutepy.errors.CutepyError`, saying why, when no XLA layout has this
+    :class:`~cutepy.CutepyError`, saying why, when no XLA layout has this
     function. The module docstring gives the method.
 
     Pre:  ``layout`` has one mode per logical dim, non-negative integer strides, and is
@@ -424,7 +424,7 @@ def from_cute(layout: Layout | CompiledLayout, dims: Sequence[int] | None = None
     Post: ``to_cute(shape with the result)`` has the same offsets as ``layout`` on the logical
           region ``dims``.
 
-    >>> from cutepy.layout import Layout
+    >>> from cutepy.core.layout import Layout
     >>> L = Layout((8, 1, ((2, 4), 160), (128, 128)), (20971520, 0, ((1, 256), 131072), (2, 1024)))
     >>> str(from_cute(L))
     '{3,2,0,1:T(8,128)(2,1)}'
@@ -435,7 +435,7 @@ def from_cute(layout: Layout | CompiledLayout, dims: Sequence[int] | None = None
     >>> from_cute(Layout((4, 2), (1, 0)))
     Traceback (most recent call last):
       ...
-    cutepy.errors.CutepyError: (4,2):(1,0) has no XLA layout: mode 1 has a zero (a broadcast) stride 0; \
+    cutepy.CutepyError: (4,2):(1,0) has no XLA layout: mode 1 has a zero (a broadcast) stride 0; \
 XLA layouts are one-to-one and count upwards
     """
     if isinstance(layout, CompiledLayout):

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import CutepyError
+from ..core.errors import CutepyError
 from .shape import COMBINE_DIM
 
 
@@ -154,14 +154,14 @@ def _short(shape: Any) -> str:
 
 
 def check_tiling(shape: Any) -> None:
-    """Raise a :class:`~cutepy.errors.CutepyError` when an array shape's tile chain passes
+    """Raise a :class:`~cutepy.CutepyError` when an array shape's tile chain passes
     :data:`MAX_TILE_LEVELS` levels or builds more than :data:`MAX_TILED_RANK` dims.
 
     >>> from cutepy.xla import parse_shape
     >>> check_tiling(parse_shape("f32[8]{0:T" + "(2)" * 65 + "}"))
     Traceback (most recent call last):
       ...
-    cutepy.errors.CutepyError: f32[8]{0:T(2)(2)(2)...} has 65 tile levels; at most 64 are supported \
+    cutepy.CutepyError: f32[8]{0:T(2)(2)(2)...} has 65 tile levels; at most 64 are supported \
 (cutepy.xla.padding.MAX_TILE_LEVELS)
     """
     tiles = shape.effective_layout.tiles

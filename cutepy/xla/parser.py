@@ -10,7 +10,7 @@ Whitespace between tokens is ignored, type names may be uppercase, an array with
 no layout gets XLA's default one (so it prints back with ``{n-1,...,0}``), and
 ``D(...)`` is checked and dropped. Like XLA, ``P(...)`` is refused: it is only
 allowed on sparse arrays, which need the ``D(...)`` cutepy drops. Every error is a
-:class:`~cutepy.errors.ParseError` that quotes the text and points at the column.
+:class:`~cutepy.ParseError` that quotes the text and points at the column.
 
 A dim may also be the name of a symbol declared with :func:`cutepy.symbols`
 (``f32[M,N]{1,0:T(8,128)}``): that dim is then the symbol, which the facts must prove
@@ -23,7 +23,7 @@ positive; an undeclared name is an error that says to declare it.
 >>> parse_shape("f32[3]{0:T(8,*)}")
 Traceback (most recent call last):
   ...
-cutepy.errors.ParseError: '*' cannot be the most minor tile dimension at column 14
+cutepy.ParseError: '*' cannot be the most minor tile dimension at column 14
   f32[3]{0:T(8,*)}
                ^
 """
@@ -33,8 +33,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ..errors import CutepyError, LayoutError, ParseError, SymbolicError
-from ..symbolic.facts import named
+from ..core.errors import CutepyError, LayoutError, ParseError, SymbolicError
+from ..core.symbolic.facts import named
 from .shape import (
     COMBINE_DIM,
     INT64_MAX,
@@ -137,7 +137,7 @@ class _Parser:
         if found is None:
             raise self.error(f"dimension {name!r} is not a declared symbol (declare it first: "
                              f"{name} = cutepy.symbols({name!r}, multiple_of=...))", pos)
-        from ..symbolic.sym import Sym  # lazy: symbols load sympy
+        from ..core.symbolic.sym import Sym  # lazy: symbols load sympy
 
         try:  # a size must be positive for every value the facts allow
             dim = Sym._from_symbol(found)

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.errors import CutepyError
 from ..engine import MAX_ARRAY_DIMS
-from ..errors import CutepyError
 from .padding import max_rank
 from .parser import as_array_shape
 from .shape import COMBINE_DIM, Shape

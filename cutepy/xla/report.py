@@ -27,8 +27,8 @@ import itertools
 
 import numpy as np
 
+from ..core.errors import CutepyError
 from ..engine import MAX_ARRAY_DIMS
-from ..errors import CutepyError
 from .compile import XlaCompiledLayout, check_compile, compile_details, offsets_at
 from .padding import max_rank
 from .parser import parse_shape
@@ -154,7 +154,7 @@ def _lines(shape: Shape, seed: int) -> list[str]:
 def report(text: str | Shape, seed: int = 0) -> str:
     """The report on an XLA shape (text or object); a tuple reports each element.
 
-    Raises :class:`~cutepy.errors.CutepyError` for text that does not parse, and if
+    Raises :class:`~cutepy.CutepyError` for text that does not parse, and if
     the compile ever disagreed with XLA's formula.
 
     Pre:  ``text`` parses as an XLA shape (else ``CutepyError``).

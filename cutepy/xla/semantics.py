@@ -37,8 +37,8 @@ from typing import Any
 
 import numpy as np
 
+from ..core.errors import CutepyError
 from ..engine import INT64_MAX, MAX_ARRAY_DIMS, MAX_TABLE_ELEMENTS
-from ..errors import CutepyError
 from .padding import check_tiling, level_extents, tail_padded, tile_groups
 from .parser import as_array_shape
 from .shape import ArrayShape, Shape, Tile
@@ -152,7 +152,7 @@ def linear_index(shape: Shape | str, index: Sequence[int]) -> int:
 
 def linear_indices(shape: Shape | str, limit: int = MAX_TABLE_ELEMENTS) -> np.ndarray:
     """Offsets of every logical element, as an int64 array shaped like the logical dims
-    (more than ``limit`` elements raise a :class:`~cutepy.errors.CutepyError` first).
+    (more than ``limit`` elements raise a :class:`~cutepy.CutepyError` first).
 
     ``linear_indices(s)[i] == linear_index(s, i)`` for every logical index ``i``.
 

@@ -23,8 +23,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from ..errors import CutepyError, LayoutError
-from ..inttuple import is_symbolic_leaf
+from ..core.errors import CutepyError, LayoutError
+from ..core.inttuple import is_symbolic_leaf
 from .types import ElementType, element_type
 
 #: Tile dimension that merges a dim into the next more minor one; XLA stores
@@ -82,7 +82,7 @@ class Tile:
     >>> Tile((8, 0))
     Traceback (most recent call last):
       ...
-    cutepy.errors.LayoutError: tile dimension must be positive or '*', got 0
+    cutepy.LayoutError: tile dimension must be positive or '*', got 0
 
     A tile is its dims, as a tuple is (XLA's ``Tile::dimensions()``): it iterates, indexes
     and compares like the tuple of its dims. Like XLA (``layout has invalid tiles``), a
@@ -184,7 +184,7 @@ class XlaLayout:
     >>> XlaLayout((0, 0))
     Traceback (most recent call last):
       ...
-    cutepy.errors.LayoutError: minor_to_major (0, 0) repeats a dimension
+    cutepy.LayoutError: minor_to_major (0, 0) repeats a dimension
     """
 
     minor_to_major: tuple[int, ...]
@@ -290,7 +290,7 @@ class ArrayShape:
     >>> ArrayShape("f32", (3,), layout=XlaLayout(()))
     Traceback (most recent call last):
       ...
-    cutepy.errors.LayoutError: shape has 1 dimensions but minor_to_major lists 0
+    cutepy.LayoutError: shape has 1 dimensions but minor_to_major lists 0
     """
 
     element_type: str
@@ -361,10 +361,10 @@ class ArrayShape:
         return any(type(d) is not int for d in self.dims)
 
     def concrete_bounds(self, what: str) -> tuple[int, ...]:
-        """:attr:`bounds`, or a :class:`~cutepy.errors.CutepyError` saying that ``what``
+        """:attr:`bounds`, or a :class:`~cutepy.CutepyError` saying that ``what``
         needs values for the symbols of a symbolic shape."""
         if self.is_symbolic:
-            from ..symbolic.subst import free_symbols  # lazy: sympy
+            from ..core.symbolic.subst import free_symbols  # lazy: sympy
 
             names = ", ".join(sorted(str(s) for s in free_symbols(self.dims)))
             raise CutepyError(
@@ -381,7 +381,7 @@ class ArrayShape:
         """
         if not self.is_symbolic:
             return self
-        from ..symbolic.subst import subs  # lazy: substitution loads sympy
+        from ..core.symbolic.subst import subs  # lazy: substitution loads sympy
 
         return replace(self, dims=subs(self.dims, values))
 

@@ -33,7 +33,7 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import CutepyError
+from ..core.errors import CutepyError
 from .shape import Tile
 from .types import ElementType, element_type
 

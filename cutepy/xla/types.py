@@ -13,14 +13,14 @@ ElementType(name='f32', bits=32, kind='float')
 >>> element_type("f33")
 Traceback (most recent call last):
   ...
-cutepy.errors.CutepyError: unknown XLA element type 'f33'
+cutepy.CutepyError: unknown XLA element type 'f33'
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import CutepyError
+from ..core.errors import CutepyError
 
 
 @dataclass(frozen=True)

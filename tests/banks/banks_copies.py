@@ -1,6 +1,6 @@
 """TiledCopy-like values for the bank tests, built from C++ CuTe prints (CUTLASS 4.2).
 
-Until cutepy.tiled's TiledCopy is merged, these stand in for it with the same attributes
+Until cutepy.kernels.tiled's TiledCopy is merged, these stand in for it with the same attributes
 (the contract of cutepy.banks.analyze_copy). The copies are CUTLASS's SM80 GEMM
 configurations (test/unit/gemm/device/default_gemm_configuration.hpp) and an SM90
 stmatrix epilogue copy. PRINTS (tests/data/smem_bank_copies.txt) is verbatim what

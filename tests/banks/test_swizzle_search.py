@@ -4,14 +4,14 @@ checked against brute force over a wider family."""
 from __future__ import annotations
 
 import pytest
-from banks_copies import tiled_copy
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from cutepy.algebra.swizzle import ComposedLayout, Swizzle
 from cutepy.banks import analyze_copy, analyze_layout, find_swizzle, swizzle_family
-from cutepy.errors import CutepyError
-from cutepy.layout import Layout
-from cutepy.swizzle import ComposedLayout, Swizzle
+from cutepy.core.errors import CutepyError
+from cutepy.core.layout import Layout
+from tests.banks.banks_copies import tiled_copy
 
 # (tile, smem layout as CUTLASS tiles its atom, copies, element bytes, CUTLASS's swizzle)
 # The swizzles are CUTLASS's SM80 CuTe GEMM configurations

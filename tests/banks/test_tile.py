@@ -6,15 +6,15 @@ import json
 from pathlib import Path
 
 import pytest
-from banks_copies import tiled_copy
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cutepy.algebra.swizzle import ComposedLayout, Swizzle
 from cutepy.banks import analyze, analyze_copy, analyze_layout
-from cutepy.errors import CutepyError
-from cutepy.layout import Layout
+from cutepy.core.errors import CutepyError
+from cutepy.core.layout import Layout
 from cutepy.notation import parse
-from cutepy.swizzle import ComposedLayout, Swizzle
+from tests.banks.banks_copies import tiled_copy
 
 SAMPLES = json.loads((Path(__file__).parents[1] / "data" / "smem_bank_samples.json").read_text())["records"]
 CP_ASYNC_16B = tiled_copy("cp_half_k64")

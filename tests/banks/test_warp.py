@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from cutepy.banks import analyze
 from cutepy.banks.strategies import lane_addresses, warp_instructions
 from cutepy.banks.warp import pairing, wavefronts_batch
-from cutepy.errors import CutepyError
+from cutepy.core.errors import CutepyError
 
 SAMPLES = json.loads((Path(__file__).parents[1] / "data" / "smem_bank_samples.json").read_text())["records"]
 

@@ -1,6 +1,6 @@
 """The C++ harness itself: batching, compile-time rejections, runtime output, normalisation."""
 
-import cxx_harness
+from tests.cxx import cxx_harness
 
 
 def test_harness_collects_prints_and_compile_time_rejections(cxx):

@@ -2,9 +2,9 @@
 operation, swizzled and negative-stride layouts included, compared print for print.
 
 ``CUTEPY_CXX_CASES`` (default 120) cases from ``CUTEPY_CXX_SEED`` run in CI, compiled in a
-few translation units and cached by content (tests/cxx_harness.py); the slow test runs
+few translation units and cached by content (tests/cxx/cxx_harness.py); the slow test runs
 ``CUTEPY_CXX_SLOW_CASES`` (default 3000) more, over the families of the newer C++
-functions too (``cxx_cases.generate_all``; tests/test_cfuncs_cxx.py samples those in CI).
+functions too (``cxx_cases.generate_all``; tests/algebra/test_cfuncs_cxx.py samples those in CI).
 Each case must be ``exact`` (cutepy prints what C++ prints, or both reject it) or
 ``cxx-wrong`` (C++'s answer breaks the operation's definition, checked point by point, and
 cutepy raises AdmissibilityError). "Same function,
@@ -16,8 +16,9 @@ from __future__ import annotations
 import os
 from collections import Counter
 
-import cxx_cases
 import pytest
+
+from tests.cxx import cxx_cases
 
 CASES = int(os.environ.get("CUTEPY_CXX_CASES", "120"))
 SEED = int(os.environ.get("CUTEPY_CXX_SEED", "20261124"))

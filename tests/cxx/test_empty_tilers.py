@@ -4,10 +4,10 @@ prints what C++ prints, or raises CutepyError where C++ does not compile."""
 
 from __future__ import annotations
 
-import cxx_cases
 import pytest
 
 import cutepy as cp
+from tests.cxx import cxx_cases
 
 OPS = ("composition", "logical_divide", "zipped_divide", "tiled_divide", "flat_divide",
        "logical_product", "zipped_product", "tiled_product", "flat_product")

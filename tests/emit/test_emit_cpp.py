@@ -4,24 +4,18 @@ headers and check that C++ prints cutepy's layouts / TV layouts back."""
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
 import cutepy as cp
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "atoms"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tiled"))
-from atoms_cxx import INCLUDES  # noqa: E402
-from tiled_cxx import build_mma, copy_cases, mma_cases  # noqa: E402
-
-from cutepy.atoms import copy_atom, gmma_smem_layout, mma_atom  # noqa: E402
-from cutepy.emit import cpp, dsl  # noqa: E402
-from cutepy.errors import CutepyError  # noqa: E402
-from cutepy.layout import Layout, make_identity_layout  # noqa: E402
-from cutepy.swizzle import ComposedLayout, Swizzle  # noqa: E402
-from cutepy.tiled import TiledCopy, TiledMMA, make_tiled_mma  # noqa: E402
+from cutepy.algebra.swizzle import ComposedLayout, Swizzle
+from cutepy.core.errors import CutepyError
+from cutepy.core.layout import Layout, make_identity_layout
+from cutepy.emit import cpp, dsl
+from cutepy.kernels.atoms import copy_atom, gmma_smem_layout, mma_atom
+from cutepy.kernels.tiled import TiledCopy, TiledMMA, make_tiled_mma
+from tests.kernels.atoms.atoms_cxx import INCLUDES
+from tests.kernels.tiled.tiled_cxx import build_mma, copy_cases, mma_cases
 
 
 def _layouts() -> list:

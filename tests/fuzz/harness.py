@@ -16,7 +16,6 @@ import argparse
 import contextlib
 import io
 import json
-import os
 import random
 import signal
 import string
@@ -27,18 +26,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+import numpy as np
 
-import brute  # noqa: E402
-import numpy as np  # noqa: E402
+import cutepy
+from cutepy import E, Layout, Swizzle
+from cutepy.algebra.swizzle import ComposedLayout
+from cutepy.core.errors import CutepyError, ParseError
+from tests import paths
+from tests.fuzz import brute
 
-import cutepy  # noqa: E402
-from cutepy import E, Layout, Swizzle  # noqa: E402
-from cutepy.errors import CutepyError, ParseError  # noqa: E402
-from cutepy.swizzle import ComposedLayout  # noqa: E402
+ROOT = str(paths.ROOT)
+
+
 
 SURFACES = (
     "parse", "construct", "evaluate", "algebra", "xla", "proofs", "symbolic", "programs",

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-import brute
 import pytest
+
+from tests.fuzz import brute
 
 
 def L(shape, stride):  # a layout as plain data: the model reads nothing else

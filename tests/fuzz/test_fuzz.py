@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.fuzz.harness import SURFACES
+
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]
 N = int(os.environ.get("CUTEPY_FUZZ_N", "1000"))
 SEED = int(os.environ.get("CUTEPY_FUZZ_SEED", "11"))
 
-sys.path.insert(0, str(HERE))
-from harness import SURFACES  # noqa: E402
 
 
 def _limit() -> None:

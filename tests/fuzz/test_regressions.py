@@ -12,13 +12,13 @@ import signal
 import threading
 import time
 
-import brute
 import numpy as np
 import pytest
 
 import cutepy
 from cutepy import CutepyError, E, Layout, ParseError, Swizzle
-from cutepy.evaluate import offsets
+from cutepy.core.evaluate import offsets
+from tests.fuzz import brute
 
 
 @contextlib.contextmanager

@@ -1,6 +1,6 @@
 """CUTLASS's C++ CuTe unit tests of the layout algebra (test/unit/cute/core/ in NVIDIA/cutlass),
 rewritten against cutepy: the same inputs, the same post-conditions, and each answer printed
-exactly as C++ CuTe prints it (compiled here through tests/cxx_harness.py when g++ and the
+exactly as C++ CuTe prints it (compiled here through tests/cxx/cxx_harness.py when g++ and the
 headers are installed).
 
 ==================== ======================== ======== =============================================
@@ -22,7 +22,7 @@ Where cutepy and C++ differ (each also in the peer-failure notes for the lead):
 
 - inverse_left.cpp's ``4:-1``: C++ answers ``(_-1,_4):(_0,_1)``, a negative extent and no
   layout (the C++ post-condition holds only through its integer arithmetic on a negative
-  shape); cutepy raises ``AdmissibilityError``, as tests/cxx_cases.py classifies such
+  shape); cutepy raises ``AdmissibilityError``, as tests/cxx/cxx_cases.py classifies such
   answers (cxx-wrong). Ported as that refusal.
 - swizzle_layout.cpp found two cutepy bugs, now fixed: the slice of a swizzled tensor lost
   the slice's offset, and ``slice_and_offset`` of a composed layout raised.
@@ -56,12 +56,12 @@ How the port reads the C++:
 
 from __future__ import annotations
 
-import cxx_cases
 import pytest
 
 import cutepy as cp
-from cutepy import inttuple as it
-from cutepy.errors import AdmissibilityError, CutepyError
+from cutepy.core import inttuple as it
+from cutepy.core.errors import AdmissibilityError, CutepyError
+from tests.cxx import cxx_cases
 
 P = cp.parse
 

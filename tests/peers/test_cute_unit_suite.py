@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import math
 
-import cxx_cases
 import pytest
 
 import cutepy as cp
-from cutepy import inttuple as it
+from cutepy.core import inttuple as it
+from tests.cxx import cxx_cases
 
 P = cp.parse
 

@@ -1,7 +1,7 @@
 """CUTLASS's C++ CuTe unit tests of integer tuples, orders and shape distribution
 (test/unit/cute/core/ in NVIDIA/cutlass), rewritten against cutepy: the same inputs, the same
 checks (each expected value copied from the C++ test), and each answer cutepy gives printed as
-C++ CuTe prints it (compiled here through tests/cxx_harness.py when g++ and the headers are
+C++ CuTe prints it (compiled here through tests/cxx/cxx_harness.py when g++ and the headers are
 installed).
 
 ====================== ========= ====== ==========================================================
@@ -48,12 +48,12 @@ domain_distribute, max_alignment) exist now and every case passes.
 
 from __future__ import annotations
 
-import cxx_cases
 import pytest
 
 import cutepy as cp
 from cutepy import Layout, Swizzle
-from cutepy import inttuple as it
+from cutepy.core import inttuple as it
+from tests.cxx import cxx_cases
 
 cx = cxx_cases.cx
 

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import cxx_cases
 import pytest
 
 import cutepy as cp
 from cutepy import Layout, ScaledBasis
+from tests.cxx import cxx_cases
 
 NULLSPACE = [
     (1, 0),
@@ -118,7 +118,7 @@ def _cast(L, scale):
 
 
 def _has_stride_1(L):
-    from cutepy import inttuple as it
+    from cutepy.core import inttuple as it
 
     return 1 in (it.flatten(L.stride) if type(L.stride) is tuple else (L.stride,))
 

@@ -19,18 +19,18 @@ the same inputs and post-conditions, plus each answer printed exactly as C++ CuT
 (1) pycute's ``Integer`` is an ABC; cutepy has no such class, its counterpart is the predicate
 ``inttuple.is_integer``, which ports the ``isinstance`` half of each case.
 
-pycute's int_tuple functions are cutepy.tuples' (exported from ``cutepy``); pycute's ``Swizzle`` is
+pycute's int_tuple functions are cutepy.core.tuples' (exported from ``cutepy``); pycute's ``Swizzle`` is
 ``cutepy.Swizzle``. pycute's ``Layout(shape)`` is column-major, as ``cutepy.Layout(shape)``.
 """
 
 from __future__ import annotations
 
-import cxx_cases
 import pytest
 
 import cutepy as cp
 from cutepy import Layout
-from cutepy import inttuple as it
+from cutepy.core import inttuple as it
+from tests.cxx import cxx_cases
 
 P = cp.parse
 
@@ -208,7 +208,7 @@ def test_swizzle_is_an_involution(bms):
 
 @pytest.mark.parametrize("value, want", [(1, True), (1.0, False), ("hi", False), (False, False)])
 def test_integer_typing(value, want):
-    assert cp.inttuple.is_integer(value) is want
+    assert it.is_integer(value) is want
 
 
 def _cases():

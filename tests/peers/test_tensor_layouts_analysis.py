@@ -20,7 +20,7 @@ tensor-layouts' analysis module maps onto cutepy as follows:
   of 64 threads analysed as one access is not how a GPU issues shared-memory requests
   (a warp is), so that half of test_bank_conflicts_group_size checks the per-warp numbers;
 - ``atom_summary`` / ``operand_analysis``: cutepy's ``mma_atom`` layouts and
-  ``cutepy.tiled.checks.check_cover`` (every element of each operand's tile held exactly once);
+  ``cutepy.kernels.tiled.checks.check_cover`` (every element of each operand's tile held exactly once);
 - ``explain``: ``cutepy.explain`` (a Derivation, checked against the real operation); the
   ports check its result and the sub-operations it is made of (their arguments and results),
   not tensor-layouts' wording;
@@ -52,14 +52,14 @@ from __future__ import annotations
 import dataclasses
 from math import lcm
 
-import cxx_cases
 import pytest
-from cxx_cases import Case, cx
 
 import cutepy as cp
 from cutepy import Layout, Swizzle
 from cutepy.banks import analyze, analyze_layout
-from cutepy.tiled.checks import check_cover
+from cutepy.kernels.tiled.checks import check_cover
+from tests.cxx import cxx_cases
+from tests.cxx.cxx_cases import Case, cx
 
 
 def offsets(L):

@@ -29,14 +29,14 @@ Count (tests/external.py: 82 tests; 80 ported, 2 not ported):
 
 from __future__ import annotations
 
-import cxx_cases
 import numpy as np
 import pytest
 
 import cutepy as cp
 from cutepy import Layout, Swizzle
-from cutepy import inttuple as it
-from cutepy.errors import CutepyError
+from cutepy.core import inttuple as it
+from cutepy.core.errors import CutepyError
+from tests.cxx import cxx_cases
 
 
 def offsets(L):

@@ -52,14 +52,14 @@ Count (tests/layouts.py: 186 tests; 166 ported, 20 not ported):
 
 from __future__ import annotations
 
-import cxx_cases
 import numpy as np
 import pytest
 
 import cutepy as cp
 from cutepy import Layout, Swizzle
-from cutepy import inttuple as it
-from cutepy.errors import AdmissibilityError, CutepyError
+from cutepy.core import inttuple as it
+from cutepy.core.errors import AdmissibilityError, CutepyError
+from tests.cxx import cxx_cases
 
 
 def offsets(L):
@@ -853,7 +853,7 @@ def test_product_each_nested():
 
 
 def test_product_each_scalar():
-    assert cp.product_each(16) == (16,)  # the public, C++-shaped one (cutepy.inttuple's keeps 16)
+    assert cp.product_each(16) == (16,)  # the public, C++-shaped one (cutepy.core.inttuple's keeps 16)
 
 
 def test_product_each_deeply_nested():

@@ -5,7 +5,7 @@ The peer file is a differential oracle: it runs tensor-layouts and CUTLASS's pyc
 inputs and asserts the same answers, then checks algebraic laws over an exhaustive corpus of
 small layouts. (It tests no MMA or copy atoms: those are in its analysis.py and viz.py.) Here
 the oracle is C++ CuTe itself: every input of an ``oracle`` test is compiled with g++ and
-cutepy must print exactly what C++ prints (``tests/cxx_cases.py``'s verdicts: ``exact``, or
+cutepy must print exactly what C++ prints (``tests/cxx/cxx_cases.py``'s verdicts: ``exact``, or
 ``cxx-wrong`` where C++'s answer breaks the operation's own definition and cutepy raises
 ``AdmissibilityError``). Where pycute and C++ differ, C++ wins. The ``exhaustive`` tests are
 laws checked in Python on the peer's corpus, with the same post-conditions. 926 C++ cases in all;
@@ -41,13 +41,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import cxx_cases
 import pytest
-from cxx_cases import Case, cx
 
 import cutepy as cp
 from cutepy import Layout, Swizzle
-from cutepy import inttuple as it
+from cutepy.core import inttuple as it
+from tests.cxx import cxx_cases
+from tests.cxx.cxx_cases import Case, cx
 
 LAYOUT_CORPUS = [
     (1, 0), (1, 1),
@@ -364,7 +364,7 @@ def _missing_cases() -> dict[str, list[Case]]:
 
 @lru_cache(maxsize=1)
 def _verdicts(missing: bool):
-    import cxx_harness
+    from tests.cxx import cxx_harness
 
     groups = _missing_cases() if missing else _cases()
     flat = [(name, case) for name, cases in groups.items() for case in cases]

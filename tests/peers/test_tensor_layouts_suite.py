@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import cutepy as cp
 from cutepy import Layout
-from cutepy import inttuple as it
+from cutepy.core import inttuple as it
 
 
 def offsets(L):

@@ -29,7 +29,7 @@ Count (tests/tensor.py): 114 tests in the peer file, 104 ported, 10 not ported
 parametrized over their three tests each):
 
 - test_repr_no_offset, test_repr_with_offset: their class's text format (cutepy prints C++'s
-  ``engine o layout`` form, tested in tests/test_tensor.py);
+  ``engine o layout`` form, tested in tests/kernels/test_tensor.py);
 - test_hash_consistent_with_equality, test_different_data_can_collide_hash: hashing; cutepy's
   tensors are unhashable by design (a mutable numpy engine; C++ has no hash either). The ``==``
   halves of these and of test_equal_tensors are ported;
@@ -43,12 +43,12 @@ parametrized over their three tests each):
 
 from __future__ import annotations
 
-import cxx_cases
 import numpy as np
 import pytest
 
 import cutepy as cp
 from cutepy import ComposedLayout, Layout, Swizzle
+from tests.cxx import cxx_cases
 
 
 def T(layout, offset=0):

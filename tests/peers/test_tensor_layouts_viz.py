@@ -71,7 +71,7 @@ import pytest
 
 import cutepy as cp
 from cutepy import Layout, Swizzle
-from cutepy import inttuple as it
+from cutepy.core import inttuple as it
 from cutepy.viz.colors import thread_color
 from cutepy.viz.display import mimebundle
 from cutepy.viz.grid import boundary_levels, coordinate_label, make_axis

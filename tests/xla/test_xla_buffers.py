@@ -7,7 +7,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from cutepy.errors import CutepyError
+from cutepy.core.errors import CutepyError
 from cutepy.xla import ArrayShape, Tile, XlaLayout, buffer_elements, pack, storage_bits, unpack
 from cutepy.xla.reference import PAD, reference_buffer
 

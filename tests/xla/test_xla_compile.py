@@ -18,8 +18,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from cutepy import Layout, parse
+from cutepy.core.errors import CutepyError
 from cutepy.engine import ChainLayout, logical_offsets
-from cutepy.errors import CutepyError
 from cutepy.xla import (
     COMBINE_DIM,
     UNBOUNDED_DIM,

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cutepy.errors import CutepyError, LayoutError, ParseError
+from cutepy.core.errors import CutepyError, LayoutError, ParseError
 from cutepy.xla import (
     COMBINE_DIM,
     ELEMENT_TYPES,

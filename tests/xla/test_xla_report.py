@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from cutepy.errors import CutepyError, ParseError
+from cutepy.core.errors import CutepyError, ParseError
 from cutepy.xla import report
 
 BIG = "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)S(1)}"

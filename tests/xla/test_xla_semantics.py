@@ -10,7 +10,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from cutepy.errors import CutepyError
+from cutepy.core.errors import CutepyError
 from cutepy.xla import (
     COMBINE_DIM,
     ArrayShape,

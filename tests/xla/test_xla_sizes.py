@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cutepy.errors import CutepyError
+from cutepy.core.errors import CutepyError
 from cutepy.xla import ShapeSizes, parse_shape, sizes
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -14,10 +14,10 @@ import pytest
 
 import cutepy
 from cutepy import Layout, equivalent
+from cutepy.core.errors import CutepyError, LayoutError, ParseError, SymbolicError
+from cutepy.core.symbolic.decide import sample_assignments
 from cutepy.engine import compile_program
-from cutepy.errors import CutepyError, LayoutError, ParseError, SymbolicError
 from cutepy.symbolic import Sym, Undecided
-from cutepy.symbolic.decide import sample_assignments
 from cutepy.xla import (
     ArrayShape,
     XlaLayout,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cutepy.errors import CutepyError
+from cutepy.core.errors import CutepyError
 from cutepy.xla import ArrayShape, Tile, XlaLayout, parse_shape, tpu_tiles
 
 

@@ -1,0 +1,312 @@
+"""``upcast``, ``downcast`` and ``recast_layout``: a layout re-expressed in wider or narrower
+elements; and the compact layouts made in the image of another (``make_layout_like``,
+``make_fragment_like``, ``make_ordered_layout``), as C++ CuTe builds them.
+
+>>> from cutepy import Layout
+>>> upcast(Layout((4, 8), (1, 4)), 2)
+(2,8):(1,2)
+>>> downcast(Layout((4, 8), (1, 4)), 2)
+(8,8):(1,8)
+>>> recast_layout(Layout((4, 8), (1, 4)), 16, 32)
+(2,8):(1,2)
+>>> make_layout_like(Layout((2, 3, 4), (20, 0, 1)))
+(2,3,4):(4,0,1)
+"""
+
+from __future__ import annotations
+
+from math import gcd
+from typing import Any
+
+from ..core import inttuple as it
+from ..core.basis import ScaledBasis
+from ..core.errors import AdmissibilityError, CutepyError
+from ..core.layout import Layout, layout_arg
+from .coalesce import coalesce
+from .divides import logical_divide
+from .inverse import right_inverse
+from .products import tiled_product
+from .swizzle import ComposedLayout, Swizzle
+
+
+def _int_strides(layout: Layout, fn: str) -> None:
+    """Raise unless every stride of ``layout`` is an integer (not a basis element)."""
+    for d in it.flatten(layout.stride):
+        if isinstance(d, ScaledBasis):
+            raise CutepyError(f"{fn} of {layout} needs integer strides; {d} is a basis element")
+
+
+def _check_factor(n: Any, what: str) -> int:
+    if type(n) is not int or not 1 <= n <= 1 << 63:
+        raise CutepyError(f"{what}: the factor must be a positive 64-bit integer, got {it.short_repr(n)}")
+    return n
+
+
+def _up(s: Any, d: Any, n: int, L: Layout) -> tuple[Any, Any]:
+    if type(s) is tuple:
+        pairs = [_up(a, b, n, L) for a, b in zip(s, d)]
+        return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
+    if d == 0:
+        return s, d
+    ad = abs(d)
+    if ad % n != 0 and n % ad != 0:
+        raise AdmissibilityError(f"upcast of {L} by {n}: stride {d} and {n} do not divide one another "
+                                 "(C++: Divisibility condition)")
+    sign = 1 if d > 0 else -1
+    return -(-s // -(-n // ad)), sign * -(-ad // n)
+
+
+def _pow2_log(n: int, what: str) -> int:
+    if n & (n - 1):
+        raise CutepyError(f"{what} of a swizzle: {n} is not a power of two")
+    return n.bit_length() - 1
+
+
+def upcast(layout: Any, n: int) -> Any:
+    """Layout of ``n``-element vectors, as C++'s ``upcast<N>``.
+
+    Per leaf: stride 0 stays; otherwise ``|d|`` and ``n`` must divide one another, the
+    shape becomes ``ceil(s / ceil(n / |d|))`` and the stride ``sign(d) * ceil(|d| / n)``.
+    A composed layout upcasts its swizzle (``M`` drops by ``log2 n``), offset and layout.
+
+    Pre:  ``n`` is a positive integer (a power of two for a swizzle; else ``CutepyError``);
+          each non-zero stride and ``n`` divide one another, and a composed layout's offset is a
+          multiple of ``n`` (else ``AdmissibilityError``).
+    Post: congruent with ``layout``, each leaf transformed as above; for a compact
+          column-major ``layout`` whose size ``n`` divides, ``size(result) == size(layout) / n``.
+
+    >>> upcast(Layout((4, 8), (1, 4)), 2)
+    (2,8):(1,2)
+    >>> upcast(Layout(6, -2), 4)
+    3:-1
+    """
+    if type(layout) not in (Layout, ComposedLayout, Swizzle):
+        layout = layout_arg(layout, "upcast")
+    n = _check_factor(n, "upcast")
+    if type(layout) is Layout:
+        _int_strides(layout, "upcast")
+    if type(layout) is Swizzle:
+        m = layout.base - _pow2_log(n, "upcast")
+        if m >= 0:
+            return Swizzle(layout.bits, m, layout.shift)
+        return Swizzle(max(layout.bits + m, 0), 0, layout.shift)
+    if type(layout) is ComposedLayout:
+        return _compose3(upcast(layout.outer, n), _up_offset(layout.offset, n), upcast(layout.inner, n))
+    s, d = _up(layout.shape, layout.stride, n, layout)
+    return Layout._new(s, d)
+
+
+def _up_offset(off: Any, n: int) -> Any:
+    if off == 0:
+        return 0
+    if off % n:
+        raise AdmissibilityError(f"upcast by {n}: the offset {off} is not a multiple of {n}")
+    return off // n
+
+
+def _compose3(outer: Any, offset: Any, inner: Any) -> Any:
+    """``outer o offset o inner``, kept composed even when the swizzle has no bits left (as C++)."""
+    return ComposedLayout(outer, offset, inner)
+
+
+def _down(s: Any, d: Any, n: int) -> tuple[Any, Any]:
+    if type(s) is tuple:
+        pairs = [_down(a, b, n) for a, b in zip(s, d)]
+        return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
+    if d == 1 or d == -1:
+        return s * n, d
+    return s, d * n
+
+
+def downcast(layout: Any, n: int) -> Any:
+    """Layout of the ``n`` sub-elements of each element, as C++'s ``downcast<N>``.
+
+    Stride-(+-1) leaves grow by ``n``; other strides are scaled by ``n``.
+
+    Pre:  ``n`` is a positive integer (else ``CutepyError``); some leaf has stride 1 (C++:
+          "Downcast requires adjacent elements"), else ``AdmissibilityError``.
+    Post: ``size(result) == n * size(layout)`` and ``result(n * i + j) == n * layout(i) + j``
+          for ``0 <= j < n`` when the stride-1 leaf comes first.
+
+    >>> downcast(Layout((4, 8), (1, 4)), 2)
+    (8,8):(1,8)
+    >>> downcast(Layout((4, 8), (2, 8)), 2)
+    Traceback (most recent call last):
+    ...
+    cutepy.AdmissibilityError: downcast of (4,8):(2,8) by 2: no mode has stride 1 \
+(C++: Downcast requires adjacent elements)
+    """
+    if type(layout) not in (Layout, ComposedLayout, Swizzle):
+        layout = layout_arg(layout, "downcast")
+    n = _check_factor(n, "downcast")
+    if type(layout) is Layout:
+        _int_strides(layout, "downcast")
+    if type(layout) is Swizzle:
+        return Swizzle(layout.bits, layout.base + _pow2_log(n, "downcast"), layout.shift)
+    if type(layout) is ComposedLayout:
+        return _compose3(downcast(layout.outer, n), layout.offset * n, downcast(layout.inner, n))
+    stride = layout.stride
+    if 1 not in (it.flatten(stride) if type(stride) is tuple else (stride,)):
+        raise AdmissibilityError(f"downcast of {layout} by {n}: no mode has stride 1 "
+                                 "(C++: Downcast requires adjacent elements)")
+    s, d = _down(layout.shape, stride, n)
+    return Layout._new(s, d)
+
+
+def recast_layout(layout: Any, old_bits: int, new_bits: int) -> Any:
+    """The layout of the same memory seen as ``new_bits``-wide elements instead of ``old_bits``.
+
+    C++'s ``recast_layout<OldType, NewType>``: with ``new/old = num/den`` in lowest terms,
+    ``downcast(den)`` after ``upcast(num)`` (either step skipped when it is 1).
+
+    Pre:  ``old_bits`` and ``new_bits`` are positive integers (else ``CutepyError``); the
+          layout meets :func:`upcast`'s and :func:`downcast`'s conditions for the two factors.
+    Post: the result addresses the same bits: ``size(result) * new_bits == size(layout) * old_bits``
+          for a compact ``layout``.
+
+    >>> recast_layout(Layout((4, 8), (1, 4)), 32, 8)
+    (16,8):(1,16)
+    """
+    for what, b in (("old_bits", old_bits), ("new_bits", new_bits)):
+        if type(b) is not int or b < 1:
+            raise CutepyError(f"recast_layout: {what} must be a positive integer, got {b!r}")
+    g = gcd(old_bits, new_bits)
+    num, den = new_bits // g, old_bits // g
+    if num != 1:
+        layout = upcast(layout, num)
+    if den != 1:
+        layout = downcast(layout, den)
+    return layout
+
+
+def make_layout_like(layout: Layout) -> Layout:
+    """A compact layout with ``layout``'s shape, strides in the same order; stride-0 leaves stay 0.
+
+    C++: ``make_layout(shape, compact_order(filter_zeros(stride, shape), stride))`` (equal
+    strides start at the same place; size-1 leaves get stride 0).
+
+    Pre:  ``layout`` is a Layout with integer strides.
+    Post: ``shape(result) == shape(layout)`` and the result orders its strides like
+          ``layout``'s; with distinct non-zero strides it is compact (a bijection onto
+          ``[0, size(layout) / size(nullspace(layout)))``).
+
+    >>> make_layout_like(Layout((2, 3, 4), (20, 0, 1)))
+    (2,3,4):(4,0,1)
+    """
+    if type(layout) is ComposedLayout:
+        return make_layout_like(layout.inner)
+    if type(layout) is not Layout:
+        layout = layout_arg(layout, "make_layout_like")
+    _int_strides(layout, "make_layout_like")
+    shape, stride = layout.shape, layout.stride
+    return Layout._new(shape, it.compact_order(it.filter_zeros(stride, shape), stride))
+
+
+def make_ordered_layout(shape: Any, order: Any = None) -> Layout:
+    """A compact layout whose strides grow in ``order`` (C++'s ``make_ordered_layout``).
+
+    Pre:  ``shape`` is a shape; ``order`` (default column-major) is congruent with it
+          (else ``CutepyError``).
+    Post: ``shape(result) == shape``; the result is compact and the leaf with the ``k``-th
+          smallest ``order`` gets the ``k``-th smallest non-zero stride (size-1 leaves get 0).
+
+    >>> make_ordered_layout((2, 3, 4), (1, 2, 0))
+    (2,3,4):(4,8,1)
+    >>> make_ordered_layout((2, 1, 4), (1, 2, 0))
+    (2,1,4):(4,0,1)
+    """
+    shape = Layout(shape).shape
+    if order is None:
+        return Layout._new(shape, it.compact_major(shape))
+    return Layout._new(shape, it.compact_order(shape, order))
+
+
+def make_fragment_like(layout: Any) -> Layout:
+    """A compact layout like ``layout`` whose mode 0 is column-major (C++'s ``make_fragment_like``).
+
+    Mode 0 keeps its stride-0 leaves and is otherwise LayoutLeft; the other modes follow
+    ``layout``'s stride order; the two are joined by ``tiled_product``. A rank-1 layout
+    gives the compact column-major layout of its shape.
+
+    >>> make_fragment_like(Layout((4, 3, 2), (3, 0, 12)))
+    (4,3,2):(1,4,12)
+    """
+    if type(layout) is ComposedLayout:
+        return make_fragment_like(layout.inner)
+    if type(layout) is not Layout:
+        return Layout._new(Layout(layout).shape, it.compact_major(Layout(layout).shape))
+    shape, stride = layout.shape, layout.stride
+    if type(shape) is not tuple or len(shape) < 2:
+        return Layout._new(shape, it.compact_major(shape))
+    mode0 = Layout._new(shape[0], it.compact_major(it.filter_zeros(stride[0], shape[0])))
+    rest = Layout._new(shape[1:], it.compact_order(shape[1:], stride[1:]))
+    return tiled_product(mode0, rest)
+
+
+def _cxx_gcd(t: Any, u: Any) -> Any:
+    """C++ CuTe's ``gcd`` on integers, remainders truncated toward zero: the sign of the result
+    follows C++'s loop (``gcd(4, -6) == -2``), as C++ answers with negative strides."""
+    while True:
+        if t == 0:
+            return u
+        u = it.tdivmod(u, t)[1]
+        if u == 0:
+            return t
+        t = it.tdivmod(t, u)[1]
+
+
+def _cxx_gcd_all(x: Any) -> Any:
+    """C++'s ``gcd`` of an IntTuple: a right fold over its modes (``gcd(a, gcd(b, c))``)."""
+    if type(x) is not tuple:
+        return x
+    vals = [_cxx_gcd_all(v) for v in x]
+    acc = vals[-1]
+    for v in reversed(vals[:-1]):
+        acc = _cxx_gcd(v, acc)
+    return acc
+
+
+def max_alignment(layout: Any) -> Any:
+    """The largest ``N`` for which C++'s ``upcast<N>(layout)`` compiles (C++'s ``max_alignment``).
+
+    For a Layout, as C++: ``F = coalesce(layout)`` with every non-integer (symbolic, C++'s
+    dynamic) shape taken as 1 and stride as 0; ``P = logical_divide(F, right_inverse(F))``;
+    the answer is ``gcd(size(P[0]), stride(P[1]))``: the contiguous run, cut to a divisor of
+    every other stride. A swizzle ``Sw<B,M,S>`` gives ``2**M``; ``Sw o offset o L`` gives
+    ``gcd(2**M, offset, max_alignment(L))``; any other composed layout 1. Where C++'s
+    truncating ``gcd`` of negative strides answers a negative number (``(4,8):(1,-6)`` gives
+    ``-2``), cutepy raises ``AdmissibilityError``.
+
+    Pre:  ``layout`` is a Layout with integer (not basis) strides, a Swizzle or a composed
+          layout (else ``CutepyError``); C++'s answer is positive (else ``AdmissibilityError``).
+    Post: ``result >= 1``; for a Layout with positive strides it divides the size of its
+          contiguous (stride-1) run and every other stride of ``coalesce(layout)``.
+
+    >>> max_alignment(Layout((4, 8), (1, 4))), max_alignment(Layout((4, 8), (1, 8)))
+    (32, 4)
+    >>> max_alignment(ComposedLayout(Swizzle(3, 4, 3), 8, Layout((8, 64), (64, 1))))
+    8
+    """
+    if type(layout) is Swizzle:
+        return 1 << layout.base
+    if type(layout) is ComposedLayout:
+        if type(layout.outer) is not Swizzle or not isinstance(layout.inner, (Layout, ComposedLayout)):
+            return 1  # as C++: "do not attempt for general ComposedLayouts"
+        if not it.is_int(layout.offset):
+            raise CutepyError(f"max_alignment of {layout}: the offset must be an integer")
+        return _cxx_gcd(1 << layout.outer.base, _cxx_gcd(layout.offset, max_alignment(layout.inner)))
+    if type(layout) is not Layout:
+        layout = layout_arg(layout, "max_alignment")
+    _int_strides(layout, "max_alignment")
+    flat = coalesce(layout)
+    fs = flat.shape if type(flat.shape) is tuple else (flat.shape,)
+    fd = flat.stride if type(flat.stride) is tuple else (flat.stride,)
+    static_s = tuple(s if type(s) is int else 1 for s in fs)
+    static_d = tuple(d if type(d) is int else 0 for d in fd)
+    F = Layout(static_s, static_d) if len(fs) > 1 else Layout(static_s[0], static_d[0])
+    P = logical_divide(F, right_inverse(F))
+    n = _cxx_gcd(P[0].size(), _cxx_gcd_all(P[1].stride))
+    if n < 1:  # C++'s truncating gcd of negative strides: no alignment is negative
+        raise AdmissibilityError(f"max_alignment of {layout}: C++ answers {n} (its gcd keeps the sign of a "
+                                 "negative stride); an alignment is a positive element count")
+    return n

@@ -1,0 +1,175 @@
+"""``coalesce`` and ``filter``: the fewest modes that keep a layout's function.
+
+>>> from cutepy import Layout
+>>> coalesce(Layout((2, (1, 6)), (1, (6, 2))))
+12:1
+>>> coalesce(Layout((2, (1, 6)), (1, (6, 2))), (1, 1))
+(2,6):(1,2)
+>>> filter(Layout((2, 3, 4), (1, 0, 2)))
+8:1
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import events as ev
+from ..core import inttuple as it
+from ..core.basis import ScaledBasis
+from ..core.errors import CutepyError
+from ..core.layout import Layout, layout_arg
+from ..core.tracing import recorder
+
+
+def _composed(x: Any) -> bool:
+    """Whether ``x`` is a composed layout ``outer o offset o inner`` (:mod:`cutepy.algebra.swizzle`,
+    which sits above this module, so it is recognised by its parts, not imported)."""
+    return type(x) is not Layout and hasattr(x, "inner") and hasattr(x, "outer")
+
+
+def coalesce_flat(fs: Any, fd: Any) -> tuple[Any, Any]:
+    """Coalesce flat shape/stride sequences; returns ``(shape, stride)``, scalars for one mode.
+
+    Rules, applied left to right: size-1 modes vanish; ``s0:d0 ++ s1:s0*d0`` becomes
+    ``s0*s1:d0``; an all-size-1 layout becomes ``1:0``. A recorder hears ``Flatten``, then
+    ``Drop``, ``Start``, ``Merge`` or ``Keep`` for each mode.
+    """
+    (rec := recorder()) and rec.emit(ev.Flatten(tuple(fs), tuple(fd)))
+    rs: list = []
+    rd: list = []
+    ps = pd = None  # the mode being grown
+    for s, d in zip(fs, fd):
+        if s == 1:
+            rec and rec.emit(ev.Drop((s, d)))
+            continue
+        if ps is not None:
+            if ps * pd == d:
+                rec and rec.emit(ev.Merge((ps, pd), (s, d)))
+                ps = ps * s
+                continue
+            rs.append(ps)
+            rd.append(pd)
+        rec and rec.emit(ev.Start((s, d)) if ps is None else ev.Keep((ps, pd), (s, d)))
+        ps, pd = s, d
+    if ps is None:
+        return 1, 0
+    if not rs:
+        return ps, pd
+    rs.append(ps)
+    rd.append(pd)
+    return tuple(rs), tuple(rd)
+
+
+def filter_flat(layout: Layout) -> tuple[Any, Any]:
+    """``filter(layout)`` as ``(shape, stride)``: coalesce of the modes with non-zero stride."""
+    fs, fd = it.flatten(layout._shape), it.flatten(layout._stride)
+    keep_s = []
+    keep_d = []
+    for s, d in zip(fs, fd):
+        if isinstance(d, ScaledBasis) or d != 0:
+            keep_s.append(s)
+            keep_d.append(d)
+    (rec := recorder()) and rec.emit(ev.Filter(tuple(keep_s), tuple(keep_d), len(fs) - len(keep_s)))
+    return coalesce_flat(keep_s, keep_d)
+
+
+def coalesce(layout: Layout, profile: Any = None) -> Layout:
+    """The layout with the fewest modes and the same function (``profile`` coalesces by mode).
+
+    With a tuple ``profile``, mode ``i`` is coalesced with ``profile[i]`` and modes past
+    the profile are kept as they are; an integer profile coalesces the whole layout.
+    A composed layout coalesces the layout under its swizzle.
+
+    Pre:  a tuple ``profile`` has at most ``rank(layout)`` modes (else ``CutepyError``).
+    Post: ``size(result) == size(layout)``, ``depth(result) <= 1`` (without a profile) and
+          ``result(i) == layout(i)`` for all ``0 <= i < size(layout)``.
+
+    >>> coalesce(Layout((2, (1, 6)), (1, (6, 2))))
+    12:1
+    >>> coalesce(Layout((2, (1, 6)), (1, (6, 2))), (1, 1))
+    (2,6):(1,2)
+    """
+    if (rec := recorder()) and rec.opens(coalesce):
+        return rec.framed(coalesce, layout, profile)
+    if type(layout) is not Layout and not _composed(layout):
+        layout = layout_arg(layout, "coalesce")
+    if _composed(layout):  # as C++: coalesce the layout under the swizzle
+        return type(layout)(layout.outer, layout.offset, coalesce(layout.inner, profile))
+    if type(profile) is tuple:
+        shape, stride = layout.shape, layout.stride
+        if type(shape) is not tuple:
+            shape, stride = (shape,), (stride,)
+        if len(profile) > len(shape):
+            raise CutepyError(
+                f"coalesce: profile {profile} has more modes than the layout {layout}"
+            )
+        ss, dd = [], []
+        for i, p in enumerate(profile):
+            if type(p) is tuple:
+                m = coalesce(Layout._new(shape[i], stride[i]), p)
+                ss.append(m._shape)
+                dd.append(m._stride)
+            else:
+                a, b = coalesce_flat(it.flatten(shape[i]), it.flatten(stride[i]))
+                ss.append(a)
+                dd.append(b)
+            rec and rec.emit(ev.ProfileMode(i, Layout._new(shape[i], stride[i]), p,
+                                            Layout._new(ss[-1], dd[-1])))
+        rec and len(profile) < len(shape) and rec.emit(ev.KeptModes(len(profile)))
+        return Layout._new(tuple(ss) + shape[len(profile):], tuple(dd) + stride[len(profile):])
+    shape = layout._shape
+    if type(shape) is not tuple:  # a single mode: the loop of coalesce_flat, once
+        rec and rec.emit(ev.Flatten((shape,), (layout._stride,)))
+        if shape == 1:
+            rec and rec.emit(ev.Drop((shape, layout._stride)))
+            return Layout._new(1, 0)
+        rec and rec.emit(ev.Start((shape, layout._stride)))
+        return layout
+    s, d = coalesce_flat(it.flatten(shape), it.flatten(layout._stride))
+    return Layout._new(s, d)
+
+
+def filter_zeros(layout: Layout) -> Layout:
+    """The layout with every stride-0 leaf's extent replaced by 1 (C++ ``filter_zeros``).
+
+    Pre:  ``layout`` is a plain ``Layout``.
+    Post: same shape nesting and strides; each leaf with stride 0 becomes ``1:0``, so
+          ``size(result) == size(layout) / (product of the stride-0 extents)``.
+
+    >>> filter_zeros(Layout((4, 2, 3), (1, 0, 4)))
+    (4,1,3):(1,0,4)
+    """
+    if type(layout) is not Layout:
+        layout = layout_arg(layout, "filter_zeros")
+    return Layout._new(
+        it.transform_leaf(lambda s, d: 1 if _is_zero(d) else s, layout.shape, layout.stride),
+        layout.stride,
+    )
+
+
+def _is_zero(d: Any) -> bool:
+    return not isinstance(d, ScaledBasis) and d == 0
+
+
+def filter(layout: Layout, profile: Any = None) -> Layout:  # noqa: A001 - CuTe's name
+    """Coalesce after dropping stride-0 and size-1 modes (C++ ``filter``).
+
+    Pre:  as :func:`coalesce` (a tuple ``profile`` filters by mode).
+    Post: ``result`` reaches exactly the offsets ``layout`` reaches; for a plain layout
+          ``size(result) == size(layout) / size(nullspace(layout))``.
+
+    >>> filter(Layout((2, 4, 3), (1, 0, 2)))
+    6:1
+    """
+    if (rec := recorder()) and rec.opens(filter):
+        return rec.framed(filter, layout, profile)
+    if type(layout) is not Layout and not _composed(layout):
+        layout = layout_arg(layout, "filter")
+    if _composed(layout):  # as C++: filter the layout under the swizzle
+        return type(layout)(layout.outer, layout.offset, filter(layout.inner, profile))
+    if profile is None or type(profile) is not tuple:
+        s, d = filter_flat(layout)
+        return Layout._new(s, d)
+    zeros = filter_zeros(layout)
+    rec and rec.emit(ev.Zeros(zeros))
+    return coalesce(zeros, profile)

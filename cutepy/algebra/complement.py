@@ -1,0 +1,143 @@
+"""``complement(A, cotarget)``: the layout that fills the gaps of A's image up to ``cotarget``.
+
+The result has sorted strides and an image disjoint from A's (except offset 0). When
+A's sorted strides tile (each a multiple of the extent of the modes below it),
+``(A, complement(A, M))`` is a bijection onto ``[0, M')`` with ``M' >= M``. Otherwise,
+as in C++, each gap is rounded down and the result is disjoint but does not cover.
+
+>>> from cutepy import Layout
+>>> complement(Layout(4, 2), 24)
+(2,3):(1,8)
+>>> complement(Layout((2, 2), (1, 6)), 24)
+(3,2):(2,12)
+>>> complement(Layout(4, 0), 8)
+8:1
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import events as ev
+from ..core import inttuple as it
+from ..core.basis import ScaledBasis
+from ..core.errors import AdmissibilityError, CutepyError
+from ..core.layout import Layout, layout_arg
+from ..core.tracing import recorder
+from .coalesce import _composed, coalesce_flat, filter_flat
+
+
+def complement(A: Layout, cotarget: Any = None) -> Layout:
+    """The layout that fills the offsets ``A`` leaves out, up to ``cotarget`` (C++ ``complement``).
+
+    ``cotarget`` is an int or a shape, default ``cosize(filter(A))``.
+
+    Pre:  strides of ``filter(A)`` are integers (else ``CutepyError``), non-negative and, sorted,
+          each at least the extent of the modes below it (else ``AdmissibilityError``);
+          ``cotarget`` is positive.
+    Post: the result is strictly increasing; ``result(i)`` for ``i >= 1`` is no value of ``A``;
+          ``cosize(make_layout(A, result)) >= size(cotarget)``.
+
+    >>> complement(Layout(4, 2), 24)
+    (2,3):(1,8)
+    """
+    if (rec := recorder()) and rec.opens(complement):
+        return rec.framed(complement, A, cotarget)
+    if type(A) is not Layout and not _composed(A):
+        A = layout_arg(A, "complement")
+    if type(A) is Layout and A._shape == ():
+        raise CutepyError("complement of the empty layout ():() is undefined (C++ builds no layout for it)")
+    if cotarget is not None:
+        _check_cotarget(A, cotarget)
+    if _composed(A):  # as C++: the complement of the layout under the swizzle
+        return complement(A.inner, A.cosize() if cotarget is None else cotarget)
+    fs, fd = filter_flat(A)
+    if type(fs) is not tuple:
+        fs, fd = (fs,), (fd,)
+    rec and rec.emit(ev.Filtered(fs, fd))
+    if cotarget is None:
+        cotarget = 1
+        for s, d in zip(fs, fd):
+            cotarget = cotarget + (s - 1) * abs(d)
+        rec and rec.emit(ev.Cotarget(cotarget))
+    for d in fd:
+        if isinstance(d, ScaledBasis):
+            raise CutepyError(f"complement of {A}: stride {d} is not an integer")
+        if d < 0:
+            raise AdmissibilityError(
+                f"complement of {A} is undefined: stride {d} is negative"
+            )
+    if fd == (0,):
+        n = it.product(cotarget)
+        rec and rec.emit(ev.OnlyZero(n))
+        return Layout._new(n, 1) if n != 1 else Layout._new(1, 0)
+    order = sorted(range(len(fs)), key=fd.__getitem__) if len(fs) > 1 else (0,)
+    rec and rec.emit(ev.Sorted(tuple((fs[k], fd[k]) for k in order)))
+    shapes: list = []
+    strides: list = []
+    cur = 1
+    for k in order:
+        s, d = fs[k], fd[k]
+        if d < cur:
+            raise AdmissibilityError(
+                f"complement of {A} is undefined: mode {s}:{d} starts inside the extent {cur} "
+                "of the modes of smaller stride (modes interleave or overlap; C++ rejects this "
+                "as non-injective)"
+            )
+        shapes.append(d // cur)
+        strides.append(cur)
+        cur = d * s
+        rec and rec.emit(ev.Gap((s, d), strides[-1], shapes[-1], cur))
+    rest = it.product(it.ceil_div(cotarget, cur))
+    rec and rec.emit(ev.CotargetRest(cotarget, cur, rest))
+    shapes.append(rest)
+    strides.append(cur)
+    s, d = coalesce_flat(shapes, strides)
+    return Layout._new(s, d)
+
+
+def _check_cotarget(A: Any, cotarget: Any) -> None:
+    """A cotarget is a positive integer or a tuple of them (C++ builds a size-0 layout from 0)."""
+    leaves = it.flatten(cotarget) if type(cotarget) is tuple else (cotarget,)
+    for x in leaves:
+        if type(x) is not int and not it.is_symbolic_leaf(x):
+            raise CutepyError(f"complement of {A}: the cotarget {cotarget!r} is not an integer or a shape")
+        if type(x) is int and x < 1:
+            raise CutepyError(f"complement of {A}: the cotarget {cotarget!r} must be positive")
+
+
+def coshape(layout: Layout) -> Any:
+    """The codomain's shape (C++'s ``coshape``): ``1 + sum((s-1)*|d|)`` over the leaves.
+
+    For integer strides it is a single integer, ``cosize(L)``; with basis strides
+    (``make_identity_layout``) one extent per basis mode.
+
+    Pre:  ``layout`` is a Layout with integer or ``ScaledBasis`` strides.
+    Post: ``size(result) == cosize(layout)``; every value ``layout(i)`` lies inside ``result``.
+
+    >>> coshape(Layout((2, (3, 4)), (12, (1, 3))))
+    24
+    >>> from cutepy import make_identity_layout
+    >>> coshape(make_identity_layout((4, 8)))
+    (4, 8)
+    """
+    total: Any = 0
+    for s, d in zip(it.flatten(layout.shape), it.flatten(layout.stride)):
+        if isinstance(d, ScaledBasis):
+            extent = d.value * (s - 1) if d.value >= 0 else -d.value * (s - 1)
+            vec = [0] * (max(d.mode) + 1 if d.mode else 1)
+            vec[d.mode[0] if d.mode else 0] = extent
+            total = _add(total, tuple(vec))
+        else:
+            total = _add(total, (s - 1) * abs(d))
+    return it.transform_leaf(lambda x: x + 1, total) if type(total) is tuple else total + 1
+
+
+def _add(a: Any, b: Any) -> Any:
+    if type(a) is not tuple and type(b) is not tuple:
+        return a + b
+    a = a if type(a) is tuple else (a,)
+    b = b if type(b) is tuple else (b,)
+    n = max(len(a), len(b))
+    a, b = a + (0,) * (n - len(a)), b + (0,) * (n - len(b))
+    return tuple(x + y for x, y in zip(a, b))

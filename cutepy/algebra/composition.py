@@ -1,0 +1,262 @@
+"""``composition(A, B)``: the layout ``R`` with ``R(c) == A(B(c))`` for every ``c`` in B's domain.
+
+``B`` may be a Layout, a shape (an int ``n`` means ``n:1``) or a tuple of tilers
+applied mode by mode (``None`` keeps a mode). A's modes past the tiler are dropped.
+
+>>> from cutepy import Layout, parse
+>>> composition(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1)))
+((2,2),3):((24,2),8)
+>>> A = Layout((12, (4, 8)), (59, (13, 1)))
+>>> composition(A, parse("<3:4, 8:2>"))
+(3,(2,4)):(236,(26,1))
+>>> composition(A, (3, 8))
+(3,(4,2)):(59,(13,1))
+
+Compositions that break CuTe's divisibility conditions raise, where C++ would
+silently return a wrong layout:
+
+>>> composition(Layout((4, 6), (1, 5)), Layout(8, 3))
+Traceback (most recent call last):
+...
+cutepy.AdmissibilityError: composition (4,6):(1,5) o 8:3 is inadmissible: \
+stride divisibility fails at mode 0 of coalesce(A) = (4,6):(1,5): B's remaining stride 3 \
+does not divide A's shape 4, and B's remaining shape 8 runs past it
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import events as ev
+from ..core import inttuple as it
+from ..core.basis import ScaledBasis
+from ..core.errors import AdmissibilityError, CutepyError
+from ..core.layout import Layout, as_layout
+from ..core.tracing import recorder
+from .coalesce import coalesce_flat
+
+
+def composition(A: Any, B: Any) -> Any:
+    """``A o B``; see the module docstring for what ``B`` may be.
+
+    Pre:  ``B`` is a layout, a shape or a by-mode tiler with at most ``rank(A)`` modes (else
+          ``CutepyError``); each mode of ``B`` divides the shape of ``A`` it walks over (else
+          ``AdmissibilityError`` naming the mode).
+    Post: ``compatible(B, result)`` and ``result(c) == A(B(c))`` for every coordinate ``c`` of ``B``.
+
+    >>> composition(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1)))
+    ((2,2),3):((24,2),8)
+    """
+    if (rec := recorder()) and rec.opens(composition):
+        return rec.framed(composition, A, B)
+    if type(A) is not Layout:
+        if hasattr(A, "compose") and not isinstance(A, str):
+            rec and rec.emit(ev.ComposedA(A))
+            return A.compose(B)
+        A = as_layout(A)
+        rec and rec.emit(ev.ReadA(A))
+    if type(B) is Layout:
+        if B._shape == ():
+            raise CutepyError(f"composition of {A} with the empty layout ():() is undefined "
+                              "(C++ builds no layout for it)")
+        return _compose_layouts(A, B)
+    if B is None:
+        rec and rec.emit(ev.NoTiler())
+        return A
+    if it.is_integer(B):  # a size n means n:1
+        rec and rec.emit(ev.SizeTiler(B))
+        n = Layout(B).shape  # checked: a positive 64-bit integer (or a symbolic size)
+        return _compose_layouts(A, Layout._new(n, 1))  # C++: composition_impl(A, n, Int<1>)
+    if isinstance(B, tuple):
+        if B == ():
+            raise CutepyError(f"composition of {A} with the empty tiler () is undefined "
+                              "(C++ builds no layout for it)")
+        return _compose_by_mode(A, B)
+    if hasattr(B, "compose_left"):
+        rec and rec.emit(ev.ComposedB(B))
+        return B.compose_left(A)
+    raise CutepyError(f"composition: cannot use {B!r} as the right-hand side")
+
+
+def _compose_by_mode(A: Layout, tiler: tuple) -> Layout:
+    shape, stride = A.shape, A.stride
+    if type(shape) is not tuple:
+        shape, stride = (shape,), (stride,)
+    if len(tiler) > len(shape):
+        raise CutepyError(f"composition: tiler {it.format_tiler(tiler)} has more modes than {A}")
+    ss, dd = [], []
+    for i, t in enumerate(tiler):
+        m = composition(Layout._new(shape[i], stride[i]), t)
+        ss.append(m.shape)
+        dd.append(m.stride)
+    len(tiler) < len(shape) and (rec := recorder()) and rec.emit(ev.DroppedModes(len(tiler)))
+    return Layout._new(tuple(ss), tuple(dd))
+
+
+def coalesce_x(A: Layout) -> tuple[tuple, tuple]:
+    """Flat coalesce that also keeps A's function *outside* its domain (C++ ``coalesce_x``).
+
+    A trailing size-1 mode is treated as size 2 so that its stride survives: only the
+    last mode's stride matters past the domain, and composition reads nothing else there.
+    """
+    fs, fd = it.flatten(A._shape), it.flatten(A._stride)
+    if not fs:
+        return (2,), (0,)
+    if fs[-1] == 1:
+        fs = fs[:-1] + (2,)
+        (rec := recorder()) and rec.emit(ev.LastOne())
+    s, d = coalesce_flat(fs, fd)
+    if type(s) is not tuple:
+        return (s,), (d,)
+    return s, d
+
+
+def _compose_layouts(A: Layout, B: Layout) -> Layout:
+    ls, ld = coalesce_x(A)
+    (rec := recorder()) and rec.emit(ev.CoalesceX(A, B, ls, ld))
+    usage = [0] * (len(ls) - 1)
+    signs: set = set()
+    s, d = _impl(ls, ld, B._shape, B._stride, A, B, usage, signs)
+    if usage and len(signs) > 1:
+        raise AdmissibilityError(
+            f"composition {A} o {B} is inadmissible: B mixes positive and negative strides over "
+            f"the modes of coalesce(A) = {Layout._new(ls, ld)}, so A(B(c)) borrows across them "
+            "and is not the sum of the modes' results"
+        )
+    if type(B._shape) is tuple and usage:
+        rec and rec.emit(ev.Carry(tuple(usage), ls))
+        _check_carry_free(ls, ld, usage, A, B)
+    return Layout._new(s, d)
+
+
+def _check_carry_free(ls: tuple, ld: tuple, usage: list, A: Layout, B: Layout) -> None:
+    """Right-distributivity needs B's modes to add up in A's digits without carries.
+
+    ``usage[i]`` sums, over B's leaves, the largest value each puts in digit ``i`` of
+    ``coalesce_x(A)``. A carry out of digit ``i`` would change A's offset, so C++'s
+    mode-by-mode result would be wrong there.
+    """
+    for i, u in enumerate(usage):
+        if u > ls[i] - 1:
+            raise AdmissibilityError(
+                f"composition {A} o {B} is inadmissible: B's modes overlap in mode {i} of "
+                f"coalesce(A) = {Layout._new(ls, ld)}: together they reach {u} there, past its "
+                f"shape {ls[i]}, so A(B(c)) carries and is not the sum of the modes' results"
+            )
+
+
+def _compose_basis(A: Layout, rs: Any, rd: ScaledBasis, B: Layout) -> tuple[Any, Any]:
+    """A B leaf whose stride is a basis element picks the sub-mode of A it names."""
+    sub = A
+    for m in rd.mode:
+        if type(sub.shape) is not tuple or not 0 <= m < len(sub.shape):
+            raise CutepyError(f"composition {A} o {B}: basis stride {rd} names no mode of A")
+        sub = sub[m]
+    ls, ld = coalesce_x(sub)
+    (rec := recorder()) and rec.emit(ev.BasisLeaf(rd, sub, ls, ld))
+    return _impl(ls, ld, rs, rd.value, A, B, [0] * (len(ls) - 1))
+
+
+def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
+          usage: list, signs: set | None = None) -> tuple[Any, Any]:
+    """C++ ``composition_impl`` for a flat ``ls:ld``; adds each leaf's digit use to ``usage``.
+
+    A recorder hears ``Leaf`` for each leaf of B, then ``ZeroLeaf``, ``Single``, or a ``Skip``
+    or ``Take`` for each mode of ``ls:ld`` but the last and ``LastMode`` for the last.
+    """
+    if type(rs) is tuple:
+        ss, dd = [], []
+        for s, d in zip(rs, rd):
+            a, b = _impl(ls, ld, s, d, A, B, usage, signs)
+            ss.append(a)
+            dd.append(b)
+        return tuple(ss), tuple(dd)
+    (rec := recorder()) and rec.emit(ev.Leaf(rs, rd))
+    if type(rd) is not int and isinstance(rd, ScaledBasis):
+        return _compose_basis(A, rs, rd, B)
+    if rd == 0:
+        rec and rec.emit(ev.ZeroLeaf(rs))
+        return rs, rd
+    last = len(ls) - 1
+    if last == 0:
+        rec and rec.emit(ev.Single((ls[0], ld[0]), (rs, rd), rd * ld[0]))
+        return rs, rd * ld[0]
+    # as C++: work on |stride| and give the results its sign; by A(-x) == -A(x) (C++'s
+    # truncating division) an all-negative B composes as the mirror image of a positive one
+    sign = -1 if rd < 0 else 1
+    if rs != 1 and signs is not None:
+        signs.add(sign)
+    result_s: list = []
+    result_d: list = []
+    rest_s, rest_d = rs, sign * rd
+    for i in range(last):
+        s = ls[i]
+        next_shape = -(-s // rest_d)
+        next_stride = -(-rest_d // s)
+        if next_shape == 1 or rest_s == 1:
+            # C++'s static check, a size-1 B included (a negative stride always passes it there)
+            if rest_d >= s and rest_d % s != 0 and (rest_s != 1 or sign > 0):
+                raise _inadmissible(A, B, "stride", i, ls, ld,
+                                    f"B's remaining stride {rest_d} is neither a multiple of "
+                                    f"A's shape {s} nor smaller than it")
+            rec and rec.emit(ev.Skip(i, (s, ld[i]), (rest_s, rest_d), next_stride))
+            rest_d = next_stride
+            continue
+        new = next_shape if next_shape < rest_s else rest_s
+        if rest_s % new != 0:
+            raise _inadmissible(A, B, "shape", i, ls, ld,
+                                f"B's remaining shape {rest_s} is not a multiple of {new}, "
+                                f"the extent that A's shape {s} leaves at stride {rest_d}")
+        if rest_s > next_shape and s % rest_d != 0:
+            raise _inadmissible(A, B, "stride", i, ls, ld,
+                                f"B's remaining stride {rest_d} does not divide A's shape {s}, "
+                                f"and B's remaining shape {rest_s} runs past it")
+        result_s.append(new)
+        result_d.append(sign * rest_d * ld[i])
+        usage[i] += (new - 1) * rest_d
+        rec and rec.emit(ev.Take(i, (s, ld[i]), (rest_s, rest_d), next_shape, next_stride, new, result_d[-1],
+                                 rest_s // new))
+        rest_s //= new
+        rest_d = next_stride
+    rest_d = sign * rest_d
+    if not result_s:
+        rec and rec.emit(ev.LastMode((ls[last], ld[last]), (rest_s, rest_d), rest_d * ld[last]))
+        return rest_s, rest_d * ld[last]
+    if rest_s == 1:
+        if len(result_s) == 1:
+            return result_s[0], result_d[0]
+        return tuple(result_s), tuple(result_d)
+    rec and rec.emit(ev.LastMode((ls[last], ld[last]), (rest_s, rest_d), rest_d * ld[last]))
+    result_s.append(rest_s)
+    result_d.append(rest_d * ld[last])
+    return tuple(result_s), tuple(result_d)
+
+
+def _inadmissible(A, B, kind: str, i: int, ls: tuple, ld: tuple, why: str) -> AdmissibilityError:
+    flat = Layout._new(ls, ld)
+    return AdmissibilityError(
+        f"composition {A} o {B} is inadmissible: {kind} divisibility fails at mode {i} "
+        f"of coalesce(A) = {flat}: {why}"
+    )
+
+
+def is_admissible(A: Layout, B: Any) -> bool:
+    """Whether ``composition(A, B)`` meets CuTe's divisibility conditions.
+
+    Pre:  ``A`` is a Layout; ``B`` is a layout, a shape or a by-mode tiler.
+    Post: ``True`` iff ``composition(A, B)`` returns rather than raising ``AdmissibilityError``.
+
+    >>> is_admissible(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1)))
+    True
+    >>> is_admissible(Layout((4, 6), (1, 5)), Layout(8, 3))
+    False
+    """
+    try:
+        composition(A, B)
+    except AdmissibilityError:
+        return False
+    return True
+
+
+
+

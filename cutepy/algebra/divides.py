@@ -1,0 +1,315 @@
+"""Divides: split a layout into tiles and the layout of the tiles.
+
+For a layout ``(M, N, L, ...)`` and a tiler ``<TileM, TileN>``::
+
+    logical_divide : ((TileM,RestM), (TileN,RestN), L, ...)
+    zipped_divide  : ((TileM,TileN), (RestM,RestN,L,...))
+    tiled_divide   : ((TileM,TileN), RestM, RestN, L, ...)
+    flat_divide    : (TileM, TileN, RestM, RestN, L, ...)
+
+>>> from cutepy import Layout
+>>> logical_divide(Layout((4, 2, 3), (2, 1, 8)), Layout(4, 2))
+((2,2),(2,3)):((4,1),(2,8))
+>>> A = Layout((8, 6))
+>>> zipped_divide(A, (4, 3))
+((4,3),(2,2)):((1,8),(4,24))
+>>> tiled_divide(A, (4, 3))
+((4,3),2,2):((1,8),4,24)
+>>> flat_divide(A, (4, 3))
+(4,3,2,2):(1,8,4,24)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from ..core import events as ev
+from ..core import inttuple as it
+from ..core.errors import CutepyError
+from ..core.layout import Layout, as_layout, make_layout
+from ..core.tracing import recorder, recording
+from ..core.tuples import ceil_div as checked_ceil_div
+from ..core.tuples import check_int_tuple
+from .coalesce import coalesce_flat
+from .complement import complement
+from .composition import composition
+from .swizzle import ComposedLayout
+
+
+def _tiler(t: Any) -> Any:
+    """Normalise a tiler: a Layout, None, or a tuple of tilers (ints become ``n:1``)."""
+    if t is None or type(t) is Layout:
+        return t
+    if it.is_integer(t):  # C++'s make_layout(n): n:1, and 1:0; symbolic sizes too (checked)
+        return Layout(t)
+    if isinstance(t, (tuple, list)):
+        return tuple(_tiler(x) for x in t)
+    if hasattr(t, "compose"):
+        return t
+    raise CutepyError(f"{t!r} is not a tiler (a layout, a shape, or a tuple of tilers)")
+
+
+def _cotarget(A: Any, T: Any) -> Any:
+    """C++ divides by ``complement(T, shape(coalesce(A)))``: the rest is ``ceil_div`` mode by mode.
+
+    That equals ``complement(T, size(A))`` unless T's extent splits a mode of A unevenly;
+    then the shape is passed (plain-integer layouts only; a symbolic A keeps its size).
+    """
+    size = A.size()
+    if type(A) is not Layout or type(T) is not Layout:
+        return size
+    if type(T.shape) is int and type(T.stride) is int:  # the common case, without flattening
+        extent = T.shape * abs(T.stride) if T.stride != 0 and T.shape != 1 else 1
+        first = A.shape
+        while type(first) is tuple and first:
+            first = first[0]
+        if type(first) is int and first != 1 and first % extent == 0:
+            return size  # the extent splits A's first mode evenly: the size will do
+    fs = it.flatten(A.shape) if type(A.shape) is tuple else (A.shape,)
+    fd = it.flatten(A.stride) if type(A.stride) is tuple else (A.stride,)
+    ts = it.flatten(T.shape) if type(T.shape) is tuple else (T.shape,)
+    td = it.flatten(T.stride) if type(T.stride) is tuple else (T.stride,)
+    if any(type(x) is not int for x in fs + fd + ts + td):
+        return size
+    extent = max([s * abs(d) for s, d in zip(ts, td) if d != 0 and s != 1], default=1)
+    first = next((s for s in fs if s != 1), 1)
+    if first % extent == 0:  # the extent splits coalesce(A)'s first mode evenly: the size will do
+        return size
+    if _divides_evenly(fs, extent):  # then so does every coalesced grouping: the size will do
+        return size
+    with recording(None):  # the shape of coalesce(A) (C++'s bw_coalesce); not a step to explain
+        cs = coalesce_flat(fs, fd)[0]
+    shape = list(cs) if type(cs) is tuple else [cs]
+    if len(shape) < 2 or it.product(it.ceil_div(tuple(shape), extent)) == -(-size // extent):
+        return size
+    return tuple(shape)
+
+
+def _divides_evenly(shape: tuple, n: int) -> bool:
+    """Whether ``ceil_div(shape, n)`` is exact at every mode: each mode divides what is left of
+    ``n`` or is divided by it. Merging adjacent modes keeps this, so it holds for any
+    coalesced form of ``shape`` too, and then ``product(ceil_div(shape, n)) == ceil(size / n)``.
+
+    >>> _divides_evenly((4, 2, 3), 8), _divides_evenly((6, 4), 4)
+    (True, False)
+    """
+    for x in shape:
+        if n == 1:
+            return True
+        if x % n == 0:
+            n = 1
+        elif n % x == 0:
+            n //= x
+        else:
+            return False
+    return True
+
+
+def _modes(A: Layout) -> list[Layout]:
+    return list(A) if type(A.shape) is tuple else [A]
+
+
+def logical_divide(A: Any, tiler: Any) -> Any:
+    """``composition(A, make_layout(T, complement(T, size(A))))``, by mode for a tuple tiler."""
+    if (rec := recorder()) and rec.opens(logical_divide):
+        return rec.framed(logical_divide, A, tiler)
+    tiler = _tiler(tiler)
+    if type(A) is ComposedLayout:  # as C++: divide the layout under the swizzle
+        return ComposedLayout(A.outer, A.offset, logical_divide(A.inner, tiler))
+    if isinstance(A, Layout) or not hasattr(A, "compose"):
+        A = as_layout(A)
+        if tiler is None:
+            rec and rec.emit(ev.NoTiler())
+            return A
+        if isinstance(tiler, tuple):
+            return by_mode(logical_divide, A, tiler)
+    elif isinstance(tiler, tuple):
+        raise CutepyError("logical_divide of a composed layout takes a single layout tiler")
+    # as C++: the cotarget is the shape of coalesce(A), not its size (ceil_div per mode)
+    divisor = make_layout(tiler, complement(tiler, _cotarget(A, tiler)))
+    rec and rec.emit(ev.Divisor(divisor))
+    return composition(A, divisor)
+
+
+def by_mode(op: Callable[[Any, Any], Layout], A: Layout, tiler: tuple) -> Layout:
+    """``op`` applied mode by mode (``op(A_i, tiler_i)``); A's modes past the tiler are kept."""
+    modes = _modes(A)
+    if len(tiler) > len(modes):
+        raise CutepyError(f"{op.__name__}: the tiler has {len(tiler)} modes, {A} has {len(modes)}")
+    out = [op(m, t) for m, t in zip(modes, tiler)] + modes[len(tiler):]
+    len(tiler) < len(modes) and (rec := recorder()) and rec.emit(ev.KeptModes(len(tiler)))
+    return make_layout(*out)
+
+
+def unzip_modes(L: Layout, tiler: Any) -> tuple[Layout, Layout]:
+    """Split a by-mode divide or product into (tile part, rest part), as C++'s ``zip2_by``."""
+    if isinstance(tiler, tuple):
+        modes = _modes(L)
+        pairs = []
+        for m, t in zip(modes, tiler):
+            if t is None:
+                raise CutepyError("zipped, tiled and flat divides/products need a tiler in every mode")
+            pairs.append(unzip_modes(m, t))
+        firsts = [p[0] for p in pairs]
+        seconds = [p[1] for p in pairs] + modes[len(tiler):]
+        empty = Layout._new((), ())  # as C++: an empty tiler zips to an empty tile mode
+        return (make_layout(*firsts) if firsts else empty), (make_layout(*seconds) if seconds else empty)
+    return L[0], L[1]
+
+
+def zip_by_tiler(logical: Callable[[Any, Any], Layout], A: Any, tiler: Any) -> Layout:
+    """``logical(A, tiler)`` regrouped as ``((tile modes...), (rest modes..., extra modes...))``."""
+    tiler = _tiler(tiler)
+    if tiler is None:
+        raise CutepyError(f"{logical.__name__.replace('logical', 'zipped')}: no tiler (None); the zipped, "
+                          "tiled and flat forms need one (C++ rejects `_` here)")
+    if type(A) is ComposedLayout:  # as C++: zip the layout under the swizzle
+        return ComposedLayout(A.outer, A.offset, zip_by_tiler(logical, A.inner, tiler))
+    L = logical(A, tiler)
+    if not isinstance(tiler, tuple):
+        (rec := recorder()) and rec.emit(ev.Zipped(L))
+        return L
+    tiles, rest = unzip_modes(L, tiler)
+    (rec := recorder()) and rec.emit(ev.Unzipped(tiles, rest))
+    return make_layout(tiles, rest)
+
+
+def _spread(mode: Layout) -> list[Layout]:
+    """C++'s slice with ``repeat<rank>(_)``: a mode of rank > 1 spreads its modes; rank 1 stays
+    whole; the empty mode (an empty tiler's tile) is sliced away."""
+    if mode.shape == ():
+        return []
+    return list(mode) if type(mode.shape) is tuple and len(mode.shape) > 1 else [mode]
+
+
+def unpack_rest(z: Any) -> Any:
+    """``(T, (R0, R1, ...))`` -> ``(T, R0, R1, ...)``: the tiled form (C++ ``z(_, repeat<R1>(_))``)."""
+    if type(z) is ComposedLayout:
+        return ComposedLayout(z.outer, z.offset, unpack_rest(z.inner))
+    return make_layout(z[0], *_spread(z[1]))
+
+
+def unpack_all(z: Any) -> Any:
+    """``((T0, T1, ...), (R0, R1, ...))`` -> ``(T0, T1, ..., R0, R1, ...)``: the flat form."""
+    if type(z) is ComposedLayout:
+        return ComposedLayout(z.outer, z.offset, unpack_all(z.inner))
+    return make_layout(*_spread(z[0]), *_spread(z[1]))
+
+
+def zipped_divide(A: Any, tiler: Any) -> Layout:
+    """``((TileM,TileN,...), (RestM,RestN,...,L,...))``."""
+    if (rec := recorder()) and rec.opens(zipped_divide):
+        return rec.framed(zipped_divide, A, tiler)
+    return zip_by_tiler(logical_divide, A, tiler)
+
+
+def tiled_divide(A: Any, tiler: Any) -> Layout:
+    """``((TileM,TileN,...), RestM, RestN, ..., L, ...)``."""
+    if (rec := recorder()) and rec.opens(tiled_divide):
+        return rec.framed(tiled_divide, A, tiler)
+    return unpack_rest(zipped_divide(A, tiler))
+
+
+def flat_divide(A: Any, tiler: Any) -> Layout:
+    """``(TileM, TileN, ..., RestM, RestN, ..., L, ...)``."""
+    if (rec := recorder()) and rec.opens(flat_divide):
+        return rec.framed(flat_divide, A, tiler)
+    return unpack_all(zipped_divide(A, tiler))
+
+
+def ceil_div(target: Any, tiler: Any) -> Any:
+    """How many tiles of ``tiler`` cover ``target``: C++'s ``ceil_div``, the Layout overload included.
+
+    With a Layout ``tiler`` this is the rest mode of :func:`logical_divide`:
+    ``shape(complement(tiler, shape(target)))`` (C++ does not check that the tiler divides
+    the target, so the answer exists where ``logical_divide`` may not). With integers or
+    integer tuples it is :func:`cutepy.core.tuples.ceil_div`.
+
+    Pre:  ``target`` is a shape (or a Layout, whose shape is taken); ``tiler`` is a Layout with
+          positive integer strides that ``complement`` accepts, or an IntTuple (else
+          ``CutepyError``/``AdmissibilityError``).
+    Post: for a Layout tiler, ``size(tiler) * size(result) >= size(target)`` when the tiler is
+          compact; ``result == ceil_div(target, size(tiler))`` for a compact 1-D tiler over a
+          1-D target.
+
+    >>> ceil_div((16, 12), Layout((4, 2), (1, 32))), ceil_div(100, Layout(8, 2))
+    ((8, 3), (2, 7))
+    >>> ceil_div((16, 12), 8)
+    (2, 12)
+    """
+    if isinstance(target, Layout):
+        target = target.shape
+    if isinstance(tiler, Layout):
+        check_int_tuple(target, "ceil_div", 1)
+        return complement(tiler, target).shape
+    if isinstance(tiler, ComposedLayout):
+        raise CutepyError(f"ceil_div: C++ has no ceil_div by a composed layout ({tiler})")
+    return checked_ceil_div(target, tiler)
+
+
+def domain_distribute(shape_a: Any, b: Any) -> Layout:
+    """A layout of ``b`` elements (or fewer) spread over ``shape_a``: C++'s ``domain_distribute``.
+
+    Mode by mode of ``flatten(shape_a)`` it takes ``gcd(a_i, rest)`` elements (``rest`` is
+    ``b`` divided by what the modes before took), with the compact column-major strides of
+    ``shape_a``, coalesced. It may find fewer than ``b`` elements (C++: "not guaranteed to
+    find all").
+
+    Pre:  ``shape_a`` is a shape (or a Layout, whose shape is taken); ``b`` is a positive integer
+          (C++ requires a static integer; else ``CutepyError``).
+    Post: ``size(result)`` divides ``b``; ``result`` is strictly increasing; each leaf of the
+          result divides the mode of ``shape_a`` it comes from, so ``zipped_divide(make_layout(
+          shape_a), result)`` is admissible.
+
+    >>> domain_distribute((15, 14), 6), domain_distribute((4, (6, 2)), 16)
+    ((3,2):(1,15), (8,2):(1,24))
+    """
+    if isinstance(shape_a, (Layout, ComposedLayout)):
+        shape_a = shape_a.shape
+    check_int_tuple(shape_a, "domain_distribute", 1)
+    if type(b) is not int or b < 1:
+        raise CutepyError(f"domain_distribute: b must be a positive integer, got {it.short_repr(b)}")
+    flat = it.flatten(shape_a) if type(shape_a) is tuple else (shape_a,)
+    if any(type(x) is not int or x < 1 for x in flat):
+        raise CutepyError(f"domain_distribute: the shape {it.short_repr(shape_a)} must have positive "
+                          "integer leaves (C++ requires a static shape)")
+    shapes, rest = [], b
+    for a in flat:
+        g = math.gcd(a, rest)
+        shapes.append(g)
+        rest //= g
+    strides = it.compact_major(flat)
+    with recording(None):  # a construction, not a step to explain
+        s, d = coalesce_flat(tuple(shapes), strides)
+    return Layout._new(s, d)
+
+
+def evenly_divides(shape_a: Any, tiler: Any) -> bool:
+    """Whether ``tiler`` tiles ``shape_a`` with no partial tile: C++'s ``evenly_divides``.
+
+    A tuple tiler answers mode by mode (``False`` when it has more modes than ``shape_a``);
+    otherwise ``size(a) == size(tiler) * size(ceil_div(shape(a), tiler))``, with the Layout
+    form of :func:`ceil_div` for a Layout tiler.
+
+    Pre:  ``shape_a`` is a shape or a Layout; ``tiler`` an integer, a Layout or a tuple of them
+          (else ``CutepyError``).
+    Post: for integers, ``result == (a % b == 0)``; for a tuple tiler, the conjunction over its modes.
+
+    >>> evenly_divides((15, 14), domain_distribute((15, 14), 6)), evenly_divides(128, 96)
+    (True, False)
+    """
+    a = shape_a.shape if isinstance(shape_a, (Layout, ComposedLayout)) else shape_a
+    check_int_tuple(a, "evenly_divides", 1)
+    if isinstance(tiler, ComposedLayout):
+        raise CutepyError(f"evenly_divides: C++ has no evenly_divides by a composed layout ({tiler})")
+    if type(tiler) is tuple:
+        modes = a if type(a) is tuple else (a,)
+        if len(tiler) > len(modes):
+            return False
+        return all(evenly_divides(m, t) for m, t in zip(modes, tiler))
+    if not isinstance(tiler, Layout):
+        check_int_tuple(tiler, "evenly_divides", 2)
+    size_b = tiler.size() if isinstance(tiler, Layout) else it.product(tiler)
+    return bool(it.product(a) == size_b * it.product(ceil_div(a, tiler)))

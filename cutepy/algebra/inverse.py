@@ -1,0 +1,354 @@
+"""Inverses and common sub-layouts: ``right_inverse``, ``left_inverse``, ``nullspace``,
+``max_common_layout`` and ``max_common_vector``.
+
+>>> from cutepy import Layout
+>>> right_inverse(Layout((4, 2), (2, 1)))
+(2,4):(4,1)
+>>> left_inverse(Layout(4, 2))
+(2,4):(0,1)
+>>> nullspace(Layout((2, 3, 4), (1, 0, 2)))
+3:2
+>>> max_common_vector(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 8)))
+4
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import events as ev
+from ..core import inttuple as it
+from ..core.basis import ScaledBasis
+from ..core.errors import AdmissibilityError, CutepyError, Undecided
+from ..core.layout import Layout, get_1d_coord, layout_arg
+from ..core.tracing import recorder
+from .coalesce import _composed, coalesce, coalesce_flat
+from .composition import composition
+from .swizzle import ComposedLayout, Swizzle
+
+
+def _flat(L: Layout) -> tuple[tuple, tuple]:
+    s, d = L.shape, L.stride
+    if type(s) is not tuple:
+        return (s,), (d,)
+    return it.flatten(s), it.flatten(d)
+
+
+def _wrap(shapes: list, strides: list) -> Layout:
+    if not shapes:
+        return Layout._new(1, 0)
+    if len(shapes) == 1:
+        return Layout._new(shapes[0], strides[0])
+    return Layout._new(tuple(shapes), tuple(strides))
+
+
+def _coalesced(A: Layout) -> tuple[tuple, tuple, list]:
+    """``coalesce(A)``'s flat modes (integer strides only) and their column-major positions."""
+    fs, fd = coalesce_flat(it.flatten(A._shape), it.flatten(A._stride))
+    if type(fs) is not tuple:
+        fs, fd = (fs,), (fd,)
+    _int_strides(A, fd)
+    pre = _prefix(fs)
+    (rec := recorder()) and rec.emit(ev.Positions(fs, fd, tuple(pre)))
+    return fs, fd, pre
+
+
+def _prefix(fs: tuple) -> list:
+    pre = []
+    acc = 1
+    for s in fs:
+        pre.append(acc)
+        acc = acc * s
+    return pre
+
+
+def right_inverse(A: Layout) -> Layout:
+    """The largest ``R`` with ``A(R(i)) == i`` for every ``i`` in R's domain.
+
+    As C++: walk A's coalesced modes in stride order, following the chain of strides
+    1, s0*d0, ... ; each mode on the chain adds its shape with its column-major position.
+
+    Pre:  integer strides (else ``CutepyError``); a swizzled ``A`` is ``Sw o 0 o L``.
+    Post: ``A(result(i)) == i`` for all ``0 <= i < size(result)`` (``1:0`` when ``A`` never
+          reaches offset 1); for an injective ``A`` the run ``0 .. size(result)-1`` is the longest.
+
+    >>> A = Layout((4, 2), (2, 1))
+    >>> right_inverse(A), [A(right_inverse(A)(i)) for i in range(8)]
+    ((2,4):(4,1), [0, 1, 2, 3, 4, 5, 6, 7])
+    """
+    if (rec := recorder()) and rec.opens(right_inverse):
+        return rec.framed(right_inverse, A)
+    if type(A) is not Layout and not _composed(A):
+        A = layout_arg(A, "right_inverse")
+    if type(A) is ComposedLayout:
+        return _composed_inverse(right_inverse, A)
+    fs, fd, pre = _coalesced(A)
+    shapes, strides = [], []
+    curr = 1
+    for k in sorted(range(len(fs)), key=fd.__getitem__):
+        if fd[k] == curr:
+            shapes.append(fs[k])
+            strides.append(pre[k])
+            curr = fs[k] * fd[k]
+            rec and rec.emit(ev.Chain((fs[k], fd[k]), pre[k]))
+        elif rec:
+            rec.emit(ev.OffChain((fs[k], fd[k]), curr))
+    s, d = coalesce_flat(shapes, strides)
+    return Layout._new(s, d)
+
+
+def left_inverse(A: Layout) -> Layout:
+    """``L`` with ``L(A(i)) == i`` for every ``i`` of an injective ``A`` (C++'s quasi-inverse).
+
+    Offsets that A does not reach map to whatever the sorted-stride construction gives
+    (often 0), exactly as in C++.
+
+    Pre:  integer strides (else ``CutepyError``); sorted, each non-zero stride of the coalesced
+          ``A`` is a multiple of the extent below it (else ``AdmissibilityError``); a swizzled
+          ``A`` is ``Sw o 0 o L``.
+    Post: ``result(A(i)) == i`` for all ``0 <= i < size(A)`` when ``A`` is injective.
+
+    >>> A = Layout((4, 2), (2, 1))
+    >>> left_inverse(A), [left_inverse(A)(A(i)) for i in range(8)]
+    ((2,4):(4,1), [0, 1, 2, 3, 4, 5, 6, 7])
+    """
+    if (rec := recorder()) and rec.opens(left_inverse):
+        return rec.framed(left_inverse, A)
+    if type(A) is not Layout and not _composed(A):
+        A = layout_arg(A, "left_inverse")
+    if type(A) is ComposedLayout:
+        return _composed_inverse(left_inverse, A)
+    fs, fd, pre = _coalesced(A)
+    order = sorted(range(len(fs)), key=fd.__getitem__)
+    shapes: list = []
+    strides: list = [0]
+    total = 1
+    reach = 1  # one past the largest offset of the modes taken so far
+    overlap = False  # a mode starts inside their reach: A may not be one-to-one
+    for k in order:
+        d = fd[k]
+        if d == 0:
+            rec and rec.emit(ev.ZeroMode((fs[k], d)))
+            continue
+        overlap = overlap or bool(d < reach)  # symbolic: decided from the facts, or Undecided
+        reach = reach + (fs[k] - 1) * d
+        if d < 0 or d % total != 0:
+            raise AdmissibilityError(
+                f"left_inverse of {A}: stride {d} is not a multiple of {total}, the extent "
+                "of the modes of smaller stride (left inverse divisibility condition)"
+            )
+        shapes.append(d // total)
+        strides.append(pre[k])
+        rec and rec.emit(ev.InverseStep(d, total, shapes[-1], pre[k]))
+        total *= d // total
+    shapes.append(fs[order[-1]])
+    rec and rec.emit(ev.Close(shapes[-1]))
+    s, d = coalesce_flat(shapes, strides)
+    L = Layout._new(s, d)
+    if overlap:
+        _check_left_inverse(A, L)
+    return L
+
+
+def _check_left_inverse(A: Layout, L: Layout) -> None:
+    """``L(A(i)) == i`` for every ``i``, checked when A's modes overlap (C++ answers there
+    without checking, and is wrong when A is not one-to-one)."""
+    n = A.size()
+    if type(n) is not int:
+        raise Undecided(f"left_inverse of {A}: its modes overlap, and whether A is one-to-one depends "
+                        "on the symbols' values: substitute them first")
+    if n > MAX_INVERSE_CHECK:
+        raise CutepyError(f"left_inverse of {A}: its modes overlap and {n} elements are too many to "
+                          f"check (MAX_INVERSE_CHECK = {MAX_INVERSE_CHECK})")
+    import numpy as np  # lazy: only layouts whose modes overlap are checked element by element
+
+    idx = np.arange(n, dtype=np.int64)
+    got = L.offsets(A.offsets(idx))
+    if not np.array_equal(got, idx):
+        k = int(np.nonzero(got != idx)[0][0])
+        raise AdmissibilityError(
+            f"left_inverse of {A}: A is not one-to-one (or its modes interleave), so no layout L has "
+            f"L(A(i)) == i: C++'s construction {L} gives L(A({k})) = {int(got[k])}")
+
+
+def _composed_inverse(inverse: Any, A: ComposedLayout) -> Any:
+    """``inverse(Sw o 0 o L) = inverse(L) o Sw`` (a swizzle is its own inverse), as C++;
+    with an offset, C++'s ``inverse(L) o -offset o Sw``."""
+    if not isinstance(A.outer, Swizzle):
+        raise CutepyError(f"{inverse.__name__} of {A}: C++ inverts a composed layout only with a "
+                          "swizzle outside")
+    if A.offset != 0:
+        return _offset_inverse(inverse, A)
+    R = composition(inverse(A.inner), A.outer)
+    n = A.size() if inverse is left_inverse else R.size()
+    if n > MAX_INVERSE_CHECK:
+        raise CutepyError(f"{inverse.__name__} of {A}: {n} elements to check, more than "
+                          f"MAX_INVERSE_CHECK = {MAX_INVERSE_CHECK}")
+    import numpy as np  # lazy: only this check of a swizzled inverse needs numpy
+
+    idx = np.arange(n, dtype=np.int64)
+    got = R.offsets(A.offsets(idx)) if inverse is left_inverse else A.offsets(R.offsets(idx))
+    if not np.array_equal(got, idx):
+        raise AdmissibilityError(
+            f"{inverse.__name__} of {A}: C++'s {inverse.__name__}(L) o Sw = {R} breaks the "
+            "post-condition: L moves the swizzle's bits out of order, so the swizzle does not "
+            "commute with it"
+        )
+    return R
+
+
+#: Largest swizzled layout whose inverse is checked element by element (numpy, int64).
+MAX_INVERSE_CHECK = 1 << 22
+
+
+def _offset_inverse(inverse: Any, A: ComposedLayout) -> ComposedLayout:
+    """C++'s ``inverse(Sw o off o L) = inverse(L) o -off o Sw``: a function of an index with
+    no domain of its own. Checked as the offset-0 case is: the right inverse on the indices
+    ``0 .. size(right_inverse(L)) - 1``, the left inverse on A's domain."""
+    if type(A.offset) is not int:
+        raise CutepyError(f"{inverse.__name__} of {A}: the offset must be an integer")
+    if not isinstance(A.inner, Layout):
+        raise CutepyError(f"{inverse.__name__} of {A}: the inner layout must be a Layout")
+    inv = inverse(A.inner)
+    R = ComposedLayout(inv, -A.offset, A.outer)
+    n = A.size() if inverse is left_inverse else inv.size()
+    if n > MAX_INVERSE_CHECK:
+        raise CutepyError(f"{inverse.__name__} of {A}: {n} elements to check, more than "
+                          f"MAX_INVERSE_CHECK = {MAX_INVERSE_CHECK}")
+    import numpy as np  # lazy: only this check of a swizzled inverse needs numpy
+
+    idx = np.arange(n, dtype=np.int64)
+    if inverse is left_inverse:
+        got = R.offsets(A.offsets(idx))
+    else:
+        inner = np.asarray(R.offsets(idx)) + 0
+        got = A.outer(A.offset + np.sign(inner) * A.inner.offsets(np.abs(inner)))
+    if not np.array_equal(got, idx):
+        k = int(np.nonzero(got != idx)[0][0])
+        which = f"R(A({k}))" if inverse is left_inverse else f"A(R({k}))"
+        raise AdmissibilityError(
+            f"{inverse.__name__} of {A}: C++'s answer {R} breaks the post-condition: {which} = "
+            f"{int(got[k])}: the offset moves the swizzle's input out of the range "
+            f"{inverse.__name__}({A.inner}) inverts")
+    return R
+
+
+def _int_strides(A: Layout, fd: tuple) -> None:
+    for d in fd:
+        if isinstance(d, ScaledBasis):
+            raise CutepyError(f"the inverse of {A} needs integer strides; {d} is not one")
+
+
+def nullspace(A: Layout) -> Layout:
+    """The indices of A's domain whose offset is 0, as a layout (stride-0 leaves of A).
+
+    A swizzled layout's nullspace is ``1:0``, as in C++.
+
+    Pre:  ``A`` is a Layout or a swizzled layout ``Sw o offset o L`` (else ``CutepyError``).
+    Post: ``A(result(i)) == 0`` for all ``i < size(result)``;
+          ``size(result) == size(A) / size(filter(A))``.
+
+    >>> nullspace(Layout((2, 4, 3), (1, 0, 2)))
+    4:2
+    """
+    if type(A) is not Layout and not _composed(A):
+        A = layout_arg(A, "nullspace")
+    if type(A) is ComposedLayout:
+        return Layout._new(1, 0)
+    fs, fd = _flat(A)
+    rstride = it.compact_major(fs)
+    shapes, strides = [], []
+    for k, d in enumerate(fd):
+        if not isinstance(d, ScaledBasis) and d == 0:
+            shapes.append(fs[k])
+            strides.append(rstride[k])
+    return _wrap(shapes, strides)
+
+
+def _swizzled_inner(C: ComposedLayout) -> Layout:
+    if not isinstance(C.outer, Swizzle):
+        raise CutepyError(f"{C} is not a swizzled layout (Sw o offset o layout)")
+    return C.inner
+
+
+def max_common_layout(A: Layout, B: Layout) -> Layout:
+    """The largest layout ``V`` with ``A o V`` and ``B o V`` both compact (stride 1).
+
+    With a swizzled side ``Sw<B,M,S> o 0 o L`` (C++): the common layout of ``L`` and the
+    other side, truncated to ``2**M`` elements (the swizzle keeps runs of ``2**M``).
+
+    Pre:  ``A`` and ``B`` are layouts (or swizzled layouts) over the same domain shape.
+    Post: ``A(result(i)) == i`` and ``B(result(i)) == i`` for all ``0 <= i < size(result)``.
+
+    >>> max_common_layout(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 8)))
+    4:1
+    """
+    if type(A) is not Layout and not _composed(A):
+        A = layout_arg(A, "max_common_layout")
+    if type(A) is ComposedLayout or type(B) is ComposedLayout:
+        C, other = (A, B) if type(A) is ComposedLayout else (B, A)
+        common = max_common_layout(_swizzled_inner(C), other)
+        base = 1 << C.outer.base
+        return composition(common, base) if base < common.size() else common
+    inv_b = right_inverse(B)
+    common = coalesce(composition(A, inv_b))
+    s0 = common.shape[0] if type(common.shape) is tuple else common.shape
+    d0 = common.stride[0] if type(common.stride) is tuple else common.stride
+    if d0 == 1:
+        return composition(inv_b, Layout._new(s0, d0))
+    return Layout._new(1, 0)
+
+
+def max_common_vector(A: Layout, B: Layout) -> Any:
+    """The number of leading elements that are contiguous in both A and B.
+
+    A swizzled side ``Sw<B,M,S> o 0 o L`` caps it at ``2**M`` (both sides with the same
+    swizzle: no cap), as C++.
+
+    Pre:  as :func:`max_common_layout`.
+    Post: ``N >= 1`` with ``A(B.get_1d_coord(n)) == n`` for all ``0 <= n < N``
+          (``N == size(max_common_layout(A, B))`` for plain layouts).
+
+    >>> max_common_vector(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 8)))
+    4
+    """
+    if type(A) is not Layout and not _composed(A):
+        A = layout_arg(A, "max_common_vector")
+    if type(A) is ComposedLayout and type(B) is ComposedLayout:
+        vec = max_common_vector(_swizzled_inner(A), _swizzled_inner(B))
+        if A.outer == B.outer:
+            return vec
+        return min(vec, 1 << A.outer.base, 1 << B.outer.base)
+    if type(A) is ComposedLayout or type(B) is ComposedLayout:
+        C, other = (A, B) if type(A) is ComposedLayout else (B, A)
+        return min(max_common_vector(_swizzled_inner(C), other), 1 << C.outer.base)
+    if type(B) is not Layout:
+        B = layout_arg(B, "max_common_vector")
+    common = coalesce(composition(A, right_inverse(B)))
+    s0 = common.shape[0] if type(common.shape) is tuple else common.shape
+    d0 = common.stride[0] if type(common.stride) is tuple else common.stride
+    n = s0 if d0 == 1 else 1
+    _check_common_vector(A, B, n)
+    return n
+
+
+#: Elements of a common vector checked against C++'s post-condition (first and last ones)
+COMMON_VECTOR_CHECK = 4096
+
+
+def _check_common_vector(A: Layout, B: Layout, n: Any) -> None:
+    """C++'s post-condition ``A(B.get_1d_coord(k)) == k`` for ``k < n``; where C++'s formula
+    breaks it (a B that is not one-to-one, say) raise instead of answering silently wrong."""
+    if type(n) is not int or n <= 1:
+        return
+    ks = range(n) if n <= COMMON_VECTOR_CHECK else [*range(COMMON_VECTOR_CHECK // 2),
+                                                      *range(n - COMMON_VECTOR_CHECK // 2, n)]
+    for k in ks:
+        try:
+            ok = A(get_1d_coord(B, k)) == k
+        except CutepyError:
+            ok = False
+        if not ok:
+            raise AdmissibilityError(
+                f"max_common_vector({A}, {B}): C++'s answer {n} breaks its post-condition "
+                f"A(B.get_1d_coord(k)) == k at k = {k} (is B one-to-one?)")

@@ -1,0 +1,277 @@
+"""Products: repeat a layout over the layout of its copies.
+
+For a block ``(M, N, L, ...)`` and a tiler ``<TileM, TileN>``::
+
+    logical_product: ((M,TileM), (N,TileN), L, ...)
+    zipped_product : ((M,N), (TileM,TileN,L,...))
+    tiled_product  : ((M,N), TileM, TileN, L, ...)
+    flat_product   : (M, N, TileM, TileN, L, ...)
+
+>>> from cutepy import Layout
+>>> logical_product(Layout((2, 2), (4, 1)), Layout(6, 1))
+((2,2),(2,3)):((4,1),(2,8))
+>>> blocked_product(Layout((2, 2)), Layout((2, 3)))
+((2,2),(2,3)):((1,4),(2,8))
+>>> raked_product(Layout((2, 2)), Layout((2, 3)))
+((2,2),(3,2)):((4,1),(8,2))
+>>> tile_to_shape(Layout((2, 2)), (4, 6))
+((2,2),(2,3)):((1,4),(2,8))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core import events as ev
+from ..core import inttuple as it
+from ..core.errors import AdmissibilityError, CutepyError
+from ..core.layout import Layout, as_layout, layout_arg, make_layout
+from ..core.tracing import recorder
+from .complement import complement
+from .composition import composition
+from .divides import _tiler, by_mode, unpack_all, unpack_rest, zip_by_tiler
+from .swizzle import ComposedLayout, Swizzle, make_swizzle
+
+
+def logical_product(A: Any, tiler: Any) -> Layout:
+    """``(A, composition(complement(A, size(A)*cosize(B)), B))``, by mode for a tuple tiler.
+
+    A swizzled tiler ``Sw o 0 o L`` gives, as C++, ``Sw' o logical_product(A, L)`` with the
+    swizzle ``Sw'`` moved to where the product puts L's swizzled bits.
+
+    Pre:  ``A`` is a Layout; ``tiler`` is a layout, a swizzled layout over offset 0 or a tuple of
+          layouts with at most ``rank(A)`` modes; ``complement(A, ...)`` exists (else
+          ``AdmissibilityError``).
+    Post: ``size(result) == size(A) * size(tiler)``; ``result`` restricted to mode 0 is ``A``
+          and each copy of ``A`` is laid out by ``tiler``:
+          ``result(i, j) == A(i) + complement(A, size(A) * cosize(tiler))(tiler(j))``.
+
+    >>> logical_product(Layout((2, 2), (4, 1)), Layout(6, 1))
+    ((2,2),(2,3)):((4,1),(2,8))
+    """
+    if (rec := recorder()) and rec.opens(logical_product):
+        return rec.framed(logical_product, A, tiler)
+    tiler = _tiler(tiler)
+    if type(A) is ComposedLayout:  # as C++: the product of the layout under the swizzle
+        return ComposedLayout(A.outer, A.offset, logical_product(A.inner, tiler))
+    A = as_layout(A)
+    if type(tiler) is ComposedLayout:
+        return _product_by_swizzled(A, tiler)
+    if tiler is None:
+        rec and rec.emit(ev.NoTiler())
+        return A
+    if isinstance(tiler, tuple):
+        return by_mode(logical_product, A, tiler)
+    room = A.size() * tiler.cosize()
+    rec and rec.emit(ev.Room(A, tiler, room))
+    return make_layout(A, composition(complement(A, room), tiler))
+
+
+#: Largest product with a swizzled tiler whose result is checked element by element.
+MAX_PRODUCT_CHECK = 1 << 22
+
+
+def _product_by_swizzled(A: Layout, T: ComposedLayout) -> Any:
+    """C++'s ``logical_product(Layout, Sw o 0 o L)``: the product with L, then a new swizzle made
+    of where the product sends the swizzle's active Y and Z bits of L."""
+    sw, L = T.outer, T.inner
+    if not isinstance(sw, Swizzle) or not isinstance(L, Layout):
+        raise CutepyError(f"logical_product of {A} by {T}: C++ takes a composed tiler only as a "
+                          "swizzle over a layout")
+    if T.offset != 0:
+        raise CutepyError(f"logical_product of {A} by {T}: C++ requires the swizzle's offset to be 0")
+    new = logical_product(A, L)
+    b, m, s = sw.bits, sw.base, abs(sw.shift)
+    only_zy = Layout._new((1 << m, 1 << b, 1 << (s - b), 1 << b, 1), (0, 1 << m, 0, 1 << (m + s), 0))
+    projected = composition(only_zy, L)
+    active = projected(projected.size() - 1)
+    new_z = new((0, L(active & sw.zzz_mask)))
+    new_y = new((0, L(active & sw.yyy_mask)))
+    try:
+        moved = make_swizzle(new_y, new_z)
+    except CutepyError as e:  # C++ fails make_swizzle's static_assert here
+        raise CutepyError(f"logical_product of {A} by {T}: the product moves the swizzle's bits to "
+                          f"Y = {new_y:#b}, Z = {new_z:#b}, which no swizzle has ({e})") from None
+    result = _swizzled(moved, new)
+    _check_product(A, T, result)
+    return result
+
+
+def _swizzled(sw: Swizzle, L: Layout) -> Any:
+    return L if sw.bits == 0 else ComposedLayout(sw, 0, L)
+
+
+def _check_product(A: Layout, T: ComposedLayout, R: Any) -> None:
+    """``R(i, j) == A(i) + C(T(j))``, ``C = complement(A, size(A) * cosize(T))``: where C++'s
+    moved swizzle is not that function, raise instead of answering silently wrong."""
+    n = A.size() * T.size()
+    if type(n) is not int:
+        raise CutepyError(f"logical_product of {A} by {T}: symbolic sizes cannot be checked")
+    if n > MAX_PRODUCT_CHECK:
+        raise CutepyError(f"logical_product of {A} by {T}: {n} elements to check, more than "
+                          f"MAX_PRODUCT_CHECK = {MAX_PRODUCT_CHECK}")
+    import numpy as np  # lazy: only this check of a swizzled product needs numpy
+
+    C = complement(A, A.size() * T.cosize())
+    want = (A.offsets()[:, None] + C.offsets(T.offsets())[None, :]).reshape(-1, order="F")
+    got = R.offsets()
+    if not np.array_equal(got, want):
+        k = int(np.nonzero(got != want)[0][0])
+        raise AdmissibilityError(
+            f"logical_product of {A} by {T}: C++'s answer {R} breaks the product's definition: at "
+            f"index {k} it gives {int(got[k])}, A(i) + complement(A)(tiler(j)) is {int(want[k])} (the "
+            "swizzle does not move with the product)")
+
+
+def zipped_product(A: Any, tiler: Any) -> Layout:
+    """``((M,N,...), (TileM,TileN,...,L,...))``: :func:`logical_product` with the tiles zipped.
+
+    Pre:  as :func:`logical_product`.
+    Post: mode 0 is the block ``A`` (by mode), mode 1 enumerates its copies; the function is
+          ``logical_product(A, tiler)``'s, regrouped.
+
+    >>> zipped_product(Layout((2, 2), (1, 2)), (Layout(3, 1), Layout(2, 1)))
+    ((2,2),(3,2)):((1,2),(2,1))
+    """
+    if (rec := recorder()) and rec.opens(zipped_product):
+        return rec.framed(zipped_product, A, tiler)
+    return zip_by_tiler(logical_product, A, tiler)
+
+
+def tiled_product(A: Any, tiler: Any) -> Layout:
+    """``((M,N,...), TileM, TileN, ..., L, ...)``: :func:`zipped_product` with mode 1 unpacked.
+
+    Pre:  as :func:`logical_product`.
+    Post: ``result(a, b0, b1, ...) == zipped_product(A, tiler)(a, (b0, b1, ...))``.
+
+    >>> tiled_product(Layout((2, 2), (1, 2)), (Layout(3, 1), Layout(2, 1)))
+    ((2,2),3,2):((1,2),2,1)
+    """
+    if (rec := recorder()) and rec.opens(tiled_product):
+        return rec.framed(tiled_product, A, tiler)
+    return unpack_rest(zipped_product(A, tiler))
+
+
+def flat_product(A: Any, tiler: Any) -> Layout:
+    """``(M, N, ..., TileM, TileN, ..., L, ...)``: :func:`zipped_product` with both modes unpacked.
+
+    Pre:  as :func:`logical_product`.
+    Post: ``result(a0, a1, ..., b0, b1, ...) == zipped_product(A, tiler)((a0, a1, ...), (b0, b1, ...))``.
+
+    >>> flat_product(Layout((2, 2), (1, 2)), (Layout(3, 1), Layout(2, 1)))
+    (2,2,3,2):(1,2,2,1)
+    """
+    if (rec := recorder()) and rec.opens(flat_product):
+        return rec.framed(flat_product, A, tiler)
+    return unpack_all(zipped_product(A, tiler))
+
+
+def _append_rank(L: Layout, r: int) -> Layout:
+    """C++'s ``append<R>(layout)``: pad with ``1:0`` modes up to rank ``r`` (a scalar becomes a tuple)."""
+    s, d = L._shape, L._stride
+    if type(s) is not tuple:
+        if r <= 1:
+            return L
+        s, d = (s,), (d,)
+    k = r - len(s)
+    return Layout._new(s + (1,) * k, d + (0,) * k)
+
+
+def _interleave(A: Any, B: Any, block_first: bool) -> Any:
+    if type(A) is ComposedLayout:  # as C++: the product of the layout under the swizzle
+        return ComposedLayout(A.outer, A.offset, _interleave(A.inner, B, block_first))
+    A, B = as_layout(A), as_layout(B)
+    r = max(A.rank(), B.rank())
+    Ap, Bp = _append_rank(A, r), _append_rank(B, r)
+    room = Ap.size() * Bp.cosize()
+    (rec := recorder()) and rec.emit(ev.Padded(r, Ap, Bp, room))
+    C = composition(complement(Ap, room), Bp)
+    first, second = (Ap, C) if block_first else (C, Ap)
+    # C++'s zip(first, second): a scalar first gives one mode holding the pair; a tuple first
+    # pairs its modes with second's, which must be a tuple of the same rank
+    if type(first._shape) is not tuple:
+        return Layout._new(((first._shape, second._shape),), ((first._stride, second._stride),))
+    if type(second._shape) is not tuple or len(second._shape) != len(first._shape):
+        raise CutepyError(f"{'blocked' if block_first else 'raked'}_product of {A} and {B}: C++ cannot zip "
+                          f"{first} with {second} (mismatched ranks)")
+    r = len(first._shape)
+    ss, dd = [], []
+    for i in range(r):
+        pair_s, pair_d = (first._shape[i], second._shape[i]), (first._stride[i], second._stride[i])
+        ss.append(pair_s)
+        dd.append(pair_d)
+        rec and rec.emit(ev.PairMode(i, Layout._new(pair_s, pair_d), Layout._new(pair_s, pair_d)))
+    return Layout._new(tuple(ss), tuple(dd))
+
+
+def blocked_product(A: Any, B: Any) -> Layout:
+    """Each mode ``(A_i, B_i)``: copies of the block A laid out by B, block-contiguous.
+
+    Matches C++ 4.x: ``zip(logical_product(append<R>(A), append<R>(B)))``, both padded to a
+    common rank ``R`` with ``1:0`` modes; the modes are not coalesced.
+
+    Pre:  as :func:`logical_product` for the padded layouts; the two can be zipped (else
+          ``CutepyError``).
+    Post: ``rank(result) == max(rank(A), rank(B))``; ``size(result) == size(A) * size(B)``.
+
+    >>> blocked_product(Layout((2, 2), (2, 1)), Layout((2, 3), (3, 1)))
+    ((2,2),(2,3)):((2,12),(1,4))
+    """
+    if (rec := recorder()) and rec.opens(blocked_product):
+        return rec.framed(blocked_product, A, B)
+    return _interleave(A, B, True)
+
+
+def raked_product(A: Any, B: Any) -> Layout:
+    """Each mode ``(B_i, A_i)``: the copies of A interleaved (raked) across B.
+
+    Pre:  as :func:`blocked_product`.
+    Post: ``rank(result) == max(rank(A), rank(B))``; ``size(result) == size(A) * size(B)``;
+          the same modes as ``blocked_product`` with each pair swapped.
+
+    >>> raked_product(Layout((2, 2), (2, 1)), Layout((2, 3), (3, 1)))
+    ((2,2),(3,2)):((12,2),(4,1))
+    """
+    if (rec := recorder()) and rec.opens(raked_product):
+        return rec.framed(raked_product, A, B)
+    return _interleave(A, B, False)
+
+
+def tile_to_shape(block: Any, target_shape: Any, order: Any = None) -> Any:
+    """Repeat ``block`` (in ``order``, default column-major) until it covers ``target_shape``.
+
+    As C++: ``blocked_product(append<R>(block), make_ordered_layout(target / block, order))``
+    (no coalesce).
+
+    Pre:  ``rank(block) <= rank(target_shape)`` and each of the block's mode sizes divides the
+          target's (else ``CutepyError``).
+    Post: ``compatible(target_shape, shape(result))``; mode ``i`` of the result holds
+          ``target_shape[i] / size(block[i])`` copies of ``block[i]``.
+
+    >>> tile_to_shape(Layout((2, 2), (1, 2)), (4, 6))
+    ((2,2),(2,3)):((1,4),(2,8))
+    """
+    if (rec := recorder()) and rec.opens(tile_to_shape):
+        return rec.framed(tile_to_shape, block, target_shape, order)
+    layout_arg(target_shape, "tile_to_shape")  # the target is a shape: positive 64-bit leaves
+    if type(block) is ComposedLayout:  # as C++: tile the layout under the swizzle
+        return ComposedLayout(block.outer, block.offset, tile_to_shape(block.inner, target_shape, order))
+    block = as_layout(block)
+    target = target_shape if type(target_shape) is tuple else (target_shape,)
+    r = len(target) if type(target_shape) is tuple else 1
+    if block.rank() > r:
+        raise CutepyError(f"tile_to_shape: {block} has more modes than the target {target_shape}")
+    padded = _append_rank(block, r)
+    block_shape = it.product_each(padded.shape) if type(padded.shape) is tuple else (padded.size(),)
+    target_shape_each = it.product_each(target)
+    for b, t in zip(block_shape, target_shape_each):
+        if t % b != 0:
+            raise CutepyError(
+                f"tile_to_shape: the block's extent {b} does not divide the target's {t}"
+            )
+    # C++'s product_each wraps a scalar target, so the copies are a rank-1 tuple layout there too
+    product_shape = tuple(t // b for b, t in zip(block_shape, target_shape_each))
+    strides = it.compact_major(product_shape) if order is None else it.compact_order(product_shape, order)
+    copies = Layout._new(product_shape, strides)
+    rec and rec.emit(ev.Copies(product_shape, copies))
+    return blocked_product(padded, copies)

@@ -1,0 +1,453 @@
+"""Swizzles and composed layouts: ``Sw<B,M,S> o offset o layout``.
+
+This module sits above :mod:`~cutepy.algebra.composition` in the algebra: the algebra's
+operations reach a composed operand through its methods (``compose``, ``compose_left``)
+or the attributes ``outer``/``offset``/``inner``, so composition never imports it.
+
+``Swizzle(B, M, S)`` XORs the ``B`` bits starting at bit ``M + S`` into the ``B`` bits
+starting at bit ``M`` (a negative ``S`` shifts the other way). It is how shared-memory
+tiles avoid bank conflicts.
+
+>>> from cutepy import Layout, composition
+>>> sw = Swizzle(3, 4, 3)
+>>> sw(0b1110000000), sw(0b0000010000)
+(1008, 16)
+>>> C = composition(sw, Layout((8, 8), (8, 1)))
+>>> print(C)
+Sw<3,4,3> o 0 o (8,8):(8,1)
+>>> C(1, 2), C.size()
+(10, 64)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..core import inttuple as it
+from ..core.errors import AdmissibilityError, CutepyError
+from ..core.layout import Layout, _fill_none, _has_none, as_layout, slice_and_offset
+from .composition import composition
+
+if TYPE_CHECKING:  # numpy is imported only where offsets are computed
+    import numpy as np
+
+#: C++ keeps a swizzle's masks in a 32-bit int: ``B + M + |S|`` must stay below its sign bit.
+MAX_SWIZZLE_BITS = 31
+
+
+class Swizzle:
+    """CuTe's ``Swizzle<B, M, S>``: ``offset ^ ((offset & yyy_mask) >> S)``.
+
+    >>> sw = Swizzle(2, 0, 2)
+    >>> sw, [sw(i) for i in range(16)]
+    (Sw<2,0,2>, [0, 1, 2, 3, 5, 4, 7, 6, 10, 11, 8, 9, 15, 14, 13, 12])
+    """
+
+    __slots__ = ("bits", "base", "shift", "yyy_mask", "zzz_mask")
+
+    def __init__(self, bits: int, base: int, shift: int | None = None):
+        shift = bits if shift is None else shift
+        for name, v in (("B", bits), ("M", base), ("S", shift)):
+            if type(v) is not int:
+                raise CutepyError(f"Swizzle {name} must be an integer, got {it.short_repr(v)}")
+            if not -MAX_SWIZZLE_BITS <= v <= MAX_SWIZZLE_BITS:
+                raise CutepyError(f"Swizzle {name} = {it.short_repr(v)}: C++'s 32-bit masks allow "
+                                  f"B + M + |S| <= {MAX_SWIZZLE_BITS}")
+        if bits < 0 or base < 0:
+            raise CutepyError(f"Swizzle<{bits},{base},{shift}>: B and M must be non-negative")
+        if abs(shift) < bits:
+            raise CutepyError(f"Swizzle<{bits},{base},{shift}>: |S| must be at least B")
+        if bits + base + abs(shift) > MAX_SWIZZLE_BITS:
+            raise CutepyError(f"Swizzle<{bits},{base},{shift}>: B + M + |S| = {bits + base + abs(shift)} "
+                              f"bits; C++'s 32-bit masks allow at most {MAX_SWIZZLE_BITS}")
+        self.bits, self.base, self.shift = bits, base, shift
+        msk = (1 << bits) - 1
+        self.yyy_mask = msk << (base + max(0, shift))
+        self.zzz_mask = msk << (base - min(0, shift))
+
+    def __call__(self, offset: Any) -> Any:
+        """Apply to an int or to a numpy integer array."""
+        y = offset & self.yyy_mask
+        if self.shift >= 0:
+            return offset ^ (y >> self.shift)
+        return offset ^ (y << -self.shift)
+
+    apply = __call__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Swizzle) and (self.bits, self.base, self.shift) == (
+            other.bits,
+            other.base,
+            other.shift,
+        )
+
+    def __hash__(self) -> int:
+        return hash((Swizzle, self.bits, self.base, self.shift))
+
+    def __str__(self) -> str:
+        return f"Sw<{self.bits},{self.base},{self.shift}>"
+
+    __repr__ = __str__
+
+    def compose(self, B: Any) -> Any:
+        """``Sw o B``: a composed layout with offset 0 (``B`` itself when the swizzle has no bits, as C++);
+        ``Sw o Sw'`` is one swizzle (see :func:`compose_swizzles`)."""
+        if isinstance(B, Swizzle):
+            return compose_swizzles(self, B)
+        if self.bits == 0 and isinstance(B, Layout):
+            return B
+        return ComposedLayout(self, 0, _as_inner(B))
+
+    def compose_left(self, A: Layout) -> Any:
+        """``A o Sw`` as C++: A moves the swizzle's bits (``make_swizzle(A(Y), A(Z))``)."""
+        return _compose_swizzle_right(A, self)
+
+    def make_layout(self) -> Any:
+        """C++'s ``make_layout(Sw<B,M,S>)``: ``Sw o 0 o (M+B+|S|):1`` (what ``cutepy.make_layout(sw)``
+        returns).
+
+        C++ writes the bit count ``M + B + |S|`` where the size ``2**(M+B+|S|)`` might be expected;
+        cutepy gives what C++ gives. A swizzle without bits gives the plain layout.
+
+        Pre:  not ``Sw<0,0,0>`` (C++'s ``0:1`` has no elements; ``CutepyError``).
+        Post: ``result(i) == self(i)`` for ``0 <= i < M + B + |S|``.
+
+        >>> Swizzle(3, 4, 3).make_layout()
+        Sw<3,4,3> o 0 o 10:1
+        """
+        n = self.base + self.bits + abs(self.shift)
+        if n == 0:
+            raise CutepyError("make_layout(Sw<0,0,0>): C++ gives the 0-element layout 0:1; a cutepy "
+                              "layout has at least one element")
+        return _with_swizzle(self, Layout(n, 1))
+
+
+def _as_inner(B: Any) -> Any:
+    if isinstance(B, (ComposedLayout, Layout)):
+        return B
+    if type(B) is int:
+        return Layout(B)
+    if isinstance(B, tuple):
+        return as_layout(B)
+    raise CutepyError(f"cannot compose a swizzle with {B!r}")
+
+
+class ComposedLayout:
+    """``outer o offset o inner``: evaluates ``outer(offset + inner(c))``.
+
+    ``outer`` is a :class:`Swizzle`, a :class:`Layout` or another composed layout;
+    ``inner`` is a :class:`Layout` (or composed layout) and gives the domain. As in C++,
+    ``inner`` may also be a bare :class:`Swizzle` (the inverse of a swizzled layout with an
+    offset is ``inverse(L) o -offset o Sw``): such a composed layout is a function of an
+    index with no domain of its own, so it evaluates at an index but has no shape or size.
+
+    >>> C = ComposedLayout(Swizzle(1, 0, 1), 0, Layout((2, 2), (2, 1)))
+    >>> C, [C(i) for i in range(4)]
+    (Sw<1,0,1> o 0 o (2,2):(2,1), [0, 3, 1, 2])
+    """
+
+    __slots__ = ("outer", "offset", "inner")
+
+    def __init__(self, outer: Any, offset: Any, inner: Any):
+        if not isinstance(outer, (Swizzle, Layout, ComposedLayout)):
+            raise CutepyError(f"ComposedLayout: {outer!r} cannot be the outer function")
+        if not isinstance(inner, (Layout, ComposedLayout, Swizzle)):
+            raise CutepyError(f"ComposedLayout: {inner!r} is not a layout")
+        self.outer, self.offset, self.inner = outer, offset, inner
+
+    def _domain(self) -> Any:
+        """The inner layout, which gives the domain (a bare swizzle inside has none)."""
+        if isinstance(self.inner, Swizzle):
+            raise CutepyError(f"{self} has no domain (a swizzle is innermost): it has no shape or size, "
+                              "evaluate it at an index")
+        return self.inner
+
+    # domain queries come from the inner layout
+    @property
+    def shape(self) -> Any:
+        return self._domain().shape
+
+    def size(self) -> Any:
+        return self._domain().size()
+
+    def rank(self) -> int:
+        return self._domain().rank()
+
+    def depth(self) -> int:
+        return self._domain().depth()
+
+    def cosize(self) -> Any:
+        """As C++: a swizzle permutes within aligned blocks, so the cosize is the inner layout's."""
+        self._domain()
+        if isinstance(self.outer, Swizzle):
+            return self.inner.cosize()
+        return int(self.offsets().max()) + 1
+
+    def __call__(self, *args: Any) -> Any:
+        crd = args[0] if len(args) == 1 else args
+        if isinstance(self.inner, Swizzle):
+            if len(args) != 1 or not it.is_integer(crd) or isinstance(crd, bool):
+                raise CutepyError(f"{self} is evaluated at an integer index, not at {it.short_repr(crd)}")
+            return self.outer(self.offset + self.inner(crd))
+        if _has_none(crd):
+            return self.slice_and_offset(crd)[0]
+        return self.outer(self.offset + self.inner(*args))
+
+    def slice_and_offset(self, crd: Any) -> tuple[Any, Any]:
+        """C++'s ``slice_and_offset(crd, outer o offset o inner)``: the free part and the offset.
+
+        Pre:  ``crd`` as for :func:`cutepy.core.layout.slice_and_offset` over ``inner``'s shape.
+        Post: ``self(c) == offset + sub(c')``, ``c'`` the wildcard positions of ``c``.
+
+        >>> ComposedLayout(Swizzle(3, 0, 3), 0, Layout((8, 8), (8, 1))).slice_and_offset((3, None))
+        (((4,2)):((-1,4)), 27)
+        """
+        if not isinstance(self.inner, Layout):
+            raise CutepyError("slicing a doubly composed layout is not supported")
+        if isinstance(self.outer, Swizzle):  # C++ folds the swizzle into strides where it can
+            return slice_and_offset_swizzled(crd, self)
+        sub, off = slice_and_offset(crd, self.inner)
+        return ComposedLayout(self.outer, self.offset + off, sub), 0
+
+    def __getitem__(self, i: int) -> ComposedLayout:
+        return ComposedLayout(self.outer, self.offset, self._domain()[i])
+
+    def offsets(self, indices: Any = None) -> np.ndarray:
+        """Every offset of the domain (or of given indices) as int64, vectorized."""
+        if isinstance(self.inner, Swizzle):
+            return self._offsets_without_domain(indices)
+        inner = self.inner.offsets(indices) + self.offset
+        if isinstance(self.outer, Swizzle):
+            return self.outer(inner)
+        return self.outer.offsets(inner)
+
+    def _offsets_without_domain(self, indices: Any) -> np.ndarray:
+        """``outer(offset + Sw(i))`` at given indices; a Layout outside is evaluated as C++ does
+        at a negative index (truncating division: ``L(-k) == -L(k)``)."""
+        if indices is None:
+            raise CutepyError(f"{self} has no domain (a swizzle is innermost): pass the indices")
+        import numpy as np  # lazy: only array evaluation needs numpy
+
+        idx = np.asarray(indices)
+        if idx.dtype.kind not in "iu":
+            raise CutepyError(f"indices of {self} must be integers, got dtype {idx.dtype}")
+        vals = self.inner(idx.astype(np.int64)) + self.offset
+        if isinstance(self.outer, Layout):
+            return np.sign(vals) * self.outer.offsets(np.abs(vals))
+        if isinstance(self.outer, Swizzle):
+            return self.outer(vals)
+        return self.outer.offsets(vals)
+
+    def compose(self, B: Any) -> ComposedLayout:
+        """``(outer o offset o inner) o B == outer o offset o (inner o B)``."""
+        return ComposedLayout(self.outer, self.offset, composition(self.inner, B))
+
+    def compose_left(self, A: Layout) -> Any:
+        """``A o (this)``: as C++ for a swizzle outside (A moves its bits), else ``A`` outermost."""
+        if isinstance(self.outer, Swizzle):
+            return _compose_swizzle_right(A, self)
+        return ComposedLayout(A, 0, self)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, ComposedLayout)
+            and self.outer == other.outer
+            and self.offset == other.offset
+            and self.inner == other.inner
+        )
+
+    def __hash__(self) -> int:
+        return hash((ComposedLayout, self.outer, self.offset, self.inner))
+
+    def __str__(self) -> str:  # as C++: a nested composed layout prints as a flat chain
+        return f"{self.outer} o {self.offset} o {self.inner}"
+
+    __repr__ = __str__
+
+
+def make_composed_layout(outer: Any, offset: Any, inner: Any) -> ComposedLayout:
+    """CuTe's ``make_composed_layout(outer, offset, inner)``.
+
+    Pre:  ``outer`` is a Swizzle, a Layout or a composed layout, ``inner`` a layout (or a shape)
+          (else ``CutepyError``).
+    Post: ``result(c) == outer(offset + inner(c))``; ``shape(result) == shape(inner)``.
+
+    >>> make_composed_layout(Swizzle(3, 3, 3), 0, Layout((8, 64), (64, 1)))
+    Sw<3,3,3> o 0 o (8,64):(64,1)
+    """
+    return ComposedLayout(outer, offset, _as_inner(inner))
+
+
+def get_swizzle_portion(layout: Any) -> Swizzle:
+    """The swizzle of ``Sw o offset o L``; a plain Layout's is the identity ``Sw<0,4,3>`` (as C++).
+
+    Pre:  ``layout`` is a Layout or a composed layout (else ``CutepyError``).
+    Post: ``layout == get_swizzle_portion(layout) o 0 o get_nonswizzle_portion(layout)`` for a
+          swizzle over offset 0.
+
+    >>> get_swizzle_portion(ComposedLayout(Swizzle(3, 3, 3), 0, Layout((8, 8), (8, 1))))
+    Sw<3,3,3>
+    """
+    if isinstance(layout, ComposedLayout) and isinstance(layout.outer, Swizzle):
+        return layout.outer
+    if isinstance(layout, Layout):
+        return Swizzle(0, 4, 3)
+    raise CutepyError(f"get_swizzle_portion: {layout!r} is not a layout or a swizzled layout")
+
+
+def get_nonswizzle_portion(layout: Any) -> Any:
+    """The layout under the swizzle of ``Sw o offset o L`` (``L``); a plain Layout is its own.
+
+    Pre:  ``layout`` is a Layout or a composed layout (else ``CutepyError``).
+    Post: the inner layout ``L``: same shape as ``layout``, and ``layout(c) == Sw(offset + L(c))``.
+
+    >>> get_nonswizzle_portion(ComposedLayout(Swizzle(3, 3, 3), 0, Layout((8, 8), (8, 1))))
+    (8,8):(8,1)
+    """
+    if isinstance(layout, ComposedLayout) and isinstance(layout.outer, Swizzle):
+        return layout.inner
+    if isinstance(layout, Layout):
+        return layout
+    raise CutepyError(f"get_nonswizzle_portion: {layout!r} is not a layout or a swizzled layout")
+
+
+def make_swizzle(y_mask: int, z_mask: int) -> Swizzle:
+    """The swizzle that XORs the bits of ``y_mask`` into those of ``z_mask`` (C++'s ``make_swizzle<Y,Z>``).
+
+    Pre:  both masks are non-negative, have the same number of bits, and together they are the
+          masks of one ``Swizzle<B,M,S>`` (else ``CutepyError``, where C++ fails a static_assert).
+    Post: ``result`` is ``Sw<B,M,S>`` with ``yyy_mask == y_mask`` and ``zzz_mask == z_mask``.
+
+    >>> make_swizzle(0b1000, 0b0100), make_swizzle(0b11000000, 0b00000110)
+    (Sw<1,2,1>, Sw<2,1,5>)
+    """
+    for what, m in (("Y", y_mask), ("Z", z_mask)):
+        if type(m) is not int or m < 0:
+            raise CutepyError(f"make_swizzle: the {what} mask must be a non-negative integer, got {m!r}")
+    b = bin(y_mask).count("1")
+    if b != bin(z_mask).count("1"):
+        raise CutepyError(f"make_swizzle: masks {y_mask:#b} and {z_mask:#b} have different numbers of bits")
+    tz_y = (y_mask & -y_mask).bit_length() - 1 if y_mask else 32
+    tz_z = (z_mask & -z_mask).bit_length() - 1 if z_mask else 32
+    sw = Swizzle(b, min(tz_y, tz_z) % 32, tz_y - tz_z)
+    if sw.yyy_mask | sw.zzz_mask != y_mask | z_mask:
+        raise CutepyError(f"make_swizzle: masks {y_mask:#b} and {z_mask:#b} are not those of one swizzle")
+    return sw
+
+
+def compose_swizzles(a: Swizzle, b: Swizzle) -> Swizzle:
+    """``a o b`` for two swizzles of the same shift: one swizzle (C++'s ``composition(Swizzle, Swizzle)``).
+
+    C++ XORs the masks: ``make_swizzle<Ya ^ Yb, Za ^ Zb>()``. That is ``a o b`` exactly when
+    no bit ``b`` writes is one ``a`` reads (``Zb & Ya == 0``). Masks that break this never
+    make one swizzle, so C++ rejects them too; the check stays as a guard
+    (``AdmissibilityError``).
+
+    Pre:  ``a.shift == b.shift`` and the XORed masks are those of one swizzle (else
+          ``CutepyError``, where C++ fails a static_assert).
+    Post: ``result(x) == a(b(x))`` for every ``x >= 0``; ``a o a`` is the identity ``Sw<0,0,0>``.
+
+    >>> compose_swizzles(Swizzle(2, 4, 3), Swizzle(1, 6, 3))
+    Sw<3,4,3>
+    >>> compose_swizzles(Swizzle(3, 4, 3), Swizzle(3, 4, 3))
+    Sw<0,0,0>
+    """
+    for k, sw in enumerate((a, b), start=1):
+        if not isinstance(sw, Swizzle):
+            raise CutepyError(f"composition of swizzles: argument {k} is {it.short_repr(sw)}, not a Swizzle")
+    if a.shift != b.shift:
+        raise CutepyError(f"composition {a} o {b}: C++ merges only swizzles of the same shift")
+    try:
+        sw = make_swizzle(a.yyy_mask ^ b.yyy_mask, a.zzz_mask ^ b.zzz_mask)
+    except CutepyError as e:
+        raise CutepyError(f"composition {a} o {b}: the XORed masks make no swizzle ({e})") from None
+    if b.zzz_mask & a.yyy_mask:
+        raise AdmissibilityError(
+            f"composition {a} o {b}: C++'s {sw} is not the composition: {b} writes bits "
+            f"{b.zzz_mask & a.yyy_mask:#b} that {a} reads")
+    return sw
+
+
+def domain_offset(crd: Any, layout: Any) -> tuple[Any, Any]:
+    """C++'s ``domain_offset``: the layout that starts at ``crd``, and the offset to add to a pointer.
+
+    A Layout stays and gives ``layout(crd)``; a composed layout keeps the offset itself
+    (``outer o (offset + inner(crd)) o inner``, pointer offset 0), as C++.
+
+    Pre:  ``layout`` is a Layout (or a shape) or a composed layout; ``crd`` is a coordinate
+          (or an index) of its shape (else ``CutepyError``).
+    Post: ``(L, p)`` with ``p + L(c) == layout(c) + layout(crd)`` for a Layout, and
+          ``L(c) == outer(offset + inner(crd) + inner(c))`` for a composed layout.
+
+    >>> domain_offset((1, 2), Layout((4, 8), (1, 4)))
+    ((4,8):(1,4), 9)
+    >>> domain_offset((1, 2), ComposedLayout(Swizzle(1, 0, 1), 3, Layout((4, 8), (1, 4))))
+    (Sw<1,0,1> o 12 o (4,8):(1,4), 0)
+    """
+    if isinstance(layout, ComposedLayout):
+        if _has_none(crd):
+            raise CutepyError(f"domain_offset: the coordinate {it.short_repr(crd)} has a wildcard")
+        return ComposedLayout(layout.outer, layout.offset + layout._domain()(crd), layout.inner), 0
+    layout = as_layout(layout) if not isinstance(layout, Layout) else layout
+    if _has_none(crd):
+        raise CutepyError(f"domain_offset: the coordinate {it.short_repr(crd)} has a wildcard")
+    return layout, layout(crd)
+
+
+def _with_swizzle(sw: Swizzle, L: Layout) -> Any:
+    """``sw o 0 o L``; a swizzle without bits is the identity and gives ``L`` (as C++)."""
+    return L if sw.bits == 0 else ComposedLayout(sw, 0, L)
+
+
+def _compose_swizzle_right(A: Layout, B: Any) -> Any:
+    """``A o Sw`` and ``A o (Sw o 0 o L)`` as C++: A moves the bits, ``make_swizzle(A(Y), A(Z))``."""
+    if type(B) is ComposedLayout:
+        if not isinstance(B.outer, Swizzle):
+            return B.compose_left(A)
+        if B.offset != 0:
+            raise CutepyError(f"composition {A} o ({B}): C++ requires the composed layout's offset to be 0")
+        return composition(_compose_swizzle_right(A, B.outer), B.inner)
+    return _with_swizzle(make_swizzle(A(B.yyy_mask), A(B.zzz_mask)), A)
+
+
+
+
+def slice_and_offset_swizzled(crd: Any, C: ComposedLayout) -> tuple[Any, Any]:
+    """C++'s ``slice_and_offset`` of ``Sw<B,M,S> o offset o L``: the sliced layout and the offset.
+
+    When the fixed coordinates decide only bits the swizzle leaves alone, or when the free
+    modes touch only one side (Y or Z) of it, the swizzle folds into a plain layout with
+    signed strides; otherwise the result stays ``Sw o offset' o slice(L)``. As in C++, an
+    all-wildcard slice keeps the swizzle.
+
+    >>> C = ComposedLayout(Swizzle(3, 1, 4), 0, Layout((32, 8), (8, 1)))
+    >>> slice_and_offset_swizzled((5, None), C)
+    (((2,2,2)):((1,-2,4)), 42)
+    """
+    sw, inner = C.outer, C.inner
+    sliced, fixed = slice_and_offset(crd, inner)
+    if not _has_none(crd) or _fill_none(crd) == crd:
+        return sliced, C(crd)
+    if crd is None or (type(crd) is tuple and all(x is None for x in it.flatten(crd))):
+        return ComposedLayout(sw, C.offset, sliced), 0
+    code = sw.yyy_mask | sw.zzz_mask
+    off_only_zy = C.offset ^ (fixed & code)
+    off_anti_zy = fixed & ~code
+    n = sliced.size()
+    active = sliced(n - 1) & code if n > 0 else 0
+    if active & ~sw(active):  # the free modes reach both Y and Z: the swizzle stays
+        return ComposedLayout(sw, off_only_zy, sliced), off_anti_zy
+    z = sw.zzz_mask & -sw.zzz_mask
+    y = sw.yyy_mask & -sw.yyy_mask
+    b, m, s = sw.bits, sw.base, abs(sw.shift)
+
+    def strides(first: bool) -> tuple:
+        if first:
+            return tuple(z << i if off_only_zy & (y << i) == 0 else -(z << i) for i in range(b))
+        return tuple((y + z) << i if off_only_zy & (z << i) == 0 else (y - z) << i for i in range(b))
+
+    lo, hi = strides(z < y), strides(z > y)
+    two = (2,) * b
+    shape = (1 << m, two if b != 1 else 2, 1 << (s - b), two if b != 1 else 2, 1)
+    stride = (1, lo if b != 1 else lo[0], 1 << (m + b), hi if b != 1 else hi[0], 1 << (m + b + s))
+    return composition(Layout._new(shape, stride), sliced), sw(off_only_zy) + off_anti_zy

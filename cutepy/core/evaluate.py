@@ -1,0 +1,316 @@
+"""Whole-domain evaluation of a layout with numpy, no Python loop per element.
+
+The offset of index ``i`` is ``sum(c_k * d_k)`` over the flat modes ``(s_k, d_k)``,
+where ``c_k = (i // (s_0 * ... * s_{k-1})) % s_k`` (colexicographic coordinates). The
+whole domain is written in place, block by block: a cache-sized block ``T`` holds the
+first modes, and every later block is ``T`` plus one integer (the offset of the block's
+first element), so no temporary grows with the output.
+
+>>> from cutepy import Layout
+>>> offsets(Layout(((2, 2), 3), ((24, 2), 8)))
+array([ 0, 24,  2, 26,  8, 32, 10, 34, 16, 40, 18, 42])
+>>> offsets(Layout((4, 3), (3, 1)), [0, 5, 11, 12])
+array([ 0,  4, 11,  3])
+
+Limits: a whole-domain table has at most :func:`max_elements` entries (``2**28`` unless
+raised with :func:`limits` or the ``max_elements=`` argument), checked before anything
+is allocated; offsets must fit in int64 (else a :class:`CutepyError`, never a wrapped
+number).
+
+>>> with limits(max_elements=10):
+...     offsets(Layout(16))  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+cutepy.CutepyError: whole-domain offsets of 16:1 need 16 elements, above the limit of 10; ...
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from . import inttuple as it
+from .errors import CutepyError
+from .limits import _check_limit  # noqa: F401(re-exported)
+from .limits import max_elements as _max_elements_in_force
+
+_INT64_MAX = (1 << 63) - 1
+
+# elements per block: the block and its scratch stay in the L2 cache
+_BLOCK = 1 << 15
+# swizzled blocks kept per residue (see _fill)
+_CACHED_BLOCKS = 8
+
+
+def _flat_int_modes(layout: Any) -> tuple[tuple, tuple]:
+    fs = it.flatten(layout.shape)
+    fd = it.flatten(layout.stride)
+    for s, d in zip(fs, fd):
+        if type(s) is not int or type(d) is not int:
+            raise CutepyError(
+                f"whole-domain evaluation of {layout} needs integer shapes and strides; "
+                "substitute symbols (or use the identity's coordinates) first"
+            )
+    return fs, fd
+
+
+def _reach(fs: tuple, fd: tuple) -> int:
+    return sum((s - 1) * abs(d) for s, d in zip(fs, fd))
+
+
+def _modes(fs: tuple, fd: tuple) -> list[tuple[int, int]]:
+    """Flat modes without size-1 modes, neighbours merged where ``d_{k+1} == s_k * d_k``."""
+    out: list[tuple[int, int]] = []
+    for s, d in zip(fs, fd):
+        if s == 1:
+            continue
+        if out and out[-1][0] * out[-1][1] == d:
+            ps, pd = out.pop()
+            out.append((ps * s, pd))
+        else:
+            out.append((s, d))
+    return out
+
+
+def offsets(
+    layout: Any, indices: Any = None, *, max_elements: int | None = None
+) -> np.ndarray:
+    """``layout(i)`` as an int64 array, for ``i`` in ``range(size)`` or in ``indices``.
+
+    ``layout`` is a :class:`~cutepy.core.layout.Layout` or a composed layout
+    ``outer o offset o inner`` (outer a swizzle, a layout or another composed layout).
+
+    Pre:  integer shapes and strides; for the whole domain, ``size <= max_elements``
+          (the argument, else the limit of :func:`limits`, default ``2**28``) and every
+          offset fits in int64; ``indices`` an integer array-like of non-negative values.
+    Post: ``result[k] == layout(k)`` (or ``layout(indices[k])``); nothing is allocated
+          when a precondition fails (a :class:`CutepyError` says which).
+
+    >>> from cutepy import Layout
+    >>> offsets(Layout((2, 3), (1, 4)))
+    array([0, 1, 4, 5, 8, 9])
+    """
+    if indices is not None:
+        return _offsets_at(layout, indices)
+    limit = _max_elements_in_force() if max_elements is None else max_elements
+    _check_limit(limit)
+    if _is_composed(layout):
+        return _composed_offsets(layout, limit)
+    fs, fd = _flat_int_modes(layout)
+    return _fill(layout, fs, fd, limit, 0, None)
+
+
+def _is_composed(layout: Any) -> bool:
+    return hasattr(layout, "outer") and hasattr(layout, "inner") and hasattr(layout, "offset")
+
+
+def _is_swizzle(f: Any) -> bool:
+    return hasattr(f, "yyy_mask") and hasattr(f, "shift")
+
+
+def _composed_offsets(layout: Any, limit: int) -> np.ndarray:
+    outer, off, inner = layout.outer, layout.offset, layout.inner
+    if type(off) is not int:
+        raise CutepyError(f"the offset of {layout} must be an integer, got {off!r}")
+    if _is_swizzle(outer) and not _is_composed(inner):
+        fs, fd = _flat_int_modes(inner)
+        if max(outer.yyy_mask, outer.zzz_mask) > _INT64_MAX:
+            raise CutepyError(f"{layout}: swizzled offsets go beyond int64; no array is made")
+        return _fill(layout, fs, fd, limit, off, outer)
+    vals = offsets(inner, max_elements=limit)
+    if off:
+        if vals.size and (int(vals.max()) + off > _INT64_MAX or int(vals.min()) + off < -_INT64_MAX):
+            raise CutepyError(f"offsets of {layout} go beyond int64; no array is made")
+        vals += off
+    if _is_swizzle(outer):
+        if max(outer.yyy_mask, outer.zzz_mask) > _INT64_MAX:
+            raise CutepyError(f"{layout}: swizzle masks go beyond int64")
+        _swizzle_in_place(vals, outer, np.empty(min(vals.size, _BLOCK), np.int64))
+        return vals
+    return offsets(outer, vals)
+
+
+def _bounds(fs: tuple, fd: tuple, base: int) -> tuple[int, int]:
+    lo = base + sum((s - 1) * d for s, d in zip(fs, fd) if d < 0)
+    hi = base + sum((s - 1) * d for s, d in zip(fs, fd) if d > 0)
+    return lo, hi
+
+
+def _swizzle_in_place(v: np.ndarray, sw: Any, scratch: np.ndarray) -> None:
+    """``v ^= (v & yyy) >> S`` (or ``<< -S``) through a scratch block, no temporaries."""
+    s = scratch[: v.size]
+    np.bitwise_and(v, sw.yyy_mask, out=s)
+    if sw.shift >= 0:
+        np.right_shift(s, sw.shift, out=s)
+    else:
+        np.left_shift(s, -sw.shift, out=s)
+    np.bitwise_xor(v, s, out=v)
+
+
+def _fill(
+    layout: Any, fs: tuple, fd: tuple, limit: int, base: int, swizzle: Any
+) -> np.ndarray:
+    """The whole domain of the flat modes ``fs:fd`` plus ``base``, swizzled if given."""
+    n = it.product(fs)
+    if n > limit:
+        raise CutepyError(
+            f"whole-domain offsets of {layout} need {n} elements, above the limit of {limit}; "
+            "raise it with cutepy.limits(max_elements=...) or offsets(..., max_elements=...)"
+        )
+    lo, hi = _bounds(fs, fd, base)
+    if hi > _INT64_MAX or lo < -_INT64_MAX:
+        raise CutepyError(
+            f"offsets of {layout} reach {hi if hi > _INT64_MAX else lo}, beyond int64; no array is made"
+        )
+    modes = _modes(fs, fd)
+    if len(modes) <= 1 and swizzle is None:
+        if not modes:
+            return np.full(n, base, dtype=np.int64)
+        s, d = modes[0]
+        if d == 0:
+            return np.full(n, base, dtype=np.int64)
+        return np.arange(base, base + (s - 1) * d + (1 if d > 0 else -1), d, dtype=np.int64)
+    out = np.empty(n, dtype=np.int64)
+    # the block: the first j modes, then L rows of mode j
+    m, j = 1, 0
+    while j < len(modes) and m * modes[j][0] <= _BLOCK:
+        m *= modes[j][0]
+        j += 1
+    if j == len(modes):
+        _table(out, modes, base)
+        if swizzle is not None:
+            _swizzle_in_place(out, swizzle, np.empty(n, np.int64))
+        return out
+    sj, dj = modes[j]
+    rows = _BLOCK // m
+    if swizzle is not None:
+        # rows a multiple of P / gcd(dj, P): then the row offsets c*dj of the blocks are
+        # multiples of the swizzle's period P and add no residues (see below)
+        period = 1 << (swizzle.yyy_mask | swizzle.zzz_mask).bit_length()
+        q = period // math.gcd(dj, period)
+        if q <= rows:
+            rows -= rows % q
+    block = np.empty(m * rows, dtype=np.int64)
+    _table(block, modes[:j] + [(rows, dj)], 0)
+    outer = modes[j + 1 :]
+    span = m * sj
+    starts = [(c, min(rows, sj - c) * m) for c in range(0, sj, rows)]
+    if swizzle is None:
+        for o_idx, o_off in enumerate(_small_offsets(outer)):
+            first = o_idx * span
+            for c, k in starts:
+                np.add(block[:k], base + o_off + c * dj, out=out[first + c * m : first + c * m + k])
+        return out
+    # Sw(x + h) == Sw(x) + h when h is a multiple of P = 2^(highest swizzle bit + 1): the
+    # swizzle reads and writes only bits below P. Three ways, cheapest first:
+    #  1. few residues c % P among the block constants c: one swizzled block per residue,
+    #     then every block is that block plus one integer;
+    #  2. the first j modes have strides that are multiples of P: a block is their table A
+    #     plus the swizzle of the few row offsets, one broadcast add;
+    #  3. else add, then swizzle the block in place through a scratch block.
+    period = 1 << (swizzle.yyy_mask | swizzle.zzz_mask).bit_length()
+    plan = [
+        (o_idx * span + c * m, k, base + o_off + c * dj)
+        for o_idx, o_off in enumerate(_small_offsets(outer))
+        for c, k in starts
+    ]
+    residues = {const % period for _, _, const in plan}
+    if len(residues) <= _CACHED_BLOCKS:
+        scratch = np.empty(m * rows, dtype=np.int64)
+        cache = {}
+        for r in residues:
+            cache[r] = block + r
+            _swizzle_in_place(cache[r], swizzle, scratch)
+        for first, k, const in plan:
+            r = const % period
+            np.add(cache[r][:k], const - r, out=out[first : first + k])
+        return out
+    if m >= 64 and all(d % period == 0 for _, d in modes[:j]):
+        table = np.empty(m, dtype=np.int64)
+        _table(table, modes[:j], 0)
+        row_offsets = np.arange(rows, dtype=np.int64) * dj
+        low = np.empty(rows, dtype=np.int64)
+        scratch = np.empty(rows, dtype=np.int64)
+        for first, k, const in plan:
+            np.add(row_offsets, const, out=low)
+            _swizzle_in_place(low, swizzle, scratch)
+            r = k // m
+            np.add(low[:r, None], table[None, :], out=out[first : first + k].reshape(r, m))
+        return out
+    scratch = np.empty(m * rows, dtype=np.int64)
+    for first, k, const in plan:
+        dst = out[first : first + k]
+        np.add(block[:k], const, out=dst)
+        _swizzle_in_place(dst, swizzle, scratch)
+    return out
+
+
+def _table(out: np.ndarray, modes: list[tuple[int, int]], base: int) -> None:
+    """Fill ``out`` (of size ``prod(s)``) by doubling: each mode copies the block so far."""
+    out[0] = base
+    m = 1
+    for s, d in modes:
+        blk = out[: m * s].reshape(s, m)
+        np.add(out[:m][None, :], (np.arange(1, s, dtype=np.int64) * d)[:, None], out=blk[1:])
+        m *= s
+
+
+def _small_offsets(modes: list[tuple[int, int]]) -> list[int]:
+    """Offsets of the outer modes (at most ``n / _BLOCK`` of them) as Python ints."""
+    vals = [0]
+    for s, d in modes:
+        vals = [v + c * d for c in range(s) for v in vals]
+    return vals
+
+
+def _offsets_at(layout: Any, indices: Any) -> np.ndarray:
+    try:
+        idx = np.asarray(indices)
+    except (OverflowError, ValueError, TypeError) as e:
+        raise CutepyError(f"indices must be an array of int64 integers: {e}") from None
+    if idx.dtype.kind not in "iu":
+        raise CutepyError(
+            f"indices must be integers that fit in int64, got dtype {idx.dtype}"
+            + (" (a value beyond int64?)" if idx.dtype.kind == "O" else "")
+        )
+    if idx.dtype.kind == "u" and idx.size and int(idx.max()) > _INT64_MAX:
+        raise CutepyError(f"index {int(idx.max())} is beyond int64")
+    idx = idx.astype(np.int64, copy=False)
+    if _is_composed(layout):
+        inner = _offsets_at(layout.inner, idx)
+        off = layout.offset
+        if type(off) is not int:
+            raise CutepyError(f"the offset of {layout} must be an integer, got {off!r}")
+        if inner.size and (int(inner.max()) + off > _INT64_MAX or int(inner.min()) + off < -_INT64_MAX):
+            raise CutepyError(f"offsets of {layout} go beyond int64")
+        inner += off
+        if _is_swizzle(layout.outer):
+            sw = layout.outer
+            if max(sw.yyy_mask, sw.zzz_mask) > _INT64_MAX:
+                raise CutepyError(f"{layout}: swizzle masks go beyond int64")
+            _swizzle_in_place(inner, sw, np.empty(inner.size, np.int64))
+            return inner
+        return _offsets_at(layout.outer, inner)
+    fs, fd = _flat_int_modes(layout)
+    if idx.size and fs:
+        lo, hi = int(idx.min()), int(idx.max())
+        if lo < 0:
+            raise CutepyError(f"index {lo} is negative")
+        last_crd = hi // it.product(fs[:-1])
+        reach = _reach(fs[:-1], fd[:-1]) + last_crd * abs(fd[-1])
+        if reach > _INT64_MAX:
+            raise CutepyError(f"offsets of {layout} at index {hi} reach {reach}, beyond int64")
+    result = np.zeros(idx.shape, dtype=np.int64)
+    rem = idx.copy()
+    last = len(fs) - 1
+    for k, (s, d) in enumerate(zip(fs, fd)):
+        if k == last:
+            c = rem
+        else:
+            c = rem % s
+            rem //= s
+        if d:
+            result += c * d
+    return result

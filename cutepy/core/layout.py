@@ -1,0 +1,848 @@
+"""The :class:`Layout`: a function from coordinates to offsets, written ``shape:stride``.
+
+>>> L = Layout(((2, 2), 3), ((24, 2), 8))
+>>> print(L)
+((2,2),3):((24,2),8)
+>>> L(5), L(1, 2), L(((1, 0), 2))
+(32, 40, 40)
+>>> L.size(), L.cosize(), L.rank(), L.depth()
+(12, 43, 2, 2)
+>>> Layout((2, 3))              # LayoutLeft (column-major) by default
+(2,3):(1,2)
+>>> print(L(None, 1))           # slice: the wildcard keeps mode 0
+((2,2)):((24,2))
+"""
+
+from __future__ import annotations
+
+import operator
+from numbers import Integral
+from typing import Any
+
+from . import inttuple as it
+from .basis import ScaledBasis, basis_like
+from .errors import CutepyError, LayoutError
+from .tuples import check_int_tuple
+
+#: Largest magnitude of a shape or stride leaf: C++ CuTe's dynamic integers are 64-bit.
+MAX_LEAF = (1 << 63) - 1
+
+
+def _leaf(x: Any, what: str, positive: bool) -> Any:
+    """One leaf of a shape (``positive``) or stride, checked: the core's only integer predicate.
+
+    Pre:  ``x`` is an ``int``, an integer-like value (numpy integers: anything
+          ``operator.index`` accepts), a symbolic integer (an ``Integral`` without
+          ``__index__``, e.g. :class:`cutepy.symbolic.Sym`), or, for strides, a basis element.
+    Post: a plain ``int``, the symbolic integer itself, or the basis element.
+    """
+    t = type(x)
+    if t is int:
+        if positive and x < 1:
+            raise LayoutError(f"{what} has a leaf {x}; shape leaves must be positive integers")
+        if not -MAX_LEAF <= x <= MAX_LEAF:
+            raise LayoutError(f"{what} has a leaf of {x.bit_length()} bits; leaves are 64-bit integers "
+                              f"(|leaf| <= {MAX_LEAF}), as in C++ CuTe")
+        return x
+    if t is bool:
+        raise LayoutError(f"{what} has a boolean leaf {x}; expected an integer")
+    if isinstance(x, ScaledBasis):
+        if positive:
+            raise LayoutError(f"{what} has a basis element {x}; only strides may hold one")
+        return x
+    if isinstance(x, Integral) or hasattr(x, "__index__"):
+        try:
+            return _leaf(operator.index(x), what, positive)
+        except TypeError:  # a symbolic integer: kept; a shape leaf must be positive for every value
+            if positive and not x >= 1:  # decided from the facts, or Undecided naming the fact
+                raise LayoutError(f"{what} has a leaf {x} that is never positive") from None
+            return x
+    raise LayoutError(f"{what} has a leaf {x!r} of type {t.__name__}; expected an integer")
+
+
+def _normalize(t: Any, what: str, positive: bool, depth: int = 0) -> Any:
+    """Lists become tuples, integer-likes become ``int``, every leaf is checked."""
+    if type(t) is tuple or type(t) is list:
+        if depth >= it.MAX_DEPTH:
+            raise LayoutError(f"{what} nests deeper than {it.MAX_DEPTH} levels")
+        return tuple([_normalize(x, what, positive, depth + 1) for x in t])
+    if type(t) is int and (t > 0 or not positive) and -MAX_LEAF <= t <= MAX_LEAF:
+        return t
+    return _leaf(t, what, positive)
+
+
+def _canonical(s: Any, d: Any, depth: int = 1) -> bool:
+    """Whether ``s:d`` is already canonical: congruent tuples of positive ``int`` shapes and
+    ``int`` strides, no deeper than ``MAX_DEPTH`` (the constructor's fast path)."""
+    if type(s) is int:
+        return type(d) is int and 0 < s <= MAX_LEAF and -MAX_LEAF <= d <= MAX_LEAF
+    if type(s) is not tuple or type(d) is not tuple or len(s) != len(d) or depth > it.MAX_DEPTH:
+        return False
+    for x, y in zip(s, d):
+        if type(x) is int:
+            if type(y) is not int or not 0 < x <= MAX_LEAF or not -MAX_LEAF <= y <= MAX_LEAF:
+                return False
+        elif not _canonical(x, y, depth + 1):
+            return False
+    return True
+
+
+class _Incongruent(Exception):
+    """Raised inside :func:`_pair`; the constructor turns it into a :class:`LayoutError`."""
+
+
+def _pair(s: Any, d: Any, depth: int) -> tuple[Any, Any]:
+    """Shape and stride checked together in one walk (the constructor's hot path).
+
+    Returns the same objects when they are already canonical (tuples of ``int``).
+    """
+    ts = type(s)
+    if ts is int:
+        if type(d) is int and 0 < s <= MAX_LEAF and -MAX_LEAF <= d <= MAX_LEAF:
+            return s, d
+        if type(d) in (tuple, list):
+            raise _Incongruent
+        return _leaf(s, "shape", True), _leaf(d, "stride", False)
+    if ts is tuple or ts is list:
+        if type(d) is not tuple and type(d) is not list or len(d) != len(s):
+            raise _Incongruent
+        if depth >= it.MAX_DEPTH:
+            raise LayoutError(f"shape nests deeper than {it.MAX_DEPTH} levels")
+        same = ts is tuple and type(d) is tuple
+        out_s, out_d = [], []
+        for a, b in zip(s, d):
+            na, nb = _pair(a, b, depth + 1)
+            same = same and na is a and nb is b
+            out_s.append(na)
+            out_d.append(nb)
+        return (s, d) if same else (tuple(out_s), tuple(out_d))
+    if type(d) in (tuple, list):
+        raise _Incongruent
+    return _leaf(s, "shape", True), _leaf(d, "stride", False)
+
+
+def _fmt(t: Any) -> str:
+    return it.format_tuple(t)
+
+
+class Layout:
+    """An immutable, hashable CuTe layout ``shape:stride``: coordinates to offsets.
+
+    Pre:  ``shape`` is a positive integer or a nested tuple (lists are accepted) of them;
+          ``stride`` is congruent to it (integers, or basis elements :func:`cutepy.E`), or
+          ``None`` for compact column-major strides (CuTe's LayoutLeft), or
+          ``LayoutLeft``/``LayoutRight``. Anything else raises :class:`LayoutError`
+          naming the leaf.
+    Post: ``L(c) == inner_product(c, stride)`` for every natural coordinate ``c``;
+          ``L.size() == product(shape)``; the value is immutable and hashable.
+
+    >>> Layout((2, 3)), Layout((2, 3), (3, 1)), Layout(((2, 2), 3), ((1, 6), 2))
+    ((2,3):(1,2), (2,3):(3,1), ((2,2),3):((1,6),2))
+    >>> Layout((2, 0))
+    Traceback (most recent call last):
+      ...
+    cutepy.LayoutError: shape has a leaf 0; shape leaves must be positive integers
+    """
+
+    __slots__ = ("_shape", "_stride", "_hash")
+
+    def __init__(self, shape: Any, stride: Any = None):
+        if stride is None:
+            shape = _normalize(shape, "shape", True)
+            stride = it.compact_major(shape)
+        elif isinstance(stride, _MajorTag):
+            shape = _normalize(shape, "shape", True)
+            stride = stride.strides(shape)
+        elif not _canonical(shape, stride):
+            try:
+                shape, stride = _pair(shape, stride, 0)
+            except _Incongruent:
+                shape = _normalize(shape, "shape", True)
+                stride = _normalize(stride, "stride", False)
+                raise LayoutError(
+                    f"shape {_fmt(shape)} and stride {_fmt(stride)} are not congruent "
+                    "(they must nest the same way)"
+                ) from None
+        self._shape = shape
+        self._stride = stride
+        self._hash = None
+
+    @classmethod
+    def _new(cls, shape: Any, stride: Any) -> Layout:
+        """Trusted constructor for the algebra: no checks."""
+        self = object.__new__(cls)
+        self._shape = shape
+        self._stride = stride
+        self._hash = None
+        return self
+
+    # -- identity -------------------------------------------------------------------
+
+    @property
+    def shape(self) -> Any:
+        """The shape, a nested tuple of positive integers (or an integer)."""
+        return self._shape
+
+    @property
+    def stride(self) -> Any:
+        """The stride, congruent to the shape."""
+        return self._stride
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Layout:
+            return NotImplemented
+        return self._shape == other._shape and self._stride == other._stride
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if h is None:
+            h = self._hash = hash((Layout, self._shape, self._stride))
+        return h
+
+    def __str__(self) -> str:
+        return f"{_fmt(self._shape)}:{_fmt(self._stride)}"
+
+    __repr__ = __str__
+
+    def __reduce__(self):
+        return (Layout, (self._shape, self._stride))
+
+    # -- queries --------------------------------------------------------------------
+
+    def size(self) -> Any:
+        """Number of coordinates in the domain: the product of the shape."""
+        return it.product(self._shape)
+
+    def cosize(self) -> Any:
+        """One past the largest offset reached: ``1 + sum((s-1)*|d|)`` over the leaves."""
+        r = 1
+        for s, d in zip(it.flatten(self._shape), it.flatten(self._stride)):
+            if isinstance(d, ScaledBasis):
+                raise CutepyError(f"cosize of {self} is not an integer: it has basis strides")
+            r = r + (s - 1) * abs(d)
+        return r
+
+    def rank(self) -> int:
+        """Number of top-level modes."""
+        return it.rank(self._shape)
+
+    def depth(self) -> int:
+        """Nesting depth of the shape."""
+        return it.depth(self._shape)
+
+    def __len__(self) -> int:
+        return it.rank(self._shape)
+
+    def __iter__(self):
+        for i in range(self.rank()):
+            yield self[i]
+
+    def __getitem__(self, i: int) -> Layout:
+        """Mode ``i`` (CuTe's ``layout<i>``); a scalar layout is its own mode 0."""
+        if type(self._shape) is tuple:
+            try:
+                return Layout._new(self._shape[i], self._stride[i])
+            except IndexError:
+                raise CutepyError(f"mode {i} out of range for rank-{len(self._shape)} {self}") from None
+        if i in (0, -1):
+            return self
+        raise CutepyError(f"mode {i} out of range for the scalar layout {self}")
+
+    # -- evaluation -----------------------------------------------------------------
+
+    def __call__(self, *args: Any) -> Any:
+        """``L(i)``, ``L(i, j)``, ``L((i, (j, k)))``: the offset; a ``None`` anywhere slices."""
+        if not args:
+            raise CutepyError("a layout is called with an index or a coordinate")
+        crd = args[0] if len(args) == 1 else args
+        if type(crd) is int:
+            return it.crd2idx(crd, self._shape, self._stride)
+        if _has_none(crd):
+            return slice_and_offset(crd, self)[0]
+        crd = _normalize_coord(crd)
+        return it.crd2idx(crd, self._shape, self._stride)
+
+    def offsets(self, indices: Any = None):
+        """``L(i)`` for every index of the domain (or for an array of indices), as int64.
+
+        >>> Layout((2, 3), (3, 1)).offsets()
+        array([0, 3, 1, 4, 2, 5])
+        """
+        from . import evaluate  # lazy: whole-domain evaluation loads numpy
+
+        return evaluate.offsets(self, indices)
+
+    def get_hier_coord(self, offset: Any) -> Any:
+        """C++'s ``Layout::get_hier_coord``: see :func:`get_hier_coord`."""
+        return get_hier_coord(self, offset)
+
+    def get_flat_coord(self, offset: Any) -> Any:
+        """C++'s ``Layout::get_flat_coord``: see :func:`get_flat_coord`."""
+        return get_flat_coord(self, offset)
+
+    def get_1d_coord(self, offset: Any) -> Any:
+        """C++'s ``Layout::get_1d_coord``: see :func:`get_1d_coord`."""
+        return get_1d_coord(self, offset)
+
+
+class _MajorTag:
+    """``LayoutLeft`` / ``LayoutRight``: call with a shape for the compact layout."""
+
+    def __init__(self, name: str, strides):
+        self._name = name
+        self.strides = strides
+
+    def __call__(self, shape: Any) -> Layout:
+        shape = _normalize(shape, "shape", True)
+        return Layout._new(shape, self.strides(shape))
+
+    def __repr__(self) -> str:
+        return self._name
+
+
+#: Compact column-major strides (the default): ``LayoutLeft((2,3)) == (2,3):(1,2)``.
+LayoutLeft = _MajorTag("LayoutLeft", it.compact_major)
+#: Compact row-major strides: ``LayoutRight((2,3)) == (2,3):(3,1)``.
+LayoutRight = _MajorTag("LayoutRight", lambda shape: it.compact_major(shape, "right"))
+
+
+def _has_none(c: Any) -> bool:
+    if c is None:
+        return True
+    if isinstance(c, (tuple, list)):
+        return any(_has_none(x) for x in c)
+    return False
+
+
+def _normalize_coord(c: Any) -> Any:
+    if isinstance(c, (tuple, list)):
+        it.check_depth(c, "coordinate")
+        return tuple(_normalize_coord(x) for x in c)
+    if c is None:
+        return None
+    if type(c) is int:
+        return c
+    if type(c) is not bool and (isinstance(c, Integral) or hasattr(c, "__index__")):
+        try:
+            return operator.index(c)
+        except TypeError:  # a symbolic coordinate
+            return c
+    raise CutepyError(f"coordinate leaf {c!r} is not an integer")
+
+
+def layout_arg(x: Any, fn: str) -> Layout:
+    """``x`` as the Layout argument of ``fn``: a Layout, or a shape (its compact layout).
+
+    Pre:  ``x`` is a Layout or a shape; anything else raises :class:`LayoutError` naming ``fn``.
+    Post: a Layout (``x`` itself when it is one).
+
+    >>> layout_arg((2, 3), "coalesce")
+    (2,3):(1,2)
+    >>> layout_arg(2.5, "coalesce")
+    Traceback (most recent call last):
+      ...
+    cutepy.LayoutError: coalesce: expected a layout (or a shape), got 2.5
+    """
+    if type(x) is Layout:
+        return x
+    if type(x) in (tuple, list) or (it.is_integer(x) and not isinstance(x, ScaledBasis)):
+        return Layout(x)
+    raise LayoutError(f"{fn}: expected a layout (or a shape), got {it.short_repr(x)}")
+
+
+def as_layout(x: Any) -> Layout:
+    """A Layout from a Layout or a shape (compact strides); text is read by :func:`cutepy.parse`.
+
+    >>> as_layout((2, 3))
+    (2,3):(1,2)
+    """
+    if type(x) is Layout:
+        return x
+    if isinstance(x, str):
+        raise LayoutError(f"expected a layout, got the text {x!r}: read it with cutepy.parse first")
+    return Layout(x)
+
+
+# -- construction -------------------------------------------------------------------
+
+
+def make_layout(*args: Any) -> Layout:
+    """``make_layout(shape, stride=None)``, or ``make_layout(L0, L1, ...)`` to use layouts as modes.
+
+    Pre:  a shape (and a congruent stride or ``LayoutLeft``/``LayoutRight``), layouts, or one Swizzle.
+    Post: as :class:`Layout`; with layouts, mode ``k`` of the result is the ``k``-th layout.
+
+    >>> make_layout((2, 3), LayoutRight)
+    (2,3):(3,1)
+    >>> make_layout(Layout(2, 3), Layout((4, 2)))
+    (2,(4,2)):(3,(1,4))
+
+    A swizzle gives C++'s ``make_layout(Sw<B,M,S>)``, ``Sw o 0 o (M+B+|S|):1`` (see
+    :meth:`cutepy.algebra.swizzle.Swizzle.make_layout`).
+    """
+    if len(args) == 1 and hasattr(args[0], "yyy_mask") and callable(getattr(args[0], "make_layout", None)):
+        return args[0].make_layout()  # a Swizzle (cutepy.algebra.swizzle sits above this module)
+    if args and all(type(a) is Layout for a in args):
+        return Layout._new(tuple([a._shape for a in args]), tuple([a._stride for a in args]))
+    if len(args) == 1:
+        return Layout(args[0])
+    if len(args) == 2:
+        return Layout(args[0], args[1])
+    raise CutepyError("make_layout takes (shape, stride=None) or layouts as modes")
+
+
+def make_identity_layout(shape: Any) -> Layout:
+    """The layout mapping each coordinate to itself, with basis strides.
+
+    Pre:  a shape.
+    Post: ``L(c) == c`` for every natural coordinate ``c`` (as an ArithmeticTuple).
+
+    >>> L = make_identity_layout((4, 8))
+    >>> print(L)
+    (4,8):(1@0,1@1)
+    >>> L(5), L(3, 7)
+    ((1,1), (3,7))
+    """
+    shape = _normalize(shape, "shape", True)
+    return Layout._new(shape, basis_like(shape))
+
+
+# -- mode manipulation ------------------------------------------------------------
+
+
+def _modes(layout: Layout, fn: str = "a mode operation") -> tuple[tuple, tuple]:
+    if type(layout) is not Layout:
+        layout = layout_arg(layout, fn)
+    if type(layout._shape) is tuple:
+        return layout._shape, layout._stride
+    return (layout._shape,), (layout._stride,)
+
+
+def _composed(x: Any) -> bool:
+    """Whether ``x`` is a composed layout ``outer o offset o inner`` (:mod:`cutepy.algebra.swizzle` sits
+    above this module: it is recognised by its parts and rebuilt through its own type)."""
+    return type(x) is not Layout and hasattr(x, "outer") and hasattr(x, "inner") and hasattr(x, "offset")
+
+
+def _on_inner(C: Any, op: Any, *args: Any) -> Any:
+    """C++'s overloads for a composed layout: ``op`` on the inner layout (the domain), the outer
+    function and the offset kept (``composition(C.layout_a(), C.offset(), op(C.layout_b()))``)."""
+    return type(C)(C.outer, C.offset, op(C.inner, *args))
+
+
+def get(layout: Layout, *path: int) -> Layout:
+    """The sub-layout at a mode path: ``get(L, 1, 0)`` is CuTe's ``layout<1,0>(L)``.
+
+    A composed layout ``outer o offset o L`` gives ``outer o offset o get(L, ...)``, as C++.
+
+    Pre:  each index of ``path`` names a mode of the layout reached so far.
+    Post: the result is that mode, shape and stride unchanged.
+
+    >>> get(Layout(((2, 2), 3), ((24, 2), 8)), 0, 1)
+    2:2
+    """
+    if _composed(layout):
+        return _on_inner(layout, get, *path)
+    layout = layout_arg(layout, "get")
+    for i in path:
+        layout = layout[i]
+    return layout
+
+
+def select(layout: Layout, *modes: int) -> Layout:
+    """The layout of the chosen top-level modes, in the given order (CuTe's ``select<I...>``).
+
+    Pre:  every index is a top-level mode of ``layout``.
+    Post: mode ``k`` of the result is mode ``modes[k]`` of ``layout``.
+
+    >>> select(Layout((2, 3, 4)), 2, 0)
+    (4,2):(6,1)
+    """
+    s, d = _modes(layout, "select")
+    for i in modes:
+        if type(i) is not int:
+            raise CutepyError(f"select: the mode index {it.short_repr(i)} is not an integer")
+    try:
+        return Layout._new(tuple(s[i] for i in modes), tuple(d[i] for i in modes))
+    except IndexError:
+        raise CutepyError(f"select: a mode of {it.short_repr(modes)} is out of range for {layout}") from None
+
+
+def _mode_range(layout: Any, begin: Any, end: Any, fn: str) -> tuple[tuple, tuple]:
+    """The modes (shapes, strides) of ``layout`` after checking ``0 <= begin <= end <= rank``."""
+    s, d = _modes(layout, fn)
+    if type(begin) is not int or type(end) is not int or not 0 <= begin <= end <= len(s):
+        raise CutepyError(f"{fn}: [{it.short_repr(begin)}, {it.short_repr(end)}) "
+                          f"is not a mode range of {layout}")
+    return s, d
+
+
+def take(layout: Layout, begin: int, end: int) -> Layout:
+    """Modes ``[begin, end)`` (CuTe's ``take<B,E>``).
+
+    Pre:  ``0 <= begin <= end <= rank(layout)``.
+    Post: a rank ``end - begin`` layout of those modes, unchanged.
+
+    >>> take(Layout((2, 3, 4)), 1, 3)
+    (3,4):(2,6)
+    """
+    if _composed(layout):  # as C++: take the modes of the inner layout
+        return _on_inner(layout, take, begin, end)
+    s, d = _mode_range(layout, begin, end, "take")
+    return Layout._new(s[begin:end], d[begin:end])
+
+
+def group(layout: Layout, begin: int, end: int) -> Layout:
+    """Gather modes ``[begin, end)`` into one mode (CuTe's ``group<B,E>``).
+
+    Pre:  ``0 <= begin <= end <= rank(layout)``.
+    Post: the same function of the 1-D index; rank drops by ``end - begin - 1``.
+
+    >>> group(Layout((2, 3, 4)), 0, 2)
+    ((2,3),4):((1,2),6)
+    """
+    if _composed(layout):  # as C++: group the modes of the inner layout
+        return _on_inner(layout, group, begin, end)
+    s, d = _mode_range(layout, begin, end, "group")
+    if begin == end:  # as C++: an empty range groups nothing
+        return layout_arg(layout, "group")
+    return Layout._new(
+        s[:begin] + (s[begin:end],) + s[end:], d[:begin] + (d[begin:end],) + d[end:]
+    )
+
+
+def append(layout: Layout, x: Layout | None = None, n: int | None = None) -> Layout:
+    """Add ``x`` as a last mode; with ``n``, pad with ``x`` (default ``1:0``) up to rank ``n``.
+
+    Pre:  ``x`` is a Layout (or None for ``1:0``).
+    Post: the old modes come first, unchanged; with ``n``, the rank is ``max(rank, n)``.
+
+    >>> append(Layout(4), n=3)
+    (4,1,1):(1,0,0)
+    >>> append(Layout((2, 3)), Layout(5, 6))
+    (2,3,5):(1,2,6)
+    """
+    if _composed(layout):  # as C++: append to the inner layout
+        return _on_inner(layout, append, x, n)
+    x = Layout._new(1, 0) if x is None else layout_arg(x, "append")
+    s, d = _modes(layout, "append")
+    if n is None:
+        return Layout._new(s + (x._shape,), d + (x._stride,))
+    k = max(0, n - len(s))
+    return Layout._new(s + (x._shape,) * k, d + (x._stride,) * k)
+
+
+def prepend(layout: Layout, x: Layout | None = None, n: int | None = None) -> Layout:
+    """Add ``x`` as a first mode; with ``n``, pad in front up to rank ``n``.
+
+    Pre:  ``x`` is a Layout (or None for ``1:0``).
+    Post: the old modes come last, unchanged; with ``n``, the rank is ``max(rank, n)``.
+
+    >>> prepend(Layout((2, 3)), Layout(5, 6))
+    (5,2,3):(6,1,2)
+    """
+    x = Layout._new(1, 0) if x is None else layout_arg(x, "prepend")
+    s, d = _modes(layout, "prepend")
+    if n is None:
+        return Layout._new((x._shape,) + s, (x._stride,) + d)
+    k = max(0, n - len(s))
+    return Layout._new((x._shape,) * k + s, (x._stride,) * k + d)
+
+
+def replace(layout: Layout, i: int, x: Layout) -> Layout:
+    """Mode ``i`` replaced by ``x`` (CuTe's ``replace<I>``).
+
+    Pre:  ``i`` names a top-level mode; ``x`` is a Layout.
+    Post: every other mode is unchanged.
+
+    >>> replace(Layout((2, 3)), 1, Layout(5, 7))
+    (2,5):(1,7)
+    """
+    s, d = _modes(layout, "replace")
+    x = layout_arg(x, "replace")
+    if type(i) is not int or not -len(s) <= i < len(s):
+        raise CutepyError(f"replace: mode {i} out of range for {layout}")
+    s, d = list(s), list(d)
+    s[i], d[i] = x._shape, x._stride
+    return Layout._new(tuple(s), tuple(d))
+
+
+def flatten(layout: Layout) -> Layout:
+    """All leaves as top-level modes.
+
+    Pre:  any layout.
+    Post: depth at most 1; the same function of the 1-D index.
+
+    >>> flatten(Layout(((2, 2), 3), ((24, 2), 8)))
+    (2,2,3):(24,2,8)
+    """
+    if _composed(layout):  # as C++: flatten the inner layout
+        return _on_inner(layout, flatten)
+    layout = layout_arg(layout, "flatten")
+    if type(layout._shape) is not tuple:
+        return layout
+    return Layout._new(it.flatten(layout._shape), it.flatten(layout._stride))
+
+
+def unflatten(layout: Layout, target_profile: Any) -> Layout:
+    """The flat ``layout`` with its modes nested like ``target_profile`` (C++'s ``unflatten``).
+
+    Pre:  ``layout`` is flat and has as many modes as ``target_profile`` has leaves (else
+          ``CutepyError``); ``target_profile`` is an IntTuple (its leaves' values do not matter).
+    Post: ``congruent(result.shape, target_profile)`` and ``flatten(result) == flatten(layout)``.
+
+    >>> unflatten(Layout((2, 3, 4)), ((0, 0), 0))
+    ((2,3),4):((1,2),6)
+    """
+    layout = layout_arg(layout, "unflatten")
+    check_profile = it.flatten(target_profile) if type(target_profile) is tuple else (target_profile,)
+    for leaf in check_profile:
+        if not it.is_integer(leaf):
+            raise CutepyError(f"unflatten: the profile {it.short_repr(target_profile)} is not an IntTuple")
+    s, d = layout._shape, layout._stride
+    if type(s) is tuple and any(type(x) is tuple for x in s):
+        raise CutepyError(f"unflatten: {layout} is not flat")
+    fs, fd = (s, d) if type(s) is tuple else ((s,), (d,))
+    if len(fs) != len(check_profile):
+        raise CutepyError(f"unflatten: {layout} has {len(fs)} modes, the profile "
+                          f"{it.short_repr(target_profile)} {len(check_profile)} leaves")
+    if type(target_profile) is not tuple:
+        return Layout._new(fs[0], fd[0])
+    return Layout._new(it.unflatten(fs, target_profile), it.unflatten(fd, target_profile))
+
+
+# -- slicing ----------------------------------------------------------------------
+
+
+def slice_and_offset(crd: Any, layout: Layout) -> tuple[Layout, Any]:
+    """Split ``crd`` (``None`` = wildcard) into the sub-layout it leaves free and the offset it fixes.
+
+    Pre:  ``crd`` is congruent to a prefix profile of the shape, ``None`` where a mode stays.
+    Post: ``layout(c) == offset + sub(c')`` where ``c'`` are the wildcard positions of ``c``.
+
+    >>> slice_and_offset((None, 2), Layout((4, 3), (3, 1)))
+    ((4):(3), 2)
+    """
+    if type(layout) is not Layout:
+        if callable(getattr(layout, "slice_and_offset", None)):  # a composed layout slices itself
+            return layout.slice_and_offset(crd)
+        layout = layout_arg(layout, "slice_and_offset")
+    crd = _normalize_coord(crd)
+    shape, stride = layout._shape, layout._stride
+    if crd is None:
+        return layout, 0
+    if isinstance(crd, tuple):
+        s, d = it.lift_slice(crd, shape, True), it.lift_slice(crd, stride, True)
+    else:
+        s, d = (), ()
+    zero = _fill_none(crd)
+    return Layout._new(s, d), it.crd2idx(zero, shape, stride)
+
+
+def _fill_none(c: Any) -> Any:
+    if isinstance(c, tuple):
+        return tuple(_fill_none(x) for x in c)
+    return 0 if c is None else c
+
+
+def slice_(crd: Any, x: Any) -> Any:
+    """C++'s ``slice(crd, x)`` (exported as ``cutepy.slice``): the part of a layout or an
+    IntTuple that the wildcards ``None`` of ``crd`` leave free, without the offset.
+
+    Pre:  ``x`` is a layout (plain or composed) or an IntTuple; ``crd`` as for
+          :func:`slice_and_offset` (else ``CutepyError``).
+    Post: for a layout, ``slice_and_offset(crd, x)[0]``; for an IntTuple, the leaves under
+          the wildcards, flat (``x`` itself for ``crd = None``, ``()`` for an integer ``crd``).
+
+    >>> slice_((None, 0), (3, 4)), slice_((None, 2), Layout((4, 3), (3, 1)))
+    ((3,), (4):(3))
+    """
+    if isinstance(x, tuple) or type(x) is int:
+        check_int_tuple(x, "slice", 2)
+        return it.slice_tuple(_normalize_coord(crd), x)
+    return slice_and_offset(crd, x)[0]
+
+
+def dice(crd: Any, layout: Layout) -> Layout:
+    """The modes of ``layout`` (or of an IntTuple) that ``crd`` fixes (the opposite of slicing).
+
+    Pre:  ``crd`` as for :func:`slice_and_offset`.
+    Post: the leaves where ``crd`` is not the wildcard, flat, in order.
+
+    >>> dice((None, 2), Layout((4, 3), (3, 1)))
+    (3):(1)
+    """
+    if isinstance(layout, tuple) or type(layout) is int:  # C++'s dice(crd, IntTuple)
+        check_int_tuple(layout, "dice", 2)
+        return it.dice_tuple(_normalize_coord(crd), layout)
+    if type(layout) is not Layout:  # C++ has no dice of a composed layout
+        layout = layout_arg(layout, "dice")
+    crd = _normalize_coord(crd)
+    if crd is None:
+        return Layout._new((), ())
+    if not isinstance(crd, tuple):
+        return layout
+    return Layout._new(it.lift_slice(crd, layout._shape, False), it.lift_slice(crd, layout._stride, False))
+
+
+# -- offsets back to coordinates ---------------------------------------------------
+
+
+def get_hier_coord(layout: Layout, offset: Any) -> Any:
+    """The natural coordinate whose offset is ``offset``, read through the strides (C++'s
+    ``Layout::get_hier_coord``): leaf ``(offset // d) % s``. Exact for compact layouts.
+
+    Pre:  integer strides, no stride-0 leaf of size > 1 (else ``CutepyError``).
+    Post: ``congruent(result, shape(layout))`` and ``layout(result) == offset`` whenever
+          ``layout`` is compact and reaches ``offset``.
+
+    >>> get_hier_coord(Layout((2, 4), (4, 1)), 7)
+    (1, 3)
+    """
+    return it.idx2crd(offset, layout.shape, layout.stride)
+
+
+def get_flat_coord(layout: Layout, offset: Any) -> Any:
+    """``get_hier_coord`` with each top-level mode's coordinate made 1-D (C++'s ``get_flat_coord``).
+
+    Pre:  as :func:`get_hier_coord`.
+    Post: ``rank(result) == rank(layout)``, ``depth(result) <= 1`` and
+          ``layout(result) == offset`` for a compact layout.
+
+    >>> get_flat_coord(Layout(((2, 2), 4), ((8, 4), 1)), 13)
+    (3, 1)
+    """
+    crd = get_hier_coord(layout, offset)
+    shape = layout.shape
+    if type(shape) is not tuple or len(shape) == 1:  # C++'s repeat<1> is not a tuple
+        return it.crd2idx(crd, shape)
+    return tuple(it.crd2idx(c, s) for c, s in zip(crd, shape))
+
+
+def get_1d_coord(layout: Layout, offset: Any) -> Any:
+    """The column-major index of ``get_hier_coord(offset)`` (C++'s ``get_1d_coord``).
+
+    Pre:  ``offset`` is an offset ``layout`` reaches (exact for compact layouts).
+    Post: ``layout(result) == offset``; ``result == crd2idx(get_hier_coord(layout, offset), shape)``.
+
+    >>> get_1d_coord(Layout((2, 4), (4, 1)), 7)
+    7
+    """
+    return _horner(get_hier_coord(layout, offset), layout.shape)
+
+
+def _horner(crd: Any, shape: Any) -> Any:
+    if type(crd) is not tuple:
+        return crd
+    fc, fs = it.flatten(crd), it.flatten(it._product_like(shape, crd))
+    r = fc[-1]
+    for c, s in zip(reversed(fc[:-1]), reversed(fs[:-1])):
+        r = c + s * r
+    return r
+
+
+
+# -- free functions mirroring CuTe ----------------------------------------------------
+
+
+def size(x: Any) -> Any:
+    """``size`` of a layout (or anything with ``size()``) or of an IntTuple.
+
+    Pre:  a layout-like value or an IntTuple.
+    Post: the number of coordinates: the product of the shape.
+
+    >>> size(Layout((2, (3, 4)))), size((2, 3))
+    (24, 6)
+    """
+    return x.size() if callable(getattr(x, "size", None)) else it.product(x)
+
+
+def cosize(layout: Any) -> Any:
+    """``cosize`` of a layout: one past its largest offset.
+
+    Pre:  a layout with integer strides.
+    Post: ``1 + sum((s - 1) * |d|)`` over the leaves.
+
+    >>> cosize(Layout((2, 3), (3, 1)))
+    6
+    """
+    if type(layout) is not Layout and not callable(getattr(layout, "cosize", None)):
+        layout = layout_arg(layout, "cosize")
+    return layout.cosize()
+
+
+def coprofile(layout: Layout) -> Any:
+    """The profile of ``layout``'s codomain, as a tuple of zeros (C++'s ``coprofile``).
+
+    Integer strides give ``0``; basis strides (identity layouts) give zeros shaped like the
+    sum of the strides, the coordinate tuple every offset of ``layout`` is.
+
+    Pre:  ``layout`` is a Layout (or a shape); its strides are all integers or all basis
+          elements (else ``CutepyError``: C++ does not add an integer to a coordinate).
+    Post: ``congruent(result, layout(i))`` for every index ``i``; every leaf is 0.
+
+    >>> coprofile(Layout((4, 8), (1, 4)))
+    0
+    >>> coprofile(make_identity_layout((4, (8, 2))))
+    (0, (0, 0))
+    """
+    if type(layout) is not Layout:
+        layout = layout_arg(layout, "coprofile")
+    total: Any = 0
+    for d in it.flatten(layout._stride) if type(layout._stride) is tuple else (layout._stride,):
+        total = total + (d.as_tuple() if isinstance(d, ScaledBasis) else d)
+    return _zeros_like(total)
+
+
+def _zeros_like(t: Any) -> Any:
+    if isinstance(t, tuple):
+        return tuple(_zeros_like(x) for x in t)
+    return 0
+
+
+def rank(x: Any) -> int:
+    """``rank`` of a layout or an IntTuple: the number of top-level modes.
+
+    Pre:  a layout-like value or an IntTuple.
+    Post: ``1`` for an integer, ``len`` for a tuple.
+
+    >>> rank(Layout((2, (3, 4)))), rank(5)
+    (2, 1)
+    """
+    return x.rank() if callable(getattr(x, "rank", None)) else it.rank(x)
+
+
+def depth(x: Any) -> int:
+    """``depth`` of a layout or an IntTuple: how deeply its shape nests.
+
+    Pre:  a layout-like value or an IntTuple.
+    Post: ``0`` for an integer, ``1 + max(depth of the modes)`` for a tuple.
+
+    >>> depth(Layout((2, (3, 4)))), depth(5)
+    (2, 0)
+    """
+    return x.depth() if callable(getattr(x, "depth", None)) else it.depth(x)
+
+
+def shape(layout: Layout) -> Any:
+    """The shape of a layout.
+
+    Pre:  a layout-like value.
+    Post: its shape, a positive integer or a nested tuple of them.
+
+    >>> shape(Layout((2, 3), (3, 1)))
+    (2, 3)
+    """
+    return layout.shape
+
+
+def stride(layout: Layout) -> Any:
+    """The stride of a layout.
+
+    Pre:  a layout-like value.
+    Post: its stride, congruent to its shape.
+
+    >>> stride(Layout((2, 3), (3, 1)))
+    (3, 1)
+    """
+    return layout.stride

@@ -1,0 +1,190 @@
+"""Copy atoms: the thread-value layouts of one copy instruction, as C++ CuTe's ``Copy_Traits``
+(``cute/atom/copy_traits_sm75.hpp``, ``_sm80``, ``_sm90``; CUTLASS 4.2) and ``Copy_Atom``.
+
+The traits give bit layouts, ``(thread, value) -> bit`` of the source and destination;
+``Copy_Atom<Op, T>`` recasts them to elements of ``element_bits`` bits
+(``recast_layout<uint1_t, T>``, i.e. :func:`cutepy.algebra.casting.upcast`).
+
+>>> a = copy_atom("SM75_U32x4_LDSM_N", 16)
+>>> a.layout_src_tv, a.layout_dst_tv
+((32,8):(8,1), (32,(2,4)):(2,(1,64)))
+>>> a.layout_dst_tv_bits, a.op
+((32,(32,4)):(32,(1,1024)), 'ldmatrix')
+>>> copy_atom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", 16).layout_src_tv
+(1,8):(0,1)
+
+Names are the C++ type names: ``SM75_U32x{1,2,4}_LDSM_N``, ``SM75_U16x{2,4,8}_LDSM_T``,
+``SM90_U32x{1,2,4}_STSM_N``, ``SM90_U16x{2,4,8}_STSM_T``,
+``SM80_CP_ASYNC_{CACHEALWAYS,CACHEGLOBAL}[_ZFILL]<S>`` and ``UniversalCopy<S>`` with
+``S`` one of ``uint{8,16,32,64,128}_t`` (cp.async: 32, 64 or 128 bits; CACHEGLOBAL: 128).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...algebra.casting import upcast
+from ...core.errors import CutepyError
+from ...core.inttuple import flatten
+from ...core.layout import Layout, size
+
+#: what an atom does to shared memory, by op: the bank-conflict analysis reads it.
+OPS = ("ldmatrix", "stmatrix", "ld", "st", "cp.async")
+
+
+@dataclass(frozen=True)
+class CopyAtom:
+    """C++ ``Copy_Atom<Op, T>`` with ``T`` of ``element_bits`` bits.
+
+    ``layout_*_tv_bits`` are the traits' ``SrcLayout``/``DstLayout``/``RefLayout``
+    (thread, value) -> bit; ``layout_*_tv`` are ``ValLayoutSrc``/``Dst``/``Ref`` in elements.
+
+    >>> a = copy_atom("SM75_U32x4_LDSM_N", 16)
+    >>> a.num_val_src, a.layout_src_tv, a.layout_dst_tv
+    (8, (32,8):(8,1), (32,(2,4)):(2,(1,64)))
+    """
+
+    name: str
+    element_bits: int
+    thr_id: Layout
+    layout_src_tv_bits: Layout
+    layout_dst_tv_bits: Layout
+    layout_ref_tv_bits: Layout
+    op: str
+    cpp_type: str
+
+    @property
+    def layout_src_tv(self) -> Layout:
+        return _recast(self.layout_src_tv_bits, self.element_bits)
+
+    @property
+    def layout_dst_tv(self) -> Layout:
+        return _recast(self.layout_dst_tv_bits, self.element_bits)
+
+    @property
+    def layout_ref_tv(self) -> Layout:
+        return _recast(self.layout_ref_tv_bits, self.element_bits)
+
+    @property
+    def num_val_src(self) -> int:
+        return size(self.layout_src_tv[1])
+
+    @property
+    def num_val_dst(self) -> int:
+        return size(self.layout_dst_tv[1])
+
+    def __str__(self) -> str:
+        return (
+            f"Copy_Atom {self.name}\n  ThrID:        {self.thr_id}\n"
+            f"  ValLayoutSrc: {self.layout_src_tv}\n  ValLayoutDst: {self.layout_dst_tv}\n"
+            f"  ValLayoutRef: {self.layout_ref_tv}\n  ValueType:    {self.element_bits}b"
+        )
+
+    def __repr__(self) -> str:
+        return f"copy_atom({self.name!r}, {self.element_bits})"
+
+
+def _recast(bits: Layout, element_bits: int) -> Layout:
+    return bits if element_bits == 1 else upcast(bits, element_bits)
+
+
+_L = Layout
+# ldmatrix (copy_traits_sm75.hpp): name -> (SrcLayout, DstLayout) in bits
+_LDSM = {
+    "SM75_U32x1_LDSM_N": (_L(((8, 4), 128), ((128, 0), 1)), _L((32, 32), (32, 1))),
+    "SM75_U32x2_LDSM_N": (_L(((16, 2), 128), ((128, 0), 1)), _L((32, (32, 2)), (32, (1, 1024)))),
+    "SM75_U32x4_LDSM_N": (_L((32, 128), (128, 1)), _L((32, (32, 4)), (32, (1, 1024)))),
+    "SM75_U16x2_LDSM_T": (_L(((8, 4), 128), ((128, 0), 1)), _L(((4, 8), (16, 2)), ((256, 16), (1, 128)))),
+    "SM75_U16x4_LDSM_T": (
+        _L(((16, 2), 128), ((128, 0), 1)),
+        _L(((4, 8), (16, 2, 2)), ((256, 16), (1, 128, 1024))),
+    ),
+    "SM75_U16x8_LDSM_T": (_L((32, 128), (128, 1)), _L(((4, 8), (16, 2, 4)), ((256, 16), (1, 128, 1024)))),
+}
+_UINT_BITS = {"uint8_t": 8, "uint16_t": 16, "uint32_t": 32, "uint64_t": 64, "uint128_t": 128}
+_TEMPLATED = re.compile(r"(SM80_CP_ASYNC_(?:CACHEALWAYS|CACHEGLOBAL)(?:_ZFILL)?|UniversalCopy)<(\w+)>")
+
+
+def _atom(name: str, element_bits: int, op: str | None) -> CopyAtom:
+    if name in _LDSM:
+        src, dst = _LDSM[name]
+        return CopyAtom(name, element_bits, Layout(32, 1), src, dst, dst, op or "ldmatrix", name)
+    if name.startswith("SM90_") and name.endswith(("_STSM_N", "_STSM_T")):
+        ld = "SM75_" + name[5:].replace("STSM", "LDSM")
+        if ld in _LDSM:
+            src, dst = _LDSM[ld]
+            return CopyAtom(name, element_bits, Layout(32, 1), dst, src, dst, op or "stmatrix", name)
+    m = _TEMPLATED.fullmatch(name.replace(" ", ""))
+    if m is not None and m.group(2) in _UINT_BITS:
+        base, bits = m.group(1), _UINT_BITS[m.group(2)]
+        vec = Layout((1, bits), (0, 1))
+        if base.startswith("SM80"):
+            if bits not in (32, 64, 128) or ("CACHEGLOBAL" in base and bits != 128):
+                raise CutepyError(f"{name}: cp.async moves 4, 8 or 16 bytes (CACHEGLOBAL: 16 only)")
+            return CopyAtom(name, element_bits, Layout(1, 0), vec, vec, vec, op or "cp.async", name)
+        return CopyAtom(name, element_bits, Layout(1, 0), vec, vec, vec, op or "ld", name)
+    raise CutepyError(f"unknown copy atom {name!r} (see cutepy.copy_atoms() for the names)")
+
+
+def copy_atom(name: str, element_bits: int, op: str | None = None) -> CopyAtom:
+    """C++ ``Copy_Atom<name, T>`` for an element type ``T`` of ``element_bits`` bits.
+
+    ``op`` overrides what the atom does to shared memory (e.g. ``"st"`` for a
+    ``UniversalCopy`` that writes shared memory; the default is ``"ld"``).
+
+    Pre:  ``name`` is one of :func:`copy_atoms`; ``element_bits`` is a positive int dividing the
+          bits each thread moves per value group (C++ would not compile otherwise); ``op`` is one
+          of ``OPS`` (else ``CutepyError``).
+    Post: ``layout_*_tv`` are the traits' (thread, value) -> bit layouts recast to elements:
+          ``size(layout_src_tv) * element_bits`` is the bits the atom moves.
+
+    >>> copy_atom("SM90_U32x2_STSM_N", 16).layout_dst_tv
+    ((16,2),8):((8,0),1)
+    >>> copy_atom("SM75_U32x1_LDSM_N", 48)
+    Traceback (most recent call last):
+    ...
+    cutepy.CutepyError: copy_atom SM75_U32x1_LDSM_N: 48-bit elements do not tile its 32-bit values
+    """
+    if not isinstance(name, str):
+        raise CutepyError(f"a copy atom is named by a string, not {name!r}")
+    if type(element_bits) is not int or element_bits < 1:
+        raise CutepyError(f"copy_atom {name}: element_bits must be a positive int, not {element_bits!r}")
+    if op is not None and op not in OPS:
+        raise CutepyError(f"copy_atom {name}: op {op!r} is not one of {OPS}")
+    atom = _atom(name, element_bits, op)
+    vbits = min(_contiguous_bits(atom.layout_src_tv_bits), _contiguous_bits(atom.layout_dst_tv_bits))
+    if vbits % element_bits != 0:
+        raise CutepyError(
+            f"copy_atom {name}: {element_bits}-bit elements do not tile its {vbits}-bit values"
+        )
+    return atom
+
+
+def _contiguous_bits(L: Layout) -> int:
+    """The bits of the value mode's first contiguous run (the unit an element must divide)."""
+    s, d = flatten(L.shape[1]), flatten(L.stride[1])
+    run = 1
+    for si, di in zip(s, d):
+        if di != run:
+            break
+        run *= si
+    return run
+
+
+def copy_atoms() -> list[str]:
+    """Every copy-atom name :func:`copy_atom` knows.
+
+    Pre:  none.
+    Post: a sorted list of names, each accepted by ``copy_atom(name, bits)`` for some ``bits``.
+
+    >>> "SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>" in copy_atoms()
+    True
+    """
+    out = list(_LDSM)
+    out += ["SM90_" + n[5:].replace("LDSM", "STSM") for n in _LDSM]
+    for base in ("SM80_CP_ASYNC_CACHEALWAYS", "SM80_CP_ASYNC_CACHEALWAYS_ZFILL"):
+        out += [f"{base}<uint{b}_t>" for b in (32, 64, 128)]
+    out += ["SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>"]
+    out += [f"UniversalCopy<uint{b}_t>" for b in (8, 16, 32, 64, 128)]
+    return out

@@ -1,0 +1,394 @@
+"""TiledMMA: an MMA atom repeated over a layout of atoms, and the per-thread partitions,
+ported from C++ CuTe's ``cute/atom/mma_atom.hpp`` (CUTLASS 4.2).
+
+>>> from cutepy.kernels.atoms import mma_atom
+>>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1), (32, 32, 16))
+>>> mma.thr_layout_vmnk, mma.tile_size_mnk, mma.size
+((32,2,2,1):(1,32,64,0), (32, 32, 16), 128)
+>>> mma.tv_layout_A_tiled
+((4,8,2,2),((2,2,2),(1,1))):((64,1,16,0),((32,8,256),(0,0)))
+>>> from cutepy.kernels.tensor import make_identity_tensor
+>>> mma.get_slice(5).partition_C(make_identity_tensor((64, 64)))
+ArithTuple(1,2) o ((2,2),2,4):((1@1,8@0),32@0,16@1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...algebra.complement import complement
+from ...algebra.composition import composition
+from ...algebra.inverse import right_inverse
+from ...algebra.products import tiled_product
+from ...core.errors import CutepyError
+from ...core.inttuple import flatten
+from ...core.layout import Layout, append, make_layout, size, slice_and_offset
+from ..atoms.mma import MMAAtom
+from ..tensor import Tensor, compact_layout, flat_coord, make_fragment_like
+from .zip import logical_divide_cxx, rank_of, repeat_wild, zipped_divide_cxx
+
+#: the most threads a TiledMMA may have (pictures and checks enumerate them)
+MAX_THREADS = 4096
+
+
+def _as_layout(x: Any) -> Layout:
+    if isinstance(x, Layout):
+        return x
+    return compact_layout(x)
+
+
+def _perm_size(p: Any) -> int:
+    if isinstance(p, tuple):
+        n = 1
+        for q in p:
+            n *= _perm_size(q)
+        return n
+    return size(p) if isinstance(p, Layout) else p
+
+
+@dataclass(frozen=True)
+class TiledMMA:
+    """C++ ``TiledMMA<MMA_Atom, AtomLayoutMNK, PermutationMNK>``.
+
+    ``atom_layout_mnk`` is the rank-3 layout of atoms; ``permutation_mnk`` is a 3-tuple of
+    tilers (``None`` = C++'s ``_``, an int, a layout or a tuple of them).
+
+    >>> from cutepy.kernels.atoms import mma_atom
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> mma.tile_size_mnk, mma.size
+    ((32, 16, 16), 128)
+    """
+
+    atom: MMAAtom
+    atom_layout_mnk: Layout
+    permutation_mnk: tuple
+
+    # -- sizes -------------------------------------------------------------------------
+    @property
+    def thr_layout_vmnk(self) -> Layout:
+        return tiled_product(self.atom.thr_id, self.atom_layout_mnk)
+
+    @property
+    def size(self) -> int:
+        return size(self.thr_layout_vmnk)
+
+    def permutation(self, i: int) -> Any:
+        """C++ ``permutation_mnk<i>()``: the tiler of mode i (``_`` -> atom extent x atoms)."""
+        p = self.permutation_mnk[i]
+        if p is None:
+            return self.atom.shape_mnk[i] * size(self.thr_layout_vmnk[i + 1])
+        return p
+
+    @property
+    def tile_size_mnk(self) -> tuple:
+        return tuple(_perm_size(self.permutation(i)) for i in range(3))
+
+    # -- thread fragments (C++ thrfrg_A/B/C) -----------------------------------------------
+    def _thrfrg(self, L: Layout, a: int, b: int, atom_tv: Layout) -> Layout:
+        t = logical_divide_cxx(L, (self.permutation(a), self.permutation(b)))
+        ab = zipped_divide_cxx(
+            t, (compact_layout(self.atom.shape_mnk[a]), compact_layout(self.atom.shape_mnk[b]))
+        )
+        tv = composition(ab, (atom_tv, None))
+        vmnk = self.thr_layout_vmnk
+        thr_tile = (None, (compact_layout(size(vmnk[a + 1])), compact_layout(size(vmnk[b + 1]))))
+        return zipped_divide_cxx(tv, thr_tile)
+
+    def thrfrg_A(self, L: Layout) -> Layout:
+        """``((ThrV,(ThrM,ThrK)),(FrgV,(RestM,RestK)))`` of an ``M x K`` layout."""
+        return self._thrfrg(_as_layout(L), 0, 2, self.atom.tv_layout_A)
+
+    def thrfrg_B(self, L: Layout) -> Layout:
+        """``((ThrV,(ThrN,ThrK)),(FrgV,(RestN,RestK)))`` of an ``N x K`` layout."""
+        return self._thrfrg(_as_layout(L), 1, 2, self.atom.tv_layout_B)
+
+    def thrfrg_C(self, L: Layout) -> Layout:
+        """``((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN)))`` of an ``M x N`` layout."""
+        return self._thrfrg(_as_layout(L), 0, 1, self.atom.tv_layout_C)
+
+    # -- the tiled TV layouts (C++ get_layoutA_TV/B/C) ----------------------------------
+    def _thridx_2_thrid(self) -> Layout:
+        vmnk = self.thr_layout_vmnk
+        return composition(
+            Layout((size(vmnk), 1), (1, 0)), right_inverse(make_layout(vmnk, complement(vmnk)))
+        )
+
+    @property
+    def tv_layout_C_tiled(self) -> Layout:
+        """``(thread, value) -> m + M*n`` over the ``M x N`` tile (C++ ``get_layoutC_TV``)."""
+        M, N, _ = self.tile_size_mnk
+        return composition(self.thrfrg_C(compact_layout((M, N))), (self._thridx_2_thrid(), None))
+
+    @property
+    def tv_layout_A_tiled(self) -> Layout:
+        """``(thread, value) -> m + M*k`` over the ``M x K`` tile (C++ ``get_layoutA_TV``)."""
+        M, _, K = self.tile_size_mnk
+        vmnk = self.thr_layout_vmnk
+        atile = (None, (Layout((size(vmnk[1]), size(vmnk[2])), (1, 0)), None))
+        L = composition(self.thrfrg_A(compact_layout((M, K))), (atile, None))
+        return composition(L, (self._thridx_2_thrid(), None))
+
+    @property
+    def tv_layout_B_tiled(self) -> Layout:
+        """``(thread, value) -> n + N*k`` over the ``N x K`` tile (C++ ``get_layoutB_TV``)."""
+        _, N, K = self.tile_size_mnk
+        vmnk = self.thr_layout_vmnk
+        btile = (None, (Layout((size(vmnk[1]), size(vmnk[2])), (0, 1)), None))
+        L = composition(self.thrfrg_B(compact_layout((N, K))), (btile, None))
+        return composition(L, (self._thridx_2_thrid(), None))
+
+    def thread_ids(self) -> list[int]:
+        """The thread indices this TiledMMA uses: the values of ``thr_layout_vmnk``
+        (``0 .. size-1`` except for atoms whose threads are not consecutive, e.g. SM70's quad pairs)."""
+        return sorted({int(x) for x in self.thr_layout_vmnk.offsets()})
+
+    def get_slice(self, thr_idx: int) -> ThrMMA:
+        """The partitioner of thread ``thr_idx`` (C++ ``get_slice``); an index between the
+        :meth:`thread_ids` (an SM70 lane outside the quad pair) aliases one, as in C++."""
+        top = self.thread_ids()[-1]
+        if type(thr_idx) is not int or not 0 <= thr_idx <= top:
+            raise CutepyError(f"thread {thr_idx!r} is outside this TiledMMA's thread indices 0..{top}")
+        return ThrMMA(self, flat_coord(self.thr_layout_vmnk, thr_idx))
+
+    get_thread_slice = get_slice
+
+    def __str__(self) -> str:
+        perm = ",".join("_" if p is None else str(p) for p in self.permutation_mnk)
+        return (
+            f"TiledMMA\n  ThrLayoutVMNK:  {self.thr_layout_vmnk}\n  PermutationMNK: ({perm})\n{self.atom}"
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"make_tiled_mma({self.atom!r}, {self.atom_layout_mnk}, "
+            f"({', '.join('None' if p is None else str(p) for p in self.permutation_mnk)}))"
+        )
+
+
+def _partition(mma: TiledMMA, thr: Layout, coord: tuple, tensor: Any) -> Any:
+    """``thr_tensor(coord, (_, repeat<rank<1,1>>(_)))`` on a tensor or a layout."""
+    rest = rank_of(thr.shape[1][1])
+    crd = (coord, (None, repeat_wild(rest)))
+    if isinstance(tensor, Tensor):
+        return Tensor(tensor.engine, thr, tensor.offset).slice(crd)
+    return slice_and_offset(crd, thr)[0]
+
+
+@dataclass(frozen=True)
+class ThrMMA:
+    """C++ ``ThrMMA``: one thread's view of a TiledMMA; ``thr_vmnk`` is its (v,m,n,k) coordinate.
+
+    >>> from cutepy.kernels.atoms import mma_atom
+    >>> from cutepy.kernels.tensor import make_identity_tensor
+    >>> thr = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1)).get_slice(37)
+    >>> thr.thr_vmnk, thr.partition_C(make_identity_tensor((32, 16)))
+    ((5, 1, 0, 0), ArithTuple(17,2) o ((2,2),1,1):((1@1,8@0),0,0))
+    """
+
+    tiled_mma: TiledMMA
+    thr_vmnk: tuple
+
+    def partition_A(self, tensor: Any) -> Any:
+        """The values of the ``M x K`` tensor this thread feeds as A: ``(FrgV, RestM, RestK)``."""
+        v, m, _, k = self.thr_vmnk
+        return _partition(self.tiled_mma, self.tiled_mma.thrfrg_A(_layout_of(tensor)), (v, (m, k)), tensor)
+
+    def partition_B(self, tensor: Any) -> Any:
+        """The values of the ``N x K`` tensor this thread feeds as B: ``(FrgV, RestN, RestK)``."""
+        v, _, n, k = self.thr_vmnk
+        return _partition(self.tiled_mma, self.tiled_mma.thrfrg_B(_layout_of(tensor)), (v, (n, k)), tensor)
+
+    def partition_C(self, tensor: Any) -> Any:
+        """The values of the ``M x N`` tensor this thread accumulates: ``(FrgV, RestM, RestN)``."""
+        v, m, n, _ = self.thr_vmnk
+        return _partition(self.tiled_mma, self.tiled_mma.thrfrg_C(_layout_of(tensor)), (v, (m, n)), tensor)
+
+    def partition_fragment_A(self, tensor: Any) -> Tensor:
+        """A register fragment shaped like ``partition_A(tensor)`` (C++ ``make_fragment_like``)."""
+        _no_descriptor(self.tiled_mma.atom, "A")
+        return _fragment_like(self.partition_A(tensor))
+
+    def partition_fragment_B(self, tensor: Any) -> Tensor:
+        """A register fragment shaped like ``partition_B(tensor)``."""
+        _no_descriptor(self.tiled_mma.atom, "B")
+        return _fragment_like(self.partition_B(tensor))
+
+    def partition_fragment_C(self, tensor: Any) -> Tensor:
+        """A compact register fragment of ``partition_C(tensor)``'s shape (C++ ``make_fragment_C``)."""
+        return _fragment(compact_layout(_layout_of(self.partition_C(tensor)).shape))
+
+    def __str__(self) -> str:
+        return f"ThrMMA\n  ThrVMNK: ({','.join(map(str, self.thr_vmnk))})\n{self.tiled_mma}"
+
+
+def _layout_of(x: Any) -> Layout:
+    if isinstance(x, Tensor):
+        if not isinstance(x.layout, Layout):
+            raise CutepyError("TiledMMA partitions tensors with plain layouts (not swizzled ones)")
+        return x.layout
+    return _as_layout(x)
+
+
+def _no_descriptor(atom: MMAAtom, which: str) -> None:
+    if atom.name.startswith("SM90") and ("_SS" in atom.name or which == "B"):
+        raise CutepyError(
+            f"{atom.name} reads {which} from shared memory through a GMMA descriptor; "
+            "its fragment is a descriptor tensor, which cutepy does not model"
+        )
+
+
+def _fragment(L: Layout) -> Tensor:
+    import numpy as np  # optional heavy dependency, loaded lazily
+
+    return Tensor(np.zeros(int(L.cosize()), dtype=np.int64), L)
+
+
+def _fragment_like(part: Any) -> Tensor:
+    return _fragment(make_fragment_like(_layout_of(part)))
+
+
+def _shape_of(mma: TiledMMA, thr: Layout, shape: Any) -> Any:
+    crd = (0, (None, repeat_wild(rank_of(shape))))
+    return slice_and_offset(crd, thr)[0].shape
+
+
+def partition_shape_A(mma: TiledMMA, shape_mk: Any) -> Any:
+    """C++ ``partition_shape_A``: the shape of one thread's A values of an ``M x K`` tile.
+
+    Pre:  ``shape_mk`` is an ``(M, K)`` shape the TiledMMA's ``(M, K)`` tile divides.
+    Post: ``(FrgV, RestM, RestK)``, the shape of ``mma.get_slice(t).partition_A`` of an
+          ``M x K`` tensor for any thread ``t``.
+
+    >>> from cutepy.kernels.atoms import mma_atom
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> partition_shape_A(mma, (64, 32))
+    ((2, 2, 2), 2, 2)
+    """
+    return _shape_of(mma, mma.thrfrg_A(compact_layout(shape_mk)), shape_mk)
+
+
+def partition_shape_B(mma: TiledMMA, shape_nk: Any) -> Any:
+    """C++ ``partition_shape_B``: the shape of one thread's B values of an ``N x K`` tile.
+
+    Pre:  ``shape_nk`` is an ``(N, K)`` shape the TiledMMA's ``(N, K)`` tile divides.
+    Post: ``(FrgV, RestN, RestK)``, the shape of ``partition_B`` of an ``N x K`` tensor.
+
+    >>> from cutepy.kernels.atoms import mma_atom
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> partition_shape_B(mma, (64, 32))
+    ((2, 2), 4, 2)
+    """
+    return _shape_of(mma, mma.thrfrg_B(compact_layout(shape_nk)), shape_nk)
+
+
+def partition_shape_C(mma: TiledMMA, shape_mn: Any) -> Any:
+    """C++ ``partition_shape_C``: the shape of one thread's C values of an ``M x N`` tile.
+
+    Pre:  ``shape_mn`` is an ``(M, N)`` shape the TiledMMA's ``(M, N)`` tile divides.
+    Post: ``(FrgV, RestM, RestN)``, the shape of ``partition_C`` of an ``M x N`` tensor.
+
+    >>> from cutepy.kernels.atoms import mma_atom
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> partition_shape_C(mma, (64, 64))
+    ((2, 2), 2, 4)
+    """
+    return _shape_of(mma, mma.thrfrg_C(compact_layout(shape_mn)), shape_mn)
+
+
+def partition_fragment_C(mma: TiledMMA, shape_mn: Any) -> Tensor:
+    """C++ ``partition_fragment_C(mma, shape)``: a compact fragment of ``partition_shape_C``.
+
+    Pre:  as :func:`partition_shape_C`.
+    Post: a zeroed register tensor whose layout is ``make_layout(partition_shape_C(mma, shape_mn))``
+          (compact, column-major).
+
+    >>> from cutepy.kernels.atoms import mma_atom
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> partition_fragment_C(mma, (64, 64))
+    array[int64] o ((2,2),2,4):((1,2),4,8)
+    """
+    return _fragment(compact_layout(partition_shape_C(mma, shape_mn)))
+
+
+def partition_fragment_A(mma: TiledMMA, shape_mk: Any) -> Tensor:
+    """A compact fragment of ``partition_shape_A`` (register-sourced atoms only).
+
+    Pre:  as :func:`partition_shape_A`; the atom reads A from registers (an SM90 ``_SS`` atom's
+          A is a shared-memory descriptor: ``CutepyError``).
+    Post: a zeroed register tensor whose layout is ``make_layout(partition_shape_A(mma, shape_mk))``.
+
+    >>> from cutepy.kernels.atoms import mma_atom
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> partition_fragment_A(mma, (64, 32))
+    array[int64] o ((2,2,2),2,2):((1,2,4),8,16)
+    """
+    _no_descriptor(mma.atom, "A")
+    return _fragment(compact_layout(partition_shape_A(mma, shape_mk)))
+
+
+def partition_fragment_B(mma: TiledMMA, shape_nk: Any) -> Tensor:
+    """A compact fragment of ``partition_shape_B`` (register-sourced atoms only).
+
+    Pre:  as :func:`partition_shape_B`; the atom reads B from registers (an SM90 atom's B is
+          a shared-memory descriptor: ``CutepyError``).
+    Post: a zeroed register tensor whose layout is ``make_layout(partition_shape_B(mma, shape_nk))``.
+
+    >>> from cutepy.kernels.atoms import mma_atom
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> partition_fragment_B(mma, (64, 32))
+    array[int64] o ((2,2),4,2):((1,2),4,16)
+    """
+    _no_descriptor(mma.atom, "B")
+    return _fragment(compact_layout(partition_shape_B(mma, shape_nk)))
+
+
+def make_tiled_mma(atom: MMAAtom, atom_layout: Any = None, permutation: Any = None) -> TiledMMA:
+    """C++ ``make_tiled_mma(atom, thr_layout, permutations)``.
+
+    ``atom_layout`` is a layout or a shape (compact column-major) of up to 3 modes, padded
+    with ``1:0``; ``permutation`` is a tuple of up to 3 tilers, padded with ``None`` (``_``).
+
+    Pre:  ``atom`` is an MMA atom; ``atom_layout`` has at most 3 modes and no stride-0 mode of
+          size > 1; every permutation tiler's size is a multiple of the atom extent times the
+          atoms in that mode (else ``CutepyError``; C++ would divide unevenly).
+    Post: ``size(result) == size(atom.ThrID) * size(atom_layout)``; ``tile_size_mnk`` is the
+          atom's ``(M, N, K)`` times the atoms per mode, or the permutation tilers' sizes.
+
+    >>> from cutepy.kernels.atoms import mma_atom
+    >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    >>> mma.thr_layout_vmnk, mma.tile_size_mnk, mma.size
+    ((32,2,2,1):(1,32,64,0), (32, 16, 16), 128)
+    """
+    if not isinstance(atom, MMAAtom):
+        raise CutepyError(f"make_tiled_mma takes an MMA atom (cutepy.mma_atom(name)), not {atom!r}")
+    L = Layout(1, 0) if atom_layout is None else _as_layout(atom_layout)
+    if L.rank() > 3:
+        raise CutepyError(f"make_tiled_mma: the atom layout {L} has more than 3 modes")
+    if not isinstance(L.shape, tuple):
+        L = Layout((L.shape,), (L.stride,))
+    L = append(L, Layout(1, 0), n=3)
+    for s, d in zip(flatten(L.shape), flatten(L.stride)):
+        if s > 1 and d == 0:
+            raise CutepyError(f"make_tiled_mma: the atom layout {L} repeats an atom position (a mode of "
+                              f"size {s} has stride 0); C++ divides by that zero stride in get_slice")
+    perm = (
+        tuple(permutation)
+        if isinstance(permutation, (tuple, list))
+        else (() if permutation is None else (permutation,))
+    )
+    if len(perm) > 3:
+        raise CutepyError(f"make_tiled_mma: {len(perm)} permutations given, at most 3 (M, N, K)")
+    perm = perm + (None,) * (3 - len(perm))
+    mma = TiledMMA(atom, L, perm)
+    if mma.size > MAX_THREADS:
+        raise CutepyError(f"make_tiled_mma: {mma.size} threads exceed the limit {MAX_THREADS}")
+    for i, p in enumerate(perm):
+        if p is not None:
+            need = atom.shape_mnk[i] * size(mma.thr_layout_vmnk[i + 1])
+            if _perm_size(p) % need != 0:
+                raise CutepyError(
+                    f"make_tiled_mma: permutation {'MNK'[i]} of size {_perm_size(p)} is not a "
+                    f"multiple of the {need} the atoms cover in that mode"
+                )
+    return mma

@@ -1,0 +1,78 @@
+"""cutepy.core.evaluate: whole-domain offsets against an independent model, limits, int64."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cutepy import CutepyError, Layout, Swizzle
+from cutepy.algebra.swizzle import ComposedLayout
+from cutepy.core.evaluate import offsets
+from cutepy.core.limits import DEFAULT_MAX_ELEMENTS, limits, max_elements
+from cutepy.strategies import layouts
+from tests.fuzz import brute
+
+
+@given(layouts(negative=True))
+def test_offsets_match_the_model(L):
+    assert offsets(L).tolist() == brute.table(L)
+
+
+@given(layouts(), st.integers(0, 3), st.integers(0, 4), st.sampled_from([1, 2, 3, -1, -2, -3]),
+       st.integers(-8, 64))
+def test_swizzled_offsets_match_the_model(L, b, m, s, off):
+    sw = Swizzle(b, m, s if abs(s) >= b else b)
+    C = ComposedLayout(sw, off, L)
+    assert offsets(C).tolist() == brute.table(C)
+
+
+@pytest.mark.parametrize("L", [
+    Layout((300, 1000), (1000, 1)),  # more than one block, row-major
+    Layout((2, 100003), (100003, 1)),  # a small first mode, a prime second
+    Layout((3, 5, 7, 1000), (7000, 1, 5, 35)),
+    Layout(((2, 4), (8, 1000)), ((1, 16000), (2, 16))),
+])
+@pytest.mark.parametrize("swizzle", [None, Swizzle(3, 4, 3), Swizzle(2, 0, -3)])
+def test_blockwise_paths_match_the_model(L, swizzle):
+    obj = L if swizzle is None else ComposedLayout(swizzle, 7, L)
+    got = offsets(obj)
+    n = brute.size(L)
+    for i in list(range(0, n, 997)) + [n - 1]:
+        assert got[i] == brute.evaluate(obj, i)
+
+
+def test_limit_is_checked_before_allocating():
+    with pytest.raises(CutepyError, match="above the limit"):
+        offsets(Layout(1 << 40))
+    with pytest.raises(CutepyError, match="above the limit of 100"):
+        offsets(Layout((10, 11)), max_elements=100)
+    assert offsets(Layout((10, 11)), max_elements=110).size == 110
+
+
+def test_limits_context_is_scoped_and_restored():
+    assert max_elements() == DEFAULT_MAX_ELEMENTS
+    with limits(max_elements=8):
+        with pytest.raises(CutepyError):
+            offsets(Layout(9))
+        assert offsets(Layout(8)).size == 8
+    assert max_elements() == DEFAULT_MAX_ELEMENTS
+    with pytest.raises(CutepyError, match="positive integer"):
+        with limits(max_elements=0):
+            pass
+
+
+def test_no_int64_wraparound():
+    with pytest.raises(CutepyError, match="beyond int64"):
+        offsets(Layout((3, 4), (2**62, 1)))
+    with pytest.raises(CutepyError, match="beyond int64"):
+        offsets(Layout((4, 2), (1, 2**62)), [0, 11])  # index 11 is (3, 2): 3 + 2^63
+    with pytest.raises(CutepyError, match="beyond int64"):
+        offsets(ComposedLayout(Swizzle(3, 4, 3), 2**63 - 5, Layout(8)))
+
+
+@pytest.mark.parametrize("bad", [[2**70], 2**64, [-1], [1.5], np.array([2**63], dtype=np.uint64), [True]])
+def test_bad_indices_are_cutepy_errors(bad):
+    with pytest.raises(CutepyError):
+        offsets(Layout((4, 3), (3, 1)), bad)

@@ -1,0 +1,85 @@
+"""The designer's checks: cover, vectorization and fit, passing and failing with reasons."""
+
+from __future__ import annotations
+
+from cutepy.algebra.products import tile_to_shape
+from cutepy.algebra.swizzle import ComposedLayout, Swizzle
+from cutepy.core.layout import Layout
+from cutepy.kernels.atoms import copy_atom, gmma_smem_layout, mma_atom
+from cutepy.kernels.tiled import (
+    TiledCopy,
+    make_tiled_copy,
+    make_tiled_copy_A,
+    make_tiled_copy_B,
+    make_tiled_mma,
+)
+from cutepy.kernels.tiled.checks import check_cover, check_fits, check_vectorization
+
+MMA = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1), (32, 32, 16))
+CP_ASYNC = copy_atom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", 16)
+
+
+def test_cover_fails_with_the_uncovered_element() -> None:
+    tc = make_tiled_copy(copy_atom("UniversalCopy<uint32_t>", 32), Layout((4, 8)))
+    broken = TiledCopy(tc.copy_atom, Layout((16, 1), (2, 0)), tc.tiler_mn)
+    r = check_cover(broken)
+    assert not r.ok and "held by no thread" in r.reason
+    doubled = TiledCopy(tc.copy_atom, Layout((32, 2), (1, 0)), tc.tiler_mn)
+    r = check_cover(doubled)
+    assert not r.ok and "held by 2" in r.reason
+
+
+def test_vectorization_reports_the_usable_width() -> None:
+    g2s = make_tiled_copy(CP_ASYNC, Layout((16, 8), (8, 1)), Layout((1, 8)))
+    row = Layout((128, 64), (64, 1))
+    smem = ComposedLayout(Swizzle(3, 3, 3), 0, row)
+    r = check_vectorization(g2s, row, smem)
+    assert r.ok and r.value == 8
+    col = Layout((128, 64))
+    r = check_vectorization(g2s, col, smem)
+    assert not r.ok and "source" in r.reason and r.value == 1
+    narrow = ComposedLayout(Swizzle(3, 2, 3), 0, row)  # swizzles 4-element chunks: breaks 8-vectors
+    r = check_vectorization(g2s, row, narrow)
+    assert not r.ok and "destination" in r.reason
+
+
+def test_vectorization_on_a_gmma_tile() -> None:
+    smem = gmma_smem_layout("K", 128, 16)  # 8 x 64 atom
+    tile = ComposedLayout(smem.outer, 0, tile_to_shape(smem.inner, (32, 64)))
+    g2s = make_tiled_copy(CP_ASYNC, Layout((32, 8), (8, 1)), Layout((1, 8)))
+    assert check_vectorization(g2s, Layout((32, 64), (64, 1)), tile).ok
+
+
+def test_register_copies_fit_the_mma() -> None:
+    s2r_A = make_tiled_copy_A(copy_atom("SM75_U32x4_LDSM_N", 16), MMA)
+    assert check_fits(s2r_A, MMA, "A").ok
+    s2r_B = make_tiled_copy_B(copy_atom("SM75_U32x2_LDSM_N", 16), MMA)
+    assert check_fits(s2r_B, MMA, "B").ok
+    r = check_fits(s2r_A, MMA, "B")
+    assert not r.ok
+    other = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (4, 1, 1), (64, 8, 16))
+    r = check_fits(s2r_A, other, "A")
+    assert not r.ok and "covers 32x16" in r.reason
+    s2r_other = make_tiled_copy_A(copy_atom("SM75_U32x4_LDSM_N", 16), other)
+    r = check_fits(s2r_other, MMA, "A")
+    assert not r.ok and "does not divide" in r.reason
+    r = check_fits(
+        make_tiled_copy_A(copy_atom("UniversalCopy<uint32_t>", 16), other), MMA, "A", registers=True
+    )
+    assert not r.ok
+
+
+def test_global_copies_fit_by_threads_and_tile() -> None:
+    g2s = make_tiled_copy(CP_ASYNC, Layout((16, 8), (8, 1)), Layout((1, 8)))
+    assert check_fits(g2s, MMA, "A").ok is False  # 128 copy threads vs 128 MMA threads, 16x64 tile > 32x16
+    g2s_small = make_tiled_copy(CP_ASYNC, Layout((64, 2), (2, 1)), Layout((1, 8)))
+    r = check_fits(g2s_small, MMA, "A")
+    assert not r.ok and "does not divide" in r.reason
+    g2s_ok = make_tiled_copy(CP_ASYNC, Layout((32, 4), (4, 1)), Layout((1, 8)))
+    r = check_fits(
+        g2s_ok, make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1), (32, 32, 32)), "A"
+    )
+    assert r.ok, r.reason
+    assert check_fits(g2s_ok, MMA, "A", cta_tile=(128, 32)).ok
+    r = check_fits(g2s_ok, MMA, "A", cta_tile=(128, 24))
+    assert not r.ok and "block tile" in r.reason
