@@ -117,23 +117,6 @@ def _compose_layouts(A: Layout, B: Layout) -> Layout:
     return _compose_flat(ls, ld, A, B)
 
 
-def compose_flat_modes(ls: tuple, ld: tuple, B: Layout) -> Layout:
-    """``A o B`` for ``A`` given as flat modes ``ls:ld`` that are taken as they are, none merged.
-
-    C++'s ``coalesce_x`` merges two modes only when it can prove at compile time that they
-    join (``s0 * d0 == d1`` on static integers); modes with run-time strides, such as those
-    a slice folds out of a swizzle, stay apart, and composition walks them one by one.
-
-    Pre:  ``ls:ld`` flat (integer shapes and strides), the last mode's extent as C++'s
-          ``coalesce_x`` leaves it; as :func:`composition` for ``B``.
-    Post: ``result(c) == Layout(ls, ld)(B(c))``, with the modes C++ keeps.
-
-    >>> compose_flat_modes((2, 2, 2, 2), (-1, 2, 4, 8), Layout(8))
-    (2,2,2):(-1,2,4)
-    """
-    return _compose_flat(tuple(ls), tuple(ld), Layout._new(tuple(ls), tuple(ld)), B)
-
-
 def _compose_flat(ls: tuple, ld: tuple, A: Layout, B: Layout) -> Layout:
     rec = recorder()
     usage = [0] * (len(ls) - 1)

@@ -42,7 +42,7 @@ from .casting import cxx_gcd as _cxx_gcd
 from .casting import downcast, make_fragment_like, make_layout_like, max_alignment, upcast
 from .coalesce import coalesce, filter
 from .complement import complement
-from .composition import compose_flat_modes, composition
+from .composition import composition
 from .divides import flat_divide, logical_divide, tiled_divide, zipped_divide
 from .inverse import (
     MAX_INVERSE_CHECK,
@@ -282,7 +282,7 @@ class ComposedLayout:
         Post: ``self(c) == offset + sub(c')``, ``c'`` the wildcard positions of ``c``.
 
         >>> ComposedLayout(Swizzle(3, 0, 3), 0, Layout((8, 8), (8, 1))).slice_and_offset((3, None))
-        (((2,2,2)):((-1,-2,4)), 27)
+        (((4,2)):((-1,4)), 27)
         """
         if not isinstance(self.inner, Layout):
             raise CutepyError("slicing a doubly composed layout is not supported")
@@ -684,19 +684,13 @@ def slice_and_offset_swizzled(crd: Any, C: ComposedLayout) -> tuple[Any, Any]:
         return tuple((y + z) << i if off_only_zy & (z << i) == 0 else (y - z) << i for i in range(b))
 
     lo, hi = strides(z < y), strides(z > y)
-    # C++'s layout (1<<M, (2,..), 1<<(S-B), (2,..), 1):(1, lo, 1<<(M+B), hi, 1<<(M+B+S)) with
-    # run-time strides lo and hi: coalesce_x drops its size-1 modes, treats the last as size 2
-    # and merges none of the others, so composition walks them as they are
-    ls: list = [1 << m] if m else []
-    ld: list = [1] if m else []
-    ls += [2] * b
-    ld += list(lo)
-    if s > b:
-        ls.append(1 << (s - b))
-        ld.append(1 << (m + b))
-    ls += [2] * b + [2]
-    ld += list(hi) + [1 << (m + b + s)]
-    return compose_flat_modes(tuple(ls), tuple(ld), sliced), sw(off_only_zy) + off_anti_zy
+    # C++'s layout (1<<M, (2,..), 1<<(S-B), (2,..), 1):(1, lo, 1<<(M+B), hi, 1<<(M+B+S)), composed
+    # as C++ composes it for static coordinates (a coordinate known only at run time makes lo and
+    # hi run-time strides, which C++ then leaves unmerged: cutepy's integers are all static)
+    two = (2,) * b
+    shape = (1 << m, two if b != 1 else 2, 1 << (s - b), two if b != 1 else 2, 1)
+    stride = (1, lo if b != 1 else lo[0], 1 << (m + b), hi if b != 1 else hi[0], 1 << (m + b + s))
+    return composition(Layout._new(shape, stride), sliced), sw(off_only_zy) + off_anti_zy
 
 
 def _inverse(inverse: Any, A: ComposedLayout) -> Any:

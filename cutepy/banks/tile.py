@@ -313,7 +313,7 @@ def analyze_layout(smem_layout: Any, tv_layout: Any, *, element_bytes: int, vect
           aligned in shared memory (else CutepyError naming the lane).
     Post: one instruction per (warp, vector); totals are sums over them.
 
-    >>> from cutepy.algebra.swizzle import Swizzle
+    >>> from cutepy import Layout, Swizzle
     >>> smem = Swizzle(3, 4, 3).compose(Layout((32, 32), (32, 1)))
     >>> r = analyze_layout(smem, Layout(((4, 8), 1), ((32, 1), 0)), element_bytes=2)
     >>> r.wavefronts, r.bank_conflicts                       # an H100 measurement: 2, 1

@@ -70,6 +70,7 @@ def cpp(obj: Any) -> str:
 
     >>> cpp(Layout((4, 2), (2, 1)))
     'Layout<Shape<Int<4>,Int<2>>,Stride<Int<2>,Int<1>>>{}'
+    >>> from cutepy import ComposedLayout, Swizzle
     >>> cpp(ComposedLayout(Swizzle(3, 3, 3), 0, Layout(8, 1)))
     'make_composed_layout(Swizzle<3,3,3>{}, Int<0>{}, Layout<Int<8>,Int<1>>{})'
     """

@@ -110,6 +110,7 @@ def show(obj: Any, **opts: Any) -> Picture:
           ``ParseError``).
     Post: ``result.svg`` is the drawing function's SVG; the Picture renders in Jupyter.
 
+    >>> from cutepy import Layout
     >>> pic = show(Layout((4, 8), (8, 1)))
     >>> pic.svg.startswith("<svg"), sorted(pic._repr_mimebundle_())
     (True, ['image/svg+xml', 'text/html', 'text/plain'])
@@ -125,6 +126,7 @@ def write_svg(obj: Any, path: str | os.PathLike[str], **opts: Any) -> None:
 
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "l.svg")
+    >>> from cutepy import Layout
     >>> write_svg(Layout((4, 8), (8, 1)), path)
     >>> open(path).read().startswith("<svg")
     True
