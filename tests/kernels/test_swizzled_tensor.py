@@ -25,8 +25,8 @@ CXX = """{ static half_t buf[128*32]; half_t* base = &buf[0];
   for (int t : {0, 1, 37, 127}) { auto p = mma.get_slice(t).partition_A(tA);
     print("partition_A "); print(t); print("\\t"); print(p.layout());
     print("\\t"); print(int(p.data() - base)); print("\\n"); }
-  auto sl = tA(Int<1>{}, _); print("slice (1,_)\\t"); print(sl.layout()); print("\\t"); print(int(sl.data() - base));
-  print("\\n");
+  auto sl = tA(Int<1>{}, _); print("slice (1,_)\\t"); print(sl.layout());
+  print("\\t"); print(int(sl.data() - base)); print("\\n");
   auto lt = local_tile(tA, make_shape(Int<64>{}, Int<16>{}), make_coord(1, 1));
   print("local_tile (64,16) at (1,1)\\t"); print(lt.layout());
   print("\\t"); print(int(lt.data() - base)); }"""
