@@ -172,7 +172,7 @@ from .symbolic import assuming, declare, subs, symbols
 
 __version__ = "0.1.0"
 
-_SUBPACKAGES = ("xla", "program", "viz", "strategies", "engine", "banks", "emit")
+_SUBPACKAGES = ("xla", "program", "viz", "strategies", "engine", "banks", "emit", "linear")
 
 #: the classes Jupyter shows as pictures, by (module, class name): IPython matches them by
 #: name, so none of these modules is imported before a value of its class is displayed
