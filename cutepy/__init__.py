@@ -189,6 +189,7 @@ _DISPLAYED = (
     ("cutepy.kernels.atoms.copy", "CopyAtom"),
     ("cutepy.kernels.tiled.mma", "TiledMMA"),
     ("cutepy.kernels.tiled.copy", "TiledCopy"),
+    ("cutepy.linear.layout", "LinearLayout"),
 )
 
 
