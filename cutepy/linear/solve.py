@@ -192,16 +192,6 @@ def solve_swizzle(A: Any, B: Any) -> SwizzleSolution:
                 None,
                 0,
                 (
-                    f"no swizzle: Sw(A({1 << k0})) = B({1 << k0}) would need bit {low} of {a0} to become "
-                    f"{a0 ^ d0}, but a swizzle keeps every bit it reads (it only XORs bits in): "
-                    "S = 0 is not a swizzle"
-                ),
-            )
-            return SwizzleSolution(
-                False,
-                None,
-                0,
-                (
                     f"no swizzle: Sw(A({1 << k0})) = B({1 << k0}) needs bit {low} XORed into {a0}; every "
                     f"shift S in {cands} that could do it makes another equation Sw(a_k) = b_k fail "
                     "(the bits it must read are not one contiguous range of at most |S| bits that leaves "
