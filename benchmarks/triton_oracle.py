@@ -7,7 +7,7 @@ Run with a Python that has Triton (no GPU needed; Triton converts layouts on the
         --out tests/data/triton_linear_layouts.json
 
 For seeded random Gluon specs of every family (BlockedLayout, NVMMADistributedLayout v2/v3,
-DotOperandLayout of an mma parent, SliceLayout, SwizzledSharedLayout, NVMMASharedLayout,
+DotOperandLayout of an NVIDIA or AMD mma parent, SliceLayout, SwizzledSharedLayout, NVMMASharedLayout,
 AMDMFMALayout) on 1-D..3-D shapes (broadcast shapes included), it stores the spec as Gluon
 prints it and as a dict, Triton's bases and out-dims (``GluonOpBuilder.to_linear_layout``),
 its flags (is_injective/is_surjective/is_invertible), its ``invert()`` where invertible and
@@ -125,15 +125,15 @@ def _mfma(rng: random.Random, rank: int) -> dict:
 
 
 def _dot(rng: random.Random, rank: int) -> dict:
-    parent = _mma(rng, rank)
-    v3 = parent["version"][0] == 3
-    op = 0 if v3 else rng.randint(0, 1)
-    return {
-        "kind": "DotOperandLayout",
-        "operand_index": op,
-        "parent": parent,
-        "k_width": rng.choice([1, 2, 4, 8]),
-    }
+    if rng.random() < 0.3:  # an AMD MFMA parent
+        parent = _mfma(rng, rank)
+        op = rng.randint(0, 1)
+        k_width = rng.choice([1, 2, 4, 8, 16])
+    else:
+        parent = _mma(rng, rank)
+        op = 0 if parent["version"][0] == 3 else rng.randint(0, 1)
+        k_width = rng.choice([1, 2, 4, 8])
+    return {"kind": "DotOperandLayout", "operand_index": op, "parent": parent, "k_width": k_width}
 
 
 def _slice(rng: random.Random, rank: int) -> dict:

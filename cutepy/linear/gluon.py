@@ -272,10 +272,12 @@ def _dot_order(op: int, rank: int) -> list[int]:
 def _dot(spec: dict, shape: Sequence[int]) -> LinearLayout:
     rank = len(shape)
     parent = spec["parent"]
+    if parent["kind"] == "AMDMFMALayout":
+        return _mfma_dot(spec, shape)
     if parent["kind"] != "NVMMADistributedLayout":
         raise CutepyError(
             f"from_gluon: DotOperandLayout of a {parent['kind']} parent is not supported "
-            "(NVMMADistributedLayout parents are)"
+            "(NVMMADistributedLayout and AMDMFMALayout parents are)"
         )
     version, warps, _ = _mma_checked(parent, rank)
     op = _int(spec, "operand_index", (0, 1))
@@ -306,22 +308,8 @@ def _dot(spec: dict, shape: Sequence[int]) -> LinearLayout:
 
 def _mfma(spec: dict, shape: Sequence[int]) -> LinearLayout:
     rank = len(shape)
-    if rank not in (2, 3):
-        raise CutepyError(f"from_gluon: AMDMFMALayout is rank 2 or 3, got a rank-{rank} shape")
-    warps = _ints(spec, "warps_per_cta", rank)
-    instr = _ints(spec, "instr_shape", 3, pow2=False)
-    if instr[:2] not in ([32, 32], [16, 16]):
-        raise CutepyError(
-            f"from_gluon: AMDMFMALayout.instr_shape = {instr}: [32, 32, K] and [16, 16, K] are supported"
-        )
-    _int(spec, "version", (1, 2, 3, 4))
-    transposed = _bool(spec, "transposed")
+    warps, instr, transposed = _mfma_checked(spec, rank)
     bits = _int(spec, "element_bitwidth", (32, 64))
-    tiles = spec["tiles_per_warp"]
-    if tiles is not None and list(tiles) != [1] * rank:
-        raise CutepyError(
-            f"from_gluon: AMDMFMALayout.tiles_per_warp = {tiles}: only one tile per warp is supported"
-        )
     names = _names(rank)
     order = _row_major(rank)
     m = instr[0]
@@ -353,6 +341,60 @@ def _mfma(spec: dict, shape: Sequence[int]) -> LinearLayout:
         tile = product(product(tile, identity1d(1, "register", names[0])), identity1d(1, "lane", names[0]))
     cta = product(tile, identity_nd("warp", warps, order))
     return combine_cta_cga(cta, spec, shape)
+
+
+def _mfma_checked(spec: dict, rank: int) -> tuple[list[int], list[int], bool]:
+    if rank not in (2, 3):
+        raise CutepyError(f"from_gluon: AMDMFMALayout is rank 2 or 3, got a rank-{rank} shape")
+    warps = _ints(spec, "warps_per_cta", rank)
+    instr = _ints(spec, "instr_shape", 3, pow2=False)
+    if instr[:2] not in ([32, 32], [16, 16]):
+        raise CutepyError(
+            f"from_gluon: AMDMFMALayout.instr_shape = {instr}: [32, 32, K] and [16, 16, K] are supported"
+        )
+    _int(spec, "version", (1, 2, 3, 4))
+    transposed = _bool(spec, "transposed")
+    tiles = spec["tiles_per_warp"]
+    if tiles is not None and list(tiles) != [1] * rank:
+        raise CutepyError(
+            f"from_gluon: AMDMFMALayout.tiles_per_warp = {tiles}: only one tile per warp is supported"
+        )
+    return warps, instr, transposed
+
+
+def _mfma_dot(spec: dict, shape: Sequence[int]) -> LinearLayout:
+    """Triton's ``mfmaDotToLinearLayout``: k_width registers along K, the lanes of one MFMA
+    (along the non-K dim, then K), registers repeating along K up to the tensor's K."""
+    rank = len(shape)
+    parent = spec["parent"]
+    warps, instr, _ = _mfma_checked(parent, rank)
+    _int(parent, "element_bitwidth", (32, 64))
+    op = _int(spec, "operand_index", (0, 1))
+    k_width = _int(spec, "k_width")
+    if not _pow2(k_width) or k_width > 32:
+        raise CutepyError(
+            f"from_gluon: DotOperandLayout.k_width = {k_width}: expected a power of two up to 32"
+        )
+    names = _names(rank)
+    k_dim = rank - 1 if op == 0 else rank - 2
+    non_k = rank - 2 if op == 0 else rank - 1
+    regs = [[1 << i, 0] for i in range(k_width.bit_length() - 1)]
+    if instr[0] == 32:
+        lanes = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [k_width, 0]]
+        k_tile = 2 * k_width
+    else:
+        lanes = [[0, 1], [0, 2], [0, 4], [0, 8], [k_width, 0], [2 * k_width, 0]]
+        k_tile = 4 * k_width
+    e = k_tile
+    while e < shape[k_dim]:
+        regs.append([e, 0])
+        e *= 2
+    tile = inferred({"register": regs, "lane": lanes}, [names[k_dim], names[non_k]])
+    if rank == 3:
+        tile = product(product(tile, identity1d(1, "register", names[0])), identity1d(1, "lane", names[0]))
+    w = _broadcast_dot(warps, _row_major(rank), k_dim, "warp")
+    cta = product(tile, transpose_outs(w, list(tile.out_dims)))
+    return combine_cta_cga(cta, parent, shape)
 
 
 def _slice(spec: dict, shape: Sequence[int]) -> LinearLayout:
