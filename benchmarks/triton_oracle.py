@@ -217,6 +217,40 @@ def make_specs(seed: int, per_family: int) -> list[dict]:
     return cases
 
 
+#: NVMMA shared layouts on shapes past one TMA box (a dim > 256, rank 3, fp4 padding,
+#: transposed), where the collapse/reshape of Triton's construction matters
+LARGE_NVMMA = [
+    (128, 16, [512, 64], False, False),
+    (128, 16, [4, 512, 64], False, False),
+    (64, 16, [2, 64, 256], True, False),
+    (64, 16, [64, 512], True, False),
+    (128, 8, [16, 512], False, True),
+    (128, 8, [2, 16, 256], False, True),
+    (32, 32, [1024, 16], False, False),
+    (128, 16, [8, 8, 512], False, False),
+    (128, 32, [512, 32, 8], True, False),
+    (0, 16, [512, 64], False, False),
+    (0, 8, [4, 512, 32], False, False),
+    (128, 16, [2, 4, 64], False, False),
+]
+
+
+def large_cases() -> list[dict]:
+    out = []
+    for swizzle, bits, shape, transposed, fp4 in LARGE_NVMMA:
+        spec = {
+            "kind": "NVMMASharedLayout",
+            "swizzle_byte_width": swizzle,
+            "element_bitwidth": bits,
+            "rank": len(shape),
+            "transposed": transposed,
+            "fp4_padded": fp4,
+            "cga_layout": [],
+        }
+        out.append({"family": "NVMMASharedLayout", "spec": spec, "shape": shape})
+    return out
+
+
 # --- the child: Triton's answers for one batch --------------------------------------------------
 
 
@@ -362,7 +396,7 @@ def main() -> None:
         return
     import triton
 
-    cases = make_specs(args.seed, args.per_family)
+    cases = make_specs(args.seed, args.per_family) + large_cases()
     algebra = _algebra_cases(args.seed, args.per_family)
     results = []
     batch = 25

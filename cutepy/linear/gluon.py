@@ -460,56 +460,77 @@ def _nvmma_shared(spec: dict, shape: Sequence[int]) -> LinearLayout:
     cta_shape = [max(1, s // cga.out_dims[d]) for d, s in zip(names, shape)]
     if rank == 1:
         return combine_cta_cga(identity1d(cta_shape[0], "offset", "dim0"), spec, shape)
+    if swizzle:
+        return combine_cta_cga(_nvmma_swizzled(cta_shape, swizzle, bits, transposed, fp4), spec, shape)
     if transposed and rank > 2:
         raise CutepyError(
-            "from_gluon: a transposed NVMMASharedLayout of rank > 2 is not supported: Triton 3.9 "
-            "lays it out through its TMA block shape, which cutepy does not model"
+            "from_gluon: a transposed NVMMASharedLayout of rank > 2 without swizzle is not supported: "
+            "Triton 3.9 pads its TMA block in a way cutepy does not model"
         )
-    # contiguous dim first, then the others from the innermost out
-    col = 0 if transposed else rank - 1
-    others = [d for d in range(rank - 1, -1, -1) if d != col]
-    packing = 2 if fp4 else 1
-    vec = 128 // bits
-    if swizzle == 0:
-        tile_cols = cta_shape[col] * packing
-        per_phase, max_phase = 1, 1
-    else:
-        tile_cols = 8 * swizzle // bits
-        per_phase, max_phase = {32: (4, 2), 64: (2, 4), 128: (1, 8)}[swizzle]
-    rows = _prod([cta_shape[d] for d in others])
-    if cta_shape[col] * packing < tile_cols or (swizzle and rows < 8):
-        raise CutepyError(
-            f"from_gluon: NVMMASharedLayout(swizzle_byte_width={swizzle}, element_bitwidth={bits}) "
-            f"needs a tile of at least 8 rows x {tile_cols} columns (one swizzle span of "
-            f"{swizzle} B); the per-CTA shape {cta_shape} has {rows} rows x "
-            f"{cta_shape[col] * packing} columns (Triton: invalid block shape for TMA)"
-        )
+    # no swizzle: the TMA block (each dim at most 256) in order, the contiguous dim first, then
+    # the others from the innermost out; then grown to the per-CTA shape dim0 first
+    order = [0] + list(range(rank - 1, 0, -1)) if transposed else list(range(rank - 1, -1, -1))
+    cta = empty()
+    for d in order:
+        cta = product(cta, identity1d(min(cta_shape[d], 256), "offset", names[d]))
+    cta = ensure_not_smaller(transpose_outs(cta, names), dict(zip(names, cta_shape)))
+    return combine_cta_cga(cta, spec, shape)
 
-    def packed(c: int) -> int:
+
+def _nvmma_swizzled(
+    cta_shape: list[int], swizzle: int, bits: int, transposed: bool, fp4: bool
+) -> LinearLayout:
+    """Triton's ``nvmmaSharedToLinearLayout`` for a swizzle: the 8-row core matrix on the TMA
+    block collapsed to 2-D (rows = the outer dims, columns = the contiguous one, swapped when
+    transposed), grown to the block, reshaped to N-D, then grown to the per-CTA shape."""
+    rank = len(cta_shape)
+    names = _names(rank)
+    packing = 2 if fp4 else 1
+
+    def packed(c: int) -> int:  # fp4: 8 real and 8 padding offsets per 16
         return c // 16 * 8 + c % 8 if fp4 else c
 
-    out_names = [names[col]] + [names[d] for d in others]
-    sizes = {d: cta_shape[d] for d in range(rank)}
-    offset: list[list[int]] = []
+    contig = 0 if transposed else rank - 1
+    tma = list(cta_shape)
+    tma[contig] *= packing
+    tma = [min(x, 256) for x in tma]  # a TMA box is at most 256 per dim
+    span = 8 * swizzle // bits  # elements in one swizzle span (the core matrix's columns)
+    rows = tma[-1] if transposed else _prod(tma[:-1])
+    if tma[contig] < span or rows < 8:
+        raise CutepyError(
+            f"from_gluon: NVMMASharedLayout(swizzle_byte_width={swizzle}, element_bitwidth={bits}) needs a "
+            f"tile of at least 8 rows x {span} columns (one swizzle span of {swizzle} B); the per-CTA "
+            f"shape {cta_shape} is smaller (Triton: invalid block shape for TMA)"
+        )
+    tma[contig] = span // packing
+    rows2d, cols2d = _prod(tma[:-1]), tma[-1]
+    if transposed:
+        rows2d, cols2d = cols2d, rows2d
+    per_phase, max_phase = {32: (4, 2), 64: (2, 4), 128: (1, 8)}[swizzle]
+    vec = 128 // bits
+    bases = [[0, packed(1 << c)] for c in range(span.bit_length() - 1)]
+    bases += [[1 << r, packed(vec * (((1 << r) // per_phase) % max_phase))] for r in range(3)]
+    r, c = 8, span // packing
+    while r < rows2d:
+        bases.append([r, 0])
+        r *= 2
+    while c < cols2d:
+        bases.append([0, c])
+        c *= 2
+    # reshape (row, col) -> the N-D block, last dim fastest (the outer dim moved inside if transposed)
+    nd = tma[1:] + tma[:1] if transposed else list(tma)
 
-    def vec_at(dcol: int, row_index: int) -> list[int]:
-        v = [0] * rank
-        v[col] = dcol
-        # the flattened row index over `others` (others[0] innermost)
-        for d in others:
-            v[d] = row_index % sizes[d]
-            row_index //= sizes[d]
-        return [v[col]] + [v[d] for d in others]
+    def unflat(v: int) -> list[int]:
+        out = [0] * rank
+        for i in range(rank - 1, -1, -1):
+            out[i] = v % nd[i]
+            v //= nd[i]
+        return [out[-1]] + out[:-1] if transposed else out
 
-    for c in range((tile_cols // packing).bit_length() - 1 + (1 if fp4 else 0)):
-        offset.append(vec_at(packed(1 << c), 0))
-    for r in range(rows.bit_length() - 1):
-        rr = 1 << r
-        offset.append(vec_at(packed(vec * ((rr // per_phase) % max_phase)) if swizzle else 0, rr))
-    for c in range((tile_cols // packing).bit_length() - 1, (cta_shape[col]).bit_length() - 1):
-        offset.append(vec_at(1 << c, 0))
-    cta = LinearLayout({"offset": offset}, [(n, sizes[names.index(n)]) for n in out_names])
-    return combine_cta_cga(cta, spec, shape)
+    cta = LinearLayout(
+        {"offset": [unflat(b[0] * cols2d + b[1]) for b in bases]}, [(names[i], tma[i]) for i in range(rank)]
+    )
+    return ensure_not_smaller(cta, dict(zip(names, cta_shape)))
 
 
 _CONVERT = {
