@@ -35,7 +35,7 @@ from ..core.errors import CutepyError
 from ..core.layout import Layout
 from . import f2
 from .gluon import DISTRIBUTED_DIMS, SHARED_DIMS
-from .layout import LinearLayout
+from .layout import LinearLayout, as_int
 
 #: most output bits a swizzle search looks at (CuTe swizzles of 64-bit offsets)
 MAX_SWIZZLE_BITS = 40
@@ -240,10 +240,11 @@ def _split(value: int, shape: Sequence[int]) -> list[int]:
 def _pow2_shape(shape: Any, what: str) -> list[int]:
     if not isinstance(shape, Sequence) or isinstance(shape, str) or not shape:
         raise CutepyError(f"from_cute: shape must be a non-empty list of powers of two, got {shape!r}")
-    for s in shape:
-        if type(s) is not int or s <= 0 or s & (s - 1):
+    out = [as_int(s) for s in shape]
+    for s in out:
+        if s is None or s <= 0 or s & (s - 1):
             raise CutepyError(f"from_cute: {what} shape {list(shape)}: sizes must be powers of two")
-    return list(shape)
+    return out
 
 
 def from_cute(

@@ -21,6 +21,7 @@ from typing import Any
 from ..core.errors import CutepyError
 from .layout import (
     LinearLayout,
+    as_int,
     empty,
     identity1d,
     inferred,
@@ -596,9 +597,15 @@ def from_gluon(spec: str | Mapping[str, Any], shape: Sequence[int]) -> LinearLay
     ([[0, 1], [1, 1]], {'offset': 4, 'block': 1})
     """
     s = gluon_spec(spec)
-    if not isinstance(shape, Sequence) or isinstance(shape, str) or not shape:
-        raise CutepyError(f"from_gluon: shape must be a non-empty sequence of ints, got {shape!r}")
-    shape = list(shape)
+    given = shape
+    try:
+        if isinstance(shape, (str, bytes, Mapping)):
+            raise TypeError
+        shape = [as_int(x) for x in shape]
+    except TypeError:
+        shape = []
+    if not shape:
+        raise CutepyError(f"from_gluon: shape must be a non-empty sequence of ints, got {given!r}")
     for x in shape:
         if not _pow2(x):
             raise CutepyError(f"from_gluon: shape {shape}: every size must be a power of two (Triton's rule)")

@@ -21,6 +21,7 @@ column ``k`` is the flattened output of input bit ``k``.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -33,6 +34,17 @@ MAX_BITS = 64
 
 def _pow2(x: int) -> bool:
     return x > 0 and x & (x - 1) == 0
+
+
+def as_int(x: Any) -> int | None:
+    """``x`` as an ``int`` if it is an integer (``operator.index`` accepts it: numpy integers too),
+    not a bool; else ``None``."""
+    if isinstance(x, bool):
+        return None
+    try:
+        return int(operator.index(x))
+    except TypeError:
+        return None
 
 
 def _log2(x: int) -> int:
@@ -70,8 +82,8 @@ class LinearLayout:
         for item in out_dims:
             if not isinstance(item, (tuple, list)) or len(item) != 2:
                 raise CutepyError(f"LinearLayout: out_dims entries are (name, size) pairs, got {item!r}")
-            name, size = item
-            if not isinstance(name, str) or type(size) is not int or not _pow2(size):
+            name, size = item[0], as_int(item[1])
+            if not isinstance(name, str) or size is None or not _pow2(size):
                 raise CutepyError(
                     f"LinearLayout: out-dim {name!r} has size {size!r}; sizes are powers of two"
                 )
@@ -93,17 +105,18 @@ class LinearLayout:
                         f"LinearLayout: basis {i} of in-dim {in_dim!r} is {list(b)}: it needs "
                         f"{len(outs)} values, one per out-dim {[n for n, _ in outs]}"
                     )
-                for (name, size), v in zip(outs, b):
-                    if type(v) is not int and not (isinstance(v, int) and not isinstance(v, bool)):
+                for (name, size), raw in zip(outs, b):
+                    v = as_int(raw)
+                    if v is None:
                         raise CutepyError(
-                            f"LinearLayout: basis {i} of in-dim {in_dim!r} has {v!r}, not an int"
+                            f"LinearLayout: basis {i} of in-dim {in_dim!r} has {raw!r}, not an int"
                         )
                     if not 0 <= v < size:
                         raise CutepyError(
                             f"LinearLayout: basis {i} of in-dim {in_dim!r} is {list(b)}: {v} is "
                             f"outside out-dim {name!r} of size {size}"
                         )
-                row.append(tuple(int(v) for v in b))
+                row.append(tuple(as_int(v) for v in b))
             nbits += len(row)
             checked[in_dim] = tuple(row)
         if nbits > MAX_BITS:

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.errors import CutepyError
+from .layout import as_int
 
 #: the Gluon layouts ``from_gluon`` converts, with their fields and defaults
 FIELDS: dict[str, dict[str, Any]] = {
@@ -86,6 +87,16 @@ def _call(node: ast.Call) -> dict:
     return {"kind": name, **{kw.arg: _literal(kw.value, f"{name}.{kw.arg}") for kw in node.keywords}}
 
 
+def _plain(v: Any) -> Any:
+    """Numpy integers (anything ``operator.index`` takes, bools aside) as ints, inside lists too."""
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    if isinstance(v, (bool, int, str)) or v is None:
+        return v
+    i = as_int(v)
+    return v if i is None else i
+
+
 def gluon_spec(spec: str | Mapping[str, Any]) -> dict:
     """The spec as a dict with every field of its kind (defaults filled in), checked.
 
@@ -114,6 +125,7 @@ def gluon_spec(spec: str | Mapping[str, Any]) -> dict:
     if unknown:
         raise CutepyError(f"from_gluon: {kind} has no field(s) {unknown}; its fields: {list(FIELDS[kind])}")
     out: dict[str, Any] = {"kind": kind}
+    spec = {k: (v if k in ("kind", "parent") else _plain(v)) for k, v in spec.items()}
     for field, default in FIELDS[kind].items():
         if field in spec:
             v = spec[field]

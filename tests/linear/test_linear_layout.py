@@ -6,7 +6,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from cutepy import CutepyError
+from cutepy import CutepyError, Layout
 from cutepy.linear import LinearLayout
 from cutepy.linear.f2 import rank, rref, solve
 from tests.linear.strategies import invertible_layouts, linear_layouts
@@ -112,3 +112,25 @@ def test_calls_check_their_inputs():
         LinearLayout({"lane": [[1], [0]]}, [("dim0", 4)]).invert()
     with pytest.raises(CutepyError, match="output dims"):
         L.compose(LinearLayout({"x": [[1]]}, [("y", 2)]))
+
+
+def test_numpy_integers_are_integers():
+    import numpy as np  # lazy: numpy is the test's, not the package's import
+
+    L = LinearLayout({"lane": [[np.int64(1)], [np.int32(2)]]}, [("dim0", np.int64(4))])
+    assert L == LinearLayout({"lane": [[1], [2]]}, [("dim0", 4)])
+    from cutepy.linear import from_cute, from_gluon
+
+    spec = {
+        "kind": "BlockedLayout",
+        "size_per_thread": list(np.array([1, 2])),
+        "threads_per_warp": [8, 4],
+        "warps_per_cta": [np.int64(1), 1],
+        "order": [1, 0],
+    }
+    assert from_gluon(spec, np.array([8, 8])) == from_gluon(
+        {**spec, "size_per_thread": [1, 2], "warps_per_cta": [1, 1]}, [8, 8]
+    )
+    assert from_cute(Layout(4, 1), shape=[np.int64(4)]).in_dims["lane"] == 4
+    with pytest.raises(CutepyError, match="not an int"):
+        LinearLayout({"lane": [[True]]}, [("dim0", 2)])
