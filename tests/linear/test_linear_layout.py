@@ -131,6 +131,6 @@ def test_numpy_integers_are_integers():
     assert from_gluon(spec, np.array([8, 8])) == from_gluon(
         {**spec, "size_per_thread": [1, 2], "warps_per_cta": [1, 1]}, [8, 8]
     )
-    assert from_cute(Layout(4, 1), shape=[np.int64(4)]).in_dims["lane"] == 4
+    assert from_cute(Layout((4, 1), (1, 0)), shape=[np.int64(4)]).in_dims["lane"] == 4
     with pytest.raises(CutepyError, match="not an int"):
         LinearLayout({"lane": [[True]]}, [("dim0", 2)])
