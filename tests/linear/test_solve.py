@@ -147,3 +147,21 @@ def test_solve_conflict_free_proves_impossibility():
     # 8 distinct words: 32 bytes are conflict-free whatever the layout
     r = solve_conflict_free(Layout((8, 2), (2, 1)), [(Layout((8, 2), (2, 1)), 4)], 4)
     assert r.found and r.swizzle.bits == 0
+
+
+def test_solve_conflict_free_agrees_with_find_swizzle_on_the_sm80_tile():
+    # fp16 64x64 K-major tile: cp.async 16 B writes (row t // 8, chunk t % 8) and ldmatrix.x4 reads,
+    # as tests/banks/test_swizzle_search.py builds them; cutepy.banks searches the family exhaustively
+    smem = Layout((64, 64), (64, 1))
+    cp = Layout(((8, 16), (8, 4)), ((512, 1), (64, 16)))
+    lds = Layout(((8, 2, 2, 4), (8, 4)), ((1, 8, 512, 16), (64, 1024)))
+    exact = find_swizzle(smem, [(cp, "cp.async", 8), (lds, "ldmatrix", 8)], 2)
+
+    def judge(s):
+        return all(
+            analyze_layout(s, tv, element_bytes=2, vector_elems=8, op=op).bank_conflicts == 0
+            for tv, op in ((cp, "cp.async"), (lds, "ldmatrix"))
+        )
+
+    r = solve_conflict_free(smem, [(cp, 16), (lds, 16)], 2, bank_model=judge)
+    assert r.found and exact.found and r.swizzle == exact.swizzle == Swizzle(3, 3, 3)
