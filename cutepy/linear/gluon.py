@@ -568,19 +568,6 @@ def _convert(spec: dict, shape: Sequence[int]) -> LinearLayout:
     return _CONVERT[spec["kind"]](spec, shape)
 
 
-def is_shared(spec: str | Mapping[str, Any]) -> bool:
-    """Whether a Gluon spec is a shared-memory layout (inputs ``offset, block``)."""
-    return "Shared" in gluon_spec(spec)["kind"]
-
-
-def warp_size(spec: str | Mapping[str, Any]) -> int:
-    """Lanes per warp of a distributed Gluon layout: 64 for AMD MFMA, else 32."""
-    s = gluon_spec(spec)
-    while s["kind"] in ("SliceLayout", "DotOperandLayout"):
-        s = s["parent"]
-    return 64 if s["kind"].startswith("AMD") else 32
-
-
 def from_gluon(spec: str | Mapping[str, Any], shape: Sequence[int]) -> LinearLayout:
     """The LinearLayout Triton builds for a Gluon layout on a tensor of ``shape``.
 

@@ -492,13 +492,3 @@ def with_in_dims(L: LinearLayout, names: Sequence[str]) -> LinearLayout:
     if extra:
         raise CutepyError(f"linear layout has input dims {extra} outside {list(names)}")
     return LinearLayout._new({n: L._bases.get(n, ()) for n in names}, L._out)
-
-
-def flat_value(L: LinearLayout, values: Sequence[int]) -> int:
-    return L._flat(values)
-
-
-def as_layout(obj: Any) -> LinearLayout:
-    if not isinstance(obj, LinearLayout):
-        raise CutepyError(f"expected a LinearLayout, got {type(obj).__name__}")
-    return obj
