@@ -119,7 +119,7 @@ def _mfma(rng: random.Random, rank: int) -> dict:
         "transposed": rng.random() < 0.5,
         "warps_per_cta": _split(rng, 2 ** rng.randint(0, 3), rank),
         "element_bitwidth": rng.choice([32, 32, 64]),
-        "tiles_per_warp": [1] * rank,
+        "tiles_per_warp": [rng.choice([1, 2, 4]) for _ in range(rank)] if rng.random() < 0.3 else [1] * rank,
         "cga_layout": [],
     }
 

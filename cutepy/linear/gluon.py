@@ -153,7 +153,11 @@ def _cga_layout(spec: dict, rank: int) -> LinearLayout:
 
 
 def combine_cta_cga(
-    cta: LinearLayout, spec: dict, shape: Sequence[int], drop_zero_registers: bool = False
+    cta: LinearLayout,
+    spec: dict,
+    shape: Sequence[int],
+    drop_zero_registers: bool = False,
+    before_shrink: Any = None,
 ) -> LinearLayout:
     """Triton's ``combineCtaCgaWithShape``: fit the CTA layout to the tensor and add blocks
     (a blocked layout also drops the registers the fit broadcast, as Triton's does)."""
@@ -163,6 +167,8 @@ def combine_cta_cga(
     cga = transpose_outs(ensure_not_larger(_cga_layout(spec, rank), labeled), list(cta.out_dims))
     cta_shape = {d: max(1, labeled[d] // cga.out_dims[d]) for d in cta.out_dims}
     cta = ensure_not_smaller(cta, cta_shape)
+    if before_shrink is not None:
+        cta = before_shrink(cta)
     cta = ensure_not_larger(cta, cta_shape)
     if drop_zero_registers:
         b = cta.bases
@@ -340,8 +346,27 @@ def _mfma(spec: dict, shape: Sequence[int]) -> LinearLayout:
     tile = inferred(tile.bases, tile_outs)
     if rank == 3:
         tile = product(product(tile, identity1d(1, "register", names[0])), identity1d(1, "lane", names[0]))
-    cta = product(tile, identity_nd("warp", warps, order))
-    return combine_cta_cga(cta, spec, shape)
+    n_tile = len(tile.bases["register"])
+    # tiles_per_warp repeats the tile inside a warp (registers), before the warps; not the batch dim
+    tiles = list(spec["tiles_per_warp"])
+    if rank == 3:
+        tiles[0] = 1
+    cta = product(product(tile, identity_nd("register", tiles, order)), identity_nd("warp", warps, order))
+    return combine_cta_cga(cta, spec, shape, before_shrink=_registers_by_dim(n_tile))
+
+
+def _registers_by_dim(n_tile: int) -> Any:
+    """Triton lists an MFMA layout's repeated registers (after the ``n_tile`` of one instruction)
+    dim by dim, in the layout's output order, each dim's in increasing value."""
+
+    def by_dim(L: LinearLayout) -> LinearLayout:
+        b = L.bases
+        rest = b["register"][n_tile:]
+        key = [(next((i for i, x in enumerate(r) if x), len(r)), max(r, default=0)) for r in rest]
+        b["register"] = b["register"][:n_tile] + [r for _, r in sorted(zip(key, rest), key=lambda t: t[0])]
+        return LinearLayout(b, list(L.out_dims.items()))
+
+    return by_dim
 
 
 def _mfma_checked(spec: dict, rank: int) -> tuple[list[int], list[int], bool]:
@@ -356,10 +381,9 @@ def _mfma_checked(spec: dict, rank: int) -> tuple[list[int], list[int], bool]:
     _int(spec, "version", (1, 2, 3, 4))
     transposed = _bool(spec, "transposed")
     tiles = spec["tiles_per_warp"]
-    if tiles is not None and list(tiles) != [1] * rank:
-        raise CutepyError(
-            f"from_gluon: AMDMFMALayout.tiles_per_warp = {tiles}: only one tile per warp is supported"
-        )
+    if tiles is None:
+        spec["tiles_per_warp"] = [1] * rank
+    _ints(spec, "tiles_per_warp", rank)
     return warps, instr, transposed
 
 
@@ -393,9 +417,12 @@ def _mfma_dot(spec: dict, shape: Sequence[int]) -> LinearLayout:
     tile = inferred({"register": regs, "lane": lanes}, [names[k_dim], names[non_k]])
     if rank == 3:
         tile = product(product(tile, identity1d(1, "register", names[0])), identity1d(1, "lane", names[0]))
+    n_tile = len(regs)
+    # the parent's tiles_per_warp along the operand's non-K dim repeat the tile in registers
+    tile = product(tile, identity1d(parent["tiles_per_warp"][non_k], "register", names[non_k]))
     w = _broadcast_dot(warps, _row_major(rank), k_dim, "warp")
     cta = product(tile, transpose_outs(w, list(tile.out_dims)))
-    return combine_cta_cga(cta, parent, shape)
+    return combine_cta_cga(cta, parent, shape, before_shrink=_registers_by_dim(n_tile))
 
 
 def _slice(spec: dict, shape: Sequence[int]) -> LinearLayout:
@@ -600,4 +627,9 @@ def from_gluon(spec: str | Mapping[str, Any], shape: Sequence[int]) -> LinearLay
         raise CutepyError(f"from_gluon: shape {shape} has more than 2**{MAX_LOG2_ELEMENTS} elements")
     L = _convert(s, shape)
     dims = SHARED_DIMS if "Shared" in s["kind"] else DISTRIBUTED_DIMS
+    if dims is SHARED_DIMS and not L.bases.get("offset"):
+        raise CutepyError(
+            f"from_gluon: {s['kind']} on {shape} has no offset bit (one element per block); Gluon's "
+            "SharedLinearLayout needs at least one offset basis, so Triton rejects it"
+        )
     return with_in_dims(L, dims)
