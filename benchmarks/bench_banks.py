@@ -27,25 +27,17 @@ from cutepy.notation import parse
 
 def copy(name: str, op: str, bits: str, tiler: tuple[int, int], tv: str) -> SimpleNamespace:
     """A TiledCopy by the contract of ``analyze_copy``; ``tv`` is its shared-memory side."""
-    atom = SimpleNamespace(
-        name=name, op=op, element_bits=16, layout_src_tv_bits=parse(bits), layout_dst_tv_bits=parse(bits)
-    )
-    return SimpleNamespace(
-        copy_atom=atom, size=128, tiler_mn=tiler, layout_src_tv_tiled=parse(tv), layout_dst_tv_tiled=parse(tv)
-    )
+    atom = SimpleNamespace(name=name, op=op, element_bits=16, layout_src_tv_bits=parse(bits),
+                           layout_dst_tv_bits=parse(bits))
+    return SimpleNamespace(copy_atom=atom, size=128, tiler_mn=tiler, layout_src_tv_tiled=parse(tv),
+                           layout_dst_tv_tiled=parse(tv))
 
 
 # C++ get_layoutD_TV() of the cp.async copy and get_layoutS_TV() of make_tiled_copy_A(LDSM_N)
-CP_ASYNC = copy(
-    "SM80_CP_ASYNC_CACHEALWAYS<uint128_t>",
-    "cp.async",
-    "(1,128):(0,1)",
-    (16, 64),
-    "((8,16),(8,1)):((128,1),(16,0))",
-)
-LDSM_X4 = copy(
-    "SM75_U32x4_LDSM_N", "ldmatrix", "(32,128):(128,1)", (32, 16), "((16,2,2,2),(8,1)):((1,256,16,0),(32,0))"
-)
+CP_ASYNC = copy("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", "cp.async", "(1,128):(0,1)", (16, 64),
+                "((8,16),(8,1)):((128,1),(16,0))")
+LDSM_X4 = copy("SM75_U32x4_LDSM_N", "ldmatrix", "(32,128):(128,1)", (32, 16),
+               "((16,2,2,2),(8,1)):((1,256,16,0),(32,0))")
 
 
 def timed(fn, repeat: int) -> tuple[float, float]:
@@ -68,10 +60,8 @@ def main() -> None:
     print(result)
     assert result.found and str(result.swizzle) == "Sw<3,3,3>"
     med, best = timed(lambda: find_swizzle(smem, accesses, 2), args.repeat)
-    print(
-        f"find_swizzle 128x64 bf16 (cp.async 16 B + ldmatrix.x4): median {med:.0f} ms, best {best:.0f} ms, "
-        f"{result.candidates} swizzles costed"
-    )
+    print(f"find_swizzle 128x64 bf16 (cp.async 16 B + ldmatrix.x4): median {med:.0f} ms, best {best:.0f} ms, "
+          f"{result.candidates} swizzles costed")
     med, best = timed(lambda: analyze_copy(LDSM_X4, result.layout), args.repeat)
     n = len(analyze_copy(LDSM_X4, result.layout).instructions)
     print(f"analyze_copy ldmatrix.x4 reads ({n} instructions): median {med:.1f} ms, best {best:.1f} ms")

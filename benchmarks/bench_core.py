@@ -84,6 +84,7 @@ CASES: dict[str, list[tuple]] = {
 }
 
 
+
 def _adapters():
     libs: dict[str, tuple[Callable, dict[str, Callable]]] = {}
     libs["cutepy"] = (
@@ -95,10 +96,8 @@ def _adapters():
 
         libs["tensor-layouts"] = (
             lambda s, d: tl.Layout(s, d),
-            {
-                **{name: getattr(tl, name) for name in CASES if name != "composition"},
-                "composition": tl.compose,
-            },
+            {**{name: getattr(tl, name) for name in CASES if name != "composition"},
+             "composition": tl.compose},
         )
     except ImportError:
         print("tensor-layouts not installed: skipped")
@@ -149,11 +148,8 @@ def median_call_time(fn: Callable, inputs: list[tuple], min_time: float) -> floa
 def bench_ops(min_time: float) -> list[float]:
     libs = _adapters()
     names = list(libs)
-    print(
-        f"\n{'operation':<16}"
-        + "".join(f"{n:>16}" for n in names)
-        + "".join(f"{'x ' + n:>18}" for n in names[1:])
-    )
+    print(f"\n{'operation':<16}" + "".join(f"{n:>16}" for n in names) + "".join(
+        f"{'x ' + n:>18}" for n in names[1:]))
     ratios_vs_pycute = []
     for op in CASES:
         row: list[float | None] = []
@@ -171,11 +167,9 @@ def bench_ops(min_time: float) -> list[float]:
         ratios = [None if r is None else r / ours for r in row[1:]]
         if "pycute" in names and row[names.index("pycute")] is not None:
             ratios_vs_pycute.append(row[names.index("pycute")] / ours)
-        print(
-            f"{op:<16}"
-            + "".join(f"{'n/a':>16}" if t is None else f"{t * 1e6:>13.2f} us" for t in row)
-            + "".join(f"{'n/a':>18}" if r is None else f"{r:>17.2f}x" for r in ratios)
-        )
+        print(f"{op:<16}" + "".join(
+            f"{'n/a':>16}" if t is None else f"{t * 1e6:>13.2f} us" for t in row) + "".join(
+            f"{'n/a':>18}" if r is None else f"{r:>17.2f}x" for r in ratios))
     if ratios_vs_pycute:
         print(f"\nmedian speed-up over pycute: {statistics.median(ratios_vs_pycute):.2f}x")
     return ratios_vs_pycute

@@ -77,23 +77,15 @@ def _fmt(t: float) -> str:
     return f"{t:8.2f} s "
 
 
-AFTER_SYMBOLIC = (
-    "import sympy\nM = cp.symbols('M', multiple_of=8)\n"
-    "cp.equivalent(cp.Layout((M, 4), (1, M)), cp.Layout(4 * M, 1))"
-)
+AFTER_SYMBOLIC = ("import sympy\nM = cp.symbols('M', multiple_of=8)\n"
+                  "cp.equivalent(cp.Layout((M, 4), (1, M)), cp.Layout(4 * M, 1))")
 
 
 def _core_in_subprocess(path: str, n: int, prelude: str = "") -> dict:
     env = dict(os.environ, PYTHONPATH=path)
     code = CORE_OPS.replace("import cutepy as cp", "import cutepy as cp\n" + prelude)
-    out = subprocess.run(
-        [sys.executable, "-c", code, str(n)],
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=tempfile.gettempdir(),
-    )
+    out = subprocess.run([sys.executable, "-c", code, str(n)], env=env, check=True,
+                         capture_output=True, text=True, cwd=tempfile.gettempdir())
     return json.loads(out.stdout)
 
 
@@ -108,9 +100,8 @@ def _best(runs: list) -> dict:
 
 def _baseline_tree(rev: str) -> str:
     d = tempfile.mkdtemp(prefix="cutepy-baseline-")
-    archive = subprocess.run(
-        ["git", "-C", ROOT, "archive", rev, "cutepy"], check=True, capture_output=True
-    ).stdout
+    archive = subprocess.run(["git", "-C", ROOT, "archive", rev, "cutepy"], check=True,
+                             capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", d], input=archive, check=True)
     return d
 
@@ -175,29 +166,19 @@ def main() -> None:
     assert equivalent(A40, B40) and not equivalent(A40, C40)
     A60 = Layout((1 << 20, 1 << 20, 1 << 20), (1, 1 << 20, 1 << 40))
     B60 = Layout(1 << 60, 1)
-    rows.append(
-        ("equivalent, 2^40 elements, equal", _fmt(_median_time(lambda: equivalent(A40, B40), n)), "< 1 ms")
-    )
-    rows.append(
-        (
-            "equivalent, 2^40, unequal (+counterexample)",
-            _fmt(_median_time(lambda: equivalent(A40, C40).counterexample, n)),
-            "< 1 ms",
-        )
-    )
-    rows.append(
-        ("equivalent, 2^60 elements, equal", _fmt(_median_time(lambda: equivalent(A60, B60), n)), "< 1 ms")
-    )
+    rows.append(("equivalent, 2^40 elements, equal", _fmt(_median_time(lambda: equivalent(A40, B40), n)),
+                 "< 1 ms"))
+    rows.append(("equivalent, 2^40, unequal (+counterexample)",
+                 _fmt(_median_time(lambda: equivalent(A40, C40).counterexample, n)), "< 1 ms"))
+    rows.append(("equivalent, 2^60 elements, equal", _fmt(_median_time(lambda: equivalent(A60, B60), n)),
+                 "< 1 ms"))
     with_text = _median_time(lambda: equivalent(A60, B60).text(), n // 10)
     rows.append(("  ... with the proof text", _fmt(with_text), ""))
 
     # 2. the symbolic proof of the f32[M,N]{1,0:T(8,128)} tiling
     env = dict(os.environ, PYTHONPATH=ROOT)
-    cold = float(
-        subprocess.run(
-            [sys.executable, "-c", PROOF_SCRIPT], env=env, check=True, capture_output=True, text=True
-        ).stdout
-    )
+    cold = float(subprocess.run([sys.executable, "-c", PROOF_SCRIPT], env=env, check=True,
+                                capture_output=True, text=True).stdout)
     M, N = cutepy.symbols("M N", multiple_of=(8, 128))
     hand = Layout(((8, M / 8), (128, N / 128)), ((128, 8 * N), (1, 1024)))
 
@@ -205,9 +186,8 @@ def main() -> None:
         from cutepy.symbolic import decide
 
         decide._CACHE.clear()
-        r = equivalent(
-            lambda: blocked_product(LayoutRight((8, 128)), LayoutRight((M / 8, N / 128))), hand, by="modes"
-        )
+        r = equivalent(lambda: blocked_product(LayoutRight((8, 128)), LayoutRight((M / 8, N / 128))),
+                       hand, by="modes")
         assert r
 
     rows.append(("symbolic proof f32[M,N]{1,0:T(8,128)}, cold", _fmt(cold), "< 2 s"))

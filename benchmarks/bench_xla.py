@@ -31,18 +31,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The parse corpus: the test data's copy, else the shared reference folder beside the checkout.
-DATA = next(
-    (
-        p
-        for p in (
-            ROOT / "tests" / "data" / "xla_shapes.tsv",
-            ROOT.parent / "shared" / "data" / "xla_shapes.tsv",
-            ROOT.parents[1] / "shared" / "data" / "xla_shapes.tsv",
-        )
-        if p.exists()
-    ),
-    ROOT / "tests" / "data" / "xla_shapes.tsv",
-)
+DATA = next((p for p in (ROOT / "tests" / "data" / "xla_shapes.tsv",
+                         ROOT.parent / "shared" / "data" / "xla_shapes.tsv",
+                         ROOT.parents[1] / "shared" / "data" / "xla_shapes.tsv") if p.exists()),
+            ROOT / "tests" / "data" / "xla_shapes.tsv")
 
 COMPILE_CASES = [
     "f32[3,5]{1,0:T(2,2)}",
@@ -105,9 +97,8 @@ def bench_compile() -> list[str]:
         t1 = _median_time(lambda s=shape: to_cute(s), 300)
         t2 = _median_time(lambda s=text: to_cute(s), 300)
         ok = "ok" if t2 < 1e-3 else "SLOW"
-        rows.append(
-            f"{text:52} {compile_details(shape).form:6} {t1 * 1e6:8.0f} us {t2 * 1e6:11.0f} us  < 1 ms {ok}"
-        )
+        rows.append(f"{text:52} {compile_details(shape).form:6} {t1 * 1e6:8.0f} us {t2 * 1e6:11.0f} us  "
+                    f"< 1 ms {ok}")
     return rows
 
 
@@ -122,30 +113,22 @@ def bench_table(quick: bool) -> list[str]:
     results = {m: _child(m, shape) for m in ("cutepy", "formula", "reference")}
     out_bytes = results["cutepy"]["out"]
     checks = {r["check"] for r in results.values()}
-    rows = [
-        f"offset table of {shape}: {out_bytes // 8:,} int64 offsets, {out_bytes / 1e9:.2f} GB",
-        f"{'method':34} {'time (first run)':>17} {'peak traced':>12} {'peak / out':>10} {'peak RSS':>9}",
-    ]
-    names = {
-        "cutepy": "CompiledLayout.offsets (CuTe)",
-        "formula": "linear_indices (XLA formula)",
-        "reference": "reference_offsets (numpy model)",
-    }
+    rows = [f"offset table of {shape}: {out_bytes // 8:,} int64 offsets, {out_bytes / 1e9:.2f} GB",
+            f"{'method':34} {'time (first run)':>17} {'peak traced':>12} {'peak / out':>10} "
+            f"{'peak RSS':>9}"]
+    names = {"cutepy": "CompiledLayout.offsets (CuTe)", "formula": "linear_indices (XLA formula)",
+             "reference": "reference_offsets (numpy model)"}
     for m, r in results.items():
-        rows.append(
-            f"{names[m]:34} {r['seconds']:7.2f}s ({r['first']:5.2f}s) {r['peak'] / 1e9:10.2f}GB "
-            f"{r['peak'] / out_bytes:9.2f}x {r['rss'] / 1e9:7.2f}GB"
-        )
+        rows.append(f"{names[m]:34} {r['seconds']:7.2f}s ({r['first']:5.2f}s) {r['peak'] / 1e9:10.2f}GB "
+                    f"{r['peak'] / out_bytes:9.2f}x {r['rss'] / 1e9:7.2f}GB")
     ours, ref = results["cutepy"], results["reference"]
     speed = ref["seconds"] / ours["seconds"]
     first = ref["first"] / ours["first"]
-    rows.append(
-        f"cutepy vs reference: {speed:.1f}x faster, {first:.1f}x on first runs "
-        f"({'ok' if min(speed, first) >= 1 else 'SLOWER'}); "
-        f"peak {ours['peak'] / out_bytes:.2f}x the output "
-        f"({'ok' if ours['peak'] <= 2 * out_bytes else 'OVER 2x'}); "
-        f"same offsets: {'yes' if len(checks) == 1 else 'NO'}"
-    )
+    rows.append(f"cutepy vs reference: {speed:.1f}x faster, {first:.1f}x on first runs "
+                f"({'ok' if min(speed, first) >= 1 else 'SLOWER'}); "
+                f"peak {ours['peak'] / out_bytes:.2f}x the output "
+                f"({'ok' if ours['peak'] <= 2 * out_bytes else 'OVER 2x'}); "
+                f"same offsets: {'yes' if len(checks) == 1 else 'NO'}")
     return rows
 
 

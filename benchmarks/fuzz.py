@@ -52,23 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     procs = [
         subprocess.Popen(
-            [
-                sys.executable,
-                HARNESS,
-                "--n",
-                str(per[k]),
-                "--seed",
-                str(args.seed * 1000 + k),
-                "--timeout",
-                str(args.timeout),
-                "--json",
-                "--progress",
-            ],
-            stdout=subprocess.PIPE,
-            text=True,
-            env=env,
-            cwd=ROOT,
-            preexec_fn=_limit(args.mem_gb),
+            [sys.executable, HARNESS, "--n", str(per[k]), "--seed", str(args.seed * 1000 + k),
+             "--timeout", str(args.timeout), "--json", "--progress"],
+            stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT, preexec_fn=_limit(args.mem_gb),
         )
         for k in range(args.jobs)
     ]
@@ -87,25 +73,15 @@ def main(argv: list[str] | None = None) -> int:
                 merged.counts[s][key] += v
         for f in part["findings"]:
             merged.findings.extend([f] * f["count"])
-    print(
-        f"seed {args.seed}, {args.n} calls in {args.jobs} workers, {time.monotonic() - t0:.0f} s, "
-        f"timeout {args.timeout} s per call, {args.mem_gb} GiB per worker"
-    )
+    print(f"seed {args.seed}, {args.n} calls in {args.jobs} workers, {time.monotonic() - t0:.0f} s, "
+          f"timeout {args.timeout} s per call, {args.mem_gb} GiB per worker")
     print(format_report(merged))
     if args.out:
         from tests.fuzz.harness import distinct
 
         with open(args.out, "w") as f:
-            json.dump(
-                {
-                    "seed": args.seed,
-                    "n": args.n,
-                    "counts": merged.counts,
-                    "findings": distinct(merged.findings),
-                },
-                f,
-                indent=1,
-            )
+            json.dump({"seed": args.seed, "n": args.n, "counts": merged.counts,
+                       "findings": distinct(merged.findings)}, f, indent=1)
     bad = lost + sum(c["crash"] + c["hang"] + c["wrong"] for c in merged.counts.values())
     return 1 if bad else 0
 
