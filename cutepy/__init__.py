@@ -74,7 +74,7 @@ _ANALYSES = ["Derivation", "Equivalence", "assuming", "declare", "equivalent", "
 
 __version__ = "0.1.0"
 
-_SUBPACKAGES = ("xla", "program", "viz", "strategies", "engine", "banks", "emit")
+_SUBPACKAGES = ("xla", "program", "viz", "strategies", "engine", "banks", "emit", "linear")
 
 #: the classes Jupyter shows as pictures, by (module, class name): IPython matches them by
 #: name, so none of these modules is imported before a value of its class is displayed
@@ -91,6 +91,7 @@ _DISPLAYED = (
     ("cutepy.kernels.atoms.copy", "CopyAtom"),
     ("cutepy.kernels.tiled.mma", "TiledMMA"),
     ("cutepy.kernels.tiled.copy", "TiledCopy"),
+    ("cutepy.linear.layout", "LinearLayout"),
 )
 
 

@@ -28,7 +28,7 @@ LAYERS: dict[str, int] = {
     # 2 the algebra, one module per family (cutepy/algebra/)
     "cutepy.algebra": 2,
     # 3 engines: whole formalisms compiled into layouts
-    "cutepy.engine": 3, "cutepy.xla": 3, "cutepy.program": 3,
+    "cutepy.engine": 3, "cutepy.xla": 3, "cutepy.program": 3, "cutepy.linear": 3,
     # 4 analyses: questions asked of layouts (symbolic front, proofs, explain, banks, strategies)
     # and kernel-design values (cutepy/kernels/: tensors, atoms, tiled MMA and copy)
     "cutepy.symbolic": 4, "cutepy.equivalence": 4, "cutepy.derivation": 4, "cutepy.banks": 4,

@@ -67,6 +67,14 @@ EXPECT = {
     "07_sm80_gemm_tile": Expect(pictures=4, at_least=(("ok: ", 7),),
                                 prints=("FAILS: thread 0: source values 0..7 are not contiguous",)),
     "08_bank_conflicts": Expect(pictures=3),
+    "09_cute_and_triton_layouts": Expect(
+        pictures=3,
+        prints=("agree at all 256 (thread, value) pairs: True",
+                "CuTe(Triton(offset)) == offset everywhere: True",
+                "Sw<3,3,3> o 0 o (8,64):(64,1)", "found: False", "after: 0"),
+        never=("Error",),
+        counts=(("same function: True", 3),),
+    ),
 }
 
 

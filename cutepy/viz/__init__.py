@@ -4,7 +4,8 @@
 - :func:`layout_svg`: a layout on a grid (offsets, colours, nested-mode borders);
   :func:`tv_layout_svg`: thread-value layouts; :func:`swizzle_bank_svg`: shared-memory
   banks before and after a swizzle; :func:`divide_svg` / :func:`product_svg`: tiling;
-  :func:`xla_svg`: XLA tiled arrays and their memory.
+  :func:`xla_svg`: XLA tiled arrays and their memory; :func:`linear_layout_svg`: a Triton
+  linear layout's bit matrix beside its CuTe picture.
 - :func:`to_latex` / :func:`to_latex_tv`: CuTe's ``print_latex`` / ``print_latex_tv``.
 - :func:`show` wraps any of these in a :class:`Picture` for Jupyter; :func:`write_svg`
   saves one. :func:`cutepy.viz.display.mimebundle` is what notebooks show: the C++ table
@@ -19,6 +20,7 @@
 from .banks import banks_of, conflict_ways, swizzle_bank_svg
 from .latex import to_latex, to_latex_tv
 from .layouts import divide_svg, layout_svg, product_svg, tv_layout_svg
+from .linear import linear_layout_svg
 from .picture import Picture, show, write_svg
 from .program import lanes_svg
 from .text import layout_table, print_layout
@@ -32,6 +34,7 @@ __all__ = [
     "layout_svg",
     "lanes_svg",
     "layout_table",
+    "linear_layout_svg",
     "print_layout",
     "product_svg",
     "show",

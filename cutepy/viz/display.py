@@ -46,6 +46,7 @@ from ..core.layout import Layout
 from ..kernels.tiled.mma import make_tiled_mma
 from .canvas import img_html, render
 from .layouts import layout_panel, layout_svg, swizzle_layout
+from .linear import linear_layout_svg
 from .picture import Picture, svg_of
 from .text import layout_table
 from .tiled import tiled_copy_svg, tiled_mma_svg
@@ -159,6 +160,9 @@ def mimebundle(obj: Any, rows: int | None = CELL_ROWS, cols: int | None = CELL_C
     explained = _explained(obj)
     if explained is not None:
         return explained
+    if type(obj).__name__ == "LinearLayout":  # bit matrix beside the CuTe picture
+        svg = linear_layout_svg(obj, max_rows=rows, max_cols=cols)
+        return {"text/plain": str(obj), "image/svg+xml": svg, "text/html": img_html(svg, alt=repr(obj))}
     if type(obj).__name__ in ("TiledMMA", "MMAAtom", "TiledCopy", "Tensor"):
         try:
             svg = _kernel_picture(obj)
