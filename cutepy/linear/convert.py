@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..algebra.coalesce import coalesce_flat
-from ..algebra.swizzle import ComposedLayout, Swizzle
+from ..algebra.swizzle import ComposedLayout, Swizzle, composed_parts, is_layout
 from ..core import inttuple as it
 from ..core.errors import CutepyError
 from ..core.layout import Layout
@@ -175,7 +175,7 @@ def to_cute(L: LinearLayout) -> Any:
 
 
 def _rank_prefix(cols: Sequence[int], n: int) -> int:
-    return f2.rank(cols[:n])
+    return f2.f2_rank(cols[:n])
 
 
 # ---- CuTe -> linear -----------------------------------------------------------------------------
@@ -198,13 +198,14 @@ def _flat_modes(layout: Layout) -> list[tuple[int, int, tuple[int, ...]]]:
 
 def _bit_columns(F: Any, what: str) -> list[int]:
     """The value of each index bit of a linear CuTe layout (colexicographic index, mode 0 lowest)."""
-    if isinstance(F, ComposedLayout):
-        if not isinstance(F.outer, Swizzle) or F.offset != 0 or not isinstance(F.inner, Layout):
+    if (parts := composed_parts(F)) is not None:
+        outer, offset, inner = parts
+        if not isinstance(outer, Swizzle) or offset != 0 or not isinstance(inner, Layout):
             raise CutepyError(
                 f"from_cute: {what} {F} is not linear: only Swizzle o 0 o Layout composed layouts are "
                 "(an offset or a layout outer adds, it does not XOR)"
             )
-        return [F.outer(c) for c in _bit_columns(F.inner, what)]
+        return [outer(c) for c in _bit_columns(inner, what)]
     if not isinstance(F, Layout):
         raise CutepyError(f"from_cute: expected a Layout or a swizzled layout, got {type(F).__name__}")
     cols: list[int] = []
@@ -277,7 +278,7 @@ def from_cute(
         raise CutepyError(f"from_cute: kind is 'distributed' or 'shared', got {kind!r}")
     if type(blocks) is not int or blocks <= 0 or blocks & (blocks - 1):
         raise CutepyError(f"from_cute: blocks = {blocks!r}: expected a power of two")
-    if not isinstance(layout, (Layout, ComposedLayout)):
+    if not is_layout(layout):
         raise CutepyError(f"from_cute: expected a Layout or a swizzled layout, got {type(layout).__name__}")
     if kind == "distributed":
         if type(warp_size) is not int or warp_size <= 0 or warp_size & (warp_size - 1):
@@ -285,14 +286,14 @@ def from_cute(
         if shape is None:
             raise CutepyError("from_cute: a distributed (TV) layout needs the tensor's shape")
         shape = _pow2_shape(shape, "tensor")
-        inner = layout.inner if isinstance(layout, ComposedLayout) else layout
-        if it.rank(inner.shape) != 2:
+        if it.rank_tuple(layout.shape) != 2:
             raise CutepyError(
-                f"from_cute: a TV layout has rank 2 (thread, value); {layout} has rank {it.rank(inner.shape)}"
+                f"from_cute: a TV layout has rank 2 (thread, value); {layout} has rank "
+                f"{it.rank_tuple(layout.shape)}"
             )
         cols = _bit_columns(layout, "the TV layout")
-        threads = _log2_size(it.size(inner.shape[0]), "thread mode", layout)
-        _log2_size(it.size(inner.shape[1]), "value mode", layout)
+        threads = _log2_size(it.size(layout.shape[0]), "thread mode", layout)
+        _log2_size(it.size(layout.shape[1]), "value mode", layout)
         total = sum(_log2(s) for s in shape)
         for k, c in enumerate(cols):
             if c >> total:
@@ -316,12 +317,11 @@ def from_cute(
         outs = [(f"dim{i}", s) for i, s in enumerate(shape)]
         return LinearLayout({d: [_split(c, shape) for c in parts[d]] for d in DISTRIBUTED_DIMS}, outs)
     # shared: coordinate -> offset, inverted
-    inner = layout.inner if isinstance(layout, ComposedLayout) else layout
-    mode_sizes = [it.size(m) for m in (inner.shape if isinstance(inner.shape, tuple) else (inner.shape,))]
+    mode_sizes = [it.size(m) for m in (layout.shape if isinstance(layout.shape, tuple) else (layout.shape,))]
     shape = _pow2_shape(list(shape) if shape is not None else mode_sizes, "tensor")
-    if it.size(inner.shape) != _prod(shape):
+    if it.size(layout.shape) != _prod(shape):
         raise CutepyError(
-            f"from_cute: {layout} has {it.size(inner.shape)} coordinates but the shape "
+            f"from_cute: {layout} has {it.size(layout.shape)} coordinates but the shape "
             f"{shape} has {_prod(shape)}"
         )
     cols = _bit_columns(layout, "the shared layout")

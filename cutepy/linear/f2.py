@@ -7,7 +7,7 @@ the reduced row echelon form, which is unique, so any two correct reductions agr
 
 >>> rref([0b110, 0b011, 0b101])
 [5, 6]
->>> rank([0b110, 0b011, 0b101])
+>>> f2_rank([0b110, 0b011, 0b101])
 2
 >>> solve([1, 2, 3], 0b11)         # x with 1*x0 ^ 2*x1 ^ 3*x2 == 3: one solution, free x2 = 0
 3
@@ -41,12 +41,12 @@ def rref(rows: Sequence[int]) -> list[int]:
     return basis
 
 
-def rank(vectors: Sequence[int]) -> int:
+def f2_rank(vectors: Sequence[int]) -> int:
     """The dimension of the space ``vectors`` span.
 
     Pre: non-negative ints. Post: ``0 <= rank <= len(vectors)``.
 
-    >>> rank([1, 2, 3])
+    >>> f2_rank([1, 2, 3])
     2
     """
     return len(rref(vectors))
@@ -104,4 +104,4 @@ def inverse_columns(columns: Sequence[int], nbits: int) -> list[int] | None:
         if x is None:
             return None
         out.append(x)
-    return out if rank(columns) == nbits else None
+    return out if f2_rank(columns) == nbits else None

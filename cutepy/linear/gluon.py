@@ -25,7 +25,7 @@ from .layout import (
     empty,
     identity1d,
     inferred,
-    product,
+    times,
     transpose_outs,
     with_in_dims,
     zeros1d,
@@ -89,7 +89,7 @@ def identity_nd(in_dim: str, sizes: Sequence[int], order: Sequence[int]) -> Line
     names = _names(len(sizes))
     ret = empty()
     for d in order:
-        ret = product(ret, identity1d(sizes[d], in_dim, names[d]))
+        ret = times(ret, identity1d(sizes[d], in_dim, names[d]))
     return ret
 
 
@@ -99,7 +99,7 @@ def _broadcast_dot(sizes: Sequence[int], order: Sequence[int], k_dim: int, in_di
     ret = empty()
     for d in order:
         f = zeros1d if d == k_dim else identity1d
-        ret = product(ret, f(sizes[d], in_dim, names[d]))
+        ret = times(ret, f(sizes[d], in_dim, names[d]))
     return ret
 
 
@@ -131,7 +131,7 @@ def ensure_not_smaller(L: LinearLayout, shape: Mapping[str, int]) -> LinearLayou
     for name, actual in L.out_dims.items():
         desired = shape[name]
         if desired > actual:
-            ret = product(ret, identity1d(desired // actual, first, name))
+            ret = times(ret, identity1d(desired // actual, first, name))
     return ret
 
 
@@ -174,7 +174,7 @@ def combine_cta_cga(
         b = cta.bases
         b["register"] = [r for r in b["register"] if any(r)]
         cta = LinearLayout(b, list(cta.out_dims.items()))
-    return transpose_outs(product(cta, cga), names)
+    return transpose_outs(times(cta, cga), names)
 
 
 # ---- the families --------------------------------------------------------------------------------
@@ -183,8 +183,8 @@ def combine_cta_cga(
 def _blocked(spec: dict, shape: Sequence[int]) -> LinearLayout:
     rank = len(shape)
     order = _order(spec, rank)
-    cta = product(
-        product(
+    cta = times(
+        times(
             identity_nd("register", _ints(spec, "size_per_thread", rank), order),
             identity_nd("lane", _ints(spec, "threads_per_warp", rank), order),
         ),
@@ -222,7 +222,7 @@ def _mma_tile(
         identity1d(m // 8, "register", names[outer]),
         identity1d(n // (k_width * 4), "register", names[inner]),
     ):
-        cta = product(cta, f)
+        cta = times(cta, f)
     return cta
 
 
@@ -266,7 +266,7 @@ def _nvmma(spec: dict, shape: Sequence[int]) -> LinearLayout:
     order = _row_major(rank)
     cta = _mma_tile(tile, 2, order, order)
     w = identity_nd("warp", warps, _mma_warp_order(version, rank))
-    cta = product(cta, transpose_outs(w, list(cta.out_dims)))
+    cta = times(cta, transpose_outs(w, list(cta.out_dims)))
     return combine_cta_cga(cta, spec, shape)
 
 
@@ -307,7 +307,7 @@ def _dot(spec: dict, shape: Sequence[int]) -> LinearLayout:
     cta = _mma_tile(tile, k_width, order, order)
     k_dim = rank - 1 if op == 0 else rank - 2
     w = _broadcast_dot(warps, _mma_warp_order(version, rank), k_dim, "warp")
-    cta = product(cta, transpose_outs(w, list(cta.out_dims)))
+    cta = times(cta, transpose_outs(w, list(cta.out_dims)))
     # the operand's CGA layout is its parent's with the K component dropped (broadcast)
     cga = [[0 if i == k_dim else x for i, x in enumerate(b)] for b in parent.get("cga_layout") or []]
     return combine_cta_cga(cta, {**parent, "cga_layout": cga}, shape)
@@ -345,13 +345,13 @@ def _mfma(spec: dict, shape: Sequence[int]) -> LinearLayout:
     )
     tile = inferred(tile.bases, tile_outs)
     if rank == 3:
-        tile = product(product(tile, identity1d(1, "register", names[0])), identity1d(1, "lane", names[0]))
+        tile = times(times(tile, identity1d(1, "register", names[0])), identity1d(1, "lane", names[0]))
     n_tile = len(tile.bases["register"])
     # tiles_per_warp repeats the tile inside a warp (registers), before the warps; not the batch dim
     tiles = list(spec["tiles_per_warp"])
     if rank == 3:
         tiles[0] = 1
-    cta = product(product(tile, identity_nd("register", tiles, order)), identity_nd("warp", warps, order))
+    cta = times(times(tile, identity_nd("register", tiles, order)), identity_nd("warp", warps, order))
     return combine_cta_cga(cta, spec, shape, before_shrink=_registers_by_dim(n_tile))
 
 
@@ -416,12 +416,12 @@ def _mfma_dot(spec: dict, shape: Sequence[int]) -> LinearLayout:
         e *= 2
     tile = inferred({"register": regs, "lane": lanes}, [names[k_dim], names[non_k]])
     if rank == 3:
-        tile = product(product(tile, identity1d(1, "register", names[0])), identity1d(1, "lane", names[0]))
+        tile = times(times(tile, identity1d(1, "register", names[0])), identity1d(1, "lane", names[0]))
     n_tile = len(regs)
     # the parent's tiles_per_warp along the operand's non-K dim repeat the tile in registers
-    tile = product(tile, identity1d(parent["tiles_per_warp"][non_k], "register", names[non_k]))
+    tile = times(tile, identity1d(parent["tiles_per_warp"][non_k], "register", names[non_k]))
     w = _broadcast_dot(warps, _row_major(rank), k_dim, "warp")
-    cta = product(tile, transpose_outs(w, list(tile.out_dims)))
+    cta = times(tile, transpose_outs(w, list(tile.out_dims)))
     return combine_cta_cga(cta, parent, shape, before_shrink=_registers_by_dim(n_tile))
 
 
@@ -466,7 +466,7 @@ def _swizzled_shared(spec: dict, shape: Sequence[int]) -> LinearLayout:
         bases.append([rr, (vec * ((rr // per_phase) % max_phase)) % ncols])
     cta = LinearLayout({"offset": bases}, [(names[row], nrows), (names[col], ncols)])
     for d in order[2:]:
-        cta = product(cta, identity1d(cta_shape[d], "offset", names[d]))
+        cta = times(cta, identity1d(cta_shape[d], "offset", names[d]))
     return combine_cta_cga(cta, spec, shape)
 
 
@@ -500,7 +500,7 @@ def _nvmma_shared(spec: dict, shape: Sequence[int]) -> LinearLayout:
     order = [0] + list(range(rank - 1, 0, -1)) if transposed else list(range(rank - 1, -1, -1))
     cta = empty()
     for d in order:
-        cta = product(cta, identity1d(min(cta_shape[d], 256), "offset", names[d]))
+        cta = times(cta, identity1d(min(cta_shape[d], 256), "offset", names[d]))
     cta = ensure_not_smaller(transpose_outs(cta, names), dict(zip(names, cta_shape)))
     return combine_cta_cga(cta, spec, shape)
 

@@ -245,7 +245,7 @@ class LinearLayout:
         >>> LinearLayout({"lane": [[1], [0]]}, [("dim0", 2)]).is_injective()
         False
         """
-        return f2.rank(self.columns()) == self.in_bits()
+        return f2.f2_rank(self.columns()) == self.in_bits()
 
     def is_surjective(self) -> bool:
         """Every output is reached (Triton's ``isSurjective``).
@@ -255,7 +255,7 @@ class LinearLayout:
         >>> LinearLayout({"lane": [[1], [0]]}, [("dim0", 2)]).is_surjective()
         True
         """
-        return f2.rank(self.columns()) == self.out_bits()
+        return f2.f2_rank(self.columns()) == self.out_bits()
 
     def is_invertible(self) -> bool:
         """Injective and surjective: a bijection (Triton's ``isInvertible``).
@@ -328,7 +328,7 @@ class LinearLayout:
         """
         if not self.is_surjective():
             raise CutepyError(
-                f"pseudo_invert: the layout is not surjective (rank {f2.rank(self.columns())} "
+                f"pseudo_invert: the layout is not surjective (rank {f2.f2_rank(self.columns())} "
                 f"of {self.out_bits()} output bits)"
             )
         identity = LinearLayout.identity(self._out)
@@ -399,7 +399,7 @@ def _invert_and_compose(this: LinearLayout, outer: LinearLayout) -> LinearLayout
     b_red = B.sublayout([d for d in B.in_dims if d not in identity_dims], out_names)
     ret = _lstsq(a_red, b_red) if a_red._bases or b_red._bases else LinearLayout._new({}, ())
     for d in identity_dims:
-        ret = product(ret, identity1d(A.in_dims[d], d, d))
+        ret = times(ret, identity1d(A.in_dims[d], d, d))
     return transpose_outs(transpose_ins(ret, list(B.in_dims)), list(A.in_dims))
 
 
@@ -440,7 +440,7 @@ def _supremum(x: list[str], y: list[str]) -> list[str]:
     return out
 
 
-def product(inner: LinearLayout, outer: LinearLayout) -> LinearLayout:
+def times(inner: LinearLayout, outer: LinearLayout) -> LinearLayout:
     """Triton's ``inner * outer``: inputs and outputs side by side, ``outer`` more major."""
     ins = _supremum(list(inner._bases), list(outer._bases))
     outs = _supremum([n for n, _ in inner._out], [n for n, _ in outer._out])

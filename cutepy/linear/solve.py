@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..algebra.swizzle import ComposedLayout, Swizzle
+from ..algebra.swizzle import ComposedLayout, Swizzle, composed_parts, is_layout
 from ..core import inttuple as it
 from ..core.errors import CutepyError
 from ..core.layout import Layout
@@ -41,19 +41,21 @@ from .convert import _bit_columns, swizzles
 
 def _affine(F: Any, what: str) -> tuple[int, list[int]]:
     """``(F(0), [F(2**k) ^ F(0)])`` of a layout or ``Sw o off o Layout`` that is F2-affine."""
-    if isinstance(F, ComposedLayout) and F.offset != 0:
-        if not isinstance(F.outer, Swizzle) or not isinstance(F.inner, Layout) or type(F.offset) is not int:
+    parts = composed_parts(F)
+    if parts is not None and parts[1] != 0:
+        outer, offset, inner = parts
+        if not isinstance(outer, Swizzle) or not isinstance(inner, Layout) or type(offset) is not int:
             raise CutepyError(f"solve_swizzle: {what} {F} is not F2-affine")
-        cols = _bit_columns(F.inner, what)
+        cols = _bit_columns(inner, what)
         bits = 0
         for c in cols:
             bits |= c
-        if F.offset < 0 or F.offset & bits:
+        if offset < 0 or offset & bits:
             raise CutepyError(
-                f"solve_swizzle: {what} {F}: the offset {F.offset} shares bits with the layout, so "
+                f"solve_swizzle: {what} {F}: the offset {offset} shares bits with the layout, so "
                 "offset + layout carries: not F2-affine"
             )
-        return F.outer(F.offset), [F.outer(c) for c in cols]
+        return outer(offset), [outer(c) for c in cols]
     return 0, _bit_columns(F, what)
 
 
@@ -134,17 +136,17 @@ def solve_swizzle(A: Any, B: Any) -> SwizzleSolution:
     (Sw<2,3,3>, 0)
     """
     for name, F in (("A", A), ("B", B)):
-        if not isinstance(F, (Layout, ComposedLayout)):
+        if not is_layout(F):
             raise CutepyError(
                 f"solve_swizzle: {name} must be a Layout or a swizzled layout, got {type(F).__name__}"
             )
-    size_a = it.size((A.inner if isinstance(A, ComposedLayout) else A).shape)
-    size_b = it.size((B.inner if isinstance(B, ComposedLayout) else B).shape)
+    size_a = it.size(A.shape)
+    size_b = it.size(B.shape)
     if size_a != size_b:
         raise CutepyError(
             f"solve_swizzle: A has {size_a} elements and B {size_b}: they are not the same domain"
         )
-    if isinstance(A, ComposedLayout) and A.offset != 0:
+    if (parts := composed_parts(A)) is not None and parts[1] != 0:
         raise CutepyError("solve_swizzle: A must be linear (no offset); put the offset in B")
     a_cols = _bit_columns(A, "A")
     b0, b_cols = _affine(B, "B")
@@ -241,7 +243,7 @@ def _phase_rank_ok(sw: Swizzle, cols: Sequence[int], shift: int, bank_bits: int)
     """Lanes of a phase conflict-free: distinct chunks never share a bank group (a rank condition)."""
     chunks = [sw(c) >> shift for c in cols]
     banks = [c & ((1 << bank_bits) - 1) for c in chunks]
-    return f2.rank(banks) == f2.rank(chunks)
+    return f2.f2_rank(banks) == f2.f2_rank(chunks)
 
 
 def solve_conflict_free(
@@ -287,9 +289,8 @@ def solve_conflict_free(
             raise CutepyError(
                 f"solve_conflict_free: access {k}: {nbytes!r} bytes per lane: expected 4, 8 or 16"
             )
-        tv_inner = tv.inner if isinstance(tv, ComposedLayout) else tv
         tv_cols = _bit_columns(tv, f"access {k}'s TV layout")
-        threads = it.size(tv_inner.shape[0]) if isinstance(tv_inner.shape, tuple) else it.size(tv_inner.shape)
+        threads = it.size(tv.shape[0]) if isinstance(tv.shape, tuple) else it.size(tv.shape)
         phase_bits = min((128 // nbytes).bit_length() - 1, threads.bit_length() - 1)
         lane_cols = []
         for c in tv_cols[:phase_bits]:
@@ -316,7 +317,7 @@ def solve_conflict_free(
                     True, sw, tried, f"{sw}: every phase's lanes span as many banks as chunks"
                 )
     ranks = [
-        (f2.rank([c >> s & ((1 << b) - 1) for c in cols]), f2.rank([c >> s for c in cols]))
+        (f2.f2_rank([c >> s & ((1 << b) - 1) for c in cols]), f2.f2_rank([c >> s for c in cols]))
         for cols, s, b in checks
     ]
     return ConflictFreeSwizzle(
