@@ -259,6 +259,10 @@ def bank_view_svg(report: BankReport | TileReport, *, max_instructions: int = 2,
     (red border on the worst) needs one wavefront per word. Cells are coloured by bank when
     the bank has one word, by lane group when it has several.
 
+    Pre:  ``report`` comes from :func:`cutepy.banks.analyze` or :func:`cutepy.banks.analyze_layout`;
+          ``which`` is ``"worst"`` or ``"first"`` (else ``CutepyError``).
+    Post: one SVG naming each phase's wavefronts and the worst bank.
+
     >>> from cutepy.banks import analyze
     >>> svg = bank_view_svg(analyze([128 * (t % 4) + 4 * (t // 4) for t in range(32)], "ld", bytes=4))
     >>> "4 wavefronts" in svg and "worst: bank 0 serves 4 words to lanes 0-3" in svg

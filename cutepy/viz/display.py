@@ -6,7 +6,7 @@ layouts, swizzles, tilers, XLA shapes, pictures):
 - ``text/plain``: the C++ ``print_layout`` table where there is one, else ``str(obj)``;
 - ``image/svg+xml``: the SVG picture;
 - ``text/html``: ``<img src="data:image/svg+xml;base64,...">`` of the same SVG, with
-  ``max-width:100%; height:auto`` so it scales down to the cell.
+  a width that shrinks it to the cell only while its text stays 9 px or more (wider ones scroll).
 
 Why three: JupyterLab shows ``image/svg+xml`` only in trusted notebooks, and strips
 ``<svg>`` from untrusted HTML, but keeps an ``<img>`` with a data URI; VS Code and

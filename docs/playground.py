@@ -1,0 +1,1 @@
+"""MkDocs hook: the playground's runtime (placeholder)."""
