@@ -116,7 +116,8 @@ window.addEventListener('load', () => {
   const imgs = [...document.querySelectorAll('.jp-OutputArea-output img, .output_html img')];
   const seen = imgs.map(i => ({complete: i.complete, natural: i.naturalWidth,
                                shown: i.getBoundingClientRect().width,
-                               floor: parseFloat((/clamp\\((\\d+)px/.exec(i.getAttribute('style') || '') || [0, 0])[1]),
+                               floor: parseFloat((/clamp\\((\\d+)px/.exec(i.getAttribute('style') || '')
+                                                  || [0, 0])[1]),
                                cell: i.closest('.jp-OutputArea-output, .output_area').clientWidth}));
   document.body.setAttribute('data-probe', JSON.stringify(seen));
 });
