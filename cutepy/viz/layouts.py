@@ -29,12 +29,12 @@ from ..core.errors import CutepyError
 from ..core.inttuple import crd2idx
 from ..core.layout import Layout, append, make_layout
 from .canvas import HStack, Panel, Text, VStack, render
-from .colors import BW_COLORS, EMPTY_COLOR, offset_color, thread_color, tile_color
+from .colors import BW_COLORS, EMPTY_COLOR, bank_color, offset_color, thread_color, tile_color
 from .grid import DEFAULT_LIMIT, Axis, GridPanel, int_size, make_axis
 from .view import as_layout_like, evaluate, fmt, grid_shapes
 
 #: ``color`` may be one of these names or a function ``(m, n, value) -> CSS colour``.
-COLOR_SCHEMES = ("offset", "tile", "bw", "none")
+COLOR_SCHEMES = ("offset", "bank", "tile", "bw", "none")
 
 ColorSpec = str | Callable[[int, int, Any], str]
 
@@ -60,7 +60,7 @@ def _tile_ids(rows: Axis, cols: Axis, tile: Any) -> np.ndarray:
 
 
 def _fills(values: np.ndarray, rows: Axis, cols: Axis, color: ColorSpec,
-           groups: np.ndarray | None) -> list[list[str]]:
+           groups: np.ndarray | None, element_bytes: int = 2) -> list[list[str]]:
     nr, nc = values.shape
     if callable(color):
         return [[color(int(rows.shown[r]), int(cols.shown[c]), values[r, c]) for c in range(nc)]
@@ -74,6 +74,8 @@ def _fills(values: np.ndarray, rows: Axis, cols: Axis, color: ColorSpec,
         return [[EMPTY_COLOR] * nc for _ in range(nr)]
     if color == "bw":
         return [[BW_COLORS[v % 8] for v in row] for row in values.tolist()]
+    if color == "bank":  # the shared-memory bank of the element's first byte (32 banks of 4 B)
+        return [[bank_color(v * element_bytes // 4 % 32) for v in row] for row in values.tolist()]
     if color == "offset":
         lo, hi = (int(values.min()), int(values.max())) if values.size else (0, 0)
         span = max(hi - lo, 1)
@@ -101,6 +103,7 @@ def layout_panel(
     caption: tuple[str, ...] = (),
     offset: int = 0,
     element: Any = None,
+    element_bytes: int = 2,
 ) -> GridPanel:
     """The grid panel of :func:`layout_svg` (same arguments; ``offset`` and ``element`` label
     cell ``(m, n)`` with ``element(offset + L(m, n))``, as a tensor's picture does)."""
@@ -119,7 +122,7 @@ def layout_panel(
         notes.append(f"rows: mode 0; columns: modes 1..{len(obj.shape) - 1} grouped")
     notes += _elision_note(rows, cols)
     return GridPanel(
-        rows, cols, labels, _fills(values, rows, cols, color, groups),
+        rows, cols, labels, _fills(values, rows, cols, color, groups, element_bytes),
         title=str(obj) if title is None else title, caption=notes, group=groups,
     )
 
@@ -131,7 +134,8 @@ def layout_svg(layout: Any, **opts: Any) -> str:
     modes 1.. are grouped as columns). Nested modes get thicker borders where their
     sub-modes roll over and their natural coordinates in the headers.
 
-    Options: ``color`` (``"offset"`` ramp, ``"tile"``, ``"bw"`` CuTe's eight greys,
+    Options: ``color`` (``"offset"`` ramp, ``"bank"`` the shared-memory bank of each
+    element of ``element_bytes`` bytes (default 2), ``"tile"``, ``"bw"`` CuTe's eight greys,
     ``"none"``, or a function ``(m, n, value) -> CSS colour``); ``tile`` (``(rows,
     cols)`` or ``"auto"``: thick borders around tiles; auto takes the first sub-mode of
     each nested mode, the tile of a ``logical_divide`` result); ``max_rows`` /
