@@ -6,9 +6,9 @@ coordinate labels), and which indices are shown. Beyond ``limit`` indices an axi
 keeps its first and last ones and marks the gap (``...`` lanes in the picture).
 
 >>> ax = make_axis(((2, 2), 3), limit=8)
->>> ax.size, ax.shown.tolist(), ax.gap
+>>> ax.size, ax.shown, ax.gap
 (12, [0, 1, 2, 3, 8, 9, 10, 11], 4)
->>> boundary_levels(ax).tolist()     # before shown[1:]: 1 = every 2, 2 = every 4
+>>> boundary_levels(ax)     # before shown[1:]: 1 = every 2, 2 = every 4
 [0, 1, 0, 0, 0, 1, 0]
 >>> coordinate_label(ax, 9)
 '((1,0),2)'
@@ -19,8 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 from ..core.errors import CutepyError
 from ..core.inttuple import flatten, format_tuple, idx2crd, product
@@ -56,7 +54,7 @@ class Axis:
 
     shape: Any
     size: int
-    shown: np.ndarray
+    shown: list[int]
     gap: int | None
     label: Callable[[int], str] | None = None
     coords: bool = True
@@ -71,12 +69,12 @@ def make_axis(shape: Any, limit: int | None = DEFAULT_LIMIT, label: Callable[[in
     """An axis over ``shape``, keeping at most ``limit`` indices (``None``: all)."""
     size = int_size(shape)
     if limit is None or size <= limit:
-        return Axis(shape, size, np.arange(size, dtype=np.int64), None, label, coords)
+        return Axis(shape, size, list(range(size)), None, label, coords)
     if limit < 2:
         raise CutepyError(f"an elided axis shows at least 2 indices, got limit {limit}")
     head = (limit + 1) // 2
     tail = limit - head
-    shown = np.concatenate([np.arange(head), np.arange(size - tail, size)]).astype(np.int64)
+    shown = [*range(head), *range(size - tail, size)]
     return Axis(shape, size, shown, head, label, coords)
 
 
@@ -90,20 +88,14 @@ def _prefixes(shape: Any) -> list[int]:
     return sorted(set(out))
 
 
-def boundary_levels(axis: Axis) -> np.ndarray:
+def boundary_levels(axis: Axis) -> list[int]:
     """For each shown index after the first: how many leaf modes roll over there.
 
     0 where the previous shown index is not its neighbour (a gap) or nothing rolls over.
     """
     s = axis.shown
-    if len(s) < 2:
-        return np.zeros(0, dtype=np.int64)
-    cur = s[1:]
-    lv = np.zeros(len(cur), dtype=np.int64)
-    for p in _prefixes(axis.shape):
-        lv += (cur % p == 0)
-    lv[(cur - s[:-1]) != 1] = 0
-    return lv
+    prefixes = _prefixes(axis.shape)
+    return [sum(cur % p == 0 for p in prefixes) if cur - prev == 1 else 0 for prev, cur in zip(s, s[1:])]
 
 
 def is_nested(shape: Any) -> bool:
@@ -135,7 +127,7 @@ class GridPanel(Panel):
         *,
         title: str | None = None,
         caption: Sequence[str] = (),
-        group: np.ndarray | None = None,
+        group: Any = None,
         label_colors: Sequence[Sequence[str]] | None = None,
         notes: Sequence[str] | None = None,
         row_headers: bool = True,
@@ -179,19 +171,15 @@ class GridPanel(Panel):
         )
         self.height = self.top + self.grid_h + below + 4
 
-    def _xs(self, x0: float) -> np.ndarray:
-        k = np.arange(len(self.cols.shown) + 1, dtype=float)
-        xs = x0 + k * self.cw
-        if self.cols.gap is not None:
-            xs[self.cols.gap:] += self.col_gap
-        return xs
+    def _xs(self, x0: float) -> list[float]:
+        gap = self.cols.gap
+        return [x0 + float(k) * self.cw + (self.col_gap if gap is not None and k >= gap else 0.0)
+                for k in range(len(self.cols.shown) + 1)]
 
-    def _ys(self, y0: float) -> np.ndarray:
-        k = np.arange(len(self.rows.shown) + 1, dtype=float)
-        ys = y0 + k * self.ch
-        if self.rows.gap is not None:
-            ys[self.rows.gap:] += self.row_gap
-        return ys
+    def _ys(self, y0: float) -> list[float]:
+        gap = self.rows.gap
+        return [y0 + float(k) * self.ch + (self.row_gap if gap is not None and k >= gap else 0.0)
+                for k in range(len(self.rows.shown) + 1)]
 
     def draw(self, canvas: Canvas, x: float, y: float) -> None:
         fs, hs = self.font, self.hs
@@ -226,7 +214,7 @@ class GridPanel(Panel):
         for k, line in enumerate(self.caption):
             canvas.text(x + 2, below + fs * (0.8 + 1.4 * k), line, fs, "start", color="#333333")
 
-    def _draw_elision(self, canvas: Canvas, xs: np.ndarray, ys: np.ndarray) -> None:
+    def _draw_elision(self, canvas: Canvas, xs: list[float], ys: list[float]) -> None:
         nr, nc = len(self.rows.shown), len(self.cols.shown)
         if self.cols.gap is not None:
             g = self.cols.gap
@@ -242,7 +230,7 @@ class GridPanel(Panel):
                 canvas.text(xs[c] + self.cw / 2, y0 + self.row_gap / 2, ":", self.font * 1.2, color="#555555",
                             weight="bold")
 
-    def _draw_levels(self, canvas: Canvas, xs: np.ndarray, ys: np.ndarray) -> None:
+    def _draw_levels(self, canvas: Canvas, xs: list[float], ys: list[float]) -> None:
         top, bottom, left, right = ys[0], ys[-1], xs[0], xs[-1]
         for k, lv in enumerate(boundary_levels(self.cols), start=1):
             if lv:
@@ -251,22 +239,24 @@ class GridPanel(Panel):
             if lv:
                 canvas.line(left, ys[k], right, ys[k], "#333333", _LEVEL_WIDTH[min(lv, 4)])
 
-    def _draw_groups(self, canvas: Canvas, xs: np.ndarray, ys: np.ndarray) -> None:
+    def _draw_groups(self, canvas: Canvas, xs: list[float], ys: list[float]) -> None:
         g = self.group
         if g is None:
             return
-        g = np.asarray(g)
-        nr, nc = g.shape
+        g = g.tolist() if hasattr(g, "tolist") else [list(row) for row in g]  # numpy arrays or lists
+        nr, nc = len(g), len(g[0]) if g else 0
         for c in range(1, nc):  # vertical segments between columns c-1 and c
             if self.cols.gap == c:
                 continue
-            _runs(canvas, g[:, c - 1] != g[:, c], ys, self.ch, lambda a, b, c=c: (xs[c], a, xs[c], b))
+            mask = [g[r][c - 1] != g[r][c] for r in range(nr)]
+            _runs(canvas, mask, ys, self.ch, lambda a, b, c=c: (xs[c], a, xs[c], b))
         for r in range(1, nr):
             if self.rows.gap == r:
                 continue
-            _runs(canvas, g[r - 1, :] != g[r, :], xs, self.cw, lambda a, b, r=r: (a, ys[r], b, ys[r]))
+            mask = [g[r - 1][c] != g[r][c] for c in range(nc)]
+            _runs(canvas, mask, xs, self.cw, lambda a, b, r=r: (a, ys[r], b, ys[r]))
 
-    def _draw_headers(self, canvas: Canvas, x: float, y: float, xs: np.ndarray, ys: np.ndarray) -> None:
+    def _draw_headers(self, canvas: Canvas, x: float, y: float, xs: list[float], ys: list[float]) -> None:
         hs = self.hs
         base = y + self.top - hs * 0.8
         for c, i in enumerate(self.cols.shown):
@@ -290,7 +280,7 @@ class GridPanel(Panel):
                 canvas.text(right, cy, self.rows.name(i), hs, "end", color="#555555")
 
 
-def _runs(canvas: Canvas, mask: np.ndarray, pos: np.ndarray, cell: float,
+def _runs(canvas: Canvas, mask: Sequence[bool], pos: Sequence[float], cell: float,
           seg: Callable[[float, float], tuple[float, float, float, float]]) -> None:
     """One thick line per run of True in ``mask``; cell ``k`` spans ``pos[k]..pos[k]+cell``.
 
