@@ -223,13 +223,14 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def _colour(obj: Any, element_bytes: int | None) -> dict[str, Any]:
-    """Picture options: a swizzled layout (or one given ``--bytes``) is coloured by bank."""
+    """Picture options: a swizzled layout (or one given ``--bytes``) is coloured by bank; every
+    cell tells its coordinate, offset and bank on hover."""
     if element_bytes is not None and element_bytes not in (1, 2, 4, 8, 16):
         raise CutepyError(f"--bytes takes 1, 2, 4, 8 or 16 bytes per element, got {element_bytes}")
     if element_bytes is None and not isinstance(obj, ComposedLayout):
-        return {}
+        return {"hover": True}  # a browser shows each cell's coordinate, offset and bank
     e = element_bytes or 2
-    return {"color": "bank", "element_bytes": e,
+    return {"color": "bank", "element_bytes": e, "hover": True,
             "caption": (f"colour: shared-memory bank of each {e}-byte element (32 banks of 4 B)",)}
 
 

@@ -80,6 +80,13 @@ class Canvas:
             style["stroke-dasharray"] = dash
         self._add(style, f'<line x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" y2="{num(y2)}"/>')
 
+    def hover(self, x: float, y: float, w: float, h: float, tip: str) -> None:
+        """An invisible rectangle whose ``<title>`` a browser shows on hover (drawn on top:
+        add hover areas after everything else)."""
+        self._add({"fill": "#ffffff", "fill-opacity": "0", "class": "cutepy-hover"},
+                  f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}">'
+                  f"<title>{escape(tip)}</title></rect>")
+
     def to_svg(self, width: float, height: float, title: str | None = None) -> str:
         """The whole document."""
         w, h = num(width), num(height)

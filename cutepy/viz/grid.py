@@ -115,7 +115,8 @@ class GridPanel(Panel):
     """A grid of cells: ``labels[r][c]`` (``\\n`` for two lines) over ``fills[r][c]``.
 
     ``group`` (same shape, integers) draws a thick border wherever neighbours differ,
-    which is how tiles show; ``notes`` puts one short text under each shown column.
+    which is how tiles show; ``notes`` puts one short text under each shown column;
+    ``hover`` (same shape, text) is what a browser shows over each cell of an inline SVG.
     """
 
     def __init__(
@@ -133,7 +134,9 @@ class GridPanel(Panel):
         row_headers: bool = True,
         font: float = 11,
         min_cell: float = 24,
+        hover: Sequence[Sequence[str]] | None = None,
     ):
+        self.hover = hover
         self.rows, self.cols = rows, cols
         self.labels, self.fills, self.group = labels, fills, group
         self.label_colors, self.notes = label_colors, notes
@@ -213,6 +216,10 @@ class GridPanel(Panel):
             below += hs * 1.6
         for k, line in enumerate(self.caption):
             canvas.text(x + 2, below + fs * (0.8 + 1.4 * k), line, fs, "start", color="#333333")
+        if self.hover is not None:  # last, so that the hover areas lie on top
+            for r in range(nr):
+                for c in range(nc):
+                    canvas.hover(xs[c], ys[r], self.cw, self.ch, self.hover[r][c])
 
     def _draw_elision(self, canvas: Canvas, xs: list[float], ys: list[float]) -> None:
         nr, nc = len(self.rows.shown), len(self.cols.shown)

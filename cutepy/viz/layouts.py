@@ -28,7 +28,7 @@ from ..core.inttuple import crd2idx
 from ..core.layout import Layout, append, make_layout
 from .canvas import HStack, Panel, Text, VStack, render
 from .colors import BW_COLORS, EMPTY_COLOR, bank_color, offset_color, thread_color, tile_color
-from .grid import DEFAULT_LIMIT, Axis, GridPanel, int_size, make_axis
+from .grid import DEFAULT_LIMIT, Axis, GridPanel, coordinate_label, int_size, make_axis
 from .view import as_layout_like, evaluate, fmt, grid_shapes, values_at
 
 #: ``color`` may be one of these names or a function ``(m, n, value) -> CSS colour``.
@@ -109,6 +109,7 @@ def layout_panel(
     offset: int = 0,
     element: Any = None,
     element_bytes: int = 2,
+    hover: bool = False,
 ) -> GridPanel:
     """The grid panel of :func:`layout_svg` (same arguments; ``offset`` and ``element`` label
     cell ``(m, n)`` with ``element(offset + L(m, n))``, as a tensor's picture does)."""
@@ -126,10 +127,27 @@ def layout_panel(
     if grouped:
         notes.append(f"rows: mode 0; columns: modes 1..{len(obj.shape) - 1} grouped")
     notes += _elision_note(rows, cols)
+    tips = _layout_tips(rows, cols, values, element_bytes) if hover else None
     return GridPanel(
         rows, cols, labels, _fills(values, rows, cols, color, groups, element_bytes),
-        title=str(obj) if title is None else title, caption=notes, group=groups,
+        title=str(obj) if title is None else title, caption=notes, group=groups, hover=tips,
     )
+
+
+def _layout_tips(rows: Axis, cols: Axis, values: list[list[Any]], element_bytes: int) -> list[list[str]]:
+    """What hovering cell ``(m, n)`` says: its coordinate, index, offset and bank."""
+    out = []
+    for r, m in enumerate(rows.shown):
+        row = []
+        for c, n in enumerate(cols.shown):
+            v = values[r][c]
+            coord = f"({coordinate_label(rows, m)},{coordinate_label(cols, n)})"
+            tip = f"cell ({m},{n})  coord {coord}  index {m + rows.size * n}  offset {fmt(v)}"
+            if type(v) is int and v >= 0:
+                tip += f"  bank {v * element_bytes // 4 % 32} ({element_bytes} B elements)"
+            row.append(tip)
+        out.append(row)
+    return out
 
 
 def layout_svg(layout: Any, **opts: Any) -> str:
@@ -144,7 +162,9 @@ def layout_svg(layout: Any, **opts: Any) -> str:
     ``"none"``, or a function ``(m, n, value) -> CSS colour``); ``tile`` (``(rows,
     cols)`` or ``"auto"``: thick borders around tiles; auto takes the first sub-mode of
     each nested mode, the tile of a ``logical_divide`` result); ``max_rows`` /
-    ``max_cols`` (elide beyond, ``None`` for no limit); ``title``; ``caption``.
+    ``max_cols`` (elide beyond, ``None`` for no limit); ``title``; ``caption``; ``hover``
+    (``True``: each cell carries a ``<title>`` with its coordinate, index, offset and bank
+    of ``element_bytes``-byte elements, which a browser shows over an inline SVG).
 
     Pre:  ``layout`` is a Layout or composed layout (text is parsed; bad text raises
           ``ParseError``); the options as above (else ``CutepyError``).
@@ -220,6 +240,7 @@ def tv_layout_panel(
     max_rows: int | None = 32,
     max_cols: int | None = 32,
     title: str | None = None,
+    hover: bool = False,
 ) -> GridPanel:
     """The grid panel of :func:`tv_layout_svg` (same arguments)."""
     thread, value, m_shape, n_shape = tv_owners(as_layout_like(tv), tile_mn)
@@ -242,7 +263,10 @@ def tv_layout_panel(
     fills = [[fill(a, b) for a, b in zip(tr, vr)] for tr, vr in zip(t, v)]
     M, N = rows.size, cols.size
     caption = [f"TV layout {as_layout_like(tv)} over a {M}x{N} tile"] + _elision_note(rows, cols)
-    return GridPanel(rows, cols, labels, fills, title=title, caption=caption, font=10)
+    tips = [[f"cell ({m},{n})  index {m + M * n}  " + (f"thread {t[r][c]}  value {v[r][c]}" if t[r][c] >= 0
+                                                       else "no thread")
+             for c, n in enumerate(cols.shown)] for r, m in enumerate(rows.shown)] if hover else None
+    return GridPanel(rows, cols, labels, fills, title=title, caption=caption, font=10, hover=tips)
 
 
 def tv_layout_svg(tv: Any, tile_mn: Any, **opts: Any) -> str:
