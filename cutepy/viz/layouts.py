@@ -29,7 +29,7 @@ from ..core.layout import Layout, append, make_layout
 from .canvas import HStack, Panel, Text, VStack, render
 from .colors import BW_COLORS, EMPTY_COLOR, bank_color, offset_color, thread_color, tile_color
 from .grid import DEFAULT_LIMIT, Axis, GridPanel, coordinate_label, int_size, make_axis
-from .view import as_layout_like, evaluate, fmt, grid_shapes, values_at
+from .view import as_layout_like, fmt, grid_shapes, plain_value, values_at
 
 #: ``color`` may be one of these names or a function ``(m, n, value) -> CSS colour``.
 COLOR_SCHEMES = ("offset", "bank", "tile", "bw", "none")
@@ -190,46 +190,54 @@ def _tile_shape(tile_mn: Any) -> tuple[Any, Any]:
     raise CutepyError(f"tile_mn must be an (M, N) shape, got {tile_mn!r}")
 
 
-def tv_owners(tv: Layout, tile_mn: Any) -> tuple[Any, Any, Any, Any]:
-    """For each cell of the ``M x N`` tile, the first ``(thread, value)`` mapping to it.
+def first_owners(tv: Any, tile_mn: Any) -> tuple[list[int], list[int], Any, Any]:
+    """For each cell ``m + M*n`` of the ``M x N`` tile, the first ``(thread, value)`` mapping
+    to it, in plain Python: ``(thread, value, m_shape, n_shape)`` with two flat lists of
+    ``M*N`` entries (``-1`` where no thread writes).
 
     Threads are scanned outermost and values inside, as CuTe's ``print_latex_tv`` does,
-    so a cell reached twice shows its first writer. Returns ``(thread, value, M, N)``,
-    two ``M x N`` arrays with ``-1`` where no thread writes.
+    so a cell reached twice shows its first writer.
 
-    >>> t, v, M, N = tv_owners(Layout((2, 2), (2, 1)), (2, 2))
-    >>> t.tolist(), v.tolist()
-    ([[0, 1], [0, 1]], [[0, 0], [1, 1]])
+    >>> first_owners(Layout((2, 2), (2, 1)), (2, 2))[:2]
+    ([0, 0, 1, 1], [0, 1, 0, 1])
     """
-    import numpy as np  # lazy: the TV pictures compute with numpy, layout pictures do not
-
     tv = as_layout_like(tv)
     if not isinstance(tv, Layout) or tv.rank() != 2:
         raise CutepyError(f"a TV layout has two modes (thread, value); got {tv}")
     m_shape, n_shape = _tile_shape(tile_mn)
     M, N = int_size(m_shape), int_size(n_shape)
     T, V = int_size(tv.shape[0]), int_size(tv.shape[1])
-    j = np.arange(T * V, dtype=np.int64)
-    vals = evaluate(tv, j)
-    if vals.dtype == object:  # (m, n) coordinates, e.g. composed with an identity layout
-        idx = np.array([crd2idx(c, (m_shape, n_shape)) for c in vals], dtype=np.int64)
-    else:
-        idx = vals
-    bad = (idx < 0) | (idx >= M * N)
-    if bad.any():
-        k = int(np.argmax(bad))
-        raise CutepyError(
-            f"TV layout {tv} sends thread {k % T}, value {k // T} to {fmt(vals[k])}, "
-            f"outside the {M}x{N} tile"
-        )
-    key = (j % T) * V + j // T  # thread-major scan order
-    order = np.argsort(key, kind="stable")
-    cells, first = np.unique(idx[order], return_index=True)
-    winner = order[first]
-    thread = np.full(M * N, -1, dtype=np.int64)
-    value = np.full(M * N, -1, dtype=np.int64)
-    thread[cells], value[cells] = winner % T, winner // T
-    return thread.reshape(N, M).T, value.reshape(N, M).T, m_shape, n_shape
+    vals = [plain_value(tv(j)) for j in range(T * V)]  # index j = t + T*v
+    idx = [v if type(v) is int else crd2idx(v, (m_shape, n_shape)) for v in vals]  # (m, n) coordinates
+    for k, i in enumerate(idx):
+        if not 0 <= i < M * N:
+            raise CutepyError(
+                f"TV layout {tv} sends thread {k % T}, value {k // T} to {fmt(vals[k])}, "
+                f"outside the {M}x{N} tile"
+            )
+    thread, value = [-1] * (M * N), [-1] * (M * N)
+    for t in range(T):
+        for v in range(V):
+            i = idx[t + T * v]
+            if thread[i] < 0:
+                thread[i], value[i] = t, v
+    return thread, value, m_shape, n_shape
+
+
+def tv_owners(tv: Layout, tile_mn: Any) -> tuple[Any, Any, Any, Any]:
+    """:func:`first_owners` as two ``M x N`` int64 arrays: ``(thread, value, M, N)``.
+
+    >>> t, v, M, N = tv_owners(Layout((2, 2), (2, 1)), (2, 2))
+    >>> t.tolist(), v.tolist()
+    ([[0, 1], [0, 1]], [[0, 0], [1, 1]])
+    """
+    import numpy as np  # lazy: the pictures themselves use first_owners, without numpy
+
+    thread, value, m_shape, n_shape = first_owners(tv, tile_mn)
+    M, N = int_size(m_shape), int_size(n_shape)
+    t = np.asarray(thread, dtype=np.int64).reshape(N, M).T
+    v = np.asarray(value, dtype=np.int64).reshape(N, M).T
+    return t, v, m_shape, n_shape
 
 
 def tv_layout_panel(
@@ -243,10 +251,10 @@ def tv_layout_panel(
     hover: bool = False,
 ) -> GridPanel:
     """The grid panel of :func:`tv_layout_svg` (same arguments)."""
-    thread, value, m_shape, n_shape = tv_owners(as_layout_like(tv), tile_mn)
+    thread, value, m_shape, n_shape = first_owners(tv, tile_mn)
     rows, cols = make_axis(m_shape, max_rows), make_axis(n_shape, max_cols)
-    t = [[int(thread[m, n]) for n in cols.shown] for m in rows.shown]
-    v = [[int(value[m, n]) for n in cols.shown] for m in rows.shown]
+    t = [[thread[m + rows.size * n] for n in cols.shown] for m in rows.shown]
+    v = [[value[m + rows.size * n] for n in cols.shown] for m in rows.shown]
     labels = [[f"T{a}\nV{b}" if a >= 0 else "" for a, b in zip(tr, vr)] for tr, vr in zip(t, v)]
 
     def fill(a: int, b: int) -> str:

@@ -54,7 +54,7 @@ def grid_shapes(obj: Layout | ComposedLayout) -> tuple[Any, Any, bool]:
 def values_at(obj: Layout | ComposedLayout, idx: list[list[int]]) -> list[list[Any]]:
     """``obj(i)`` for every 1-D index of the rows ``idx``, in plain Python (no numpy: a
     picture draws at most a few thousand cells): ints, or coordinates as nested tuples."""
-    return [[_plain(obj(i)) for i in row] for row in idx]
+    return [[plain_value(obj(i)) for i in row] for row in idx]
 
 
 def evaluate(obj: Layout | ComposedLayout, idx: Any) -> Any:
@@ -65,16 +65,16 @@ def evaluate(obj: Layout | ComposedLayout, idx: Any) -> Any:
     try:
         return obj.offsets(idx.ravel()).reshape(idx.shape)
     except CutepyError:
-        flat = [_plain(obj(int(i))) for i in idx.ravel()]
+        flat = [plain_value(obj(int(i))) for i in idx.ravel()]
         out = np.empty(len(flat), dtype=object)
         out[:] = flat
         return out.reshape(idx.shape)
 
 
-def _plain(value: Any) -> Any:
+def plain_value(value: Any) -> Any:
     """Coordinates as plain nested tuples (basis arithmetic tuples included)."""
     if isinstance(value, tuple):
-        return tuple(_plain(v) for v in value)
+        return tuple(plain_value(v) for v in value)
     return value
 
 
