@@ -9,10 +9,8 @@ import importlib
 import importlib.util
 import inspect
 import json
-import os
 import re
 import shlex
-import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -39,20 +37,9 @@ def _module(name: str):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site, built once with --strict; the build log must hold no warning."""
-    _require("mkdocs")
-    _require("mkdocstrings")
-    _require("mkdocstrings_handlers.python")
-    out = tmp_path_factory.mktemp("site")
-    proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
-    log = proc.stdout + proc.stderr
-    assert proc.returncode == 0, log
-    assert "WARNING" not in log, log
-    return out
+def site(docs_site: Path) -> Path:
+    """The site, built once per session with --strict (tests/conftest.py)."""
+    return docs_site
 
 
 def _require(module: str) -> None:

@@ -30,7 +30,7 @@ from ..algebra.swizzle import ComposedLayout, Swizzle
 from ..core.errors import CutepyError
 from .canvas import Canvas, HStack, Panel, Text, VStack, render, text_width
 from .colors import EMPTY_COLOR, bank_color, thread_color
-from .grid import DEFAULT_LIMIT, GridPanel, int_size, make_axis
+from .grid import DEFAULT_LIMIT, MIN_FONT, GridPanel, int_size, make_axis
 from .view import as_layout_like, grid_shapes
 
 if TYPE_CHECKING:  # numpy is imported where it is used, so that pictures of layouts need none
@@ -246,10 +246,11 @@ class PhasePanel(Panel):
                                    (cx, cy, cx, cy + h), (cx + w, cy, cx + w, cy + h)):
                 canvas.line(x1, y1, x2, y2, "#c00000", 1.6)
         canvas.text(x, y + self.head / 2, self.title, f, "start", weight="bold")
+        small = max(f * 0.85, MIN_FONT)
         for b in range(BANKS):
-            canvas.text(x0 + (b + 0.5) * self.cw, y0 - self.head / 2, str(b), f * 0.85, color="#555555")
+            canvas.text(x0 + (b + 0.5) * self.cw, y0 - self.head / 2, str(b), small, color="#555555")
         for k in range(self.cost.wavefronts):
-            canvas.text(x, y0 + (k + 0.5) * self.ch, f"wave {k}", f * 0.85, "start", color="#555555")
+            canvas.text(x, y0 + (k + 0.5) * self.ch, f"wave {k}", small, "start", color="#555555")
         for cx, cy, s in labels:
             canvas.text(cx, cy, s, f)
 

@@ -110,6 +110,10 @@ def coordinate_label(axis: Axis, i: int) -> str:
 
 _LEVEL_WIDTH = (0.0, 1.3, 2.0, 2.6, 3.0)
 
+#: The smallest text a grid draws (px at its natural size): headers and coordinate labels
+#: stay readable, and a picture may only shrink as far as its smallest text stays 9 px.
+MIN_FONT = 9.0
+
 
 class GridPanel(Panel):
     """A grid of cells: ``labels[r][c]`` (``\\n`` for two lines) over ``fills[r][c]``.
@@ -144,10 +148,11 @@ class GridPanel(Panel):
         self.row_headers = row_headers
         lines = max((len(lab.split("\n")) for row in labels for lab in row), default=1)
         longest = max((len(part) for row in labels for lab in row for part in lab.split("\n")), default=1)
-        self.hs = font * 0.85  # header font size
+        self.hs = max(font * 0.85, MIN_FONT)  # header font size
+        self.ss = max(self.hs * 0.85, MIN_FONT)  # natural-coordinate labels under the headers
         heads = [text_width(cols.name(i), self.hs) for i in cols.shown]
         if cols.coords and is_nested(cols.shape):
-            heads += [text_width(coordinate_label(cols, i), self.hs * 0.85) for i in cols.shown]
+            heads += [text_width(coordinate_label(cols, i), self.ss) for i in cols.shown]
         self.cw = max(min_cell, text_width("x" * longest, font) + 8, max(heads, default=0.0) + 4)
         self.ch = font * (1.9 if lines == 1 else 1.2 * lines + 0.8)
         self.col_gap = self.cw * 0.8 if cols.gap is not None else 0.0
@@ -270,7 +275,7 @@ class GridPanel(Panel):
             cx = xs[c] + self.cw / 2
             if self.col_sub:
                 canvas.text(cx, base - hs * 1.3, self.cols.name(i), hs, color="#555555")
-                canvas.text(cx, base, coordinate_label(self.cols, i), hs * 0.85, color="#7a7a7a")
+                canvas.text(cx, base, coordinate_label(self.cols, i), self.ss, color="#7a7a7a")
             else:
                 canvas.text(cx, base, self.cols.name(i), hs, color="#555555")
         if not self.row_headers:
@@ -281,7 +286,7 @@ class GridPanel(Panel):
         for r, i in enumerate(self.rows.shown):
             cy = ys[r] + self.ch / 2
             if self.row_sub:
-                canvas.text(right, cy, subs[r], hs * 0.85, "end", color="#7a7a7a")
+                canvas.text(right, cy, subs[r], self.ss, "end", color="#7a7a7a")
                 canvas.text(right - sub_w, cy, self.rows.name(i), hs, "end", color="#555555")
             else:
                 canvas.text(right, cy, self.rows.name(i), hs, "end", color="#555555")
