@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # numpy is imported where it is used, so that pictures of lay
     import numpy as np
 
     from ..banks.tile import TileReport
-    from ..banks.warp import BankReport
+    from ..banks.warp import BankReport  # lazy, as above
 
 
 def banks_of(offsets: np.ndarray, element_bytes: int, banks: int = 32, bank_bytes: int = 4) -> np.ndarray:
@@ -85,8 +85,9 @@ def conflict_ways(offsets: np.ndarray, grid: tuple[int, int], element_bytes: int
     """
     import numpy as np  # lazy: `import cutepy.viz` and layout pictures need no numpy
 
-    from ..banks.tile import MAX_ELEMENTS  # lazy: the bank rule computes with numpy
-    from ..banks.warp import BANK_BYTES, BANKS, WARP, WIDTHS, phase_costs_batch
+    # lazy: the bank rule computes with numpy
+    from ..banks.tile import MAX_ELEMENTS
+    from ..banks.warp import BANK_BYTES, BANKS, WARP, WIDTHS, phase_costs_batch  # lazy, as above
 
     if (banks, bank_bytes) != (BANKS, BANK_BYTES):
         raise CutepyError(f"the measured rule is for {BANKS} banks of {BANK_BYTES} bytes, "
@@ -288,8 +289,9 @@ def bank_view_svg(report: BankReport | TileReport, *, max_instructions: int = 2,
     >>> "4 wavefronts" in svg and "worst: bank 0 serves 4 words to lanes 0-3" in svg
     True
     """
-    from ..banks.tile import TileReport  # lazy: the bank rule computes with numpy
-    from ..banks.warp import BankReport
+    # lazy: the bank rule computes with numpy
+    from ..banks.tile import TileReport
+    from ..banks.warp import BankReport  # lazy, as above
 
     if which not in ("worst", "first"):
         raise CutepyError(f"which must be 'worst' or 'first', got {which!r}")

@@ -70,8 +70,9 @@ def lanes_svg(compiled: CompiledProgram, lanes: int, *, data: Data | None = None
     """
     import numpy as np  # lazy: `import cutepy.viz` and layout pictures need no numpy
 
-    from ..program.compiler import CompiledProgram  # lazy: programs compute with numpy
-    from ..program.run import materialize
+    # lazy: programs compute with numpy
+    from ..program.compiler import CompiledProgram
+    from ..program.run import materialize  # lazy, as above
 
     if not isinstance(compiled, CompiledProgram):
         raise CutepyError(f"lanes_svg: {type(compiled).__name__} is not a compiled program (use to_layout)")

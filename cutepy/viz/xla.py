@@ -28,8 +28,7 @@ if TYPE_CHECKING:  # numpy is imported where it is used, so that pictures of lay
 def _xla() -> Any:
     """``cutepy.xla``, imported on first use: it computes with numpy, which ``import cutepy.viz``
     and the pictures of layouts do without."""
-    from .. import xla
-    from ..xla import parser  # noqa: F401 (``xla.parser`` below)
+    from .. import xla  # lazy: XLA shapes are evaluated with numpy
 
     return xla
 
