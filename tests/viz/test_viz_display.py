@@ -23,7 +23,8 @@ from tests.paths import ROOT
 
 MIMES = ["image/svg+xml", "text/html", "text/plain"]
 IMG = re.compile(r'^<img src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)" alt="[^"]*" width="\d+" '
-                 r'style="width:clamp\(\d+px,100%,\d+px\);max-width:none;height:auto"/>$')
+                 r'style="width:clamp\(\d+px,100%,\d+px\);max-width:none;height:auto"/>'
+                 r'(<script>.*</script>)?$', re.S)
 
 
 def _drawables() -> list:
@@ -113,8 +114,12 @@ CELLS = [
 #: Appended to the exported page: records each output image's state where --dump-dom shows it.
 PROBE = """<script>
 window.addEventListener('load', () => {
-  const imgs = [...document.querySelectorAll('.jp-OutputArea-output img, .output_html img')];
-  const seen = imgs.map(i => ({complete: i.complete, natural: i.naturalWidth,
+  // an <img>, or the inline SVG a trusted view (scripts run, as in nbconvert's HTML) makes of it
+  const pics = [...document.querySelectorAll(
+    '.jp-OutputArea-output img, .output_html img, .cutepy-live svg')];
+  const seen = pics.map(i => ({complete: i.tagName === 'svg' || i.complete,
+                               natural: i.tagName === 'svg' ? parseFloat(i.getAttribute('width'))
+                                                            : i.naturalWidth,
                                shown: i.getBoundingClientRect().width,
                                floor: parseFloat((/clamp\\((\\d+)px/.exec(i.getAttribute('style') || '')
                                                   || [0, 0])[1]),
