@@ -164,5 +164,12 @@ def test_the_playground_draws_a_typed_layout_offline(browser: tuple[Browser, str
            " document.getElementById('pg-draw').click(); return 1; })()")
     b.wait("document.querySelectorAll('#pg-picture .cutepy-hover rect').length === 64")
     assert "thread 31" in b.eval("document.querySelector('#pg-picture svg').outerHTML")
+    lit = b.eval("""(() => {
+      const cells = [...document.querySelectorAll('#pg-picture .cutepy-hover rect')];
+      const five = cells.find(c => /thread 5 /.test(c.textContent + ' '));
+      five.dispatchEvent(new MouseEvent('mouseover', {bubbles: true}));
+      return cells.filter(c => c.getAttribute('fill-opacity') !== '0').map(c => c.textContent);
+    })()""")
+    assert len(lit) == 2 and all(re.search(r"thread 5(?!\d)", t) for t in lit)  # its two values
     for p in _pictures(b):
         assert _smallest_font(p["svg"]) * p["shown"] / p["natural"] >= MIN_PX - 0.05

@@ -134,9 +134,18 @@ def render(kind, text, tile, nbytes):
         draw();
       });
     }
+    // hovering a cell names it; hovering a thread's cell highlights all of that thread's cells
     $("pg-picture").addEventListener("mouseover", function (ev) {
       const rect = ev.target.closest && ev.target.closest(".cutepy-hover rect");
-      if (rect) $("pg-hover").textContent = rect.textContent;
+      if (!rect) return;
+      $("pg-hover").textContent = rect.textContent;
+      const m = /thread (\d+)/.exec(rect.textContent);
+      const same = m ? new RegExp("thread " + m[1] + "(?!\\d)") : null;
+      for (const c of $("pg-picture").querySelectorAll(".cutepy-hover rect")) {
+        const on = same ? same.test(c.textContent) : c === rect;
+        c.setAttribute("fill", on ? "#1a237e" : "#ffffff");
+        c.setAttribute("fill-opacity", on ? "0.25" : "0");
+      }
     });
     draw();
     document.body.dataset.playground = "ready";
