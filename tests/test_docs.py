@@ -221,3 +221,13 @@ def test_every_public_function_has_an_example_in_the_api_reference(site: Path) -
     assert missing == [], f"no example for {missing}: add one to the docstring"
     core = (site / "api" / "core" / "index.html").read_text()
     assert core.count("&gt;&gt;&gt;") >= 30  # the examples reached the built pages
+
+
+def test_the_docs_extra_builds_the_site_and_the_test_extra_holds_it() -> None:
+    """``pip install -e ".[docs]" && mkdocs build --strict`` needs nothing else (no CUDA wheels);
+    the test extra carries the same packages, since the suite builds the site."""
+    tomllib = pytest.importorskip("tomllib", reason="reading pyproject.toml needs Python 3.11's tomllib")
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert set(extras["docs"]) <= set(extras["test"])
+    assert not [d for d in extras["docs"] if d.startswith(("nvidia", "pytest"))]
+    assert {"mkdocs-material>=9.5", "mkdocstrings[python]>=0.26"} <= set(extras["docs"])
