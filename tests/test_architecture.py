@@ -111,6 +111,12 @@ GRAPH = {m: _imports(m, p) for m, p in MODULES.items()}
 #: our modules that import a heavy dependency at their top: loading one lazily is loading it
 HEAVY = {m for m, imps in GRAPH.items()
          if any(not nested and t.split(".")[0] in LAZY_OK for t, _, nested, _ in imps)}
+while True:  # and the modules that load one of those as they are imported (cutepy.xla's package)
+    more = {m for m, imps in GRAPH.items() if m not in HEAVY
+            and any(not nested and t in HEAVY for t, _, nested, _ in imps)}
+    if not more:
+        break
+    HEAVY |= more
 
 
 def _cycles() -> list[list[str]]:

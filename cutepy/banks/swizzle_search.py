@@ -48,7 +48,7 @@ from .tile import (
     smem_offsets,
     tv_table,
 )
-from .warp import format_table, wavefronts_batch
+from .warp import count, format_table, wavefronts_batch
 
 #: Upper limit on the number of candidate swizzles (``n`` up to 30 bits stays below it).
 MAX_CANDIDATES = 20000
@@ -115,7 +115,7 @@ class SwizzleSearch:
         """One line: the verdict."""
         sw = "no swizzle" if self.swizzle is None else str(self.swizzle)
         if self.found:
-            return (f"{sw}: every access at its ideal ({self.ideal} wavefronts; "
+            return (f"{sw}: every access at its ideal ({count(self.ideal, 'wavefront')}; "
                     f"{self.candidates} swizzles of {self.bits} address bits searched)")
         return (f"no swizzle of the family reaches the ideal; best {sw}: {self.wavefronts} wavefronts, "
                 f"ideal {self.ideal} ({self.candidates} swizzles of {self.bits} address bits searched)")

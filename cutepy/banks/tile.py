@@ -15,7 +15,7 @@ inactive lanes. For ldmatrix/stmatrix every lane's vector is one 16-byte row (``
 >>> smem = Layout((32, 32), (32, 1))                  # fp32, row-major, 128 B rows
 >>> column = Layout((32, 1), (1, 0))                  # lane t reads (t, 0)
 >>> analyze_layout(smem, column, element_bytes=4, op="ld").summary()
-'ld 4 B: 32 wavefronts, ideal 1, 31 bank conflicts (1 instructions, 1 warps)'
+'ld 4 B: 32 wavefronts, ideal 1, 31 bank conflicts (1 instruction, 1 warp)'
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from .warp import (
     BankReport,
     analyze,
     check_instruction,
+    count,
     format_table,
     instruction_name,
     lane_ranges,
@@ -142,9 +143,9 @@ class TileReport:
 
     def summary(self) -> str:
         """One line, e.g. ``ld 16 B: 32 wavefronts, ideal 32, 0 bank conflicts (8 instructions, 4 warps)``."""
-        return (f"{self.instruction}: {self.wavefronts} wavefronts, ideal {self.ideal}, "
-                f"{self.bank_conflicts} bank conflicts "
-                f"({len(self.instructions)} instructions, {self.warps} warps)")
+        return (f"{self.instruction}: {count(self.wavefronts, 'wavefront')}, ideal {self.ideal}, "
+                f"{count(self.bank_conflicts, 'bank conflict')} "
+                f"({count(len(self.instructions), 'instruction')}, {count(self.warps, 'warp')})")
 
     def __str__(self) -> str:
         rows = [("tile", "warp", "vector", "wavefronts", "ideal", "conflicts", "worst phase: lanes -> bank")]

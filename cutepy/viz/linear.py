@@ -60,7 +60,7 @@ class BitMatrixPanel(Panel):
             cx = x0 + CELL * (start + end) / 2
             canvas.text(cx, y + 7, d, size=9, color=DIM_COLORS.get(d, "#333333"), weight="bold")
             for k in range(start, end):
-                canvas.text(x0 + CELL * (k + 0.5), y + 20, str(self.cols[k][1]), size=8, color="#555555")
+                canvas.text(x0 + CELL * (k + 0.5), y + 20, str(self.cols[k][1]), size=9, color="#555555")
             canvas.line(x0 + CELL * start, y0, x0 + CELL * start, y0 + CELL * len(self.rows), color="#333333")
             start = end
         for r, (o, j) in enumerate(self.rows):

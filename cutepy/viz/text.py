@@ -108,11 +108,9 @@ def layout_table(layout: Any, limit: int | None = TABLE_LIMIT) -> str:
         )
     rax, cax = make_axis(rows, limit, coords=False), make_axis(cols, limit, coords=False)
     width = num_digits(_cosize(obj)) + 2
-    idx = rax.shown[:, None] + rows * cax.shown[None, :]
-    try:
-        values = obj.offsets(idx.ravel()).reshape(idx.shape)
-    except CutepyError:
-        raise CutepyError(f"print_layout needs integer offsets; {obj} has basis strides") from None
+    values = [[obj(m + rows * n) for n in cax.shown] for m in rax.shown]  # plain Python: no numpy
+    if not all(type(v) is int for row in values for v in row):
+        raise CutepyError(f"print_layout needs integer offsets; {obj} has basis or symbolic strides")
     w = width - 2
 
     dots = max(width, 5)

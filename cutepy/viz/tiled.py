@@ -51,6 +51,14 @@ def tiled_mma_svg(
     """The A (M x K), B (K x N, transposed as in C++'s picture) and C (M x N) tiles of a
     TiledMMA, each cell showing the thread and value that hold it (first owner for A and B,
     which threads share). ``opts`` go to :func:`cutepy.viz.tv_layout_panel` (``color``).
+
+    Pre:  ``mma`` is a TiledMMA or an MMA atom (else ``CutepyError``).
+    Post: one SVG; every cell names the thread ``T`` and value ``V`` that hold it.
+
+    >>> from cutepy.kernels.atoms import mma_atom
+    >>> svg = tiled_mma_svg(mma_atom("SM80_16x8x16_F32F16F16F32_TN"))
+    >>> svg.startswith("<svg") and ">T31<" in svg and "C  (16x8)" in svg
+    True
     """
     if isinstance(mma, MMAAtom):
         mma = make_tiled_mma(mma)
@@ -82,6 +90,9 @@ def tiled_copy_svg(
     tc: TiledCopy, *, max_rows: int | None = 64, max_cols: int | None = 64, **opts: Any
 ) -> str:
     """The source and destination TV layouts of a TiledCopy over its tile, side by side.
+
+    Pre:  ``tc`` is a TiledCopy (else ``CutepyError``).
+    Post: one SVG; every cell names the thread and value that read (left) or write (right) it.
 
     >>> from cutepy.kernels.atoms import copy_atom
     >>> from cutepy.kernels.tiled import make_tiled_copy

@@ -165,7 +165,7 @@ def test_the_cli_lines_are_stable() -> None:
     # cutepy's CLI prints report.summary() (one line) or str(report) (a table)
     smem, tv = parse("Sw<3,4,3> o 0 o (32,32):(32,1)"), parse("((4,8),1):((32,1),0)")
     r = analyze_layout(smem, tv, element_bytes=2, vector_elems=1, op="ld")
-    assert r.summary() == "ld 2 B: 2 wavefronts, ideal 1, 1 bank conflicts (1 instructions, 1 warps)"
+    assert r.summary() == "ld 2 B: 2 wavefronts, ideal 1, 1 bank conflict (1 instruction, 1 warp)"
     lines = str(r).splitlines()
     assert lines[0] == "ld 2 B of Sw<3,4,3> o 0 o (32,32):(32,1) by ((4,8),1):((32,1),0)"
     assert lines[1] == r.summary()
