@@ -61,10 +61,6 @@ from .kernels.tiled.checks import *  # noqa: F403
 
 # isort: split
 # symbolic, proofs, derivations: namespaces of their own; cutepy takes their main entry points
-from .derivation import Derivation as Derivation
-from .derivation import explain as explain
-from .equivalence import Equivalence as Equivalence
-from .equivalence import equivalent as equivalent
 from .symbolic import assuming as assuming
 from .symbolic import declare as declare
 from .symbolic import subs as subs
@@ -95,10 +91,17 @@ _DISPLAYED = (
 )
 
 
+#: the proofs' and derivations' entry points, loaded on first use (fast import): name -> subpackage
+_LAZY = {"Derivation": "derivation", "explain": "derivation", "Equivalence": "equivalence",
+         "equivalent": "equivalence"}
+
+
 def __getattr__(name: str):
-    """``cutepy.xla``, ``cutepy.program``, ``cutepy.viz``... load on first use (fast import)."""
+    """``cutepy.xla``, ``cutepy.program``, ``cutepy.viz``, ``cutepy.explain``... load on first use."""
     if name in _SUBPACKAGES:
         return importlib.import_module(f".{name}", __name__)
+    if name in _LAZY:
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     raise AttributeError(f"module 'cutepy' has no attribute {name!r}")
 
 
