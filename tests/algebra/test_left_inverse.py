@@ -104,3 +104,12 @@ def test_inverses_print_what_cxx47_prints():
                 case.py()
         else:
             assert str(case.py()) == want, f"{op}({text})"
+
+
+def test_explain_walks_the_quasi_inverse():
+    d = cp.explain(cp.left_inverse, cp.parse("(8,4):(1,4)"))
+    assert d.error is None and str(d.result) == "(4,4):(1,8)"
+    text = d.text()
+    assert "stride 4: 4/1 = 4" in text and "closes the inverse" in text
+    refused = cp.explain(cp.left_inverse, cp.parse("(2,2,2):(2,2,1)"))
+    assert type(refused.error) is cp.AdmissibilityError and "post-condition" in str(refused.error)
