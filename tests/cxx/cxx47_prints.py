@@ -25,6 +25,7 @@ import hashlib
 import subprocess
 from functools import lru_cache
 
+import cutepy as cp
 from tests.cxx import cxx_cases, cxx_harness
 from tests.paths import DATA
 
@@ -46,8 +47,6 @@ PINNED = (
 
 def pinned_case(op: str, text: str) -> cxx_cases.Case:
     """The differential's case for ``op(parse(text))`` (its C++ statement is the stored key)."""
-    import cutepy as cp
-
     A = cp.parse(text)
     fn = getattr(cp, op)
     return cxx_cases.Case(op, (A,), lambda: fn(A), f"print({op}({cxx_cases.cx(A)}));")
