@@ -132,3 +132,15 @@ class ProgramError(CutepyError):
     """
 
     __module__ = "cutepy"  # tracebacks name the public path, cutepy.ProgramError
+
+
+class SimulationError(CutepyError):
+    """A kernel design run on data (``cutepy.copy``, ``cutepy.gemm``) that went wrong: a thread
+    reads or writes outside its tensor, two values land on one element, or a simulated tile
+    differs from its reference. The message names the thread and the value.
+
+    >>> issubclass(SimulationError, CutepyError)
+    True
+    """
+
+    __module__ = "cutepy"  # tracebacks name the public path, cutepy.SimulationError

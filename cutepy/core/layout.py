@@ -671,9 +671,12 @@ def dice(crd: Any, layout: Layout) -> Layout:
 
     >>> dice((None, 2), Layout((4, 3), (3, 1)))
     (3):(1)
+    >>> dice((1, None, 1), (1, 2, None))
+    (1, None)
     """
     if isinstance(layout, tuple) or type(layout) is int:  # C++'s dice(crd, IntTuple)
-        check_int_tuple(layout, "dice", 2)
+        # a coordinate may hold wildcards (C++ dice(Step<_1,X,_1>{}, make_coord(m, n, _)))
+        check_int_tuple(it.transform_leaf(lambda x: 0 if x is None else x, layout), "dice", 2)
         return it.dice_tuple(_normalize_coord(crd), layout)
     if type(layout) is not Layout:  # C++ has no dice of a composed layout
         layout = layout_arg(layout, "dice")

@@ -87,6 +87,14 @@ TYPE_BITS = {
     "float_e3m2_t": 6,
     "SM80_8x8x4_GC64C64C64GC64_TN::GaussComplex": 192,  # three doubles (t0, t1, t2)
 }
+#: numpy dtypes that simulate the C++ element types (bfloat16, tf32 and narrow floats in float32)
+NUMPY_TYPES = {
+    "half_t": "float16", "bfloat16_t": "float32", "tfloat32_t": "float32", "float": "float32",
+    "double": "float64", "int8_t": "int8", "uint8_t": "uint8", "int16_t": "int16", "int32_t": "int32",
+    "int4b_t": "int8", "uint4b_t": "uint8", "uint1b_t": "uint8", "complex<double>": "complex128",
+    "float_e4m3_t": "float32", "float_e5m2_t": "float32", "float_e2m1_t": "float32",
+    "float_e2m3_t": "float32", "float_e3m2_t": "float32",
+}
 _CODE = {
     "F16": "half_t",
     "BF16": "bfloat16_t",
@@ -142,7 +150,7 @@ class MMAAtom:
 
     def __str__(self) -> str:
         return (
-            f"MMA_Atom {self.name}\n  ThrID:      {self.thr_id}\n"
+            f"MMA_Atom\n  ThrID:      {self.thr_id}\n"
             f"  Shape_MNK:  ({','.join(map(str, self.shape_mnk))})\n"
             f"  LayoutA_TV: {self.tv_layout_A}\n  LayoutB_TV: {self.tv_layout_B}\n"
             f"  LayoutC_TV: {self.tv_layout_C}"

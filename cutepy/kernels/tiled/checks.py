@@ -28,8 +28,8 @@ from ...core import inttuple as it
 from ...core.errors import CutepyError
 from ...core.layout import Layout, size
 from ..tensor import flat_coord, make_identity_tensor
-from .copy import TiledCopy  # noqa: F401(make_tiled_copy: doctest namespace)
-from .mma import TiledMMA  # noqa: F401(make_tiled_mma: doctest namespace)
+from .copy import TiledCopy, make_tiled_copy  # noqa: F401 (make_tiled_copy: doctest namespace)
+from .mma import TiledMMA, make_tiled_mma  # noqa: F401 (make_tiled_mma: doctest namespace)
 
 #: the largest tile the checks enumerate
 MAX_ELEMENTS = 1 << 20
