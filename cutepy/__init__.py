@@ -164,6 +164,12 @@ from .kernels.tiled import (
 from .kernels.tiled.checks import CheckResult, check_cover, check_fits, check_vectorization
 
 # isort: split
+# simulation of a design on data, and C++/DSL names (issue 21)
+from .core.errors import SimulationError
+from .kernels.simulate import check_tile, copy, copy_if, gemm
+from .kernels.tensor import make_tensor_like, tensor
+
+# isort: split
 # symbolic, proofs, derivations
 from .core.limits import limits  # noqa: E402 - ``with cutepy.limits(max_elements=n):`` (the module stays cutepy.core.limits)
 from .derivation import Derivation, explain
@@ -248,6 +254,8 @@ __all__ = [
     "partition_fragment_B", "partition_fragment_C", "partition_shape_A", "partition_shape_B",
     "partition_shape_C",
     "make_cotiled_copy", "make_tiled_copy_C_atom", "make_tiled_copy_D", "make_tiled_copy_S",
+    # simulation on data, C++/DSL names (issue 21)
+    "SimulationError", "check_tile", "copy", "copy_if", "gemm", "make_tensor_like", "tensor",
     # C++ CuTe functions (issue 10)
     "compact_col_major", "compact_order", "compact_row_major", "coprofile", "crd2crd",
     "domain_distribute", "domain_offset", "evenly_divides", "max_alignment", "product_each", "round_up",
