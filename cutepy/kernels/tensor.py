@@ -576,9 +576,7 @@ def local_partition(tensor: Any, thr_layout: Layout, thr_idx: int, proj: Any = N
     if proj is not None:
         if not isinstance(thr_layout.shape, tuple) or len(proj) != len(thr_layout.shape):
             raise CutepyError(f"the projection {proj!r} must have one entry per mode of {thr_layout}")
-        thr_layout = dice(proj, thr_layout)
-        if len(thr_layout.shape) == 1:
-            thr_layout = thr_layout[0]
+        thr_layout = dice(proj, thr_layout)  # stays a tuple: its modes tile the tensor's by mode
     if type(thr_idx) is not int or thr_idx < 0:
         raise CutepyError(f"thread index {thr_idx!r} must be a non-negative int")
     if isinstance(thr_layout.shape, tuple):
