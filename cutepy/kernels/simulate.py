@@ -36,7 +36,7 @@ from ..core import inttuple as it
 from ..core.errors import CutepyError, SimulationError
 from ..core.layout import Layout
 from ..core.layout import size as _size
-from .atoms.copy import CopyAtom
+from .atoms.copy import CopyAtom, copy_atom
 from .atoms.mma import NUMPY_TYPES
 from .tensor import MAX_VALUES, Tensor, compact_layout, flat_coord
 from .tiled.copy import TiledCopy
@@ -248,12 +248,13 @@ def _run_copy(tc: Any, pred: Any, src: Any, dst: Any) -> None:
     _commit(writes)
 
 
-def copy(tiled_copy: Any, src: Any, dst: Any) -> None:
+def copy(tiled_copy: Any, src: Any, dst: Any = None) -> None:
     """C++ ``copy(tiled_copy, src, dst)`` run by every thread: ``dst`` gets ``src``'s values.
 
     ``src`` and ``dst`` are whole tiles (each thread's ``partition_S(src)`` goes to its
     ``partition_D(dst)``) or lists of per-thread tensors ``(CopyV, Rest...)`` (C++'s per-thread
-    call); a copy atom with one thread copies one thread's tensors element by element.
+    call); a copy atom with one thread copies one thread's tensors element by element, and
+    ``copy(src, dst)`` (C++'s atom-less ``copy``) does so with ``DefaultCopy``.
 
     Pre:  ``tiled_copy`` is a TiledCopy (or a one-thread copy atom); the operands are tensors
           over arrays whose partitions have the same number of values per thread; every value
@@ -266,11 +267,20 @@ def copy(tiled_copy: Any, src: Any, dst: Any) -> None:
     >>> import numpy as np
     >>> from cutepy import Layout, make_tensor, copy_atom
     >>> s = make_tensor(np.arange(4.0), Layout(4))
-    >>> d = make_tensor(np.zeros(4), Layout(4, -1) if False else Layout(4))
+    >>> d = make_tensor(np.zeros(4), Layout(4))
     >>> copy(copy_atom("UniversalCopy<uint64_t>", 64), s, d); d.engine.tolist()
     [0.0, 1.0, 2.0, 3.0]
+    >>> e = make_tensor(np.zeros(4), Layout(4, 1)); copy(d, e); e.engine.tolist()
+    [0.0, 1.0, 2.0, 3.0]
     """
+    if dst is None:  # copy(src, dst): C++'s element-wise copy
+        tiled_copy, src, dst = _default_atom(tiled_copy), tiled_copy, src
     _run_copy(tiled_copy, None, src, dst)
+
+
+def _default_atom(src: Any) -> CopyAtom:
+    """``DefaultCopy`` for ``src``'s elements (one value per thread, any type)."""
+    return copy_atom("DefaultCopy", 8)
 
 
 def copy_if(tiled_copy: Any, pred: Any, src: Any, dst: Any) -> None:

@@ -8,7 +8,7 @@ engine and its values are the coordinates ``offset + layout(i)`` themselves, as 
 >>> T
 ArithTuple(0,0) o (4,8):(1@0,1@1)
 >>> T(5), T(3, 7)
-((1,1), (3,7))
+((1, 1), (3, 7))
 >>> T(None, 2)
 ArithTuple(0,2) o (4):(1@0)
 >>> import numpy as np
@@ -36,6 +36,7 @@ from ..core import inttuple as it
 from ..core.basis import ArithTuple, ScaledBasis
 from ..core.errors import CutepyError
 from ..core.layout import Layout, _has_none, dice, make_identity_layout, slice_and_offset
+from ..core.layout import group as _group
 from ..core.layout import size as _layout_size
 
 #: The largest tensor whose values :meth:`Tensor.values` lists at once.
@@ -250,7 +251,7 @@ def make_identity_tensor(shape: Any) -> Tensor:
           its layout is ``make_identity_layout(shape)``.
 
     >>> make_identity_tensor((2, 3)), make_identity_tensor((2, 3))(1, 2)
-    (ArithTuple(0,0) o (2,3):(1@0,1@1), (1,2))
+    (ArithTuple(0,0) o (2,3):(1@0,1@1), (1, 2))
     """
     L = make_identity_layout(shape)
     return Tensor(None, L, _zero_coord(shape) if isinstance(shape, tuple) else 0)
@@ -316,6 +317,21 @@ def tensor(t: Tensor, *modes: int) -> Tensor:
             raise CutepyError(f"mode {i!r} is not one of the {n} modes of {L}")
         L = L[i] if isinstance(L.shape, tuple) else L
     return Tensor(t.engine, L, t.offset)
+
+
+def group_modes(x: Any, begin: int, end: int) -> Any:
+    """C++ ``group_modes<B,E>(x)``: modes ``[begin, end)`` of a layout or a tensor gathered into one.
+
+    Pre:  ``0 <= begin <= end <= rank(x)`` (else ``CutepyError``).
+    Post: the same function of the 1-D index (a tensor keeps its engine and offset); the rank
+          drops by ``end - begin - 1``.
+
+    >>> group_modes(Layout((2, 3, 4)), 1, 3)
+    (2,(3,4)):(1,(2,6))
+    """
+    if isinstance(x, Tensor):
+        return Tensor(x.engine, _group(x.layout, begin, end), x.offset)
+    return _group(x, begin, end)
 
 
 def make_tensor_like(x: Any, dtype: Any = None) -> Tensor:
@@ -588,6 +604,7 @@ def local_partition(tensor: Any, thr_layout: Layout, thr_idx: int, proj: Any = N
 
 __all__ = [
     "MAX_VALUES",
+    "group_modes",
     "make_tensor_like",
     "tensor",
     "Tensor",

@@ -58,6 +58,10 @@ class TiledCopy:
     def size(self) -> int:
         return size(self.layout_tv_tiled[0])
 
+    def _size(self) -> int:
+        """C++ ``size(tiled_copy)``: the number of threads."""
+        return self.size
+
     @property
     def tile_shape(self) -> tuple:
         """The extent of the tile in each mode (C++ ``product_each(shape(Tiler_MN))``)."""
@@ -176,6 +180,9 @@ class ThrCopy:
     def partition_D(self, tensor: Any) -> Any:
         """This thread's destination values: ``(CopyV, RestM, RestN, ...)``."""
         return self._part(self.tiled_copy.tidfrg_D(_layout_of(tensor)), tensor)
+
+    def __str__(self) -> str:
+        return f"ThrCopy\n  ThrIdx: {self.thr_idx}\n{self.tiled_copy}"
 
     def retile_S(self, tensor: Any) -> Any:
         return self.tiled_copy.retile(tensor)
