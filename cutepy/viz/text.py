@@ -29,7 +29,7 @@ import sys
 from typing import Any, TextIO
 
 from ..core.errors import CutepyError
-from ..core.layout import Layout, group
+from ..core.layout import Layout, group, size
 from .grid import Axis, int_size, make_axis
 from .view import as_layout_like
 
@@ -201,8 +201,6 @@ def tensor_table(tensor: Any) -> str:
         0    2    4
         1    3    5
     """
-    from ..core.layout import size  # the tensor's sizes (same layer below)
-
     L = tensor.layout
     r = len(L.shape) if isinstance(L.shape, tuple) else 1
     if not 1 <= r <= 4:
@@ -214,8 +212,6 @@ def tensor_table(tensor: Any) -> str:
 
 
 def _tensor_body(t: Any, r: int) -> str:
-    from ..core.layout import size  # the tensor's sizes (same layer below)
-
     L = t.layout
     if r == 1:
         return "".join(_pretty(t(m)) + "\n" for m in range(size(L)))
