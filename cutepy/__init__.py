@@ -167,7 +167,7 @@ from .kernels.tiled.checks import CheckResult, check_cover, check_fits, check_ve
 # simulation of a design on data, and C++/DSL names (issue 21)
 from .core.errors import SimulationError
 from .kernels.simulate import check_tile, copy, copy_if, gemm
-from .kernels.tensor import make_tensor_like, tensor
+from .kernels.tensor import group_modes, make_tensor_like, tensor
 
 # isort: split
 # symbolic, proofs, derivations
@@ -198,10 +198,16 @@ _DISPLAYED = (
 )
 
 
+#: public names that live in a lazily loaded subpackage (printing loads numpy)
+_LAZY_NAMES = {"print_tensor": "viz.text"}
+
+
 def __getattr__(name: str):
     """``cutepy.xla``, ``cutepy.program``, ``cutepy.viz``... load on first use (fast import)."""
     if name in _SUBPACKAGES:
         return importlib.import_module(f".{name}", __name__)
+    if name in _LAZY_NAMES:
+        return getattr(importlib.import_module(f".{_LAZY_NAMES[name]}", __name__), name)
     raise AttributeError(f"module 'cutepy' has no attribute {name!r}")
 
 
@@ -255,7 +261,8 @@ __all__ = [
     "partition_shape_C",
     "make_cotiled_copy", "make_tiled_copy_C_atom", "make_tiled_copy_D", "make_tiled_copy_S",
     # simulation on data, C++/DSL names (issue 21)
-    "SimulationError", "check_tile", "copy", "copy_if", "gemm", "make_tensor_like", "tensor",
+    "SimulationError", "check_tile", "copy", "copy_if", "gemm", "group_modes", "make_tensor_like",
+    "print_tensor", "tensor",
     # C++ CuTe functions (issue 10)
     "compact_col_major", "compact_order", "compact_row_major", "coprofile", "crd2crd",
     "domain_distribute", "domain_offset", "evenly_divides", "max_alignment", "product_each", "round_up",
