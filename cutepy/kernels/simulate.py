@@ -165,7 +165,7 @@ def _commit(writes: list[tuple[_Part, Any, Any]]) -> None:
             (p1, i1), (p2, i2) = who[order[j]], who[order[j + 1]]
             raise SimulationError(
                 f"{p1.where(int(i1))} and {p2.where(int(i2))} both write offset {int(o[j])} "
-                f"({v[j]!r} and {v[j + 1]!r}): the destination layout maps two values to one element"
+                f"({_val(v[j])} and {_val(v[j + 1])}): the destination layout maps two values to one element"
             )
     for p, vals, sel in writes:
         p.engine[p.offs[sel]] = np.asarray(vals)[sel]
@@ -463,9 +463,15 @@ def check_tile(tiled: Any, got: Any, want: Any, rtol: float = 1e-2, atol: float 
         crd = it.idx2crd(int(i), shape)
         held = owner.get(int(i), [])
         who = ", ".join(f"thread {t} value {v}" for t, v in held[:4]) or "no thread"
-        lines.append(f"  {crd}: got {vals[i]!r}, expected {ref[i]!r}; held by {who}")
+        lines.append(f"  {crd}: got {_val(vals[i])}, expected {_val(ref[i])}; held by {who}")
     raise SimulationError(f"{int(bad.sum())} of {vals.size} elements differ from the reference:\n"
                           + "\n".join(lines))
+
+
+def _val(x: Any) -> str:
+    """A value for a message: numpy scalars as plain numbers (6 significant digits)."""
+    x = x.item() if hasattr(x, "item") else x
+    return f"{x:.6g}" if isinstance(x, float) else repr(x)
 
 
 def _owners(tiled: Any, shape: Any) -> dict[int, list[tuple[int, int]]]:
