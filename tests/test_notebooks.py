@@ -68,7 +68,8 @@ EXPECT = {
                                 prints=("FAILS: thread 0: source values 0..7 are not contiguous",
                                         "elements equal to numpy's A @ B.T: 16384",
                                         "differ from the reference", "held by thread",
-                                        "both write offset", "A fragment: array[float16] o ((2,2,2),4,2):((1,2,4),8,32)")),
+                                        "both write offset",
+                                        "A fragment: array[float16] o ((2,2,2),4,2):((1,2,4),8,32)")),
     "08_bank_conflicts": Expect(pictures=3),
 }
 
