@@ -366,7 +366,7 @@ def _tile_indices(tiler: tuple[int, ...], smem_layout: Any) -> np.ndarray:
     return np.ravel_multi_index(tuple(coord), shape, order="F")
 
 
-def copy_access(tiled_copy: Any, smem_layout: Any) -> tuple[Access, int, str]:
+def copy_access(tiled_copy: Any, smem_layout: Any, side: str | None = None) -> tuple[Access, int, str]:
     """The shared-memory side of a TiledCopy as an :class:`Access`; also its element bytes and name.
 
     Contract (the TiledCopy of cutepy.kernels.tiled): ``.size`` threads, ``.tiler_mn``,
@@ -383,6 +383,13 @@ def copy_access(tiled_copy: Any, smem_layout: Any) -> tuple[Access, int, str]:
                           "(needs .copy_atom with .op, .element_bits, .name)") from e
     if op not in COPY_SIDES:
         raise CutepyError(f"copy atom {name}: op {op!r} is not one of {', '.join(COPY_SIDES)}")
+    if side is not None:  # the caller says which side of the copy shared memory is on
+        if op in ("ld", "st"):
+            op = "ld" if side == "src" else "st"
+        elif COPY_SIDES[op] != side:
+            where = "source" if COPY_SIDES[op] == "src" else "destination"
+            raise CutepyError(f"copy atom {name} ({op}) has shared memory as its {where}, not its "
+                              f"{'source' if side == 'src' else 'destination'}")
     if type(bits) is not int or bits % 8:
         raise CutepyError(f"copy atom {name}: element_bits must be a whole number of bytes, got {bits!r}")
     E = check_element_bytes(bits // 8)
@@ -405,8 +412,13 @@ def copy_access(tiled_copy: Any, smem_layout: Any) -> tuple[Access, int, str]:
     return access, E, f"{name} ({side} = shared memory)"
 
 
-def analyze_copy(tiled_copy: Any, smem_layout: Any) -> TileReport:
+def analyze_copy(tiled_copy: Any, smem_layout: Any = None, *, src: Any = None, dst: Any = None) -> TileReport:
     """Cost every warp instruction a TiledCopy issues on its shared-memory side.
+
+    Which side is shared memory: ``src=smem_layout`` (the copy reads it: ``ld``) or
+    ``dst=smem_layout`` (it writes it: ``st``), so that a ``UniversalCopy`` into shared
+    memory is costed as the store it is; a plain ``smem_layout`` takes the atom's own
+    direction (ldmatrix and ld read, stmatrix, st and cp.async write).
 
     The tile ``tiled_copy.tiler_mn`` is laid over ``smem_layout``'s shape as many times as
     it fits (colexicographic order of repetitions); each repetition, warp and vector is one
@@ -425,6 +437,13 @@ def analyze_copy(tiled_copy: Any, smem_layout: Any) -> TileReport:
     >>> r = analyze_copy(cp, Layout((16, 64), (64, 1)))
     >>> r.wavefronts, r.ideal, len(r.instructions)
     (16, 16, 4)
+    >>> st = make_tiled_copy(copy_atom("UniversalCopy<uint32_t>", 32), Layout((32, 1)), Layout((1, 1)))
+    >>> analyze_copy(st, dst=Layout((32, 1))).summary(), analyze_copy(st, src=Layout((32, 1))).summary()[:5]
+    ('st 4 B: 1 wavefronts, ideal 1, 0 bank conflicts (1 instructions, 1 warps)', 'ld 4 ')
     """
-    access, E, name = copy_access(tiled_copy, smem_layout)
+    given = [(k, v) for k, v in (("smem_layout", smem_layout), ("src", src), ("dst", dst)) if v is not None]
+    if len(given) != 1:
+        raise CutepyError("analyze_copy takes the shared-memory layout once: as smem_layout, src= or dst=")
+    what, smem_layout = given[0]
+    access, E, name = copy_access(tiled_copy, smem_layout, None if what == "smem_layout" else what)
     return report_access(access, smem_layout, E, f"{name} on {smem_layout}")

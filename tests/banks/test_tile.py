@@ -172,3 +172,18 @@ def test_the_cli_lines_are_stable() -> None:
     assert lines[2].split() == ["tile", "warp", "vector", "wavefronts", "ideal", "conflicts",
                                 "worst", "phase:", "lanes", "->", "bank"]
     assert lines[3].split()[:6] == ["0", "0", "0", "2", "1", "1"] and len(lines) == 4
+
+
+def test_analyze_copy_takes_its_direction_from_the_side_shared_memory_is_on() -> None:
+    """A UniversalCopy into shared memory is a store, out of it a load; ldmatrix cannot write it."""
+    from cutepy.kernels.atoms import copy_atom
+    from cutepy.kernels.tiled.copy import make_tiled_copy
+
+    cp = make_tiled_copy(copy_atom("UniversalCopy<uint128_t>", 16), Layout((8, 16), (16, 1)), Layout((1, 8)))
+    smem = Layout((8, 128), (128, 1))
+    st, ld = analyze_copy(cp, dst=smem), analyze_copy(cp, src=smem)
+    assert {i.report.op for i in st.instructions} == {"st"}
+    assert {i.report.op for i in ld.instructions} == {"ld"}
+    assert analyze_copy(cp, smem).instructions[0].report.op == "ld"   # the atom's own default
+    with pytest.raises(CutepyError, match="once"):
+        analyze_copy(cp, smem, dst=smem)
