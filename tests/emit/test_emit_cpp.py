@@ -93,3 +93,45 @@ def test_dsl_expressions() -> None:
     assert dsl(cot).endswith(", (cute.make_layout(32, stride=1),))")
     with pytest.raises(CutepyError, match="no CuTe DSL operation"):
         dsl(mma_atom("SM70_8x8x4_F16F16F16F16_TN"))
+
+
+def test_emitted_design_partitions_in_a_host_kernel(cxx) -> None:
+    """The SM80 design of issue 21 emitted as a person writes it (make_tiled_copy,
+    make_tiled_copy_A/B) and used by a host-compiled kernel body that partitions swizzled
+    shared memory for thread 37: every element offset equals cutepy's."""
+    import numpy as np
+
+    from cutepy.kernels.tiled import make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B
+
+    mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1), (32, 32, 16))
+    g2s = make_tiled_copy(copy_atom("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", 16),
+                          Layout((32, 4), (4, 1)), Layout((1, 8)))
+    s2r_a = make_tiled_copy_A(copy_atom("SM75_U32x4_LDSM_N", 16), mma)
+    s2r_b = make_tiled_copy_B(copy_atom("SM75_U32x4_LDSM_N", 16), mma)
+    smem = cp.tile_to_shape(ComposedLayout(Swizzle(2, 3, 3), 0, Layout((8, 32), (32, 1))), (128, 32))
+    assert cpp(s2r_a).startswith("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N,half_t>{}, make_tiled_mma(")
+    assert cpp(g2s).startswith("make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>,half_t>{}, ")
+    body = f"""
+auto mma = {cpp(mma)}; auto g2s = {cpp(g2s)}; auto s2r_a = {cpp(s2r_a)}; auto s2r_b = {cpp(s2r_b)};
+static half_t smem[4096];
+Tensor sA = make_tensor(make_smem_ptr(smem), {cpp(smem)});
+auto show = [&](auto const& t) {{
+  for (int i = 0; i < int(size(t)); ++i) printf(" %d", int(&t(i) - smem));
+  printf("|");
+}};
+show(g2s.get_slice(37).partition_D(sA));
+show(s2r_a.get_slice(37).partition_S(sA));
+show(s2r_b.get_slice(37).partition_S(sA));
+"""
+    [r] = cxx.run_cases([body], INCLUDES)
+    assert r.ok, r.error[:800]
+    inner = cp.make_tensor(np.arange(4096), smem.inner)
+
+    def offsets(part) -> list[int]:
+        return [smem.outer(int(o)) for o in np.asarray(part.layout.offsets()) + int(part.offset)]
+
+    parts = [g2s.get_slice(37).partition_D(inner)]
+    parts += [c.get_slice(37).partition_S(inner) for c in (s2r_a, s2r_b)]
+    want = [offsets(p) for p in parts]
+    got = [[int(x) for x in part.split()] for part in r.output.split("|")[:3]]
+    assert got == want

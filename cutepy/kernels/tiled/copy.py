@@ -13,7 +13,7 @@ ArithTuple(0,8) o ((8,1),1,1):((1@1,0),0,0)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...algebra.casting import upcast
@@ -53,6 +53,10 @@ class TiledCopy:
     copy_atom: CopyAtom
     layout_tv_tiled: Layout
     tiler_mn: Any
+    #: how it was made, for code that rebuilds it as a person writes it (``cutepy.emit``):
+    #: ``("make_tiled_copy", thr_layout, val_layout)`` or ``("make_tiled_copy_A", tiled_mma)``
+    #: (``_B``, ``_C``); ``None`` for other constructions. Not part of the value (not compared).
+    origin: Any = field(default=None, compare=False, repr=False)
 
     @property
     def size(self) -> int:
@@ -202,7 +206,7 @@ def _layout_of(x: Any) -> Layout:
     return x if isinstance(x, Layout) else compact_layout(x)
 
 
-def make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Any) -> TiledCopy:
+def make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Any, origin: Any = None) -> TiledCopy:
     """C++ ``make_tiled_copy_impl``, with its static checks as errors."""
     if not isinstance(atom, CopyAtom):
         raise CutepyError(f"a TiledCopy is built from a copy atom (cutepy.copy_atom), not {atom!r}")
@@ -217,7 +221,7 @@ def make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Any) -> Tiled
             f"TiledCopy uses too few values for {atom.name}: {tv} values per thread are not "
             f"a multiple of the atom's {av}"
         )
-    return TiledCopy(atom, layout_tv, tiler)
+    return TiledCopy(atom, layout_tv, tiler, origin)
 
 
 def make_tiled_copy(atom: CopyAtom, thr_layout: Any, val_layout: Any = None) -> TiledCopy:
@@ -244,7 +248,7 @@ def make_tiled_copy(atom: CopyAtom, thr_layout: Any, val_layout: Any = None) -> 
     layout_tv = composition(right_inverse(layout_mn), compact_layout((size(thr), size(val))))
     s = layout_mn.shape
     tiler = product_each(s) if isinstance(s, tuple) else s
-    return make_tiled_copy_impl(atom, layout_tv, tiler)
+    return make_tiled_copy_impl(atom, layout_tv, tiler, ("make_tiled_copy", thr, val))
 
 
 def make_tiled_copy_A(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
@@ -262,7 +266,7 @@ def make_tiled_copy_A(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
     ((32, 16), 128)
     """
     M, _, K = mma.tile_size_mnk
-    return make_tiled_copy_impl(atom, mma.tv_layout_A_tiled, (M, K))
+    return make_tiled_copy_impl(atom, mma.tv_layout_A_tiled, (M, K), ("make_tiled_copy_A", mma))
 
 
 def make_tiled_copy_B(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
@@ -279,7 +283,7 @@ def make_tiled_copy_B(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
     (16, 16)
     """
     _, N, K = mma.tile_size_mnk
-    return make_tiled_copy_impl(atom, mma.tv_layout_B_tiled, (N, K))
+    return make_tiled_copy_impl(atom, mma.tv_layout_B_tiled, (N, K), ("make_tiled_copy_B", mma))
 
 
 def make_tiled_copy_C(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
@@ -296,7 +300,7 @@ def make_tiled_copy_C(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
     (32, 16)
     """
     M, N, _ = mma.tile_size_mnk
-    return make_tiled_copy_impl(atom, mma.tv_layout_C_tiled, (M, N))
+    return make_tiled_copy_impl(atom, mma.tv_layout_C_tiled, (M, N), ("make_tiled_copy_C", mma))
 
 
 def make_tiled_copy_S(atom: CopyAtom, tiled_copy: TiledCopy) -> TiledCopy:
