@@ -17,8 +17,8 @@ An atom computes ``C[M,N] += A[M,K] * B[N,K]`` with ``size(thr_id)`` threads;
 
 Names are the C++ type names. Templated C++ atoms follow these rules:
 
-- ``UniversalFMA`` is ``UniversalFMA<float>``; ``UniversalFMA<T>`` or ``UniversalFMA<D,A,B,C>``
-  names the element types (the layouts do not depend on them).
+- ``UniversalFMA`` is ``UniversalFMA<float>``; ``UniversalFMA<D[,A[,B[,C]]]>`` names the element
+  types with C++'s defaults (``A = D``, ``B = A``, ``C = D``; the layouts do not depend on them).
 - SM90 GMMA atoms are ``SM90_64x{N}x{K}_{types}_{SS|RS}[_TN][_SATURATE]`` exactly as the C++
   aliases. Those C++ templates on the operand majors (``F16F16F16``, ``F32F16F16``,
   ``F32BF16BF16``) may carry them as ``<K,K>``, ``<MN,K>``, ... (default ``<K,K>``; an RS atom
@@ -547,15 +547,18 @@ _NOT_A_LAYOUT = {
 }
 
 
-_UFMA_RE = re.compile(r"UniversalFMA(?:<([a-z0-9_]+)(?:,([a-z0-9_]+),([a-z0-9_]+),([a-z0-9_]+))?>)?")
+_T = r"([a-z0-9_]+)"
+_UFMA_RE = re.compile(rf"UniversalFMA(?:<{_T}(?:,{_T})?(?:,{_T})?(?:,{_T})?>)?")
 
 
 def _ufma(name: str) -> MMAAtom | None:
+    """C++ ``UniversalFMA<D, A = D, B = A, C = D>`` (``cute/arch/mma.hpp``): 1 to 4 types."""
     m = _UFMA_RE.fullmatch(name.replace(" ", ""))
     if m is None:
         return None
     d = m.group(1) or "float"
-    a, b, c = (m.group(2) or d), (m.group(3) or d), (m.group(4) or d)
+    a = m.group(2) or d
+    b, c = (m.group(3) or a), (m.group(4) or d)
     z = Layout((1, 1), (0, 0))
     return MMAAtom(name, (1, 1, 1), Layout(1, 0), z, z, z, (d, a, b, c), f"UniversalFMA<{d},{a},{b},{c}>")
 
