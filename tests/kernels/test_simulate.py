@@ -243,3 +243,24 @@ def test_gemm_rejects_fragments_of_the_wrong_shape() -> None:
         gemm(mma, A, B, C)
     with pytest.raises(CutepyError, match="list of 3 per-thread tensors"):
         gemm(mma, A[:3], B, C)
+
+
+@settings(max_examples=15)
+@given(st.sampled_from(["SM80_16x8x16_F32F16F16F32_TN", "SM80_16x8x8_F32TF32TF32F32_TN",
+                        "SM75_16x8x8_F32F16F16F32_TN", "SM80_8x8x4_F64F64F64F64_TN"]),
+       st.sampled_from([(1, 1, 1), (2, 2, 1), (4, 1, 1), (1, 2, 1)]), st.integers(1, 3), st.integers(1, 3),
+       st.integers(0, 127))
+def test_fragments_of_identity_tensors_do_not_alias(name, layout, rm, rk, t) -> None:
+    """Issue 21 item 1: a fragment like a coordinate tensor's partition gets one register per value,
+    the layout C++'s partition_fragment_A(mma, shape) gives."""
+    from cutepy import partition_fragment_A, partition_fragment_C
+
+    mma = make_tiled_mma(mma_atom(name), layout)
+    M, N, K = mma.tile_size_mnk
+    shape_a, shape_c = (M * rm, K * rk), (M * rm, N)
+    thr = mma.get_slice(t % mma.size)
+    frag = thr.partition_fragment_A(make_identity_tensor(shape_a))
+    assert frag.layout == partition_fragment_A(mma, shape_a).layout
+    assert len(set(frag.layout.offsets().tolist())) == size(frag.layout)
+    frag_c = thr.partition_fragment_C(make_identity_tensor(shape_c))
+    assert frag_c.layout == partition_fragment_C(mma, shape_c).layout
