@@ -264,3 +264,22 @@ def test_fragments_of_identity_tensors_do_not_alias(name, layout, rm, rk, t) -> 
     assert len(set(frag.layout.offsets().tolist())) == size(frag.layout)
     frag_c = thr.partition_fragment_C(make_identity_tensor(shape_c))
     assert frag_c.layout == partition_fragment_C(mma, shape_c).layout
+
+
+def test_sm90_gmma_tile_from_swizzled_smem_equals_numpy() -> None:
+    """Issue 21's SM90 design: a bf16 64x128x16 SS GMMA atom (every one of its 128 threads names
+    the whole A and B tiles: the simulation checks they agree) over 128B-swizzled K-major smem
+    (element form of GMMA::Layout_K_SW128_Atom<bfloat16_t>), K = 64; bf16 computes in float32."""
+    mma = make_tiled_mma(mma_atom("SM90_64x128x16_F32BF16BF16_SS"))
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((64, 64)).astype(np.float32)
+    b = rng.standard_normal((128, 64)).astype(np.float32)
+    atom = composition(Swizzle(3, 3, 3), Layout((8, 64), (64, 1)))
+    sA = make_tensor(np.zeros(64 * 64, np.float32), tile_to_shape(atom, (64, 64)))
+    sB = make_tensor(np.zeros(128 * 64, np.float32), tile_to_shape(atom, (128, 64)))
+    for t, x in ((sA, a), (sB, b)):  # t(m, k) = x[m, k] at every coordinate, colexicographically
+        t.engine[t.layout.offsets()] = x.ravel(order="F")
+    assert sA[5, 9] == a[5, 9] and sB[100, 63] == b[100, 63]
+    C = make_tensor(np.zeros(64 * 128, np.float32), Layout((64, 128)))
+    gemm(mma, sA, sB, C)
+    assert check_tile(mma, C, a @ b.T, rtol=1e-3, atol=1e-3) == 64 * 128
