@@ -33,7 +33,10 @@ import numpy as np
 
 from . import inttuple as it
 from .errors import CutepyError
-from .limits import _check_limit  # noqa: F401(re-exported)
+from .limits import (
+    _check_limit,  # noqa: F401(re-exported)
+    limits,  # noqa: F401 (the module doctest's namespace)
+)
 from .limits import max_elements as _max_elements_in_force
 
 _INT64_MAX = (1 << 63) - 1
