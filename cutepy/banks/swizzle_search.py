@@ -193,7 +193,8 @@ def _access(item: Any, element_bytes: int, smem_layout: Any, k: int) -> tuple[Ac
                               f"got {item!r}")
         obj, op, vector, matrices = (*item, None, None)[:4]
     if hasattr(obj, "copy_atom"):
-        access, E, name = copy_access(obj, smem_layout)
+        plain = getattr(obj.copy_atom, "op", None) in ("ld", "st")  # a UniversalCopy stores or loads as told
+        access, E, name = copy_access(obj, smem_layout, {"st": "dst", "ld": "src"}.get(op) if plain else None)
         if E != element_bytes:
             raise CutepyError(f"access {k}: {name} moves {E}-byte elements, "
                               f"the tile holds {element_bytes}-byte ones")

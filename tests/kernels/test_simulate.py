@@ -283,3 +283,23 @@ def test_sm90_gmma_tile_from_swizzled_smem_equals_numpy() -> None:
     C = make_tensor(np.zeros(64 * 128, np.float32), Layout((64, 128)))
     gemm(mma, sA, sB, C)
     assert check_tile(mma, C, a @ b.T, rtol=1e-3, atol=1e-3) == 64 * 128
+
+
+def test_transpose_through_a_swizzled_tile_found_and_simulated() -> None:
+    """Issue 21's transpose: rows written into shared memory, columns read back through the
+    transposed view; find_swizzle takes both views and finds Sw<5,0,5> (both accesses at their
+    ideal), and the simulated copies give numpy's transpose."""
+    from cutepy.banks import Viewed, find_swizzle
+
+    M = N = 32
+    tc = make_tiled_copy(copy_atom("UniversalCopy<float>"), Layout((8, 32), (32, 1)), Layout((1, 1)))
+    view = Layout((N, M), (M, 1))                              # (n, m) -> the tile's index m + M n
+    r = find_swizzle(Layout((M, N), (N, 1)), [(tc, "st", None), Viewed((tc, "ld", None), view)], 4)
+    assert r.found and [a.wavefronts for a in r.baseline] == [32, 1024]
+    assert [a.wavefronts for a in r.table] == [32, 32]
+    s = np.random.default_rng(2).standard_normal((M, N)).astype(np.float32)
+    sT = make_tensor(np.zeros(M * N, np.float32), r.layout)
+    copy(tc, make_tensor(s.ravel(), Layout((M, N), (N, 1))), sT)             # rows in
+    gD = make_tensor(np.zeros(M * N, np.float32), Layout((N, M), (M, 1)))
+    copy(tc, make_tensor(sT.engine, composition(r.layout, view)), gD)        # columns out
+    assert (gD.engine.reshape(N, M) == s.T).all()
