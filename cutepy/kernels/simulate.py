@@ -374,7 +374,7 @@ def gemm(tiled_mma: TiledMMA, A: Any, B: Any, C: Any) -> None:
             tile = None
             for v, i in sorted(members.items()):
                 p = parts[i]
-                r1, r2 = _rest_shape(p.shape, p.where(0).split(" (")[0])
+                r1, r2 = _rest_shape(p.shape, f"{p.name} of thread {p.thread}")
                 if len(p.offs) != V * r1 * r2:
                     raise SimulationError(f"{p.name} of thread {p.thread} has shape {p.shape}: "
                                           f"mode 0 must hold the atom's {V} values")
@@ -386,8 +386,7 @@ def gemm(tiled_mma: TiledMMA, A: Any, B: Any, C: Any) -> None:
                                           f"modes {(r1, r2)} do not match the other operands' {want}")
                 vals = _read(p).reshape(r2, r1, V)
                 if tile is None:
-                    dt = vals.dtype if key != "C" else vals.dtype
-                    tile = np.zeros((r2, r1, rows * ext), dtype=dt)
+                    tile = np.zeros((r2, r1, rows * ext), dtype=vals.dtype)
                     seen = np.zeros(rows * ext, bool)
                 cols = tv[v]
                 clash = seen[cols] & np.any(tile[:, :, cols] != vals, axis=(0, 1))
