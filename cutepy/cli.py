@@ -272,7 +272,8 @@ def cmd_banks(args: argparse.Namespace) -> int:
 
     smem = _layout(args.layout, "banks")
     tv = _layout(args.tv, "banks --tv")
-    report = analyze_layout(smem, tv, element_bytes=args.bytes, vector_elems=args.vector, op=args.op)
+    report = analyze_layout(smem, tv, element_bytes=args.bytes, vector_elems=args.vector, op=args.op,
+                            partial=args.partial)
     print(str(report) if args.table else report.summary())
     return 0
 
@@ -355,6 +356,8 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--bytes", type=int, required=True, metavar="E", help="bytes per element")
     b.add_argument("--vector", type=int, default=None, metavar="V", help="elements per access (default 1)")
     b.add_argument("--op", choices=("ld", "st", "ldmatrix", "stmatrix"), default="ld")
+    b.add_argument("--partial", action="store_true",
+                   help="cost a TV layout of several warps that covers only part of the tile")
     b.add_argument("--table", action="store_true", help="every instruction, not one summary line")
     b.set_defaults(func=cmd_banks)
     return p

@@ -299,7 +299,7 @@ def report_access(access: Access, smem_layout: Any, element_bytes: int, what: st
 
 
 def analyze_layout(smem_layout: Any, tv_layout: Any, *, element_bytes: int, vector_elems: int | None = None,
-                   op: str = "ld", matrices: int | None = None) -> TileReport:
+                   op: str = "ld", matrices: int | None = None, partial: bool = False) -> TileReport:
     """Cost every warp instruction of a thread-value layout reading or writing a tile.
 
     Lane ``t`` of warp ``w`` accesses ``smem_layout(tv_layout(32 w + t, k V))`` (times
@@ -310,8 +310,11 @@ def analyze_layout(smem_layout: Any, tv_layout: Any, *, element_bytes: int, vect
     the measured rule covers ld/st/ldmatrix/stmatrix).
 
     Pre:  ``smem_layout`` a Layout or swizzled ComposedLayout whose domain holds every
-          value of ``tv_layout`` (rank 1 or 2: threads, values); vectors consecutive and
-          aligned in shared memory (else CutepyError naming the lane).
+          value of ``tv_layout`` (rank 1 or 2: threads, values); a TV layout of more than one
+          warp covers the whole domain unless ``partial`` (else its totals would be those of
+          part of the tile: ``CutepyError`` saying how much it covers; one warp's lanes are a
+          sample and may cover part); vectors consecutive and aligned in shared memory (else
+          CutepyError naming the lane).
     Post: one instruction per (warp, vector); totals are sums over them.
 
     >>> from cutepy.algebra.swizzle import Swizzle
@@ -325,7 +328,15 @@ def analyze_layout(smem_layout: Any, tv_layout: Any, *, element_bytes: int, vect
         vector_elems = 16 // E
     if op not in ("ld", "st", "ldmatrix", "stmatrix", "cp.async"):
         raise CutepyError(f"op must be ld, st, ldmatrix, stmatrix or cp.async, got {op!r}")
-    access = make_access(tv_table(tv_layout), op, 1 if vector_elems is None else vector_elems, E,
+    table = tv_table(tv_layout)
+    if not partial and table.shape[0] > WARP:  # a CTA's TV layout: it should cover its tile
+        n, reached = int(smem_layout.size()), int(np.unique(table).size)
+        if reached < n:
+            raise CutepyError(
+                f"the TV layout {tv_layout} of {table.shape[0]} threads reaches {reached} of the {n} "
+                f"elements of {smem_layout}: its totals would be those of part of the tile "
+                "(pass partial=True to cost that part)")
+    access = make_access(table, op, 1 if vector_elems is None else vector_elems, E,
                          matrices=matrices, label=op)
     return report_access(access, smem_layout, E, f"{access.instruction} of {smem_layout} by {tv_layout}")
 
