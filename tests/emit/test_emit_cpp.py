@@ -157,3 +157,53 @@ def test_emitted_design_partitions_in_a_host_kernel(cxx) -> None:
     want = [offsets(p) for p in parts]
     got = [[int(x) for x in part.split()] for part in r.output.split("|")[:3]]
     assert got == want
+
+
+def _dsl_python() -> str:
+    """A Python with the CuTe DSL (``CUTEPY_DSL_PYTHON``, else this one if it imports cutlass.cute)."""
+    import importlib.util
+    import os
+    import sys
+
+    exe = os.environ.get("CUTEPY_DSL_PYTHON")
+    if exe:
+        return exe
+    if importlib.util.find_spec("cutlass") is not None:
+        if importlib.util.find_spec("cutlass.cute") is not None:
+            return sys.executable
+    pytest.skip("the CuTe DSL is not installed (pip install nvidia-cutlass-dsl, or set CUTEPY_DSL_PYTHON)")
+
+
+@pytest.mark.parametrize("arch,names", [
+    ("sm_90a", ["SM90_64x128x16_F32BF16BF16_SS", "SM90_64x64x16_F16F16F16_RS",
+                "SM90_64x96x16_F32F16F16_SS<MN,K>", "SM90_64x32x32_F32E4M3E5M2_SS_TN"]),
+    ("sm_100a", ["SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,K,K>",
+                 "SM100_MMA_F16BF16_2x1SM_TS<bfloat16_t,bfloat16_t,float,256,128,K,MN>",
+                 "SM100_MMA_TF32_SS<tfloat32_t,tfloat32_t,float,64,8,K,K>",
+                 "SM100_MMA_S8_SS<int8_t,int8_t,int32_t,128,64,K,K>",
+                 "SM100_MMA_F8F6F4_TS<float_e4m3_t,float_e4m3_t,float,64,192,K,K>"]),
+    ("sm_80", ["SM80_16x8x16_F32F16F16F32_TN", "SM80_16x8x8_F16F16F16F16_TN"]),
+])
+def test_emitted_dsl_operations_construct_in_the_cute_dsl(arch: str, names: list) -> None:
+    """emit.dsl writes the current DSL API (cute.nvgpu.OperandMajorMode, tcgen05 for SM100):
+    each operation constructs in the CuTe DSL and reports the atom's instruction shape."""
+    import os
+    import subprocess
+
+    exe = _dsl_python()
+    exprs = []
+    for n in names:
+        e = dsl(mma_atom(n))
+        assert e.startswith("cute.make_mma_atom(") and "warpgroup.OperandMajorMode" not in e
+        exprs.append(e[len("cute.make_mma_atom("):-1])
+    prog = ("import warnings, cutlass, cutlass.cute as cute\n"
+            "warnings.simplefilter('error', DeprecationWarning)\n"
+            + "".join(f"print(repr(str({e})))\n" for e in exprs))
+    out = subprocess.run([exe, "-c", prog], capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "CUTE_DSL_ARCH": arch})
+    assert out.returncode == 0, out.stderr[-2000:]
+    printed = [eval(line) for line in out.stdout.splitlines() if line.startswith(("'", '"'))]
+    assert len(printed) == len(names)
+    for n, text in zip(names, printed):
+        M, N, K = mma_atom(n).shape_mnk
+        assert f"({M}, {N}, {K})" in text or f"{M}x{N}x{K}" in text or f"({M},{N},{K})" in text, (n, text)
