@@ -166,6 +166,12 @@ def dsl(obj: Any) -> str:
         p = "" if all(x is None for x in perm) else f", permutation_mnk={_tiler(tuple(perm))}"
         return f"cute.make_tiled_mma({_mma_op(obj.atom)}, {dsl(obj.atom_layout_mnk)}{p})"
     if isinstance(obj, TiledCopy):
+        origin = obj.origin or ()
+        if origin[:1] == ("make_tiled_copy",):  # as a person writes it: the DSL's make_tiled_copy_tv
+            return (f"cute.make_tiled_copy_tv({_copy_atom(obj.copy_atom)}, {dsl(origin[1])}, "
+                    f"{dsl(origin[2])})")
+        if origin and origin[0].startswith("make_tiled_copy_"):
+            return f"cute.{origin[0]}({_copy_atom(obj.copy_atom)}, {dsl(origin[1])})"
         return (
             f"cute.make_tiled_copy({_copy_atom(obj.copy_atom)}, {dsl(obj.layout_tv_tiled)}, "
             f"{_tiler(obj.tiler_mn)})"

@@ -207,3 +207,41 @@ def test_emitted_dsl_operations_construct_in_the_cute_dsl(arch: str, names: list
     for n, text in zip(names, printed):
         M, N, K = mma_atom(n).shape_mnk
         assert f"({M}, {N}, {K})" in text or f"{M}x{N}x{K}" in text or f"({M},{N},{K})" in text, (n, text)
+
+
+def test_emitted_dsl_builds_the_same_objects_in_the_cute_dsl(tmp_path) -> None:
+    """emit.dsl's TiledMMA and TiledCopys (make_tiled_copy_tv, make_tiled_copy_A/B as written)
+    and a swizzled layout, built under @cute.jit on the CPU: the DSL prints cutepy's layouts."""
+    import os
+    import subprocess
+
+    from cutepy.kernels.tiled import make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B
+
+    exe = _dsl_python()
+    mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1), (32, 32, 16))
+    copies = [make_tiled_copy(copy_atom("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", 16),
+                              Layout((32, 4), (4, 1)), Layout((1, 8))),
+              make_tiled_copy_A(copy_atom("SM75_U32x4_LDSM_N", 16), mma),
+              make_tiled_copy_B(copy_atom("SM75_U32x2_LDSM_N", 16), mma)]
+    swz = ComposedLayout(Swizzle(3, 3, 3), 0, Layout((8, 64), (64, 1)))
+    assert dsl(copies[0]).startswith("cute.make_tiled_copy_tv(")
+    assert dsl(copies[1]).startswith("cute.make_tiled_copy_A(")
+    body = [f"    m = {dsl(mma)}",
+            "    print(m.tv_layout_A_tiled); print(m.tv_layout_B_tiled); print(m.tv_layout_C_tiled)"]
+    for c in copies:
+        body += [f"    c = {dsl(c)}",
+                 "    print(c.layout_tv_tiled); print(c.layout_src_tv_tiled); print(c.layout_dst_tv_tiled)"]
+    body += [f"    print({dsl(swz)})"]
+    src = tmp_path / "design.py"
+    head = "import cutlass, cutlass.cute as cute\n\n\n@cute.jit\ndef f():\n"
+    src.write_text(head + "\n".join(body) + "\n\n\nf()\n")
+    out = subprocess.run([exe, str(src)], capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "CUTE_DSL_ARCH": "sm_80"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    want = [str(mma.tv_layout_A_tiled), str(mma.tv_layout_B_tiled), str(mma.tv_layout_C_tiled)]
+    for c in copies:
+        want += [str(c.layout_tv_tiled), str(c.layout_src_tv_tiled), str(c.layout_dst_tv_tiled)]
+    want += [str(swz)]
+    got = out.stdout.strip().splitlines()
+    got[-1] = got[-1].replace("S<", "Sw<", 1)  # the DSL prints a swizzle as S<B,M,S>
+    assert got == want
