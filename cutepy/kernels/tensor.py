@@ -257,8 +257,11 @@ def make_identity_tensor(shape: Any) -> Tensor:
     return Tensor(None, L, _zero_coord(shape) if isinstance(shape, tuple) else 0)
 
 
-def make_fragment_like(x: Any) -> Any:
+def make_fragment_like(x: Any, dtype: Any = None) -> Any:
     """C++ ``make_fragment_like``: a compact register layout (or tensor) shaped like ``x``.
+
+    ``dtype`` (the DSL's ``make_fragment_like(src, dtype)``): the register tensor's numpy
+    dtype; a layout with a ``dtype`` gives a tensor.
 
     Mode 0 gets compact column-major strides (zero strides stay zero); the other modes are
     ordered like their strides (``make_ordered_layout``).
@@ -269,12 +272,15 @@ def make_fragment_like(x: Any) -> Any:
 
     >>> make_fragment_like(Layout(((2, 2), 4, 8), ((1, 8), 16, 512)))
     ((2,2),4,8):((1,2),4,16)
+    >>> make_fragment_like(make_identity_tensor((4, 2)), bool)
+    array[bool] o (4,(2)):(1,(4))
     """
-    if isinstance(x, Tensor):
+    if isinstance(x, Tensor) or dtype is not None:
         import numpy as np  # optional heavy dependency, loaded lazily
 
-        L = make_fragment_like(x.layout)
-        dtype = x.engine.dtype if x.engine is not None and hasattr(x.engine, "dtype") else np.int64
+        L = make_fragment_like(x.layout if isinstance(x, Tensor) else x)
+        if dtype is None:
+            dtype = x.engine.dtype if x.engine is not None and hasattr(x.engine, "dtype") else np.int64
         return Tensor(np.zeros(int(L.cosize()), dtype=dtype), L)
     if isinstance(x, Layout) and any(isinstance(d, ScaledBasis) for d in it.flatten(x.stride)):
         x = _basis_as_int(x)
