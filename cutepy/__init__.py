@@ -51,9 +51,11 @@ from .notation import *  # noqa: F403
 # isort: split
 # kernel design: tensors (the algebra takes them too), atoms, tiled MMA and copy
 from .kernels import atoms as _atoms
+from .kernels import simulate as _simulate
 from .kernels import tensor as _tensor
 from .kernels import tiled as _tiled
 from .kernels.atoms import *  # noqa: F403
+from .kernels.simulate import *  # noqa: F403
 from .kernels.tensor import *  # noqa: F403
 from .kernels.tiled import *  # noqa: F403
 from .kernels.tiled import checks as _checks
@@ -66,7 +68,7 @@ from .symbolic import declare as declare
 from .symbolic import subs as subs
 from .symbolic import symbols as symbols
 
-_ANALYSES = ["Derivation", "Equivalence", "assuming", "declare", "equivalent", "explain", "subs", "symbols"]
+_ANALYSES = ["assuming", "declare", "subs", "symbols"]
 
 __version__ = "0.1.0"
 
@@ -91,9 +93,10 @@ _DISPLAYED = (
 )
 
 
-#: the proofs' and derivations' entry points, loaded on first use (fast import): name -> subpackage
+#: names loaded on first use (fast import: proofs, derivations, and printing, which loads numpy):
+#: name -> the subpackage that defines it
 _LAZY = {"Derivation": "derivation", "explain": "derivation", "Equivalence": "equivalence",
-         "equivalent": "equivalence"}
+         "equivalent": "equivalence", "print_tensor": "viz.text"}
 
 
 def __getattr__(name: str):
@@ -134,7 +137,8 @@ __all__ = [
     *_errors.__all__, *_basis.__all__, *_layout.__all__, *_tuples.__all__, *_limits.__all__,
     *_coalesce.__all__, *_composition.__all__, *_complement.__all__, *_inverse.__all__, *_divides.__all__,
     *_products.__all__, *_casting.__all__, *_swizzle.__all__, *_notation.__all__,
-    *_tensor.__all__, *_atoms.__all__, *_tiled.__all__, *_checks.__all__, *_ANALYSES,
+    *_tensor.__all__, *_simulate.__all__, *_atoms.__all__, *_tiled.__all__, *_checks.__all__, *_ANALYSES,
+    *_LAZY,
 ]
 
 #: C++'s ``slice(crd, x)``, ``max``/``min`` of an IntTuple: reachable as ``cutepy.slice``,

@@ -305,7 +305,8 @@ def cmd_banks(args: argparse.Namespace) -> int:
         found = find_swizzle(smem, [(tv, args.op, vector)], element_bytes=args.bytes)
         print(str(found) if args.table else found.summary())
         smem = found.layout if found.found else smem
-    report = analyze_layout(smem, tv, element_bytes=args.bytes, vector_elems=args.vector, op=args.op)
+    report = analyze_layout(smem, tv, element_bytes=args.bytes, vector_elems=args.vector, op=args.op,
+                            partial=args.partial)
     if not args.find_swizzle:
         print(str(report) if args.table else report.summary())
     if args.svg:
@@ -399,6 +400,8 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--bytes", type=int, required=True, metavar="E", help="bytes per element")
     b.add_argument("--vector", type=int, default=None, metavar="V", help="elements per access (default 1)")
     b.add_argument("--op", choices=("ld", "st", "ldmatrix", "stmatrix"), default="ld")
+    b.add_argument("--partial", action="store_true",
+                   help="cost a TV layout of several warps that covers only part of the tile")
     b.add_argument("--table", action="store_true", help="every instruction, not one summary line")
     b.add_argument("--svg", metavar="FILE", help="also write a picture of the worst instructions' wavefronts")
     b.add_argument("--find-swizzle", action="store_true",

@@ -19,13 +19,14 @@
  0  | 0 | 1 |
 """
 
+from . import tiled  # cutepy.viz.tiled without an explicit import
 from .banks import bank_view_svg, banks_of, conflict_ways, swizzle_bank_svg
 from .latex import to_latex, to_latex_tv
 from .layouts import divide_svg, layout_svg, product_svg, tv_layout_svg
 from .linear import linear_layout_svg
 from .picture import Picture, show, write_svg
 from .program import lanes_svg
-from .text import layout_table, print_layout
+from .text import layout_table, print_layout, print_tensor, tensor_table
 from .tiled import tiled_copy_svg, tiled_mma_svg
 from .xla import xla_svg
 
@@ -40,6 +41,9 @@ __all__ = [
     "layout_table",
     "linear_layout_svg",
     "print_layout",
+    "print_tensor",
+    "tensor_table",
+    "tiled",
     "product_svg",
     "show",
     "swizzle_bank_svg",
