@@ -26,7 +26,7 @@ from .coalesce import coalesce
 from .divides import logical_divide
 from .inverse import right_inverse
 from .products import tiled_product
-from .swizzle import ComposedLayout, Swizzle
+from .swizzle import ComposedLayout, SmemPtrFlag, Swizzle
 
 
 def _int_strides(layout: Layout, fn: str) -> None:
@@ -97,6 +97,8 @@ def upcast(layout: Any, n: int) -> Any:
 
 
 def _up_offset(off: Any, n: int) -> Any:
+    if isinstance(off, SmemPtrFlag):  # as C++: the flag widens with the elements
+        return SmemPtrFlag(off.bits * n)
     if off == 0:
         return 0
     if off % n:
@@ -144,7 +146,14 @@ def downcast(layout: Any, n: int) -> Any:
     if type(layout) is Swizzle:
         return Swizzle(layout.bits, layout.base + _pow2_log(n, "downcast"), layout.shift)
     if type(layout) is ComposedLayout:
-        return _compose3(downcast(layout.outer, n), layout.offset * n, downcast(layout.inner, n))
+        off = layout.offset
+        if isinstance(off, SmemPtrFlag):  # as C++: the flag narrows with the elements
+            if off.bits % n:
+                raise AdmissibilityError(f"downcast by {n}: {off} has fewer than {n} bits")
+            off = SmemPtrFlag(off.bits // n)
+        else:
+            off = off * n
+        return _compose3(downcast(layout.outer, n), off, downcast(layout.inner, n))
     stride = layout.stride
     if 1 not in (it.flatten(stride) if type(stride) is tuple else (stride,)):
         raise AdmissibilityError(f"downcast of {layout} by {n}: no mode has stride 1 "

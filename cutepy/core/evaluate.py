@@ -112,7 +112,7 @@ def _is_swizzle(f: Any) -> bool:
 
 def _composed_offsets(layout: Any, limit: int) -> np.ndarray:
     outer, off, inner = layout.outer, layout.offset, layout.inner
-    if type(off) is not int:
+    if not isinstance(off, int) or isinstance(off, bool):  # a pointer flag is C++'s Int<0>
         raise CutepyError(f"the offset of {layout} must be an integer, got {off!r}")
     if _is_swizzle(outer) and not _is_composed(inner):
         fs, fd = _flat_int_modes(inner)
@@ -281,7 +281,7 @@ def _offsets_at(layout: Any, indices: Any) -> np.ndarray:
     if _is_composed(layout):
         inner = _offsets_at(layout.inner, idx)
         off = layout.offset
-        if type(off) is not int:
+        if not isinstance(off, int) or isinstance(off, bool):  # a pointer flag is C++'s Int<0>
             raise CutepyError(f"the offset of {layout} must be an integer, got {off!r}")
         if inner.size and (int(inner.max()) + off > _INT64_MAX or int(inner.min()) + off < -_INT64_MAX):
             raise CutepyError(f"offsets of {layout} go beyond int64")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..algebra.swizzle import ComposedLayout, Swizzle
+from ..algebra.swizzle import ComposedLayout, SmemPtrFlag, Swizzle
 from ..core.basis import ScaledBasis
 from ..core.errors import CutepyError
 from ..core.layout import Layout
@@ -80,6 +80,9 @@ def cpp(obj: Any) -> str:
     if isinstance(obj, ComposedLayout):
         if not isinstance(obj.offset, int):
             raise CutepyError(f"cpp: composed layout offset {obj.offset!r} is not an int")
+        if isinstance(obj.offset, SmemPtrFlag):  # C++'s pointer flag: the swizzle acts on bytes
+            off = f"smem_ptr_flag_bits<{obj.offset.bits}>{{}}"
+            return f"make_composed_layout({cpp(obj.outer)}, {off}, {cpp(obj.inner)})"
         return f"make_composed_layout({cpp(obj.outer)}, Int<{obj.offset}>{{}}, {cpp(obj.inner)})"
     if isinstance(obj, MMAAtom):
         return f"MMA_Atom<{obj.cpp_type}>{{}}"

@@ -125,7 +125,8 @@ def dsl(obj: Any) -> str:
     if isinstance(obj, Swizzle):
         return f"cute.make_swizzle({obj.bits}, {obj.base}, {obj.shift})"
     if isinstance(obj, ComposedLayout):
-        return f"cute.make_composed_layout({dsl(obj.outer)}, {obj.offset}, {dsl(obj.inner)})"
+        # a pointer flag (C++'s smem_ptr_flag_bits) is the DSL's 0: its swizzle stays on bytes
+        return f"cute.make_composed_layout({dsl(obj.outer)}, {int(obj.offset)}, {dsl(obj.inner)})"
     if isinstance(obj, MMAAtom):
         return f"cute.make_mma_atom({_mma_op(obj)})"
     if isinstance(obj, CopyAtom):
