@@ -148,7 +148,7 @@ def compose_cxx(A: Layout, B: Any) -> Layout:
     separately even where their sum passes one of ``A``'s modes.
 
     >>> compose_cxx(Layout((128, 64), (1, 128)), Layout((2, 128), (64, 1)))
-    (2,(128,1)):(64,(1,0))
+    (2,128):(64,1)
     """
     if isinstance(B, tuple):
         if len(B) > (len(A.shape) if isinstance(A.shape, tuple) else 1):
@@ -169,7 +169,10 @@ def compose_cxx(A: Layout, B: Any) -> Layout:
 @dataclass(frozen=True)
 class TmaTiledCopy(TiledCopy):
     """The CTA-collective TiledCopy of ``make_tma_copy``: threads are the CTAs of the multicast
-    (one for a plain load or store), values the smem tile's elements."""
+    (one for a plain load or store), values the smem tile's elements; ``smem_layout`` is the
+    smem tile's layout without its swizzle (C++'s ``get_nonswizzle_portion``)."""
+
+    smem_layout: Any = None
 
     def tile2thrfrg(self, L: Layout, ref2trg: Layout) -> Layout:
         """As :meth:`TiledCopy.tile2thrfrg`, composing mode by mode as C++ does."""
@@ -628,7 +631,7 @@ def make_tma_copy(op: str, gmem_tensor: Any, smem_layout: Any, cta_tile: Any = N
     layout_tv = Layout((layout_T.shape, layout_V.shape), (layout_T.stride, layout_V.stride))
     cta_tiler = it.product_each(cta_v_map.shape) if isinstance(cta_v_map.shape, tuple) else cta_v_map.shape
     tc = make_tiled_copy_impl(atom, layout_tv, cta_tiler)
-    return TmaTiledCopy(tc.copy_atom, tc.layout_tv_tiled, tc.tiler_mn)
+    return TmaTiledCopy(tc.copy_atom, tc.layout_tv_tiled, tc.tiler_mn, smem)
 
 
 def tma_partition(atom: Any, cta_coord: Any, cta_layout: Any, stensor: Tensor, gtensor: Tensor
@@ -651,7 +654,7 @@ def tma_partition(atom: Any, cta_coord: Any, cta_layout: Any, stensor: Tensor, g
     >>> sA = make_tensor(smem_ptr("half_t"), Layout(((64, 64),), ((64, 1),)))
     >>> tg, ts = tma_partition(a, 0, Layout(1, 0), sA, zipped_divide(gT, (64, 64)))
     >>> ts.layout, tg.layout
-    (((4096,1)):((1,0)), ((4096,1),(2,1)):((1@0,0),(64@1,0)))
+    (((4096,1)):((1,0)), (((64,64),1),(2,1)):(((1@0,1@1),0),(64@1,0)))
     """
     if isinstance(atom, TmaTiledCopy):
         atom = atom.copy_atom
