@@ -67,6 +67,12 @@ EXPECT = {
     "07_sm80_gemm_tile": Expect(pictures=4, at_least=(("ok: ", 7),),
                                 prints=("FAILS: thread 0: source values 0..7 are not contiguous",)),
     "08_bank_conflicts": Expect(pictures=3),
+    "10_hopper_pipeline": Expect(pictures=3, prints=("swizzle        128B", "box of B per CTA: (64, 64)",
+                                                     "majorness of smem does not match",
+                                                     "16-byte aligned", "swizzle span",
+                                                     "GMMA::Layout_K_SW128_Atom<T>")),
+    "11_blackwell_pipeline": Expect(pictures=2, prints=("ThrID:        2:1", "B box: (64, 256) 128B",
+                                                        "row 37, column 5 at 0x250005")),
 }
 
 
