@@ -515,9 +515,13 @@ def _tma_atom(op: str, gtensor: Any, slayout: Any, num_multicast: int, cta_v_map
     old_bits = ptr.bits
     glayout_t = _recast(glayout, old_bits, tma_bits)
     gbasis = _construct_gbasis(glayout.shape, glayout_t, glayout, smem, cta_v_map, old_bits, tma_bits)
+    nbits = size(gbasis) * tma_bits
+    if nbits >= 1 << 31:
+        raise _refuse("the bits of one TMA must fit C++'s int NumBitsPerTMA "
+                      "(overflow in a constant expression)",
+                      f"a box of {size(gbasis)} {tma_name} is {nbits} bits")
     desc, bstride = _descriptor(ptr, glayout_t, gbasis, sw, num_multicast, tma_name, tma_bits)
     g_stride = _g_stride(glayout.shape, glayout, glayout_t, gbasis, bstride, old_bits, tma_bits)
-    nbits = size(gbasis) * tma_bits
     nthr, direction = TMA_OPS[op]
     if nthr == 1:
         thr, vals = Layout(1, 0), Layout((1, nbits), (0, 1))
