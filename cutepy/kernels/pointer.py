@@ -77,8 +77,15 @@ def _canonical(dtype: str) -> str:
     return name
 
 
+class Iterator:
+    """An engine that is an iterator, as C++'s: ``it[i]`` is a value (an address, a descriptor),
+    ``it + i`` the iterator advanced by ``i``; a tensor over it prints ``str(it + offset)``."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True)
-class Pointer:
+class Pointer(Iterator):
     """A typed pointer: ``space`` (gmem, smem, rmem, tmem), the element type ``dtype`` (its C++
     name), ``address`` (bytes; TMEM: C++'s 32-bit address word) and an optional ``swizzle``
     acting on the byte addresses (shared memory only).
@@ -270,6 +277,7 @@ def as_pointer_flag_layout(layout: Any, dtype: str) -> Any:
 
 __all__ = [
     "ELEMENT_BITS",
+    "Iterator",
     "Pointer",
     "as_pointer_flag_layout",
     "as_position_independent_swizzle_layout",

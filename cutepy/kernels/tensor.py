@@ -36,7 +36,7 @@ from ..core.basis import ArithTuple
 from ..core.errors import CutepyError
 from ..core.layout import Layout, _has_none, make_identity_layout, slice_and_offset
 from ..core.layout import size as _layout_size
-from .pointer import Pointer
+from .pointer import Iterator, Pointer
 
 #: The largest tensor whose values :meth:`Tensor.values` lists at once.
 MAX_VALUES = 1 << 22
@@ -145,7 +145,7 @@ class Tensor:
     def __str__(self) -> str:
         if self.engine is None:
             return f"{_fmt_offset(self.offset)} o {self.layout}"
-        if isinstance(self.engine, Pointer):  # as C++: the pointer advanced to the tensor's start
+        if isinstance(self.engine, Iterator):  # as C++: the iterator advanced to the tensor's start
             return f"{self.engine + self.offset} o {self.layout}"
         dtype = getattr(self.engine, "dtype", type(self.engine).__name__)
         at = f"+{self.offset}" if self.offset else ""

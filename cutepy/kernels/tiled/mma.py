@@ -25,6 +25,8 @@ from ...core.errors import CutepyError
 from ...core.inttuple import flatten
 from ...core.layout import Layout, append, make_layout, size, slice_and_offset
 from ..atoms.mma import MMAAtom
+from ..gmma_desc import make_gmma_desc_tensor, operand_majors
+from ..pointer import Pointer
 from ..tensor import Tensor, compact_layout, flat_coord, make_fragment_like
 from .zip import logical_divide_cxx, rank_of, repeat_wild, zipped_divide_cxx
 
@@ -205,13 +207,17 @@ class ThrMMA:
         return _partition(self.tiled_mma, self.tiled_mma.thrfrg_C(_layout_of(tensor)), (v, (m, n)), tensor)
 
     def partition_fragment_A(self, tensor: Any) -> Tensor:
-        """A register fragment shaped like ``partition_A(tensor)`` (C++ ``make_fragment_like``)."""
-        _no_descriptor(self.tiled_mma.atom, "A")
+        """A register fragment shaped like ``partition_A(tensor)`` (C++ ``make_fragment_like``);
+        for a GMMA atom reading A from shared memory, C++'s descriptor fragment of the smem tensor."""
+        if _reads_smem(self.tiled_mma.atom, "A"):
+            return _descriptor_fragment(self.tiled_mma.atom, 0, self.partition_A(tensor))
         return _fragment_like(self.partition_A(tensor))
 
     def partition_fragment_B(self, tensor: Any) -> Tensor:
-        """A register fragment shaped like ``partition_B(tensor)``."""
-        _no_descriptor(self.tiled_mma.atom, "B")
+        """A register fragment shaped like ``partition_B(tensor)``; for a GMMA atom, C++'s
+        descriptor fragment of the smem tensor."""
+        if _reads_smem(self.tiled_mma.atom, "B"):
+            return _descriptor_fragment(self.tiled_mma.atom, 1, self.partition_B(tensor))
         return _fragment_like(self.partition_B(tensor))
 
     def partition_fragment_C(self, tensor: Any) -> Tensor:
@@ -230,12 +236,27 @@ def _layout_of(x: Any) -> Layout:
     return _as_layout(x)
 
 
+def _reads_smem(atom: MMAAtom, which: str) -> bool:
+    """Whether a GMMA atom reads this operand from shared memory through a descriptor."""
+    return atom.name.startswith("SM90_64x") and ("_SS" in atom.name or which == "B")
+
+
 def _no_descriptor(atom: MMAAtom, which: str) -> None:
-    if atom.name.startswith("SM90") and ("_SS" in atom.name or which == "B"):
+    if _reads_smem(atom, which):
         raise CutepyError(
-            f"{atom.name} reads {which} from shared memory through a GMMA descriptor; "
-            "its fragment is a descriptor tensor, which cutepy does not model"
+            f"{atom.name} reads {which} from shared memory through a GMMA descriptor; its fragment is "
+            f"a descriptor tensor of the smem tile: use get_slice(t).partition_fragment_{which}(smem tensor)"
         )
+
+
+def _descriptor_fragment(atom: MMAAtom, operand: int, part: Any) -> Tensor:
+    """C++'s ``make_fragment_A/B`` of a GMMA ``smem_desc`` operand: the descriptor tensor."""
+    if not isinstance(part, Tensor) or not isinstance(part.engine, Pointer) or part.engine.space != "smem":
+        raise CutepyError(
+            f"{atom.name} reads its operand from shared memory through a GMMA descriptor: partition a "
+            "tensor over smem_ptr (C++: Expected SMEM Tensor to construct a GMMA Desc Tensor)"
+        )
+    return make_gmma_desc_tensor(operand_majors(atom.cpp_type)[operand], part)
 
 
 def _fragment(L: Layout) -> Tensor:
