@@ -28,6 +28,7 @@ from ..atoms.mma import MMAAtom
 from ..gmma_desc import make_gmma_desc_tensor, operand_majors
 from ..pointer import Pointer
 from ..tensor import Tensor, compact_layout, flat_coord, make_fragment_like
+from ..tmem import make_tmem_frg
 from .zip import logical_divide_cxx, rank_of, repeat_wild, zipped_divide_cxx
 
 #: the most threads a TiledMMA may have (pictures and checks enumerate them)
@@ -209,6 +210,8 @@ class ThrMMA:
     def partition_fragment_A(self, tensor: Any) -> Tensor:
         """A register fragment shaped like ``partition_A(tensor)`` (C++ ``make_fragment_like``);
         for a GMMA atom reading A from shared memory, C++'s descriptor fragment of the smem tensor."""
+        if self.tiled_mma.atom.name.startswith("SM100_MMA_"):
+            _no_descriptor(self.tiled_mma.atom, "A")
         if _reads_smem(self.tiled_mma.atom, "A"):
             return _descriptor_fragment(self.tiled_mma.atom, 0, self.partition_A(tensor))
         return _fragment_like(self.partition_A(tensor))
@@ -216,13 +219,19 @@ class ThrMMA:
     def partition_fragment_B(self, tensor: Any) -> Tensor:
         """A register fragment shaped like ``partition_B(tensor)``; for a GMMA atom, C++'s
         descriptor fragment of the smem tensor."""
+        if self.tiled_mma.atom.name.startswith("SM100_MMA_"):
+            _no_descriptor(self.tiled_mma.atom, "B")
         if _reads_smem(self.tiled_mma.atom, "B"):
             return _descriptor_fragment(self.tiled_mma.atom, 1, self.partition_B(tensor))
         return _fragment_like(self.partition_B(tensor))
 
     def partition_fragment_C(self, tensor: Any) -> Tensor:
-        """A compact register fragment of ``partition_C(tensor)``'s shape (C++ ``make_fragment_C``)."""
-        return _fragment(compact_layout(_layout_of(self.partition_C(tensor)).shape))
+        """A compact register fragment of ``partition_C(tensor)``'s shape (C++ ``make_fragment_C``);
+        for an SM100 UMMA atom, C++'s tensor-memory accumulator."""
+        shape = _layout_of(self.partition_C(tensor)).shape
+        if _umma_ss(self.tiled_mma.atom):
+            return _tmem_fragment(self.tiled_mma.atom, shape)
+        return _fragment(compact_layout(shape))
 
     def __str__(self) -> str:
         return f"ThrMMA\n  ThrVMNK: ({','.join(map(str, self.thr_vmnk))})\n{self.tiled_mma}"
@@ -241,7 +250,21 @@ def _reads_smem(atom: MMAAtom, which: str) -> bool:
     return atom.name.startswith("SM90_64x") and ("_SS" in atom.name or which == "B")
 
 
+def _umma_ss(atom: MMAAtom) -> bool:
+    return atom.name.startswith("SM100_MMA_") and "_SS<" in atom.name
+
+
+def _tmem_fragment(atom: MMAAtom, shape: Any) -> Tensor:
+    """C++'s ``UMMA::tmem_frg_{1,2}sm<c_type>`` accumulator of an SM100 ``_SS`` atom."""
+    return make_tmem_frg(atom.element_types[0], shape, 2 if "_2x1SM_" in atom.name else 1)
+
+
 def _no_descriptor(atom: MMAAtom, which: str) -> None:
+    if atom.name.startswith("SM100_MMA_") and (_umma_ss(atom) or which == "B"):
+        raise CutepyError(
+            f"{atom.name} reads {which} from shared memory through a UMMA descriptor, which cutepy does "
+            "not model yet (SM90 GMMA descriptors are modelled)"
+        )
     if _reads_smem(atom, which):
         raise CutepyError(
             f"{atom.name} reads {which} from shared memory through a GMMA descriptor; its fragment is "
@@ -322,14 +345,21 @@ def partition_fragment_C(mma: TiledMMA, shape_mn: Any) -> Tensor:
 
     Pre:  as :func:`partition_shape_C`.
     Post: a zeroed register tensor whose layout is ``make_layout(partition_shape_C(mma, shape_mn))``
-          (compact, column-major).
+          (compact, column-major); for an SM100 ``_SS`` UMMA atom, the tensor-memory accumulator
+          C++'s ``UMMA::tmem_frg`` makes (a tensor over ``tmem_ptr``).
 
     >>> from cutepy.kernels.atoms import mma_atom
     >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
     >>> partition_fragment_C(mma, (64, 64))
     array[int64] o ((2,2),2,4):((1,2),4,8)
+    >>> umma = make_tiled_mma(mma_atom("SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,K,K>"))
+    >>> partition_fragment_C(umma, (128, 256))
+    tmem_[32b](0x0000.0000) o ((128,256),1,1):((65536,1),0,0)
     """
-    return _fragment(compact_layout(partition_shape_C(mma, shape_mn)))
+    shape = partition_shape_C(mma, shape_mn)
+    if _umma_ss(mma.atom):  # C++'s UMMA::tmem_frg: the accumulator lives in tensor memory
+        return _tmem_fragment(mma.atom, shape)
+    return _fragment(compact_layout(shape))
 
 
 def partition_fragment_A(mma: TiledMMA, shape_mk: Any) -> Tensor:
