@@ -124,6 +124,7 @@ from .notation import parse
 # isort: split
 # kernel design: tensors (the divides and size also take tensors), atoms, tiled MMA and copy
 from .kernels.atoms import CopyAtom, MMAAtom, copy_atom, copy_atoms, gmma_smem_layout, mma_atom, mma_atoms
+from .kernels.pointer import gmem_ptr, smem_ptr, tmem_ptr
 from .kernels.tensor import (
     Tensor,
     composition,
@@ -162,6 +163,7 @@ from .kernels.tiled import (
     partition_shape_C,
 )
 from .kernels.tiled.checks import CheckResult, check_cover, check_fits, check_vectorization
+from .kernels.tma import create_tma_multicast_mask, make_tma_atom, make_tma_copy, tma_partition
 
 # isort: split
 # symbolic, proofs, derivations
@@ -248,6 +250,8 @@ __all__ = [
     "partition_fragment_B", "partition_fragment_C", "partition_shape_A", "partition_shape_B",
     "partition_shape_C",
     "make_cotiled_copy", "make_tiled_copy_C_atom", "make_tiled_copy_D", "make_tiled_copy_S",
+    "gmem_ptr", "smem_ptr", "tmem_ptr", "make_tma_copy", "make_tma_atom", "tma_partition",
+    "create_tma_multicast_mask",
     # C++ CuTe functions (issue 10)
     "compact_col_major", "compact_order", "compact_row_major", "coprofile", "crd2crd",
     "domain_distribute", "domain_offset", "evenly_divides", "max_alignment", "product_each", "round_up",
