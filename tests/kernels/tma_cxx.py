@@ -308,15 +308,44 @@ def read_rows() -> list[dict]:
     return [json.loads(line) for line in FILE.read_text().splitlines() if line and not line.startswith("#")]
 
 
+def counts() -> None:
+    """Print, per family, how many stored configurations C++ built or refused and whether cutepy
+    agrees (the same descriptor and prints, or a refusal): ``python -m tests.kernels.tma_cxx --counts``."""
+    from collections import Counter
+
+    from cutepy.core.errors import CutepyError
+
+    table: Counter = Counter()
+    for row in read_rows():
+        c = row["case"]
+        cxx_refuses = not row["ok"] or row.get("aborted") or row.get("driver_rejects")
+        try:
+            obj = build(c)
+            agrees = not cxx_refuses and {k: list(v) if isinstance(v, tuple) else v
+                                          for k, v in vars(obj.descriptor).items()} == row["descriptor"]
+        except CutepyError:
+            agrees = bool(cxx_refuses)
+        fam = f"{c['op']}/{c['api']}"
+        table[(fam, "refused" if cxx_refuses else "built", agrees)] += 1
+    for (fam, what, agrees), n in sorted(table.items()):
+        print(f"{fam:40s} {what:8s} {'agree' if agrees else 'DIFFER'} {n}")
+
+
 def main() -> None:
-    rows = run_cxx(cases())
+    if "--counts" in sys.argv:
+        counts()
+        return
+    n = int(sys.argv[sys.argv.index("--count") + 1]) if "--count" in sys.argv else COUNT
+    rows = run_cxx(cases(n))
     head = (
         "# C++ CuTe (CUTLASS 4.7) make_tma_copy / make_tma_atom on seeded random configurations\n"
-        "# (tests/kernels/tma_cxx.py, seed 2207); the descriptor is what the stub cuTensorMapEncodeTiled\n"
-        "# received; static-integer underscores dropped. Regenerate (CUTLASS 4.7 headers):\n"
+        f"# (tests/kernels/tma_cxx.py, seed 2207, the first {n}); the descriptor is what the stub\n"
+        "# cuTensorMapEncodeTiled received;"
+        " static-integer underscores dropped. Regenerate (CUTLASS 4.7 headers, CUTEPY_CXX_BATCH=45):\n"
         "#   SP=$(python -c \"import site;print(site.getsitepackages()[0])\")\n"
         "#   CUTEPY_CXX_INCLUDE=/work/cutlass47/include:$SP/nvidia/cuda_cccl/include:"
-        "$SP/nvidia/cuda_runtime/include:$SP/nvidia/cuda_nvcc/include python -m tests.kernels.tma_cxx\n"
+        "$SP/nvidia/cuda_runtime/include:$SP/nvidia/cuda_nvcc/include \\\n"
+        f"#     python -m tests.kernels.tma_cxx --count {n}\n"
     )
     FILE.write_text(head + "".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
     print(f"{sum(r['ok'] for r in rows)} of {len(rows)} configurations built by C++", file=sys.stderr)

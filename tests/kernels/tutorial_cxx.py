@@ -1,0 +1,91 @@
+"""CUTLASS's CuTe tutorial hopper/wgmma_tma_sm90 (gemm_nt, the default 'N','T' run with m=512,
+n=256, k=1024) as host code: every object the kernel builds, printed for threads 0, 1, 37 and
+127 of CTA (1, 0). Stored in tests/data/tutorial_wgmma_tma_sm90.txt.
+
+Regenerate (CUTLASS 4.7 headers)::
+
+    SP=$(python -c "import site;print(site.getsitepackages()[0])"); N=$SP/nvidia; C=/work/cutlass47/include
+    CUTEPY_CXX_INCLUDE=$C:$N/cuda_cccl/include:$N/cuda_runtime/include:$N/cuda_nvcc/include \\
+        python -m tests.kernels.tutorial_cxx
+"""
+
+from __future__ import annotations
+
+import sys
+
+from tests.kernels import tma_cxx
+from tests.paths import DATA
+
+FILE = DATA / "tutorial_wgmma_tma_sm90.txt"
+THREADS = (0, 1, 37, 127)
+
+SOURCE = r'''
+using TA = cute::half_t; using TB = cute::half_t; using TC = cute::half_t;
+int M = 512, N = 256, K = 1024;
+auto dA = make_stride(Int<1>{}, M); auto dB = make_stride(Int<1>{}, N);
+auto dC = make_stride(Int<1>{}, M);
+auto bM = Int<128>{}; auto bN = Int<128>{}; auto bK = Int<64>{}; auto bP = Int<3>{};
+auto cta_tiler = make_shape(bM, bN, bK);
+auto sA_layout = tile_to_shape(GMMA::Layout_MN_SW128_Atom<TA>{}, make_shape(bM, bK, bP));
+auto sB_layout = tile_to_shape(GMMA::Layout_MN_SW128_Atom<TB>{}, make_shape(bN, bK, bP));
+TiledMMA mma = make_tiled_mma(SM90_64x64x16_F16F16F16_SS<GMMA::Major::MN,GMMA::Major::MN>{});
+Tensor A = make_tensor(make_gmem_ptr((TA*)0x10000000ull), make_shape(M, K), dA);
+Tensor B = make_tensor(make_gmem_ptr((TB*)0x20000000ull), make_shape(N, K), dB);
+Copy_Atom tma_a = make_tma_atom(SM90_TMA_LOAD{}, A, sA_layout(_,_,0), make_shape(bM, bK));
+Copy_Atom tma_b = make_tma_atom(SM90_TMA_LOAD{}, B, sB_layout(_,_,0), make_shape(bN, bK));
+printf("@sA\n"); print(sA_layout); printf("\n@sB\n"); print(sB_layout);
+printf("\n@mma\n"); print(mma);
+printf("\n@tma_a\n"); print(tma_a); printf("\n@tma_b\n"); print(tma_b);
+Tensor mA = tma_a.get_tma_tensor(make_shape(M, K));
+Tensor mB = tma_b.get_tma_tensor(make_shape(N, K));
+Tensor mC = make_tensor(make_gmem_ptr((TC*)0x30000000ull), make_shape(M, N), dC);
+auto cta_coord = make_coord(1, 0, _);
+Tensor gA = local_tile(mA, cta_tiler, cta_coord, Step<_1, X,_1>{});
+Tensor gB = local_tile(mB, cta_tiler, cta_coord, Step< X,_1,_1>{});
+Tensor gC = local_tile(mC, cta_tiler, cta_coord, Step<_1,_1, X>{});
+Tensor sA = make_tensor(make_smem_ptr((TA*)0x400), sA_layout);
+Tensor sB = make_tensor(make_smem_ptr((TB*)0xc400), sB_layout);
+printf("\n@gA\n"); print(gA); printf("\n@gB\n"); print(gB); printf("\n@gC\n"); print(gC);
+auto [tAgA, tAsA] = tma_partition(tma_a, Int<0>{}, Layout<_1>{},
+                                  group_modes<0,2>(sA), group_modes<0,2>(gA));
+auto [tBgB, tBsB] = tma_partition(tma_b, Int<0>{}, Layout<_1>{},
+                                  group_modes<0,2>(sB), group_modes<0,2>(gB));
+printf("\n@tAgA\n"); print(tAgA); printf("\n@tAsA\n"); print(tAsA);
+printf("\n@tBgB\n"); print(tBgB); printf("\n@tBsB\n"); print(tBsB);
+int threads[] = {{THREADS}};
+for (int t : threads) {
+  ThrMMA thr_mma = mma.get_thread_slice(t);
+  Tensor tCsA = thr_mma.partition_A(sA); Tensor tCsB = thr_mma.partition_B(sB);
+  Tensor tCgC = thr_mma.partition_C(gC);
+  Tensor tCrC = thr_mma.make_fragment_C(tCgC);
+  Tensor tCrA = thr_mma.make_fragment_A(tCsA); Tensor tCrB = thr_mma.make_fragment_B(tCsB);
+  printf("\n@tCsA %d\n", t); print(tCsA); printf("\n@tCsB %d\n", t); print(tCsB);
+  printf("\n@tCgC %d\n", t); print(tCgC); printf("\n@tCrC %d\n", t); print(tCrC.layout());
+  printf("\n@tCrA %d\n", t); print(tCrA.layout()); printf("\n@tCrB %d\n", t); print(tCrB.layout());
+}
+printf("\n");
+'''.replace("{THREADS}", ", ".join(map(str, THREADS)))
+
+
+def read() -> dict[str, str]:
+    """``@section`` -> the print (underscores dropped) of the stored run."""
+    return tma_cxx.parse_output(FILE.read_text().split("\n", 3)[3])["sections"]
+
+
+def main() -> None:
+    from tests.cxx import cxx_harness
+
+    includes = tma_cxx.INCLUDES
+    [r] = cxx_harness.run_cases([SOURCE], includes, preamble=tma_cxx.STUB, defines=tma_cxx.DEFINES)
+    if not r.ok:
+        raise SystemExit(r.error[:2000])
+    text = "\n".join(x for x in r.output.splitlines() if not x.startswith(("ERROR:", "DESC ")))
+    head = ("# C++ CuTe (CUTLASS 4.7): hopper/wgmma_tma_sm90 gemm_nt objects as host code\n"
+            "# (tests/kernels/tutorial_cxx.py), static-integer underscores dropped.\n"
+            "# Regenerate: see tests/kernels/tutorial_cxx.py\n")
+    FILE.write_text(head + cxx_harness.normalise(text) + "\n")
+    print("stored", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
