@@ -18,8 +18,13 @@ Sw<0,4,3> o smem_ptr[16b](unset) o (8,8):(8,1)
 
 from __future__ import annotations
 
+from typing import Any
+
+from ...algebra.divides import tiled_divide
+from ...algebra.products import tile_to_shape
 from ...algebra.swizzle import ComposedLayout, SmemPtrFlag, Swizzle
 from ...core.errors import CutepyError
+from ...core.inttuple import product_each
 from ...core.layout import Layout
 from ..pointer import element_bits as _element_bits
 
@@ -56,3 +61,28 @@ def gmma_smem_layout(major: str, swizzle_bytes: int, element: int | str) -> Comp
     w = (128 << b) // bits  # elements per row of the atom
     inner = Layout((8, w), (w, 1)) if major == "K" else Layout((w, 8), (1, w))
     return ComposedLayout(Swizzle(b, 4, 3), SmemPtrFlag(bits), inner)
+
+
+def tile_to_mma_shape(atom: Any, mma_tile_shape: Any, order: Any = None) -> Any:
+    """C++ ``UMMA::tile_to_mma_shape(atom, mma_tile_shape)``: an smem layout atom tiled to a
+    post-partitioned MMA shape ``((MMA_M, MMA_K), M_MMAs, K_MMAs, ...)``.
+
+    As C++: ``tile_to_shape(atom, ((MMA_M, M_MMAs), (MMA_K, K_MMAs), ...))`` then
+    ``tiled_divide`` by ``(MMA_M, MMA_K)``, so mode 0 is one MMA's operand.
+
+    Pre:  ``mma_tile_shape`` has rank >= 3 with a rank-2 mode 0; the atom tiles it (else
+          ``CutepyError``).
+    Post: ``shape(result)`` is ``mma_tile_shape``'s profile, ``((MMA_M, MMA_K), M_MMAs, K_MMAs, ...)``.
+
+    >>> tile_to_mma_shape(gmma_smem_layout("K", 128, "half_t"), ((128, 16), 1, 4))
+    Sw<3,4,3> o smem_ptr[16b](unset) o ((128,16),1,4):((64,1),0,16)
+    """
+    s = mma_tile_shape
+    if not isinstance(s, tuple) or len(s) < 3 or not isinstance(s[0], tuple):
+        raise CutepyError(f"tile_to_mma_shape: expected ((MMA_M,MMA_K),M_MMAs,K_MMAs,...), not {s}")
+    head = mma_tile_shape[0]
+    if len(head) != 2:
+        raise CutepyError(f"tile_to_mma_shape: mode 0 of {mma_tile_shape} must have 2 modes")
+    mn_shape = tuple(zip(head, mma_tile_shape[1:3])) + tuple(mma_tile_shape[3:])
+    tiled = tile_to_shape(atom, mn_shape, order)
+    return tiled_divide(tiled, tuple(product_each(head)))
