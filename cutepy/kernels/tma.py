@@ -638,6 +638,56 @@ def make_tma_copy(op: str, gmem_tensor: Any, smem_layout: Any, cta_tile: Any = N
     return TmaTiledCopy(tc.copy_atom, tc.layout_tv_tiled, tc.tiler_mn, smem)
 
 
+def _tma_atom_sm100(which: str, op: str, gmem_tensor: Any, smem_layout: Any, mma_tiler: tuple, mma: Any,
+                    cluster_layout_vmnk: Any, internal_type: str | None) -> TmaAtom:
+    if not isinstance(mma_tiler, tuple) or len(mma_tiler) < 3:
+        raise CutepyError(f"make_tma_atom_{which}_sm100: the MMA tiler is (TILE_M, TILE_N, TILE_K, ...), "
+                          f"not {mma_tiler!r}")
+    if not hasattr(mma, "thrfrg_A"):
+        raise CutepyError(f"make_tma_atom_{which}_sm100 takes a TiledMMA (make_tiled_mma), not {mma!r}")
+    cl = cluster_layout_vmnk if isinstance(cluster_layout_vmnk, Layout) else Layout(cluster_layout_vmnk)
+    if not isinstance(cl.shape, tuple) or len(cl.shape) != 4:
+        raise CutepyError(f"make_tma_atom_{which}_sm100: the cluster layout is (V, M, N, K), not {cl}")
+    _, glayout = _gtensor_parts(gmem_tensor)
+    # keep the MK (A) or NK (B) modes of the MNK tiler
+    tiler = (mma_tiler[0],) + tuple(mma_tiler[2:]) if which == "A" else tuple(mma_tiler[1:])
+    g_tile = composition(make_identity_layout(glayout.shape), tiler)
+    frg = (mma.thrfrg_A if which == "A" else mma.thrfrg_B)(g_tile)[1]
+    r = len(g_tile.shape) if isinstance(g_tile.shape, tuple) else 1
+    cta_v_tile = slice_and_offset((None, (None,) * r), frg)[0]  # (MMA, MMA_M, MMA_K, ...)
+    multicast = op in ("SM90_TMA_LOAD_MULTICAST", "SM100_TMA_2SM_LOAD_MULTICAST")
+    # A is shared by the CTAs along N of the cluster, B by those along M
+    num_multicast = size(cl[2 if which == "A" else 1]) if multicast else 1
+    atom, _ = _tma_atom(op, gmem_tensor, smem_layout, num_multicast, cta_v_tile, internal_type)
+    return atom
+
+
+def make_tma_atom_A_sm100(op: str, gmem_tensor: Any, smem_layout: Any, mma_tiler: tuple, mma: Any,
+                          cluster_layout_vmnk: Any, internal_type: str | None = None) -> TmaAtom:
+    """C++ ``make_tma_atom_A_sm100``: the TMA atom loading A ``(M, K, ...)`` into an smem layout
+    ``(MMA, MMA_M, MMA_K, ...)`` partitioned as the TiledMMA's A; a multicast op multicasts to
+    the CTAs along N of ``cluster_layout_vmnk``.
+
+    Pre:  as :func:`make_tma_copy`; ``mma_tiler`` is ``(TILE_M, TILE_N, TILE_K, ...)``; ``mma`` a
+          TiledMMA; ``cluster_layout_vmnk`` a rank-4 (V, M, N, K) layout (else ``CutepyError``).
+    Post: the atom whose CTA values are ``layout<1>(mma.thrfrg_A(tile))`` over gmem modes, as C++.
+    """
+    return _tma_atom_sm100("A", op, gmem_tensor, smem_layout, mma_tiler, mma, cluster_layout_vmnk,
+                           internal_type)
+
+
+def make_tma_atom_B_sm100(op: str, gmem_tensor: Any, smem_layout: Any, mma_tiler: tuple, mma: Any,
+                          cluster_layout_vmnk: Any, internal_type: str | None = None) -> TmaAtom:
+    """C++ ``make_tma_atom_B_sm100``: as :func:`make_tma_atom_A_sm100` for B ``(N, K, ...)``; a
+    multicast op multicasts to the CTAs along M of the cluster.
+
+    Pre:  as :func:`make_tma_atom_A_sm100`.
+    Post: the atom whose CTA values are ``layout<1>(mma.thrfrg_B(tile))`` over gmem modes, as C++.
+    """
+    return _tma_atom_sm100("B", op, gmem_tensor, smem_layout, mma_tiler, mma, cluster_layout_vmnk,
+                           internal_type)
+
+
 def tma_partition(atom: Any, cta_coord: Any, cta_layout: Any, stensor: Tensor, gtensor: Tensor
                   ) -> tuple[Tensor, Tensor]:
     """C++ ``tma_partition(atom, cta_coord, cta_layout, stensor, gtensor)``: ``(gmem, smem)``
@@ -737,6 +787,8 @@ __all__ = [
     "TmaTiledCopy",
     "create_tma_multicast_mask",
     "make_tma_atom",
+    "make_tma_atom_A_sm100",
+    "make_tma_atom_B_sm100",
     "make_tma_copy",
     "tma_partition",
 ]

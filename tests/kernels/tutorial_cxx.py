@@ -120,6 +120,73 @@ printf("\n");
 '''
 
 
+FILE_SM100_2SM = DATA / "tutorial_blackwell_04.txt"
+
+#: blackwell/04_mma_tma_2sm_sm100 (2-SM UMMA 256x256, cluster 4x4x1, multicast 2-SM TMA) as host
+#: code for the CTA at blockIdx (5, 1), block rank 5 in its cluster.
+SOURCE_SM100_2SM = r'''
+using TypeA = cute::half_t; using TypeB = cute::half_t; using TypeC = float;
+int Gemm_M = 512, Gemm_N = 1024, Gemm_K = 256;
+Tensor mA = make_tensor(make_gmem_ptr((TypeA*)0x10000000ull), make_layout(make_shape(Gemm_M, Gemm_K),
+                                                                          make_stride(Gemm_K, Int<1>{})));
+Tensor mB = make_tensor(make_gmem_ptr((TypeB*)0x20000000ull), make_layout(make_shape(Gemm_N, Gemm_K),
+                                                                          make_stride(Gemm_K, Int<1>{})));
+Tensor mC = make_tensor(make_gmem_ptr((TypeC*)0x30000000ull), make_layout(make_shape(Gemm_M, Gemm_N),
+                                                                          make_stride(Gemm_N, Int<1>{})));
+TiledMMA tiled_mma = make_tiled_mma(SM100_MMA_F16BF16_2x1SM_SS<TypeA, TypeB, TypeC, 256, 256,
+                                                               UMMA::Major::K, UMMA::Major::K>{});
+auto bM = tile_size<0>(tiled_mma); auto bN = tile_size<1>(tiled_mma);
+auto bK = tile_size<2>(tiled_mma) * Int<4>{};
+auto mma_tiler = make_shape(bM, bN, bK);
+auto mma_shape_A = partition_shape_A(tiled_mma, make_shape(size<0>(mma_tiler), size<2>(mma_tiler)));
+auto mma_shape_B = partition_shape_B(tiled_mma, make_shape(size<1>(mma_tiler), size<2>(mma_tiler)));
+auto sA_layout = UMMA::tile_to_mma_shape(UMMA::Layout_K_SW128_Atom<TypeA>{}, mma_shape_A);
+auto sB_layout = UMMA::tile_to_mma_shape(UMMA::Layout_K_SW128_Atom<TypeB>{}, mma_shape_B);
+auto cluster_shape = make_shape(Int<4>{}, Int<4>{}, Int<1>{});
+Layout cluster_layout_vmnk = tiled_divide(make_layout(cluster_shape),
+                                          make_tile(typename decltype(tiled_mma)::AtomThrID{}));
+Copy_Atom tma_atom_A = make_tma_atom_A_sm100(SM100_TMA_2SM_LOAD_MULTICAST{}, mA, sA_layout, mma_tiler,
+                                             tiled_mma, cluster_layout_vmnk);
+Copy_Atom tma_atom_B = make_tma_atom_B_sm100(SM100_TMA_2SM_LOAD_MULTICAST{}, mB, sB_layout, mma_tiler,
+                                             tiled_mma, cluster_layout_vmnk);
+Tensor mA_tma = tma_atom_A.get_tma_tensor(shape(mA));
+Tensor mB_tma = tma_atom_B.get_tma_tensor(shape(mB));
+printf("@mma\n"); print(tiled_mma); printf("\n@sA\n"); print(sA_layout); printf("\n@sB\n"); print(sB_layout);
+printf("\n@cluster\n"); print(cluster_layout_vmnk);
+printf("\n@tma_a\n"); print(tma_atom_A); printf("\n@tma_b\n"); print(tma_atom_B);
+printf("\n@mA\n"); print(mA_tma); printf("\n@mB\n"); print(mB_tma);
+int bx = 5, by = 1;
+auto mma_coord_vmnk = make_coord(bx % size<0>(cluster_layout_vmnk), bx / size<0>(cluster_layout_vmnk), by, _);
+auto mma_coord = select<1,2,3>(mma_coord_vmnk);
+Tensor gA = local_tile(mA_tma, mma_tiler, mma_coord, Step<_1, X,_1>{});
+Tensor gB = local_tile(mB_tma, mma_tiler, mma_coord, Step< X,_1,_1>{});
+Tensor gC = local_tile(mC, mma_tiler, mma_coord, Step<_1,_1, X>{});
+printf("\n@gA\n"); print(gA); printf("\n@gB\n"); print(gB); printf("\n@gC\n"); print(gC);
+Tensor tCsA = make_tensor(make_smem_ptr((TypeA*)0x400), sA_layout);
+Tensor tCsB = make_tensor(make_smem_ptr((TypeB*)0x4400), sB_layout);
+ThrMMA cta_mma = tiled_mma.get_slice(get<0>(mma_coord_vmnk));
+Tensor tCgA = cta_mma.partition_A(gA); Tensor tCgB = cta_mma.partition_B(gB);
+Tensor tCgC = cta_mma.partition_C(gC);
+printf("\n@tCgA\n"); print(tCgA); printf("\n@tCgB\n"); print(tCgB); printf("\n@tCgC\n"); print(tCgC);
+printf("\n@tCtAcc\n"); print(cta_mma.make_fragment_C(tCgC));
+auto cta_in_cluster_coord_vmnk = cluster_layout_vmnk.get_flat_coord(5);
+auto [tAgA, tAsA] = tma_partition(tma_atom_A, get<2>(cta_in_cluster_coord_vmnk),
+                                  make_layout(size<2>(cluster_layout_vmnk)),
+                                  group_modes<0,3>(tCsA), group_modes<0,3>(tCgA));
+auto [tBgB, tBsB] = tma_partition(tma_atom_B, get<1>(cta_in_cluster_coord_vmnk),
+                                  make_layout(size<1>(cluster_layout_vmnk)),
+                                  group_modes<0,3>(tCsB), group_modes<0,3>(tCgB));
+printf("\n@tAgA\n"); print(tAgA); printf("\n@tAsA\n"); print(tAsA);
+printf("\n@tBgB\n"); print(tBgB); printf("\n@tBsB\n"); print(tBsB);
+printf("\n@masks\n%d %d %d",
+       int(create_tma_multicast_mask<2>(cluster_layout_vmnk, cta_in_cluster_coord_vmnk)),
+       int(create_tma_multicast_mask<1>(cluster_layout_vmnk, cta_in_cluster_coord_vmnk)),
+       int(create_tma_multicast_mask<0,1>(cluster_layout_vmnk, cta_in_cluster_coord_vmnk) |
+           create_tma_multicast_mask<0,2>(cluster_layout_vmnk, cta_in_cluster_coord_vmnk)));
+printf("\n");
+'''
+
+
 def read(path: Any = FILE) -> dict[str, str]:
     """``@section`` -> the print (underscores dropped) of the stored run."""
     return tma_cxx.parse_output(path.read_text().split("\n", 3)[3])["sections"]
@@ -134,21 +201,24 @@ def read_descriptors(path: Any = FILE) -> list[dict]:
 def main() -> None:
     from tests.cxx import cxx_harness
 
-    sm100 = "--sm100" in sys.argv
+    sm100 = "--sm100" in sys.argv or "--sm100-2sm" in sys.argv
+    two = "--sm100-2sm" in sys.argv
     includes = tma_cxx.INCLUDES + (("cute/atom/mma_traits_sm100.hpp",) if sm100 else ())
-    [r] = cxx_harness.run_cases([SOURCE_SM100 if sm100 else SOURCE], includes, preamble=tma_cxx.STUB,
-                                defines=tma_cxx.DEFINES)
+    source = SOURCE_SM100_2SM if two else SOURCE_SM100 if sm100 else SOURCE
+    [r] = cxx_harness.run_cases([source], includes, preamble=tma_cxx.STUB, defines=tma_cxx.DEFINES)
     if not r.ok:
         raise SystemExit(r.error[:2000])
     # host C++ has no smem addresses: cast_smem_ptr_to_uint prints this (and gives 0)
     out = r.output.replace("ERROR: cast_smem_ptr_to_uint not supported but used.\n", "")
     out = out.replace("ERROR: cast_smem_ptr_to_uint not supported but used.", "")
     text = "\n".join(out.splitlines())
-    name = "blackwell/02_mma_tma_sm100" if sm100 else "hopper/wgmma_tma_sm90 gemm_nt"
+    name = ("blackwell/04_mma_tma_2sm_sm100" if two else "blackwell/02_mma_tma_sm100" if sm100
+            else "hopper/wgmma_tma_sm90 gemm_nt")
     head = (f"# C++ CuTe (CUTLASS 4.7): {name} objects as host code\n"
             "# (tests/kernels/tutorial_cxx.py), static-integer underscores dropped.\n"
-            "# Regenerate: see tests/kernels/tutorial_cxx.py (--sm100 for blackwell/02)\n")
-    (FILE_SM100 if sm100 else FILE).write_text(head + cxx_harness.normalise(text) + "\n")
+            "# Regenerate: see tests/kernels/tutorial_cxx.py (--sm100: blackwell/02, --sm100-2sm: /04)\n")
+    path = FILE_SM100_2SM if two else FILE_SM100 if sm100 else FILE
+    path.write_text(head + cxx_harness.normalise(text) + "\n")
     print("stored", file=sys.stderr)
 
 
