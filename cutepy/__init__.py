@@ -163,7 +163,14 @@ from .kernels.tiled import (
     partition_shape_C,
 )
 from .kernels.tiled.checks import CheckResult, check_cover, check_fits, check_vectorization
-from .kernels.tma import create_tma_multicast_mask, make_tma_atom, make_tma_copy, tma_partition
+from .kernels.tma import (
+    create_tma_multicast_mask,
+    make_tma_atom,
+    make_tma_atom_A_sm100,
+    make_tma_atom_B_sm100,
+    make_tma_copy,
+    tma_partition,
+)
 
 # isort: split
 # symbolic, proofs, derivations
@@ -251,7 +258,7 @@ __all__ = [
     "partition_shape_C",
     "make_cotiled_copy", "make_tiled_copy_C_atom", "make_tiled_copy_D", "make_tiled_copy_S",
     "gmem_ptr", "smem_ptr", "tmem_ptr", "make_tma_copy", "make_tma_atom", "tma_partition",
-    "create_tma_multicast_mask",
+    "create_tma_multicast_mask", "make_tma_atom_A_sm100", "make_tma_atom_B_sm100",
     # C++ CuTe functions (issue 10)
     "compact_col_major", "compact_order", "compact_row_major", "coprofile", "crd2crd",
     "domain_distribute", "domain_offset", "evenly_divides", "max_alignment", "product_each", "round_up",
