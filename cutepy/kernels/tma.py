@@ -127,7 +127,9 @@ class TmaAtom(CopyAtom):
         if not it.congruent(shape, self.g_stride):
             raise CutepyError(f"get_tma_tensor: the shape {shape} is not congruent with the gmem "
                               f"tensor's modes (g_stride {_fmt(self.g_stride)})")
-        rank = self.descriptor.rank if self.descriptor is not None else 1
+        # C++ make_coord_tensor: the origin has the strides' coprofile (one entry per TMA mode used)
+        modes = [b.mode[0] for b in it.flatten(self.g_stride) if isinstance(b, ScaledBasis) and b.mode]
+        rank = max(modes) + 1 if modes else 1
         return Tensor(None, Layout(shape, self.g_stride), ArithTuple((0,) * rank))
 
     def __str__(self) -> str:  # as C++'s print(Copy_Atom)

@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from cutepy.algebra.coalesce import coalesce
 from cutepy.algebra.products import tile_to_shape
 from cutepy.algebra.swizzle import ComposedLayout, SmemPtrFlag, Swizzle
 from cutepy.core.errors import CutepyError
@@ -38,6 +39,16 @@ def _refused_by_cxx(row: dict) -> str | None:
     return None
 
 
+def _same_tensor(got, text: str) -> bool:
+    """``str(got) == text``, or -- where C++ keeps modes apart because a TMA stride is a run-time
+    value (the folded TMA modes' scale) and cutepy, which has only values, coalesces them -- the
+    same origin and the same function: equal coalesced layouts."""
+    if str(got) == text:
+        return True
+    origin, _, layout = text.partition(" o ")
+    return str(got).partition(" o ")[0] == origin and coalesce(parse(layout)) == coalesce(got.layout)
+
+
 def check_row(row: dict) -> str:
     """Compare cutepy with one stored C++ answer; returns the outcome ('built' or 'refused')."""
     case = row["case"]
@@ -59,7 +70,7 @@ def check_row(row: dict) -> str:
         sl = tma_cxx.smem_layout(case)
         for t in sorted({0, case["cluster"] - 1}):
             thr = obj.get_slice(t)
-            assert str(thr.partition_S(tt)) == sec[f"S{t}"], (case, t)
+            assert _same_tensor(thr.partition_S(tt), sec[f"S{t}"]), (case, t)
             s = make_tensor(smem_ptr(case["dtype"], 0x400), sl)
             assert str(thr.partition_D(s)) == sec[f"D{t}"], (case, t)
     else:
