@@ -30,7 +30,7 @@ COLUMNS = 512
 MAX_CAPACITY_BITS = LANES * COLUMNS * 32
 
 
-def _dp(bits: int) -> int:
+def dp(bits: int) -> int:
     """C++ ``TMEM::DP<T>``: the address step of one lane for ``bits``-bit values."""
     shift = (32 // bits).bit_length() - 1 if bits < 32 else 0
     return (1 << 16) << shift
@@ -59,7 +59,7 @@ def make_tmem_frg(value_type: str, tmem_shape: Any, n_sm: int = 1, storage_type:
     m_mma, n_mma = tmem_shape[0]
     rest = tmem_shape[1:]
     rest_layout = Layout(rest)  # C++ make_layout(take<1,R>(tmem_shape))
-    restride = Layout((128, 16384), (_dp(vbits), sbits // vbits))
+    restride = Layout((128, 16384), (dp(vbits), sbits // vbits))
     if n_sm == 1:
         if alloc not in ("Interleaved", "NonInterleaved"):
             raise CutepyError(f"UMMA_1SM only accepts Interleaved or NonInterleaved, not {alloc}")
