@@ -673,6 +673,19 @@ def make_tma_atom_A_sm100(op: str, gmem_tensor: Any, smem_layout: Any, mma_tiler
     Pre:  as :func:`make_tma_copy`; ``mma_tiler`` is ``(TILE_M, TILE_N, TILE_K, ...)``; ``mma`` a
           TiledMMA; ``cluster_layout_vmnk`` a rank-4 (V, M, N, K) layout (else ``CutepyError``).
     Post: the atom whose CTA values are ``layout<1>(mma.thrfrg_A(tile))`` over gmem modes, as C++.
+
+    >>> from cutepy.algebra.divides import tiled_divide
+    >>> from cutepy.kernels.atoms import gmma_smem_layout, mma_atom, tile_to_mma_shape
+    >>> from cutepy.kernels.pointer import gmem_ptr
+    >>> from cutepy.kernels.tensor import make_tensor
+    >>> from cutepy.kernels.tiled import make_tiled_mma, partition_shape_A
+    >>> mma = make_tiled_mma(mma_atom("SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,256,256,K,K>"))
+    >>> sA = tile_to_mma_shape(gmma_smem_layout("K", 128, "half_t"), partition_shape_A(mma, (256, 64)))
+    >>> A = make_tensor(gmem_ptr("half_t"), Layout((512, 256), (256, 1)))
+    >>> cluster = tiled_divide(Layout((4, 4, 1)), (Layout(2),))
+    >>> a = make_tma_atom_A_sm100("SM100_TMA_2SM_LOAD_MULTICAST", A, sA, (256, 256, 64), mma, cluster)
+    >>> a.descriptor.box_dim, a.thr_id
+    ((64, 32), 2:1)
     """
     return _tma_atom_sm100("A", op, gmem_tensor, smem_layout, mma_tiler, mma, cluster_layout_vmnk,
                            internal_type)
@@ -685,6 +698,19 @@ def make_tma_atom_B_sm100(op: str, gmem_tensor: Any, smem_layout: Any, mma_tiler
 
     Pre:  as :func:`make_tma_atom_A_sm100`.
     Post: the atom whose CTA values are ``layout<1>(mma.thrfrg_B(tile))`` over gmem modes, as C++.
+
+    >>> from cutepy.algebra.divides import tiled_divide
+    >>> from cutepy.kernels.atoms import gmma_smem_layout, mma_atom, tile_to_mma_shape
+    >>> from cutepy.kernels.pointer import gmem_ptr
+    >>> from cutepy.kernels.tensor import make_tensor
+    >>> from cutepy.kernels.tiled import make_tiled_mma, partition_shape_B
+    >>> mma = make_tiled_mma(mma_atom("SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,256,256,K,K>"))
+    >>> sB = tile_to_mma_shape(gmma_smem_layout("K", 128, "half_t"), partition_shape_B(mma, (256, 64)))
+    >>> B = make_tensor(gmem_ptr("half_t"), Layout((1024, 256), (256, 1)))
+    >>> cluster = tiled_divide(Layout((4, 4, 1)), (Layout(2),))
+    >>> b = make_tma_atom_B_sm100("SM100_TMA_2SM_LOAD_MULTICAST", B, sB, (256, 256, 64), mma, cluster)
+    >>> b.descriptor.box_dim
+    (64, 64)
     """
     return _tma_atom_sm100("B", op, gmem_tensor, smem_layout, mma_tiler, mma, cluster_layout_vmnk,
                            internal_type)
