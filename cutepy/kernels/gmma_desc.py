@@ -91,17 +91,18 @@ class DescriptorIterator(Iterator):
     """
 
     desc: GmmaDescriptor
+    family: str = "GMMA"
 
     def __getitem__(self, i: Any) -> GmmaDescriptor:
         w = int(self.desc)
         lo = ((w & 0xFFFF_FFFF) + int(i)) & 0xFFFF_FFFF
-        return GmmaDescriptor((w & ~0xFFFF_FFFF) | lo)
+        return type(self.desc)((w & ~0xFFFF_FFFF) | lo)
 
     def __add__(self, i: Any) -> DescriptorIterator:
-        return DescriptorIterator(self[i])
+        return DescriptorIterator(self[i], self.family)
 
     def __str__(self) -> str:
-        return "GMMA::DescriptorIterator"
+        return f"{self.family}::DescriptorIterator"
 
     __repr__ = __str__
 
@@ -110,36 +111,42 @@ def _stride(L: Layout, i: int, j: int) -> int:
     return L.stride[i][j]
 
 
-def _canonical(major: str, u128: Layout, W: int, interleave: bool) -> tuple[int, int]:
-    """(SBO, LBO) of the canonical GMMA layout, or ``CutepyError`` naming C++'s static assert."""
-    tiler = (Layout(W, 1), Layout(8, 1)) if major == "MN" else (Layout(8, 1), Layout(2, 1))
+def _canonical_strides(what: str, major: str, u128: Layout, tiler: tuple, W: int, interleave: bool
+                       ) -> tuple[int, int]:
+    """(SBO, LBO) of the canonical layout ``logical_divide(u128, tiler)``, or ``CutepyError`` naming
+    C++'s static assert ("Not a canonical GMMA_K Layout: ...")."""
     try:
         c = logical_divide(u128, tiler)
     except CutepyError as e:
-        raise CutepyError(f"Not a canonical GMMA_{major} Layout: {u128} in 16-byte units does not divide "
+        raise CutepyError(f"Not a canonical {what} Layout: {u128} in 16-byte units does not divide "
                           f"by {tiler}: {e}") from None
     ok = isinstance(c.shape, tuple) and len(c.shape) == 2 and all(
         isinstance(m, tuple) and len(m) == 2 and all(isinstance(x, int) for x in m) for m in c.shape
     )
     if not ok:
-        raise CutepyError(f"Not a canonical GMMA_{major} Layout: expected profile ((1,1),(1,1)), "
+        raise CutepyError(f"Not a canonical {what} Layout: expected profile ((1,1),(1,1)), "
                           f"got {c} (in 16-byte units)")
     s00, s01, s10, s11 = _stride(c, 0, 0), _stride(c, 0, 1), _stride(c, 1, 0), _stride(c, 1, 1)
     if major == "MN":
         if not interleave and s00 != 1:
-            raise CutepyError(f"Not a canonical GMMA_MN Layout: expected stride failure: {c} has stride "
+            raise CutepyError(f"Not a canonical {what} Layout: expected stride failure: {c} has stride "
                               f"{s00} in mode (0,0), not 1 (16-byte units)")
         if s10 != W:
-            raise CutepyError(f"Not a canonical GMMA_MN Layout: expected stride failure: {c} has stride "
+            raise CutepyError(f"Not a canonical {what} Layout: expected stride failure: {c} has stride "
                               f"{s10} in mode (1,0), not {W} (16-byte units)")
         return (s01, s11) if interleave else (s11, s01)
     if s00 != W:
-        raise CutepyError(f"Not a canonical GMMA_K Layout: expected stride failure: {c} has stride "
+        raise CutepyError(f"Not a canonical {what} Layout: expected stride failure: {c} has stride "
                           f"{s00} in mode (0,0), not {W} (16-byte units)")
     if not interleave and s10 != 1:
-        raise CutepyError(f"Not a canonical GMMA_K Layout: expected stride failure: {c} has stride "
+        raise CutepyError(f"Not a canonical {what} Layout: expected stride failure: {c} has stride "
                           f"{s10} in mode (1,0), not 1 (16-byte units)")
     return s01, s10
+
+
+def _canonical(major: str, u128: Layout, W: int, interleave: bool) -> tuple[int, int]:
+    tiler = (Layout(W, 1), Layout(8, 1)) if major == "MN" else (Layout(8, 1), Layout(2, 1))
+    return _canonical_strides(f"GMMA_{major}", major, u128, tiler, W, interleave)
 
 
 def make_gmma_desc(major: str, tensor: Tensor) -> GmmaDescriptor:
@@ -199,22 +206,122 @@ def make_gmma_desc(major: str, tensor: Tensor) -> GmmaDescriptor:
     return GmmaDescriptor(word)
 
 
-def make_gmma_desc_tensor(major: str, smem_partition: Tensor) -> Tensor:
+#: C++ ``UMMA::LayoutType`` codes and the swizzle atom's MN size in 16-byte units
+UMMA_LAYOUT_TYPES = {"SWIZZLE_NONE": (0, 1), "SWIZZLE_128B_BASE32B": (1, 8), "SWIZZLE_128B": (2, 8),
+                     "SWIZZLE_64B": (4, 4), "SWIZZLE_32B": (6, 2)}
+_UMMA_NAME = {code: name for name, (code, _) in UMMA_LAYOUT_TYPES.items()}
+
+
+class UmmaDescriptor(int):
+    """C++ ``UMMA::SmemDescriptor`` (SM100): start address (bits 0-13), LBO (16-29), SBO (32-45),
+    version 1 (46-47), base offset (49-51), LBO mode (52), layout type (61-63), 16-byte units.
+
+    >>> d = UmmaDescriptor((2 << 61) | (1 << 46) | (64 << 32) | (1 << 16))
+    >>> d.layout_type, d.stride_byte_offset, d.version
+    ('SWIZZLE_128B', 64, 1)
+    """
+
+    def __new__(cls, word: int) -> UmmaDescriptor:
+        return super().__new__(cls, word & 0xFFFF_FFFF_FFFF_FFFF)
+
+    start_address = GmmaDescriptor.start_address
+    leading_byte_offset = GmmaDescriptor.leading_byte_offset
+    stride_byte_offset = GmmaDescriptor.stride_byte_offset
+    base_offset = GmmaDescriptor.base_offset
+
+    @property
+    def version(self) -> int:
+        return (int(self) >> 46) & 0x3
+
+    @property
+    def layout_type(self) -> str:
+        return _UMMA_NAME.get((int(self) >> 61) & 0x7, "invalid")
+
+    def __repr__(self) -> str:
+        return f"UmmaDescriptor(0x{int(self):016x})"
+
+
+def make_umma_desc(major: str, tensor: Tensor) -> UmmaDescriptor:
+    """C++ ``UMMA::make_umma_desc<Major>(tensor)`` (SM100): the shared-memory descriptor of a rank-2
+    smem tensor (MN x K) in UMMA's canonical form.
+
+    Pre:  ``major`` is ``"K"`` or ``"MN"``; ``tensor`` a rank-2 tensor over a shared-memory pointer
+          swizzled ``Sw<0..3,4,3>`` (or ``Sw<2,5,2>``, MN-major only), K-major with an MN size that is
+          a multiple of 8 (16-byte units), strides as the canonical layout (else ``CutepyError``
+          with C++'s static-assert text and the numbers).
+    Post: the 64-bit word C++ builds (version 1, base offset 0, LBO mode 0).
+
+    >>> from cutepy.algebra.products import tile_to_shape
+    >>> from cutepy.kernels.atoms.smem import gmma_smem_layout
+    >>> from cutepy.kernels.pointer import smem_ptr
+    >>> from cutepy.kernels.tensor import make_tensor
+    >>> sA = make_tensor(smem_ptr("half_t", 0x400), tile_to_shape(gmma_smem_layout("K", 128, 16), (128, 16)))
+    >>> d = make_umma_desc("K", sA)
+    >>> d.layout_type, d.stride_byte_offset, d.leading_byte_offset, d.start_address
+    ('SWIZZLE_128B', 64, 1, 64)
+    """
+    if major not in ("K", "MN"):
+        raise CutepyError(f"make_umma_desc: major is 'K' or 'MN', not {major!r}")
+    smem = isinstance(tensor, Tensor) and isinstance(tensor.engine, Pointer) and tensor.engine.space == "smem"
+    if not smem:
+        raise CutepyError("UMMA Descriptors can only be constructed on smem (a tensor over smem_ptr)")
+    L = tensor.layout
+    if not isinstance(L, Layout) or not isinstance(L.shape, tuple) or len(L.shape) != 2:
+        raise CutepyError(f"UMMA Descriptors can only be constructed on rank-2 tensors, not {L}")
+    ptr = tensor.engine
+    bits = ptr.bits
+    if 128 % bits:
+        raise CutepyError(f"make_umma_desc: {bits}-bit elements do not pack into 16-byte units")
+    try:
+        u128 = upcast(L, 128 // bits)
+    except CutepyError as e:
+        raise CutepyError(f"make_umma_desc: {L} does not recast to 16-byte units: {e}") from None
+    sw = ptr.swizzle if ptr.swizzle is not None else Swizzle(0, 4, 3)
+    if sw.base == 4 and sw.shift == 3 and 0 <= sw.bits <= 3:
+        name = ("SWIZZLE_NONE", "SWIZZLE_32B", "SWIZZLE_64B", "SWIZZLE_128B")[sw.bits]
+    elif sw.base == 5 and sw.bits == 2 and sw.shift == 2:
+        name = "SWIZZLE_128B_BASE32B"
+    else:
+        raise CutepyError(f"make_umma_desc: unsupported layout swizzle {sw} (UMMA takes Sw<0..3,4,3> or "
+                          "Sw<2,5,2> on bytes)")
+    code, W = UMMA_LAYOUT_TYPES[name]
+    none = name == "SWIZZLE_NONE"
+    if major == "MN":
+        tiler = (Layout(W, 1), Layout(4 if name == "SWIZZLE_128B_BASE32B" else 8, 1))
+    else:
+        if name == "SWIZZLE_128B_BASE32B":
+            raise CutepyError("SWIZZLE_128B_BASE32B is invalid for Major-K")
+        if size(u128[0]) % 8:
+            raise CutepyError(
+                f"Not a canonical UMMA_K Layout: expected MN-size multiple of 8, got {size(u128[0])}"
+            )
+        tiler = (Layout(8, 1), Layout(2, 1))
+    sbo, lbo = _canonical_strides(f"UMMA_{major}", major, u128, tiler, W, none)
+    start = (ptr.address + (tensor.offset * bits) // 8) & 0xFFFF_FFFF
+    word = (((start >> 4) & 0x3FFF) | ((lbo & 0x3FFF) << 16) | ((sbo & 0x3FFF) << 32) | (1 << 46)
+            | (code << 61))
+    return UmmaDescriptor(word)
+
+
+def make_gmma_desc_tensor(major: str, smem_partition: Tensor, family: str = "GMMA") -> Tensor:
     """C++'s ``MakeTensor<GMMA::smem_desc<Major>>``: the descriptor fragment of a partitioned smem
     tensor ``(MMA atom values, Rest...)``: a ``DescriptorIterator`` over the descriptor of mode
     0, with the layout ``replace<0>(recast<uint128_t>(partition).layout(), 1:0)``.
 
-    Pre:  as :func:`make_gmma_desc` for mode 0 of ``smem_partition``.
+    ``family`` is ``"GMMA"`` (SM90) or ``"UMMA"`` (SM100, C++'s ``UMMA::smem_desc``).
+
+    Pre:  as :func:`make_gmma_desc` (:func:`make_umma_desc`) for mode 0 of ``smem_partition``.
     Post: ``result(i)`` is the descriptor word of the ``i``-th MMA's operand.
     """
     L = smem_partition.layout
     if not isinstance(L, Layout) or not isinstance(L.shape, tuple):
         raise CutepyError(f"a descriptor fragment needs a partitioned smem tensor (V, Rest...), not {L}")
-    desc = make_gmma_desc(major, Tensor(smem_partition.engine, L[0], smem_partition.offset))
+    make = make_umma_desc if family == "UMMA" else make_gmma_desc
+    desc = make(major, Tensor(smem_partition.engine, L[0], smem_partition.offset))
     bits = smem_partition.engine.bits
     u128 = upcast(L, 128 // bits)
     out = Layout((1,) + u128.shape[1:], (0,) + u128.stride[1:])
-    return Tensor(DescriptorIterator(desc), out)
+    return Tensor(DescriptorIterator(desc, family), out)
 
 
 def operand_majors(cpp_type: str) -> tuple[str, str]:
@@ -223,6 +330,10 @@ def operand_majors(cpp_type: str) -> tuple[str, str]:
     >>> operand_majors("SM90_64x128x16_F32BF16BF16_SS<GMMA::Major::MN,GMMA::Major::K>")
     ('MN', 'K')
     """
+    if "UMMA::Major::" in cpp_type:
+        parts = [p.strip().rsplit("::", 1)[-1] for p in cpp_type.rstrip(">").split(",")[-2:]]
+        if all(p in ("K", "MN") for p in parts):
+            return parts[0], parts[1]
     if "<GMMA::Major::" in cpp_type:
         inner = cpp_type[cpp_type.index("<GMMA::Major::") + 1: cpp_type.rindex(">")]
         parts = [p.strip().rsplit("::", 1)[-1] for p in inner.split(",")]
@@ -234,7 +345,9 @@ def operand_majors(cpp_type: str) -> tuple[str, str]:
 __all__ = [
     "DescriptorIterator",
     "GmmaDescriptor",
+    "UmmaDescriptor",
     "make_gmma_desc",
     "make_gmma_desc_tensor",
+    "make_umma_desc",
     "operand_majors",
 ]

@@ -40,6 +40,6 @@ def test_tmem_refusals() -> None:
         make_tmem_frg("float", ((128, 256), 1, 3))
     with pytest.raises(CutepyError, match="M-mode"):
         make_tmem_frg("float", ((32, 64), 1, 1))
-    with pytest.raises(CutepyError, match="UMMA descriptor"):
+    with pytest.raises(CutepyError, match="SMEM Tensor to construct"):
         make_tiled_mma(mma_atom(U.name(U.CASES[0]))).get_slice(0).partition_fragment_A(
             make_identity_tensor((128, 16)))

@@ -210,8 +210,6 @@ class ThrMMA:
     def partition_fragment_A(self, tensor: Any) -> Tensor:
         """A register fragment shaped like ``partition_A(tensor)`` (C++ ``make_fragment_like``);
         for a GMMA atom reading A from shared memory, C++'s descriptor fragment of the smem tensor."""
-        if self.tiled_mma.atom.name.startswith("SM100_MMA_"):
-            _no_descriptor(self.tiled_mma.atom, "A")
         if _reads_smem(self.tiled_mma.atom, "A"):
             return _descriptor_fragment(self.tiled_mma.atom, 0, self.partition_A(tensor))
         return _fragment_like(self.partition_A(tensor))
@@ -219,8 +217,6 @@ class ThrMMA:
     def partition_fragment_B(self, tensor: Any) -> Tensor:
         """A register fragment shaped like ``partition_B(tensor)``; for a GMMA atom, C++'s
         descriptor fragment of the smem tensor."""
-        if self.tiled_mma.atom.name.startswith("SM100_MMA_"):
-            _no_descriptor(self.tiled_mma.atom, "B")
         if _reads_smem(self.tiled_mma.atom, "B"):
             return _descriptor_fragment(self.tiled_mma.atom, 1, self.partition_B(tensor))
         return _fragment_like(self.partition_B(tensor))
@@ -246,7 +242,9 @@ def _layout_of(x: Any) -> Layout:
 
 
 def _reads_smem(atom: MMAAtom, which: str) -> bool:
-    """Whether a GMMA atom reads this operand from shared memory through a descriptor."""
+    """Whether a GMMA/UMMA atom reads this operand from shared memory through a descriptor."""
+    if atom.name.startswith("SM100_MMA_"):
+        return _umma_ss(atom) or which == "B"
     return atom.name.startswith("SM90_64x") and ("_SS" in atom.name or which == "B")
 
 
@@ -260,14 +258,9 @@ def _tmem_fragment(atom: MMAAtom, shape: Any) -> Tensor:
 
 
 def _no_descriptor(atom: MMAAtom, which: str) -> None:
-    if atom.name.startswith("SM100_MMA_") and (_umma_ss(atom) or which == "B"):
-        raise CutepyError(
-            f"{atom.name} reads {which} from shared memory through a UMMA descriptor, which cutepy does "
-            "not model yet (SM90 GMMA descriptors are modelled)"
-        )
     if _reads_smem(atom, which):
         raise CutepyError(
-            f"{atom.name} reads {which} from shared memory through a GMMA descriptor; its fragment is "
+            f"{atom.name} reads {which} from shared memory through a descriptor; its fragment is "
             f"a descriptor tensor of the smem tile: use get_slice(t).partition_fragment_{which}(smem tensor)"
         )
 
@@ -276,10 +269,11 @@ def _descriptor_fragment(atom: MMAAtom, operand: int, part: Any) -> Tensor:
     """C++'s ``make_fragment_A/B`` of a GMMA ``smem_desc`` operand: the descriptor tensor."""
     if not isinstance(part, Tensor) or not isinstance(part.engine, Pointer) or part.engine.space != "smem":
         raise CutepyError(
-            f"{atom.name} reads its operand from shared memory through a GMMA descriptor: partition a "
-            "tensor over smem_ptr (C++: Expected SMEM Tensor to construct a GMMA Desc Tensor)"
+            f"{atom.name} reads its operand from shared memory through a descriptor: partition a "
+            "tensor over smem_ptr (C++: Expected SMEM Tensor to construct a GMMA/UMMA Desc Tensor)"
         )
-    return make_gmma_desc_tensor(operand_majors(atom.cpp_type)[operand], part)
+    family = "UMMA" if atom.name.startswith("SM100_MMA_") else "GMMA"
+    return make_gmma_desc_tensor(operand_majors(atom.cpp_type)[operand], part, family)
 
 
 def _fragment(L: Layout) -> Tensor:
