@@ -187,6 +187,62 @@ printf("\n");
 '''
 
 
+FILE_SM100_EPI = DATA / "tutorial_blackwell_05.txt"
+
+#: blackwell/05_mma_tma_epi_sm100's epilogue (the 2-SM UMMA of /04, CTA (5, 1)): TMA atoms for C
+#: (load) and D (store) over 128x64 epilogue tiles, their partitions and the TMEM -> smem copy.
+SOURCE_SM100_EPI = r'''
+using TypeC = float; using TypeD = float;
+int Gemm_M = 512, Gemm_N = 1024;
+Tensor mC = make_tensor(make_gmem_ptr((TypeC*)0x30000000ull), make_layout(make_shape(Gemm_M, Gemm_N),
+                                                                          make_stride(Gemm_N, Int<1>{})));
+Tensor mD = make_tensor(make_gmem_ptr((TypeD*)0x40000000ull), make_layout(make_shape(Gemm_M, Gemm_N),
+                                                                          make_stride(Gemm_N, Int<1>{})));
+TiledMMA tiled_mma = make_tiled_mma(SM100_MMA_F16BF16_2x1SM_SS<half_t, half_t, TypeC, 256, 256,
+                                                               UMMA::Major::K, UMMA::Major::K>{});
+auto mma_tiler = make_shape(tile_size<0>(tiled_mma), tile_size<1>(tiled_mma), tile_size<2>(tiled_mma) * Int<4>{});
+auto mma_shape_C = partition_shape_C(tiled_mma, make_shape(size<0>(mma_tiler), size<1>(mma_tiler)));
+auto epi_tiler = make_tile(size<0,0>(mma_shape_C), size<0,1>(mma_shape_C) / Int<4>{});
+auto sC_layout = group<0,2>(tile_to_shape(UMMA::Layout_K_SW128_Atom<TypeC>{},
+                                          make_shape(size<0>(epi_tiler), size<1>(epi_tiler))));
+auto sD_layout = group<0,2>(tile_to_shape(UMMA::Layout_K_SW128_Atom<TypeD>{},
+                                          make_shape(size<0>(epi_tiler), size<1>(epi_tiler))));
+Copy_Atom tma_atom_C = make_tma_atom(SM90_TMA_LOAD{}, mC, sC_layout, epi_tiler);
+Copy_Atom tma_atom_D = make_tma_atom(SM90_TMA_STORE{}, mD, sD_layout, epi_tiler);
+Tensor mC_tma = tma_atom_C.get_tma_tensor(shape(mC));
+Tensor mD_tma = tma_atom_D.get_tma_tensor(shape(mD));
+printf("@sC\n"); print(sC_layout); printf("\n@tma_c\n"); print(tma_atom_C); printf("\n@tma_d\n"); print(tma_atom_D);
+printf("\n@mC\n"); print(mC_tma); printf("\n@mD\n"); print(mD_tma);
+int bx = 5, by = 1;
+auto mma_coord = make_coord(bx / 2, by, _);
+ThrMMA cta_mma = tiled_mma.get_slice(bx % 2);
+Tensor gC = local_tile(mC_tma, mma_tiler, mma_coord, Step<_1,_1, X>{});
+Tensor gD = local_tile(mD_tma, mma_tiler, mma_coord, Step<_1,_1, X>{});
+Tensor tCgC = cta_mma.partition_C(gC); Tensor tCgD = cta_mma.partition_C(gD);
+Tensor tCtAcc = cta_mma.make_fragment_C(tCgC);
+auto epi_tiler_v = make_tile(epi_tiler);
+Tensor tAcc_epi = zipped_divide(tCtAcc, epi_tiler_v);
+Tensor gC_epi = zipped_divide(tCgC, epi_tiler_v);
+Tensor gD_epi = zipped_divide(tCgD, epi_tiler_v);
+Tensor sC_epi = make_tensor(make_smem_ptr((TypeC*)0x400), sC_layout);
+Tensor sD_epi = make_tensor(make_smem_ptr((TypeD*)0x8400), sD_layout);
+printf("\n@tAcc_epi\n"); print(tAcc_epi); printf("\n@gC_epi\n"); print(gC_epi);
+auto [tGS_gC, tGS_sC] = tma_partition(tma_atom_C, sC_epi, gC_epi);
+auto [tSG_gD, tSG_sD] = tma_partition(tma_atom_D, sD_epi, gD_epi);
+printf("\n@tGS_gC\n"); print(tGS_gC); printf("\n@tGS_sC\n"); print(tGS_sC);
+printf("\n@tSG_gD\n"); print(tSG_gD); printf("\n@tSG_sD\n"); print(tSG_sD);
+TiledCopy t2r_copy = make_tmem_copy(SM100_TMEM_LOAD_32dp32b1x{}, tAcc_epi(_,_0{}));
+printf("\n@t2r\n"); print(t2r_copy);
+int threads[] = {0, 1, 37, 127};
+for (int t : threads) {
+  ThrCopy thr_t2r = t2r_copy.get_slice(t);
+  printf("\n@tTR_tAcc %d\n", t); print(thr_t2r.partition_S(tAcc_epi));
+  printf("\n@tTR_sC %d\n", t); print(thr_t2r.partition_D(sC_epi));
+}
+printf("\n");
+'''
+
+
 def read(path: Any = FILE) -> dict[str, str]:
     """``@section`` -> the print (underscores dropped) of the stored run."""
     return tma_cxx.parse_output(path.read_text().split("\n", 3)[3])["sections"]
@@ -201,10 +257,12 @@ def read_descriptors(path: Any = FILE) -> list[dict]:
 def main() -> None:
     from tests.cxx import cxx_harness
 
-    sm100 = "--sm100" in sys.argv or "--sm100-2sm" in sys.argv
+    epi = "--sm100-epi" in sys.argv
+    sm100 = "--sm100" in sys.argv or "--sm100-2sm" in sys.argv or epi
     two = "--sm100-2sm" in sys.argv
-    includes = tma_cxx.INCLUDES + (("cute/atom/mma_traits_sm100.hpp",) if sm100 else ())
-    source = SOURCE_SM100_2SM if two else SOURCE_SM100 if sm100 else SOURCE
+    includes = tma_cxx.INCLUDES + (("cute/atom/mma_traits_sm100.hpp", "cute/atom/copy_traits_sm100.hpp")
+                                   if sm100 else ())
+    source = SOURCE_SM100_EPI if epi else SOURCE_SM100_2SM if two else SOURCE_SM100 if sm100 else SOURCE
     [r] = cxx_harness.run_cases([source], includes, preamble=tma_cxx.STUB, defines=tma_cxx.DEFINES)
     if not r.ok:
         raise SystemExit(r.error[:2000])
@@ -212,12 +270,12 @@ def main() -> None:
     out = r.output.replace("ERROR: cast_smem_ptr_to_uint not supported but used.\n", "")
     out = out.replace("ERROR: cast_smem_ptr_to_uint not supported but used.", "")
     text = "\n".join(out.splitlines())
-    name = ("blackwell/04_mma_tma_2sm_sm100" if two else "blackwell/02_mma_tma_sm100" if sm100
-            else "hopper/wgmma_tma_sm90 gemm_nt")
+    name = ("blackwell/05_mma_tma_epi_sm100 epilogue" if epi else "blackwell/04_mma_tma_2sm_sm100" if two
+            else "blackwell/02_mma_tma_sm100" if sm100 else "hopper/wgmma_tma_sm90 gemm_nt")
     head = (f"# C++ CuTe (CUTLASS 4.7): {name} objects as host code\n"
             "# (tests/kernels/tutorial_cxx.py), static-integer underscores dropped.\n"
             "# Regenerate: see tests/kernels/tutorial_cxx.py (--sm100: blackwell/02, --sm100-2sm: /04)\n")
-    path = FILE_SM100_2SM if two else FILE_SM100 if sm100 else FILE
+    path = FILE_SM100_EPI if epi else FILE_SM100_2SM if two else FILE_SM100 if sm100 else FILE
     path.write_text(head + cxx_harness.normalise(text) + "\n")
     print("stored", file=sys.stderr)
 
