@@ -200,7 +200,8 @@ Tensor mD = make_tensor(make_gmem_ptr((TypeD*)0x40000000ull), make_layout(make_s
                                                                           make_stride(Gemm_N, Int<1>{})));
 TiledMMA tiled_mma = make_tiled_mma(SM100_MMA_F16BF16_2x1SM_SS<half_t, half_t, TypeC, 256, 256,
                                                                UMMA::Major::K, UMMA::Major::K>{});
-auto mma_tiler = make_shape(tile_size<0>(tiled_mma), tile_size<1>(tiled_mma), tile_size<2>(tiled_mma) * Int<4>{});
+auto mma_tiler = make_shape(tile_size<0>(tiled_mma), tile_size<1>(tiled_mma),
+                            tile_size<2>(tiled_mma) * Int<4>{});
 auto mma_shape_C = partition_shape_C(tiled_mma, make_shape(size<0>(mma_tiler), size<1>(mma_tiler)));
 auto epi_tiler = make_tile(size<0,0>(mma_shape_C), size<0,1>(mma_shape_C) / Int<4>{});
 auto sC_layout = group<0,2>(tile_to_shape(UMMA::Layout_K_SW128_Atom<TypeC>{},
@@ -211,7 +212,8 @@ Copy_Atom tma_atom_C = make_tma_atom(SM90_TMA_LOAD{}, mC, sC_layout, epi_tiler);
 Copy_Atom tma_atom_D = make_tma_atom(SM90_TMA_STORE{}, mD, sD_layout, epi_tiler);
 Tensor mC_tma = tma_atom_C.get_tma_tensor(shape(mC));
 Tensor mD_tma = tma_atom_D.get_tma_tensor(shape(mD));
-printf("@sC\n"); print(sC_layout); printf("\n@tma_c\n"); print(tma_atom_C); printf("\n@tma_d\n"); print(tma_atom_D);
+printf("@sC\n"); print(sC_layout);
+printf("\n@tma_c\n"); print(tma_atom_C); printf("\n@tma_d\n"); print(tma_atom_D);
 printf("\n@mC\n"); print(mC_tma); printf("\n@mD\n"); print(mD_tma);
 int bx = 5, by = 1;
 auto mma_coord = make_coord(bx / 2, by, _);
