@@ -245,6 +245,82 @@ printf("\n");
 '''
 
 
+FILE_SM100_03 = DATA / "tutorial_blackwell_03.txt"
+
+#: blackwell/03_mma_tma_multicast_sm100 (1-SM UMMA 128x256, 4x4 cluster, SM90_TMA_LOAD_MULTICAST;
+#: CTA (5, 1), block rank 5), with the objects blackwell/01 builds too: the UMMA descriptor
+#: fragments of A and B and the TMEM -> register copy of the accumulator.
+SOURCE_SM100_03 = r'''
+using TypeA = cute::half_t; using TypeB = cute::half_t; using TypeC = float;
+int Gemm_M = 512, Gemm_N = 1024, Gemm_K = 256;
+Tensor mA = make_tensor(make_gmem_ptr((TypeA*)0x10000000ull), make_layout(make_shape(Gemm_M, Gemm_K),
+                                                                          make_stride(Gemm_K, Int<1>{})));
+Tensor mB = make_tensor(make_gmem_ptr((TypeB*)0x20000000ull), make_layout(make_shape(Gemm_N, Gemm_K),
+                                                                          make_stride(Gemm_K, Int<1>{})));
+Tensor mC = make_tensor(make_gmem_ptr((TypeC*)0x30000000ull), make_layout(make_shape(Gemm_M, Gemm_N),
+                                                                          make_stride(Gemm_N, Int<1>{})));
+TiledMMA tiled_mma = make_tiled_mma(SM100_MMA_F16BF16_SS<TypeA, TypeB, TypeC, 128, 256,
+                                                         UMMA::Major::K, UMMA::Major::K>{});
+auto bM = tile_size<0>(tiled_mma); auto bN = tile_size<1>(tiled_mma);
+auto bK = tile_size<2>(tiled_mma) * Int<4>{};
+auto mma_tiler = make_shape(bM, bN, bK);
+auto mma_shape_A = partition_shape_A(tiled_mma, make_shape(size<0>(mma_tiler), size<2>(mma_tiler)));
+auto mma_shape_B = partition_shape_B(tiled_mma, make_shape(size<1>(mma_tiler), size<2>(mma_tiler)));
+auto sA_layout = UMMA::tile_to_mma_shape(UMMA::Layout_K_SW128_Atom<TypeA>{}, mma_shape_A);
+auto sB_layout = UMMA::tile_to_mma_shape(UMMA::Layout_K_SW128_Atom<TypeB>{}, mma_shape_B);
+auto cluster_shape = make_shape(Int<4>{}, Int<4>{}, Int<1>{});
+Layout cluster_layout_vmnk = tiled_divide(make_layout(cluster_shape),
+                                          make_tile(typename decltype(tiled_mma)::AtomThrID{}));
+Copy_Atom tma_atom_A = make_tma_atom(SM90_TMA_LOAD_MULTICAST{}, mA, sA_layout, select<0,2>(mma_tiler),
+                                     size<2>(cluster_layout_vmnk));
+Copy_Atom tma_atom_B = make_tma_atom(SM90_TMA_LOAD_MULTICAST{}, mB, sB_layout, select<1,2>(mma_tiler),
+                                     size<1>(cluster_layout_vmnk));
+Tensor mA_tma = tma_atom_A.get_tma_tensor(shape(mA));
+Tensor mB_tma = tma_atom_B.get_tma_tensor(shape(mB));
+printf("@cluster\n"); print(cluster_layout_vmnk);
+printf("\n@tma_a\n"); print(tma_atom_A); printf("\n@tma_b\n"); print(tma_atom_B);
+int bx = 5, by = 1;
+auto mma_coord_vmnk = make_coord(bx % size<0>(cluster_layout_vmnk), bx / size<0>(cluster_layout_vmnk), by, _);
+auto mma_coord = select<1,2,3>(mma_coord_vmnk);
+Tensor gA = local_tile(mA_tma, mma_tiler, mma_coord, Step<_1, X,_1>{});
+Tensor gB = local_tile(mB_tma, mma_tiler, mma_coord, Step< X,_1,_1>{});
+Tensor gC = local_tile(mC, mma_tiler, mma_coord, Step<_1,_1, X>{});
+Tensor tCsA = make_tensor(make_smem_ptr((TypeA*)0x400), sA_layout);
+Tensor tCsB = make_tensor(make_smem_ptr((TypeB*)0x4400), sB_layout);
+ThrMMA cta_mma = tiled_mma.get_slice(get<0>(mma_coord_vmnk));
+Tensor tCgA = cta_mma.partition_A(gA); Tensor tCgB = cta_mma.partition_B(gB);
+Tensor tCgC = cta_mma.partition_C(gC);
+Tensor tCrA = cta_mma.make_fragment_A(tCsA); Tensor tCrB = cta_mma.make_fragment_B(tCsB);
+Tensor tCtAcc = cta_mma.make_fragment_C(tCgC);
+printf("\n@tCgA\n"); print(tCgA); printf("\n@tCgB\n"); print(tCgB); printf("\n@tCgC\n"); print(tCgC);
+printf("\n@tCrA\n"); print(tCrA.layout()); printf("\n@tCrB\n"); print(tCrB.layout());
+printf("\n@tCtAcc\n"); print(tCtAcc);
+auto cta_in_cluster_coord_vmnk = cluster_layout_vmnk.get_flat_coord(5);
+auto [tAgA, tAsA] = tma_partition(tma_atom_A, get<2>(cta_in_cluster_coord_vmnk),
+                                  make_layout(size<2>(cluster_layout_vmnk)),
+                                  group_modes<0,3>(tCsA), group_modes<0,3>(tCgA));
+auto [tBgB, tBsB] = tma_partition(tma_atom_B, get<1>(cta_in_cluster_coord_vmnk),
+                                  make_layout(size<1>(cluster_layout_vmnk)),
+                                  group_modes<0,3>(tCsB), group_modes<0,3>(tCgB));
+printf("\n@tAgA\n"); print(tAgA); printf("\n@tAsA\n"); print(tAsA);
+printf("\n@tBgB\n"); print(tBgB); printf("\n@tBsB\n"); print(tBsB);
+printf("\n@masks\n%d %d %d",
+       int(create_tma_multicast_mask<2>(cluster_layout_vmnk, cta_in_cluster_coord_vmnk)),
+       int(create_tma_multicast_mask<1>(cluster_layout_vmnk, cta_in_cluster_coord_vmnk)),
+       int(create_tma_multicast_mask<0,1>(cluster_layout_vmnk, cta_in_cluster_coord_vmnk) |
+           create_tma_multicast_mask<0,2>(cluster_layout_vmnk, cta_in_cluster_coord_vmnk)));
+TiledCopy tiled_t2r_copy = make_tmem_copy(SM100_TMEM_LOAD_32dp32b1x{}, tCtAcc);
+printf("\n@t2r\n"); print(tiled_t2r_copy);
+int threads[] = {0, 1, 37, 127};
+for (int t : threads) {
+  ThrCopy thr_t2r_copy = tiled_t2r_copy.get_slice(t);
+  printf("\n@tDtAcc %d\n", t); print(thr_t2r_copy.partition_S(tCtAcc));
+  printf("\n@tDgC %d\n", t); print(thr_t2r_copy.partition_D(tCgC));
+}
+printf("\n");
+'''
+
+
 def read(path: Any = FILE) -> dict[str, str]:
     """``@section`` -> the print (underscores dropped) of the stored run."""
     return tma_cxx.parse_output(path.read_text().split("\n", 3)[3])["sections"]
@@ -260,11 +336,13 @@ def main() -> None:
     from tests.cxx import cxx_harness
 
     epi = "--sm100-epi" in sys.argv
-    sm100 = "--sm100" in sys.argv or "--sm100-2sm" in sys.argv or epi
+    t03 = "--sm100-03" in sys.argv
+    sm100 = "--sm100" in sys.argv or "--sm100-2sm" in sys.argv or epi or t03
     two = "--sm100-2sm" in sys.argv
     includes = tma_cxx.INCLUDES + (("cute/atom/mma_traits_sm100.hpp", "cute/atom/copy_traits_sm100.hpp")
                                    if sm100 else ())
-    source = SOURCE_SM100_EPI if epi else SOURCE_SM100_2SM if two else SOURCE_SM100 if sm100 else SOURCE
+    source = (SOURCE_SM100_03 if t03 else SOURCE_SM100_EPI if epi else SOURCE_SM100_2SM if two
+              else SOURCE_SM100 if sm100 else SOURCE)
     [r] = cxx_harness.run_cases([source], includes, preamble=tma_cxx.STUB, defines=tma_cxx.DEFINES)
     if not r.ok:
         raise SystemExit(r.error[:2000])
@@ -272,12 +350,14 @@ def main() -> None:
     out = r.output.replace("ERROR: cast_smem_ptr_to_uint not supported but used.\n", "")
     out = out.replace("ERROR: cast_smem_ptr_to_uint not supported but used.", "")
     text = "\n".join(out.splitlines())
-    name = ("blackwell/05_mma_tma_epi_sm100 epilogue" if epi else "blackwell/04_mma_tma_2sm_sm100" if two
+    name = ("blackwell/03_mma_tma_multicast_sm100" if t03 else
+            "blackwell/05_mma_tma_epi_sm100 epilogue" if epi else "blackwell/04_mma_tma_2sm_sm100" if two
             else "blackwell/02_mma_tma_sm100" if sm100 else "hopper/wgmma_tma_sm90 gemm_nt")
     head = (f"# C++ CuTe (CUTLASS 4.7): {name} objects as host code\n"
             "# (tests/kernels/tutorial_cxx.py), static-integer underscores dropped.\n"
             "# Regenerate: see tests/kernels/tutorial_cxx.py (--sm100: blackwell/02, --sm100-2sm: /04)\n")
-    path = FILE_SM100_EPI if epi else FILE_SM100_2SM if two else FILE_SM100 if sm100 else FILE
+    path = (FILE_SM100_03 if t03 else FILE_SM100_EPI if epi else FILE_SM100_2SM if two
+            else FILE_SM100 if sm100 else FILE)
     path.write_text(head + cxx_harness.normalise(text) + "\n")
     print("stored", file=sys.stderr)
 
