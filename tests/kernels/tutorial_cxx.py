@@ -321,6 +321,55 @@ printf("\n");
 '''
 
 
+FILE_SM100_01 = DATA / "tutorial_blackwell_01.txt"
+
+#: blackwell/01_mma_sm100 (1-SM UMMA 128x256 from plain gmem tensors; CTA (1, 2)): the tiles, MMA
+#: partitions, UMMA descriptor fragments, the TMEM accumulator and the TMEM -> register copy.
+SOURCE_SM100_01 = r'''
+using TypeA = cute::half_t; using TypeB = cute::half_t; using TypeC = float;
+int Gemm_M = 512, Gemm_N = 1024, Gemm_K = 256;
+Tensor mA = make_tensor(make_gmem_ptr((TypeA*)0x10000000ull), make_layout(make_shape(Gemm_M, Gemm_K),
+                                                                          make_stride(Gemm_K, Int<1>{})));
+Tensor mB = make_tensor(make_gmem_ptr((TypeB*)0x20000000ull), make_layout(make_shape(Gemm_N, Gemm_K),
+                                                                          make_stride(Gemm_K, Int<1>{})));
+Tensor mC = make_tensor(make_gmem_ptr((TypeC*)0x30000000ull), make_layout(make_shape(Gemm_M, Gemm_N),
+                                                                          make_stride(Gemm_N, Int<1>{})));
+TiledMMA tiled_mma = make_tiled_mma(SM100_MMA_F16BF16_SS<TypeA, TypeB, TypeC, 128, 256,
+                                                         UMMA::Major::K, UMMA::Major::K>{});
+auto mma_tiler = make_shape(tile_size<0>(tiled_mma), tile_size<1>(tiled_mma),
+                            tile_size<2>(tiled_mma) * Int<4>{});
+auto mma_shape_A = partition_shape_A(tiled_mma, make_shape(size<0>(mma_tiler), size<2>(mma_tiler)));
+auto mma_shape_B = partition_shape_B(tiled_mma, make_shape(size<1>(mma_tiler), size<2>(mma_tiler)));
+auto sA_layout = UMMA::tile_to_mma_shape(UMMA::Layout_K_SW128_Atom<TypeA>{}, mma_shape_A);
+auto sB_layout = UMMA::tile_to_mma_shape(UMMA::Layout_K_SW128_Atom<TypeB>{}, mma_shape_B);
+printf("@sA\n"); print(sA_layout); printf("\n@sB\n"); print(sB_layout);
+auto mma_coord = make_coord(1, 2, _);
+Tensor gA = local_tile(mA, mma_tiler, mma_coord, Step<_1, X,_1>{});
+Tensor gB = local_tile(mB, mma_tiler, mma_coord, Step< X,_1,_1>{});
+Tensor gC = local_tile(mC, mma_tiler, mma_coord, Step<_1,_1, X>{});
+printf("\n@gA\n"); print(gA); printf("\n@gB\n"); print(gB); printf("\n@gC\n"); print(gC);
+Tensor tCsA = make_tensor(make_smem_ptr((TypeA*)0x400), sA_layout);
+Tensor tCsB = make_tensor(make_smem_ptr((TypeB*)0x4400), sB_layout);
+ThrMMA cta_mma = tiled_mma.get_slice(0);
+Tensor tCgA = cta_mma.partition_A(gA); Tensor tCgB = cta_mma.partition_B(gB);
+Tensor tCgC = cta_mma.partition_C(gC);
+printf("\n@tCgA\n"); print(tCgA); printf("\n@tCgB\n"); print(tCgB); printf("\n@tCgC\n"); print(tCgC);
+Tensor tCrA = cta_mma.make_fragment_A(tCsA); Tensor tCrB = cta_mma.make_fragment_B(tCsB);
+Tensor tCtAcc = cta_mma.make_fragment_C(tCgC);
+printf("\n@tCrA\n"); print(tCrA.layout()); printf("\n@tCrB\n"); print(tCrB.layout());
+printf("\n@tCtAcc\n"); print(tCtAcc);
+TiledCopy tiled_t2r_copy = make_tmem_copy(SM100_TMEM_LOAD_32dp32b1x{}, tCtAcc);
+printf("\n@t2r\n"); print(tiled_t2r_copy);
+int threads[] = {0, 1, 37, 127};
+for (int t : threads) {
+  ThrCopy thr_t2r_copy = tiled_t2r_copy.get_slice(t);
+  printf("\n@tDgC %d\n", t); print(thr_t2r_copy.partition_D(tCgC));
+  printf("\n@tDtAcc %d\n", t); print(thr_t2r_copy.partition_S(tCtAcc));
+}
+printf("\n");
+'''
+
+
 def read(path: Any = FILE) -> dict[str, str]:
     """``@section`` -> the print (underscores dropped) of the stored run."""
     return tma_cxx.parse_output(path.read_text().split("\n", 3)[3])["sections"]
@@ -332,33 +381,35 @@ def read_descriptors(path: Any = FILE) -> list[dict]:
     return [tma_cxx.parse_output(x)["descriptor"] for x in lines]
 
 
+#: command-line flag -> (C++ source, stored file, tutorial name)
+RUNS = {
+    "": (SOURCE, FILE, "hopper/wgmma_tma_sm90 gemm_nt"),
+    "--sm100-01": (SOURCE_SM100_01, FILE_SM100_01, "blackwell/01_mma_sm100"),
+    "--sm100": (SOURCE_SM100, FILE_SM100, "blackwell/02_mma_tma_sm100"),
+    "--sm100-03": (SOURCE_SM100_03, FILE_SM100_03, "blackwell/03_mma_tma_multicast_sm100"),
+    "--sm100-2sm": (SOURCE_SM100_2SM, FILE_SM100_2SM, "blackwell/04_mma_tma_2sm_sm100"),
+    "--sm100-epi": (SOURCE_SM100_EPI, FILE_SM100_EPI, "blackwell/05_mma_tma_epi_sm100 epilogue"),
+}
+
+
 def main() -> None:
     from tests.cxx import cxx_harness
 
-    epi = "--sm100-epi" in sys.argv
-    t03 = "--sm100-03" in sys.argv
-    sm100 = "--sm100" in sys.argv or "--sm100-2sm" in sys.argv or epi or t03
-    two = "--sm100-2sm" in sys.argv
+    flag = next((f for f in RUNS if f and f in sys.argv), "")
+    source, path, name = RUNS[flag]
+    sm100 = flag != ""
     includes = tma_cxx.INCLUDES + (("cute/atom/mma_traits_sm100.hpp", "cute/atom/copy_traits_sm100.hpp")
                                    if sm100 else ())
-    source = (SOURCE_SM100_03 if t03 else SOURCE_SM100_EPI if epi else SOURCE_SM100_2SM if two
-              else SOURCE_SM100 if sm100 else SOURCE)
     [r] = cxx_harness.run_cases([source], includes, preamble=tma_cxx.STUB, defines=tma_cxx.DEFINES)
     if not r.ok:
         raise SystemExit(r.error[:2000])
     # host C++ has no smem addresses: cast_smem_ptr_to_uint prints this (and gives 0)
     out = r.output.replace("ERROR: cast_smem_ptr_to_uint not supported but used.\n", "")
     out = out.replace("ERROR: cast_smem_ptr_to_uint not supported but used.", "")
-    text = "\n".join(out.splitlines())
-    name = ("blackwell/03_mma_tma_multicast_sm100" if t03 else
-            "blackwell/05_mma_tma_epi_sm100 epilogue" if epi else "blackwell/04_mma_tma_2sm_sm100" if two
-            else "blackwell/02_mma_tma_sm100" if sm100 else "hopper/wgmma_tma_sm90 gemm_nt")
     head = (f"# C++ CuTe (CUTLASS 4.7): {name} objects as host code\n"
             "# (tests/kernels/tutorial_cxx.py), static-integer underscores dropped.\n"
-            "# Regenerate: see tests/kernels/tutorial_cxx.py (--sm100: blackwell/02, --sm100-2sm: /04)\n")
-    path = (FILE_SM100_03 if t03 else FILE_SM100_EPI if epi else FILE_SM100_2SM if two
-            else FILE_SM100 if sm100 else FILE)
-    path.write_text(head + cxx_harness.normalise(text) + "\n")
+            f"# Regenerate: python -m tests.kernels.tutorial_cxx {flag} (CUTEPY_CXX_INCLUDE: see there)\n")
+    path.write_text(head + cxx_harness.normalise("\n".join(out.splitlines())) + "\n")
     print("stored", file=sys.stderr)
 
 
