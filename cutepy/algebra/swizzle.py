@@ -176,6 +176,51 @@ class Swizzle:
         return _with_swizzle(self, Layout(n, 1))
 
 
+class SmemPtrFlag(int):
+    """C++'s ``smem_ptr_flag_bits<B>``: the offset slot of ``Sw<B,M,S> o smem_ptr[Bb](unset) o L``.
+
+    It stands for a shared-memory pointer to ``B``-bit elements that is not set yet: the
+    swizzle acts on the *byte* addresses of that pointer (``make_tensor(smem_ptr(T), layout)``
+    moves it onto the pointer). As a number it is C++'s ``Int<0>``; it equals only a flag
+    of the same width, so ``Sw o smem_ptr[16b](unset) o L`` and ``Sw o 0 o L`` differ.
+
+    >>> f = SmemPtrFlag(16)
+    >>> f, f + 3, f == 0, f == SmemPtrFlag(16)
+    (smem_ptr[16b](unset), 3, False, True)
+    """
+
+    bits: int
+
+    def __new__(cls, bits: int) -> SmemPtrFlag:
+        if type(bits) is not int or bits < 1 or bits & (bits - 1):
+            raise CutepyError(f"smem_ptr[{bits!r}b]: the element width must be a power of two of bits")
+        obj = super().__new__(cls, 0)
+        obj.bits = bits
+        return obj
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SmemPtrFlag) and other.bits == self.bits
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((SmemPtrFlag, self.bits))
+
+    def __str__(self) -> str:
+        return f"smem_ptr[{self.bits}b](unset)"
+
+    __repr__ = __str__
+
+    def __reduce__(self) -> tuple:
+        return (SmemPtrFlag, (self.bits,))
+
+
+def is_ptr_flag(x: Any) -> bool:
+    """Whether ``x`` is the offset slot ``smem_ptr[Bb](unset)`` of a pointer-flag swizzled layout."""
+    return isinstance(x, SmemPtrFlag)
+
+
 def _pow2_log(n: int, what: str) -> int:
     """``log2 n`` for the power of two ``n`` a swizzle is up- or downcast by (else ``CutepyError``)."""
     if n & (n - 1):
@@ -286,6 +331,11 @@ class ComposedLayout:
         """
         if not isinstance(self.inner, Layout):
             raise CutepyError("slicing a doubly composed layout is not supported")
+        if isinstance(self.offset, SmemPtrFlag):  # C++ keeps the flag and never folds the swizzle
+            sub, off = slice_and_offset(crd, self.inner)
+            if not _has_none(crd):
+                return sub, self(crd)
+            return ComposedLayout(self.outer, self.offset if off == 0 else off, sub), 0
         if isinstance(self.outer, Swizzle):  # C++ folds the swizzle into strides where it can
             return slice_and_offset_swizzled(crd, self)
         sub, off = slice_and_offset(crd, self.inner)
@@ -500,6 +550,20 @@ def composed_parts(x: Any) -> tuple[Any, Any, Any] | None:
     ((Sw<1,0,1>, 2, 4:1), None)
     """
     return (x.outer, x.offset, x.inner) if isinstance(x, ComposedLayout) else None
+
+
+def pointer_flag(x: Any) -> SmemPtrFlag | None:
+    """The pointer flag of ``Sw<B,M,S> o smem_ptr[b](unset) o L`` (C++'s ``smem_ptr_flag_bits``),
+    None for anything else: whether the swizzle of ``x`` acts on byte addresses.
+
+    Pre:  none (any object).
+    Post: ``result is x.offset`` for a pointer-flag layout, else None.
+
+    >>> pointer_flag(ComposedLayout(Swizzle(3, 4, 3), SmemPtrFlag(16), Layout(8))), pointer_flag(Layout(8))
+    (smem_ptr[16b](unset), None)
+    """
+    parts = composed_parts(x)
+    return parts[1] if parts is not None and isinstance(parts[1], SmemPtrFlag) else None
 
 
 def make_composed_layout(outer: Any, offset: Any, inner: Any) -> ComposedLayout:
