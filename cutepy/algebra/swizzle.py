@@ -441,14 +441,25 @@ class ComposedLayout:
         even when the swizzle has no bits left: C++'s upcast offset is an unsigned ``C<0u>``, which
         the identity-dropping ``composition(Sw<0,M,S>, Int<0>, L)`` does not match)."""
         off = self.offset
-        if off % n:
+        if isinstance(off, SmemPtrFlag):  # as C++: the flag widens with the elements
+            off = SmemPtrFlag(off.bits * n)
+        elif off % n:
             raise AdmissibilityError(f"upcast by {n}: the offset {off} is not a multiple of {n}")
-        return ComposedLayout(upcast(self.outer, n), off // n, upcast(self.inner, n))
+        else:
+            off = off // n
+        return ComposedLayout(upcast(self.outer, n), off, upcast(self.inner, n))
 
     def _downcast(self, n: int) -> ComposedLayout:
         """C++'s ``downcast<N>``: the swizzle, the offset and the layout each downcast (kept
         composed, as :meth:`_upcast`)."""
-        return ComposedLayout(downcast(self.outer, n), self.offset * n, downcast(self.inner, n))
+        off = self.offset
+        if isinstance(off, SmemPtrFlag):  # as C++: the flag narrows with the elements
+            if off.bits % n:
+                raise AdmissibilityError(f"downcast by {n}: {off} has fewer than {n} bits")
+            off = SmemPtrFlag(off.bits // n)
+        else:
+            off = off * n
+        return ComposedLayout(downcast(self.outer, n), off, downcast(self.inner, n))
 
     def _make_layout_like(self) -> Layout:
         """As C++: the compact layout like the layout under the swizzle."""
