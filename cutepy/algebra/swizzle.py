@@ -772,7 +772,8 @@ def _inverse(inverse: Any, A: ComposedLayout) -> Any:
     """``inverse(Sw o 0 o L) = inverse(L) o Sw`` (a swizzle is its own inverse), as C++; with an
     offset, C++'s ``inverse(L) o -offset o Sw``, a function of an index with no domain of its own.
     Checked element by element against the post-condition (``AdmissibilityError`` where C++'s
-    answer breaks it): the right inverse on its own domain, the left inverse on A's."""
+    answer breaks it): the right inverse on its own domain, the left (quasi-)inverse as C++'s
+    ``A(R(A(i))) == A(i)`` on A's."""
     name = inverse.__name__
     if not isinstance(A.outer, Swizzle):
         raise CutepyError(f"{name} of {A}: C++ inverts a composed layout only with a swizzle outside")
@@ -793,8 +794,9 @@ def _inverse(inverse: Any, A: ComposedLayout) -> Any:
     import numpy as np  # lazy: only this check of a swizzled inverse needs numpy
 
     idx = np.arange(n, dtype=np.int64)
-    if inverse is left_inverse:
-        got = R.offsets(A.offsets(idx))
+    if inverse is left_inverse:  # C++'s post-condition of a quasi-inverse: A(R(A(i))) == A(i)
+        idx = A.offsets(idx)
+        got = A.offsets(R.offsets(idx))
     elif A.offset != 0:
         inner = np.asarray(R.offsets(idx)) + 0
         got = A.outer(A.offset + np.sign(inner) * A.inner.offsets(np.abs(inner)))
@@ -802,7 +804,7 @@ def _inverse(inverse: Any, A: ComposedLayout) -> Any:
         got = A.offsets(R.offsets(idx))
     if not np.array_equal(got, idx):
         k = int(np.nonzero(got != idx)[0][0])
-        which = f"R(A({k}))" if inverse is left_inverse else f"A(R({k}))"
+        which = f"A(R({int(idx[k])}))" if inverse is left_inverse else f"A(R({k}))"
         why = ("the offset moves the swizzle's input out of the range the inverse of the layout covers"
                if A.offset != 0 else "L moves the swizzle's bits out of order, so the swizzle does not "
                "commute with it")
