@@ -81,10 +81,12 @@ EXPECT = {
         counts=(("same function: True", 3),),
     ),
     "10_hopper_pipeline": Expect(pictures=3, prints=("swizzle        128B", "box of B per CTA: (64, 64)",
+                                                     "16384 of 16384 elements of C equal numpy's A @ B.T",
                                                      "majorness of smem does not match",
                                                      "16-byte aligned", "swizzle span",
                                                      "GMMA::Layout_K_SW128_Atom<T>")),
     "11_blackwell_pipeline": Expect(pictures=2, prints=("ThrID:        2:1", "B box: (64, 256) 128B",
+                                                        "32768 of 32768 elements of C equal numpy's A @ B.T",
                                                         "row 37, column 5 at 0x250005")),
 }
 
