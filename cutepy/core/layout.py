@@ -758,14 +758,17 @@ def _horner(crd: Any, shape: Any) -> Any:
 
 
 def size(x: Any) -> Any:
-    """``size`` of a layout (or anything with ``size()``) or of an IntTuple.
+    """``size`` of a layout (or anything with ``size()``), of an IntTuple, or of a value that
+    implements it (C++'s ``size(tiled_mma)`` and ``size(tiled_copy)``: the number of threads).
 
-    Pre:  a layout-like value or an IntTuple.
-    Post: the number of coordinates: the product of the shape.
+    Pre:  a layout-like value, a TiledMMA/TiledCopy or an IntTuple.
+    Post: the number of coordinates: the product of the shape (threads for a tiled object).
 
     >>> size(Layout((2, (3, 4)))), size((2, 3))
     (24, 6)
     """
+    if (impl := own(x, "size")) is not None:
+        return impl()
     return x.size() if callable(getattr(x, "size", None)) else it.product(x)
 
 

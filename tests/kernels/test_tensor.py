@@ -130,3 +130,14 @@ def test_local_partition_wraps_the_thread_index_as_cxx(t: int, thr: Layout) -> N
     """C++ reads the index through the thread layout's strides: (t / d) % s per leaf, so t wraps mod size."""
     g = make_identity_tensor((16, 16) if thr.rank() == 2 else 64)
     assert local_partition(g, thr, t) == local_partition(g, thr, t % 16)
+
+
+def test_size_of_a_tiled_mma_and_a_tiled_copy_is_their_thread_count() -> None:
+    """C++'s ``size(tiled_mma)`` and ``size(tiled_copy)`` (both ``_128`` in sgemm_sm80)."""
+    import cutepy as cp
+
+    mma = cp.make_tiled_mma(cp.mma_atom("SM80_16x8x16_F32F16F16F32_TN"), cp.Layout((2, 2, 1)))
+    tc = cp.make_tiled_copy(cp.copy_atom("SM80_CP_ASYNC_CACHEALWAYS<float>"), cp.Layout((32, 4), (4, 1)),
+                            cp.Layout((1, 1)))
+    assert cp.size(mma) == mma.size == 128
+    assert cp.size(tc) == 128 == cp.size(tc.layout_tv_tiled[0])
