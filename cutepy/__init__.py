@@ -192,10 +192,16 @@ _DISPLAYED = (
 )
 
 
+#: public names that live in a lazy subpackage (they load it, and numpy, on first use)
+_LAZY_NAMES = {"print_layout": "viz"}
+
+
 def __getattr__(name: str):
     """``cutepy.xla``, ``cutepy.program``, ``cutepy.viz``... load on first use (fast import)."""
     if name in _SUBPACKAGES:
         return importlib.import_module(f".{name}", __name__)
+    if name in _LAZY_NAMES:
+        return getattr(importlib.import_module(f".{_LAZY_NAMES[name]}", __name__), name)
     raise AttributeError(f"module 'cutepy' has no attribute {name!r}")
 
 
@@ -257,6 +263,8 @@ __all__ = [
     # symbolic, proofs, derivations
     "Derivation", "Equivalence", "assuming", "declare", "equivalent", "explain", "subs",
     "symbols",
+    # pictures (lazy: cutepy.viz)
+    "print_layout",
 ]
 
 #: C++'s ``slice(crd, x)``, ``max``/``min`` of an IntTuple: reachable as ``cutepy.slice``,
