@@ -185,7 +185,8 @@ class _Parser:
             if len(offsets) >= MAX_DEPTH:
                 raise self.error(f"composed layouts nest deeper than {MAX_DEPTH}")
             self.next()
-            offsets.append(self.plain_int(self.next(), "in the middle of 'outer o offset o inner'"))
+            offsets.append((self.plain_int(self.peek(), "in the middle of 'outer o offset o inner'"),
+                            self.next()[2]))
             o = self.next()
             if o[0] != "o":
                 raise self.error("expected 'o' and the inner layout", o)
@@ -195,8 +196,11 @@ class _Parser:
             if len(terms) > 1 and isinstance(term, tuple):
                 raise self.error("a tiler cannot be part of a composed layout", tok)
         result = terms[-1]
-        for outer, offset in zip(reversed(terms[:-1]), reversed(offsets)):
-            result = ComposedLayout(outer, offset, result)
+        for outer, (offset, col) in zip(reversed(terms[:-1]), reversed(offsets)):
+            try:
+                result = ComposedLayout(outer, offset, result)
+            except CutepyError as e:  # an offset beyond 64 bits, as a stride would be
+                raise ParseError(str(e), self.text, col) from None
         return result
 
 

@@ -24,6 +24,7 @@ from ..core.basis import ScaledBasis
 from ..core.errors import AdmissibilityError, CutepyError
 from ..core.layout import Layout, layout_arg
 from ..core.tracing import recorder
+from ..core.tuples import as_int
 from .coalesce import _composed, coalesce_flat, filter_flat
 
 
@@ -48,7 +49,7 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
     if type(A) is Layout and A._shape == ():
         raise CutepyError("complement of the empty layout ():() is undefined (C++ builds no layout for it)")
     if cotarget is not None:
-        _check_cotarget(A, cotarget)
+        cotarget = _check_cotarget(A, cotarget)
     if _composed(A):  # as C++: the complement of the layout under the swizzle
         return complement(A.inner, A.cosize() if cotarget is None else cotarget)
     fs, fd = filter_flat(A)
@@ -96,14 +97,17 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
     return Layout._new(s, d)
 
 
-def _check_cotarget(A: Any, cotarget: Any) -> None:
-    """A cotarget is a positive integer or a tuple of them (C++ builds a size-0 layout from 0)."""
+def _check_cotarget(A: Any, cotarget: Any) -> Any:
+    """A cotarget is a positive integer or a tuple of them (C++ builds a size-0 layout from 0);
+    returned with numpy's integers as ``int``."""
+    cotarget = as_int(cotarget)
     leaves = it.flatten(cotarget) if type(cotarget) is tuple else (cotarget,)
     for x in leaves:
         if type(x) is not int and not it.is_symbolic_leaf(x):
             raise CutepyError(f"complement of {A}: the cotarget {cotarget!r} is not an integer or a shape")
         if type(x) is int and x < 1:
             raise CutepyError(f"complement of {A}: the cotarget {cotarget!r} must be positive")
+    return cotarget
 
 
 def coshape(layout: Layout) -> Any:

@@ -30,8 +30,8 @@ from ..core import inttuple as it
 from ..core.errors import CutepyError
 from ..core.layout import Layout, as_layout, make_layout
 from ..core.tracing import recorder, recording
+from ..core.tuples import as_int, check_int_tuple
 from ..core.tuples import ceil_div as checked_ceil_div
-from ..core.tuples import check_int_tuple
 from .coalesce import coalesce_flat
 from .complement import complement
 from .composition import composition
@@ -268,6 +268,7 @@ def domain_distribute(shape_a: Any, b: Any) -> Layout:
     """
     if isinstance(shape_a, (Layout, ComposedLayout)):
         shape_a = shape_a.shape
+    shape_a, b = as_int(shape_a), as_int(b)
     check_int_tuple(shape_a, "domain_distribute", 1)
     if type(b) is not int or b < 1:
         raise CutepyError(f"domain_distribute: b must be a positive integer, got {it.short_repr(b)}")

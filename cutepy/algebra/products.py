@@ -253,7 +253,7 @@ def tile_to_shape(block: Any, target_shape: Any, order: Any = None) -> Any:
     """
     if (rec := recorder()) and rec.opens(tile_to_shape):
         return rec.framed(tile_to_shape, block, target_shape, order)
-    layout_arg(target_shape, "tile_to_shape")  # the target is a shape: positive 64-bit leaves
+    target_shape = layout_arg(target_shape, "tile_to_shape").shape  # a shape: positive 64-bit leaves
     if type(block) is ComposedLayout:  # as C++: tile the layout under the swizzle
         return ComposedLayout(block.outer, block.offset, tile_to_shape(block.inner, target_shape, order))
     block = as_layout(block)

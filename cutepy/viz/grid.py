@@ -24,6 +24,8 @@ import numpy as np
 
 from ..core.errors import CutepyError
 from ..core.inttuple import flatten, format_tuple, idx2crd, product
+from ..core.layout import MAX_LEAF
+from ..core.limits import max_elements
 from .canvas import Canvas, Panel, text_width
 
 #: Default number of indices shown per axis before eliding.
@@ -43,7 +45,28 @@ def int_size(shape: Any, what: str = "shape") -> int:
             raise CutepyError(
                 f"cannot draw a {what} of symbolic size {n}; substitute numbers for the symbols first"
             ) from None
+    if n > MAX_LEAF:  # C++ indexes a layout with 64-bit integers; so does every picture
+        raise CutepyError(f"cannot draw a {what} of {n} cells ({n.bit_length()} bits): a picture's indices "
+                          "are 64-bit integers, as a layout's are in C++ CuTe")
     return n
+
+
+def cell_indices(rows: Axis, cols: Axis) -> np.ndarray:
+    """1-D (colexicographic) indices ``m + M*n`` of the shown cells, as int64; a grid whose
+    indices pass 64 bits is refused (numpy's int64 arithmetic would wrap around)."""
+    if rows.size * cols.size - 1 > MAX_LEAF:
+        raise CutepyError(f"cannot draw a {rows.size}x{cols.size} grid: its 1-D indices pass the 64-bit "
+                          "integers a layout is indexed with in C++ CuTe")
+    return rows.shown[:, None] + rows.size * cols.shown[None, :]
+
+
+def check_cells(n: int, what: str) -> None:
+    """Refuse, before allocating, a per-cell array of ``n`` entries above the element limit
+    (:func:`cutepy.limits`, the limit ``offsets()`` uses)."""
+    limit = max_elements()
+    if n > limit:
+        raise CutepyError(f"{what} needs {n} cells, above the element limit of {limit}; raise it with "
+                          "cutepy.limits(max_elements=...) or draw a slice of the layout")
 
 
 @dataclass(frozen=True)
@@ -71,6 +94,7 @@ def make_axis(shape: Any, limit: int | None = DEFAULT_LIMIT, label: Callable[[in
     """An axis over ``shape``, keeping at most ``limit`` indices (``None``: all)."""
     size = int_size(shape)
     if limit is None or size <= limit:
+        check_cells(size, "an axis shown whole")
         return Axis(shape, size, np.arange(size, dtype=np.int64), None, label, coords)
     if limit < 2:
         raise CutepyError(f"an elided axis shows at least 2 indices, got limit {limit}")

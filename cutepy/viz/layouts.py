@@ -30,7 +30,7 @@ from ..core.inttuple import crd2idx
 from ..core.layout import Layout, append, make_layout
 from .canvas import HStack, Panel, Text, VStack, render
 from .colors import BW_COLORS, EMPTY_COLOR, offset_color, thread_color, tile_color
-from .grid import DEFAULT_LIMIT, Axis, GridPanel, int_size, make_axis
+from .grid import DEFAULT_LIMIT, Axis, GridPanel, cell_indices, check_cells, int_size, make_axis
 from .view import as_layout_like, evaluate, fmt, grid_shapes
 
 #: ``color`` may be one of these names or a function ``(m, n, value) -> CSS colour``.
@@ -41,7 +41,7 @@ ColorSpec = str | Callable[[int, int, Any], str]
 
 def _cells(rows: Axis, cols: Axis) -> np.ndarray:
     """1-D (colexicographic) indices of the shown cells."""
-    return rows.shown[:, None] + rows.size * cols.shown[None, :]
+    return cell_indices(rows, cols)
 
 
 def _auto_tile(shape: Any) -> int:
@@ -178,6 +178,8 @@ def tv_owners(tv: Layout, tile_mn: Any) -> tuple[np.ndarray, np.ndarray, Any, An
     m_shape, n_shape = _tile_shape(tile_mn)
     M, N = int_size(m_shape), int_size(n_shape)
     T, V = int_size(tv.shape[0]), int_size(tv.shape[1])
+    check_cells(T * V, f"the TV layout {tv}")
+    check_cells(M * N, f"the {M}x{N} tile")
     j = np.arange(T * V, dtype=np.int64)
     vals = evaluate(tv, j)
     if vals.dtype == object:  # (m, n) coordinates, e.g. composed with an identity layout

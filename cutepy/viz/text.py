@@ -30,8 +30,8 @@ from typing import Any, TextIO
 
 from ..core.errors import CutepyError
 from ..core.layout import Layout, group
-from .grid import Axis, int_size, make_axis
-from .view import as_layout_like
+from .grid import Axis, cell_indices, int_size, make_axis
+from .view import as_layout_like, evaluate
 
 #: Rows (and columns) a table shows before eliding the middle ones.
 TABLE_LIMIT = 64
@@ -108,11 +108,10 @@ def layout_table(layout: Any, limit: int | None = TABLE_LIMIT) -> str:
         )
     rax, cax = make_axis(rows, limit, coords=False), make_axis(cols, limit, coords=False)
     width = num_digits(_cosize(obj)) + 2
-    idx = rax.shown[:, None] + rows * cax.shown[None, :]
-    try:
-        values = obj.offsets(idx.ravel()).reshape(idx.shape)
-    except CutepyError:
-        raise CutepyError(f"print_layout needs integer offsets; {obj} has basis strides") from None
+    idx = cell_indices(rax, cax)
+    values = evaluate(obj, idx)  # int64, or Python ints where an offset passes int64
+    if values.dtype == object and any(not isinstance(v, int) for v in values.ravel()):
+        raise CutepyError(f"print_layout needs integer offsets; {obj} has basis strides")
     w = width - 2
 
     dots = max(width, 5)

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import CutepyError
+from ..core.layout import MAX_LEAF
 from ..xla import (
     COMBINE_DIM,
     ArrayShape,
@@ -221,6 +222,10 @@ def xla_panel(shape: Any, *, max_rows: int | None = 32, max_cols: int | None = 3
     head = Text(str(shape), 13, weight="bold")
     if not shape.type.is_array_type:
         return VStack([head, Text(f"{shape.element_type}: no elements to draw")])
+    total = buffer_elements(shape)
+    if total > MAX_LEAF:  # a picture indexes cells with 64-bit integers, as C++ indexes a layout
+        raise CutepyError(f"cannot draw {shape}: its buffer has {total} slots ({total.bit_length()} bits), "
+                          "beyond 64-bit offsets")
     sz = sizes(shape)
     info = Text(f"bytes: dense {sz.dense}, XLA ArraySize {sz.array_size}, tiled {sz.nested} "
                 f"({sz.padding_overhead:.0f}% padding)", 11, color="#333333")
