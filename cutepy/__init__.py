@@ -9,166 +9,68 @@
 import importlib
 import sys
 
-from .algebra.casting import (
-    downcast,
-    make_layout_like,
-    make_ordered_layout,
-    max_alignment,
-    recast_layout,
-    upcast,
-)
-from .algebra.coalesce import coalesce, filter, filter_zeros
-from .algebra.complement import complement, coshape
-from .algebra.composition import is_admissible
-from .algebra.divides import ceil_div, domain_distribute, evenly_divides
-from .algebra.inverse import left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse
-from .algebra.products import (
-    blocked_product,
-    flat_product,
-    logical_product,
-    raked_product,
-    tile_to_shape,
-    tiled_product,
-    zipped_product,
-)
-from .algebra.swizzle import (
-    ComposedLayout,
-    Swizzle,
-    domain_offset,
-    get_nonswizzle_portion,
-    get_swizzle_portion,
-    make_composed_layout,
-    make_swizzle,
-)
-from .core.basis import E, ScaledBasis
-from .core.errors import (
-    AdmissibilityError,
-    CutepyError,
-    LayoutError,
-    ParseError,
-    ProgramError,
-    SymbolicError,
-    Undecided,
-)
-from .core.layout import (
-    Layout,
-    LayoutLeft,
-    LayoutRight,
-    append,
-    coprofile,
-    cosize,
-    depth,
-    dice,
-    flatten,
-    get,
-    get_1d_coord,
-    get_flat_coord,
-    get_hier_coord,
-    group,
-    make_identity_layout,
-    make_layout,
-    prepend,
-    rank,
-    replace,
-    select,
-    shape,
-    slice_,
-    slice_and_offset,
-    stride,
-    take,
-    unflatten,
-)
-from .core.tuples import (
-    colex_geq,
-    colex_gtr,
-    colex_leq,
-    colex_less,
-    compact_col_major,
-    compact_order,
-    compact_row_major,
-    compatible,
-    congruent,
-    crd2crd,
-    crd2idx,
-    elem_geq,
-    elem_gtr,
-    elem_leq,
-    elem_less,
-    elem_scale,
-    idx2crd,
-    inner_product,
-    lex_geq,
-    lex_gtr,
-    lex_leq,
-    lex_less,
-    prefix_product,
-    product,
-    product_each,
-    repeat_like,
-    round_up,
-    safe_div,
-    shape_div,
-    suffix_product,
-    unwrap,
-    weakly_congruent,
-    wrap,
-)
-from .core.tuples import (
-    max as max,  # noqa: A004  (cutepy.max; not in __all__)
-)
-from .core.tuples import (
-    min as min,  # noqa: A004
-)
-from .notation import parse
+# The public surface: every module below owns its exports (its ``__all__``); ``cutepy``
+# re-exports them, and ``__all__`` is made of those lists, so a new operation is exported by
+# adding it to its module's list. Layer by layer: values and the layout, the algebra, text in.
+from .core import basis as _basis
+from .core import errors as _errors
+from .core import layout as _layout
+from .core import limits as _limits
+from .core import tuples as _tuples
+from .core.basis import *  # noqa: F403
+from .core.errors import *  # noqa: F403
+from .core.layout import *  # noqa: F403
+from .core.layout import slice_
+from .core.limits import *  # noqa: F403
+from .core.tuples import *  # noqa: F403
+from .core.tuples import max as max  # noqa: A004  (cutepy.max; not in __all__)
+from .core.tuples import min as min  # noqa: A004
 
 # isort: split
-# kernel design: tensors (the divides and size also take tensors), atoms, tiled MMA and copy
-from .kernels.atoms import CopyAtom, MMAAtom, copy_atom, copy_atoms, gmma_smem_layout, mma_atom, mma_atoms
-from .kernels.tensor import (
-    Tensor,
-    composition,
-    flat_divide,
-    inner_partition,
-    local_partition,
-    local_tile,
-    logical_divide,
-    make_fragment_like,
-    make_identity_tensor,
-    make_tensor,
-    outer_partition,
-    size,
-    tiled_divide,
-    zipped_divide,
-)
-from .kernels.tiled import (
-    ThrCopy,
-    ThrMMA,
-    TiledCopy,
-    TiledMMA,
-    make_cotiled_copy,
-    make_tiled_copy,
-    make_tiled_copy_A,
-    make_tiled_copy_B,
-    make_tiled_copy_C,
-    make_tiled_copy_C_atom,
-    make_tiled_copy_D,
-    make_tiled_copy_S,
-    make_tiled_mma,
-    partition_fragment_A,
-    partition_fragment_B,
-    partition_fragment_C,
-    partition_shape_A,
-    partition_shape_B,
-    partition_shape_C,
-)
-from .kernels.tiled.checks import CheckResult, check_cover, check_fits, check_vectorization
+from .algebra import casting as _casting
+from .algebra import coalesce as _coalesce
+from .algebra import complement as _complement
+from .algebra import composition as _composition
+from .algebra import divides as _divides
+from .algebra import inverse as _inverse
+from .algebra import products as _products
+from .algebra import swizzle as _swizzle
+from .algebra.casting import *  # noqa: F403
+from .algebra.coalesce import *  # noqa: F403
+from .algebra.complement import *  # noqa: F403
+from .algebra.composition import *  # noqa: F403
+from .algebra.divides import *  # noqa: F403
+from .algebra.inverse import *  # noqa: F403
+from .algebra.products import *  # noqa: F403
+from .algebra.swizzle import *  # noqa: F403
 
 # isort: split
-# symbolic, proofs, derivations
-from .core.limits import limits  # noqa: E402 - ``with cutepy.limits(max_elements=n):`` (the module stays cutepy.core.limits)
-from .derivation import Derivation, explain
-from .equivalence import Equivalence, equivalent
-from .symbolic import assuming, declare, subs, symbols
+from . import notation as _notation
+from .notation import *  # noqa: F403
+
+# isort: split
+# kernel design: tensors (the algebra takes them too), atoms, tiled MMA and copy
+from .kernels import atoms as _atoms
+from .kernels import tensor as _tensor
+from .kernels import tiled as _tiled
+from .kernels.atoms import *  # noqa: F403
+from .kernels.tensor import *  # noqa: F403
+from .kernels.tiled import *  # noqa: F403
+from .kernels.tiled import checks as _checks
+from .kernels.tiled.checks import *  # noqa: F403
+
+# isort: split
+# symbolic, proofs, derivations: namespaces of their own; cutepy takes their main entry points
+from .derivation import Derivation as Derivation
+from .derivation import explain as explain
+from .equivalence import Equivalence as Equivalence
+from .equivalence import equivalent as equivalent
+from .symbolic import assuming as assuming
+from .symbolic import declare as declare
+from .symbolic import subs as subs
+from .symbolic import symbols as symbols
+
+_ANALYSES = ["Derivation", "Equivalence", "assuming", "declare", "equivalent", "explain", "subs", "symbols"]
 
 __version__ = "0.1.0"
 
@@ -231,40 +133,11 @@ def _register_display() -> None:
 _register_display()
 
 __all__ = [
-    "AdmissibilityError", "ComposedLayout", "CutepyError", "E", "Layout", "LayoutError",
-    "LayoutLeft", "LayoutRight", "ParseError", "ProgramError", "ScaledBasis", "Swizzle", "SymbolicError",
-    "Undecided",
-    "append", "blocked_product", "ceil_div", "coalesce", "compatible", "complement",
-    "composition", "congruent", "coshape", "cosize", "crd2idx", "depth", "dice", "downcast", "filter",
-    "filter_zeros", "flat_divide", "flat_product", "flatten", "get", "get_1d_coord", "get_flat_coord",
-    "get_hier_coord", "get_nonswizzle_portion", "get_swizzle_portion", "group", "idx2crd",
-    "inner_product", "is_admissible", "left_inverse", "limits", "logical_divide", "logical_product",
-    "make_composed_layout", "make_fragment_like", "make_identity_layout", "make_layout",
-    "make_layout_like", "make_ordered_layout", "make_swizzle", "max_common_layout",
-    "max_common_vector", "nullspace", "parse", "prefix_product", "prepend", "product",
-    "raked_product", "rank", "recast_layout", "replace", "right_inverse", "select", "shape",
-    "shape_div", "size", "slice_and_offset", "stride", "suffix_product", "take", "tile_to_shape",
-    "tiled_divide", "tiled_product", "upcast", "weakly_congruent", "zipped_divide", "zipped_product",
-    # kernel design
-    "CheckResult", "CopyAtom", "MMAAtom", "Tensor", "ThrCopy", "ThrMMA", "TiledCopy", "TiledMMA",
-    "check_cover", "check_fits", "check_vectorization", "copy_atom", "copy_atoms",
-    "gmma_smem_layout", "inner_partition", "local_partition", "local_tile", "make_identity_tensor",
-    "make_tensor", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C",
-    "make_tiled_mma", "mma_atom", "mma_atoms", "outer_partition", "partition_fragment_A",
-    "partition_fragment_B", "partition_fragment_C", "partition_shape_A", "partition_shape_B",
-    "partition_shape_C",
-    "make_cotiled_copy", "make_tiled_copy_C_atom", "make_tiled_copy_D", "make_tiled_copy_S",
-    # C++ CuTe functions (issue 10)
-    "compact_col_major", "compact_order", "compact_row_major", "coprofile", "crd2crd",
-    "domain_distribute", "domain_offset", "evenly_divides", "max_alignment", "product_each", "round_up",
-    "unflatten", "elem_less", "elem_leq", "elem_gtr", "elem_geq", "lex_less", "lex_leq", "lex_gtr",
-    "lex_geq", "colex_less", "colex_leq", "colex_gtr", "colex_geq", "repeat_like", "unwrap", "wrap",
-    "elem_scale", "safe_div",
-    # symbolic, proofs, derivations
-    "Derivation", "Equivalence", "assuming", "declare", "equivalent", "explain", "subs",
-    "symbols",
-    # pictures (lazy: cutepy.viz)
-    "print_layout",
+    *_errors.__all__, *_basis.__all__, *_layout.__all__, *_tuples.__all__, *_limits.__all__,
+    *_coalesce.__all__, *_composition.__all__, *_complement.__all__, *_inverse.__all__, *_divides.__all__,
+    *_products.__all__, *_casting.__all__, *_swizzle.__all__, *_notation.__all__,
+    *_tensor.__all__, *_atoms.__all__, *_tiled.__all__, *_checks.__all__, *_ANALYSES,
+    *_LAZY_NAMES,  # pictures, loaded with cutepy.viz on first use
 ]
 
 #: C++'s ``slice(crd, x)``, ``max``/``min`` of an IntTuple: reachable as ``cutepy.slice``,

@@ -37,7 +37,7 @@ from .algebra.products import (
     tiled_product,
     zipped_product,
 )
-from .algebra.swizzle import ComposedLayout
+from .algebra.swizzle import ComposedLayout, is_layout
 from .banks import analyze_layout
 from .core.errors import CutepyError, ParseError
 from .core.layout import Layout, cosize, depth, flatten, rank, size
@@ -133,7 +133,7 @@ def _int(text: str, name: str) -> int:
 
 def _layout(text: str, name: str) -> Layout | ComposedLayout:
     value = parse(text)
-    if not isinstance(value, (Layout, ComposedLayout)):
+    if not is_layout(value):
         raise CutepyError(f"{name} takes a layout here, not the tiler {text!r}")
     return value
 

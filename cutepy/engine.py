@@ -209,7 +209,7 @@ def offset_bound(layout: Any) -> int:
         outer = getattr(layout, "outer", None)
         return offset_bound(outer) if type(outer) is Layout else 0
     n = 0
-    for s, d in zip(it.flatten(layout.shape), it.flatten(layout.stride)):
+    for s, d in zip(it.flatten_tuple(layout.shape), it.flatten_tuple(layout.stride)):
         if type(s) is int and type(d) is int:
             n += (s - 1) * abs(d)
     return n

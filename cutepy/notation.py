@@ -228,3 +228,8 @@ def parse_layout(text: str) -> Layout:
     if type(result) is not Layout:
         raise ParseError("expected a single layout", text, 0)
     return result
+
+#: what cutepy exports from this module (cutepy.__all__ is made of these lists)
+__all__ = [
+    "parse",
+]

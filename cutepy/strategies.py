@@ -86,7 +86,7 @@ def int_tuples(leaves: st.SearchStrategy | None = None, max_leaves: int = 4,
         n = draw(st.integers(1, max_leaves))
         profile = _profile_like(draw, n, max_depth)
         flat = [draw(leaves) for _ in range(n)]
-        return it.unflatten(flat, profile) if type(profile) is tuple else flat[0]
+        return it.unflatten_tuple(flat, profile) if type(profile) is tuple else flat[0]
 
     return build()
 
@@ -104,8 +104,8 @@ def layouts(draw: Any, max_leaves: int = 4, max_depth: int = 2, max_stride: int 
     """Any layout: random shape, random strides (0 included, negatives if asked)."""
     shape = draw(shapes(max_leaves, max_depth))
     lo = -max_stride if negative else 0
-    flat = [draw(st.integers(lo, max_stride)) for _ in it.flatten(shape)]
-    stride = it.unflatten(flat, shape) if type(shape) is tuple else flat[0]
+    flat = [draw(st.integers(lo, max_stride)) for _ in it.flatten_tuple(shape)]
+    stride = it.unflatten_tuple(flat, shape) if type(shape) is tuple else flat[0]
     return Layout(shape, stride)
 
 
@@ -125,7 +125,7 @@ def tiling_layouts(draw: Any, max_leaves: int = 4, max_depth: int = 2, gaps: boo
     profile = _profile_like(draw, n, max_depth)
     if type(profile) is not tuple:
         return Layout(flat_shape[0], strides[0])
-    return Layout(it.unflatten(flat_shape, profile), it.unflatten(strides, profile))
+    return Layout(it.unflatten_tuple(flat_shape, profile), it.unflatten_tuple(strides, profile))
 
 
 def injective_layouts(max_leaves: int = 4, max_depth: int = 2) -> st.SearchStrategy:
@@ -149,7 +149,7 @@ def _divisors(n: int) -> list[int]:
 def _aligned_layout(draw: Any, A: Layout, max_leaves: int = 3) -> Layout:
     """A layout whose strides and shapes come from A's mode extents, so that it is
     likely (not certain) to compose admissibly with A."""
-    fs = it.flatten(A.shape) if type(A.shape) is tuple else (A.shape,)
+    fs = it.flatten_tuple(A.shape) if type(A.shape) is tuple else (A.shape,)
     prefix = [1]
     for s in fs:
         prefix.append(prefix[-1] * s)
@@ -165,7 +165,7 @@ def _aligned_layout(draw: Any, A: Layout, max_leaves: int = 3) -> Layout:
     profile = _profile_like(draw, n, 1)
     if type(profile) is not tuple:
         return Layout(shape[0], stride[0])
-    return Layout(it.unflatten(shape, profile), it.unflatten(stride, profile))
+    return Layout(it.unflatten_tuple(shape, profile), it.unflatten_tuple(stride, profile))
 
 
 @st.composite
@@ -216,12 +216,12 @@ def swizzles(draw: Any) -> Any:
 def negative_stride_layouts(draw: Any, max_leaves: int = 4, max_depth: int = 2) -> Layout:
     """Tiling layouts with some strides negated (reversed modes): injective, C++-evaluable."""
     L = draw(tiling_layouts(max_leaves, max_depth))
-    flat = it.flatten(L.stride) if type(L.stride) is tuple else (L.stride,)
+    flat = it.flatten_tuple(L.stride) if type(L.stride) is tuple else (L.stride,)
     signs = [draw(st.sampled_from((1, -1))) for _ in flat]
     if all(g == 1 for g in signs):
         signs[0] = -1
     neg = tuple(d * g for d, g in zip(flat, signs))
-    return Layout(L.shape, it.unflatten(neg, L.shape) if type(L.shape) is tuple else neg[0])
+    return Layout(L.shape, it.unflatten_tuple(neg, L.shape) if type(L.shape) is tuple else neg[0])
 
 
 @st.composite
@@ -247,7 +247,7 @@ def swizzled_layouts(draw: Any, max_leaves: int = 3) -> ComposedLayout:
     profile = _profile_like(draw, len(flat), 2)
     if type(profile) is not tuple:
         return ComposedLayout(sw, 0, Layout(flat[0], strides[0]))
-    shape, stride = it.unflatten(tuple(flat), profile), it.unflatten(tuple(strides), profile)
+    shape, stride = it.unflatten_tuple(tuple(flat), profile), it.unflatten_tuple(tuple(strides), profile)
     return ComposedLayout(sw, 0, Layout(shape, stride))
 
 

@@ -21,18 +21,17 @@ from typing import Any
 from ..core import inttuple as it
 from ..core.basis import ScaledBasis
 from ..core.errors import AdmissibilityError, CutepyError
-from ..core.layout import Layout, layout_arg
+from ..core.layout import Layout, layout_arg, own
 from ..core.tuples import as_int, check_int_tuple
 from .coalesce import coalesce
 from .divides import logical_divide
 from .inverse import right_inverse
 from .products import tiled_product
-from .swizzle import ComposedLayout, Swizzle
 
 
 def _int_strides(layout: Layout, fn: str) -> None:
     """Raise unless every stride of ``layout`` is an integer (not a basis element)."""
-    for d in it.flatten(layout.stride):
+    for d in it.flatten_tuple(layout.stride):
         if isinstance(d, ScaledBasis):
             raise CutepyError(f"{fn} of {layout} needs integer strides; {d} is a basis element")
 
@@ -58,12 +57,6 @@ def _up(s: Any, d: Any, n: int, L: Layout) -> tuple[Any, Any]:
     return -(-s // -(-n // ad)), sign * -(-ad // n)
 
 
-def _pow2_log(n: int, what: str) -> int:
-    if n & (n - 1):
-        raise CutepyError(f"{what} of a swizzle: {n} is not a power of two")
-    return n.bit_length() - 1
-
-
 def upcast(layout: Any, n: int) -> Any:
     """Layout of ``n``-element vectors, as C++'s ``upcast<N>``.
 
@@ -82,33 +75,14 @@ def upcast(layout: Any, n: int) -> Any:
     >>> upcast(Layout(6, -2), 4)
     3:-1
     """
-    if type(layout) not in (Layout, ComposedLayout, Swizzle):
-        layout = layout_arg(layout, "upcast")
     n = _check_factor(n, "upcast")
-    if type(layout) is Layout:
-        _int_strides(layout, "upcast")
-    if type(layout) is Swizzle:
-        m = layout.base - _pow2_log(n, "upcast")
-        if m >= 0:
-            return Swizzle(layout.bits, m, layout.shift)
-        return Swizzle(max(layout.bits + m, 0), 0, layout.shift)
-    if type(layout) is ComposedLayout:
-        return _compose3(upcast(layout.outer, n), _up_offset(layout.offset, n), upcast(layout.inner, n))
+    if (impl := own(layout, "upcast")) is not None:
+        return impl(n)
+    if type(layout) is not Layout:
+        layout = layout_arg(layout, "upcast")
+    _int_strides(layout, "upcast")
     s, d = _up(layout.shape, layout.stride, n, layout)
     return Layout._new(s, d)
-
-
-def _up_offset(off: Any, n: int) -> Any:
-    if off == 0:
-        return 0
-    if off % n:
-        raise AdmissibilityError(f"upcast by {n}: the offset {off} is not a multiple of {n}")
-    return off // n
-
-
-def _compose3(outer: Any, offset: Any, inner: Any) -> Any:
-    """``outer o offset o inner``, kept composed even when the swizzle has no bits left (as C++)."""
-    return ComposedLayout(outer, offset, inner)
 
 
 def _down(s: Any, d: Any, n: int) -> tuple[Any, Any]:
@@ -138,17 +112,14 @@ def downcast(layout: Any, n: int) -> Any:
     cutepy.AdmissibilityError: downcast of (4,8):(2,8) by 2: no mode has stride 1 \
 (C++: Downcast requires adjacent elements)
     """
-    if type(layout) not in (Layout, ComposedLayout, Swizzle):
-        layout = layout_arg(layout, "downcast")
     n = _check_factor(n, "downcast")
-    if type(layout) is Layout:
-        _int_strides(layout, "downcast")
-    if type(layout) is Swizzle:
-        return Swizzle(layout.bits, layout.base + _pow2_log(n, "downcast"), layout.shift)
-    if type(layout) is ComposedLayout:
-        return _compose3(downcast(layout.outer, n), layout.offset * n, downcast(layout.inner, n))
+    if (impl := own(layout, "downcast")) is not None:
+        return impl(n)
+    if type(layout) is not Layout:
+        layout = layout_arg(layout, "downcast")
+    _int_strides(layout, "downcast")
     stride = layout.stride
-    if 1 not in (it.flatten(stride) if type(stride) is tuple else (stride,)):
+    if 1 not in (it.flatten_tuple(stride) if type(stride) is tuple else (stride,)):
         raise AdmissibilityError(f"downcast of {layout} by {n}: no mode has stride 1 "
                                  "(C++: Downcast requires adjacent elements)")
     s, d = _down(layout.shape, stride, n)
@@ -196,13 +167,13 @@ def make_layout_like(layout: Layout) -> Layout:
     >>> make_layout_like(Layout((2, 3, 4), (20, 0, 1)))
     (2,3,4):(4,0,1)
     """
-    if type(layout) is ComposedLayout:
-        return make_layout_like(layout.inner)
+    if (impl := own(layout, "make_layout_like")) is not None:
+        return impl()
     if type(layout) is not Layout:
         layout = layout_arg(layout, "make_layout_like")
     _int_strides(layout, "make_layout_like")
     shape, stride = layout.shape, layout.stride
-    return Layout._new(shape, it.compact_order(it.filter_zeros(stride, shape), stride))
+    return Layout._new(shape, it.compact_order_tuple(it.filter_zeros_tuple(stride, shape), stride))
 
 
 def make_ordered_layout(shape: Any, order: Any = None) -> Layout:
@@ -223,7 +194,7 @@ def make_ordered_layout(shape: Any, order: Any = None) -> Layout:
         return Layout._new(shape, it.compact_major(shape))
     order = as_int(order)
     check_int_tuple(order, "make_ordered_layout", 2)
-    return Layout._new(shape, it.compact_order(shape, order))
+    return Layout._new(shape, it.compact_order_tuple(shape, order))
 
 
 def make_fragment_like(layout: Any) -> Layout:
@@ -231,24 +202,32 @@ def make_fragment_like(layout: Any) -> Layout:
 
     Mode 0 keeps its stride-0 leaves and is otherwise LayoutLeft; the other modes follow
     ``layout``'s stride order; the two are joined by ``tiled_product``. A rank-1 layout
-    gives the compact column-major layout of its shape.
+    gives the compact column-major layout of its shape. A swizzled layout gives the fragment of
+    the layout under its swizzle; a tensor a fresh zeroed register tensor over the fragment.
+
+    Pre:  ``layout`` is a layout (plain or swizzled), a shape or a tensor.
+    Post: ``shape(result) == shape(layout)``; the result is compact once its stride-0 modes are
+          filtered (``cosize(filter(result)) == size(filter(result))``).
 
     >>> make_fragment_like(Layout((4, 3, 2), (3, 0, 12)))
     (4,3,2):(1,4,12)
     """
-    if type(layout) is ComposedLayout:
-        return make_fragment_like(layout.inner)
+    if (impl := own(layout, "make_fragment_like")) is not None:
+        return impl()
     if type(layout) is not Layout:
         return Layout._new(Layout(layout).shape, it.compact_major(Layout(layout).shape))
     shape, stride = layout.shape, layout.stride
+    if any(type(d) is not int for d in (it.flatten_tuple(stride) if type(stride) is tuple else (stride,))):
+        # basis strides (a coordinate tensor's) order as 0, as the atoms' C++ prints show
+        stride = it.transform_leaf(lambda d: d if type(d) is int else 0, stride)
     if type(shape) is not tuple or len(shape) < 2:
         return Layout._new(shape, it.compact_major(shape))
-    mode0 = Layout._new(shape[0], it.compact_major(it.filter_zeros(stride[0], shape[0])))
-    rest = Layout._new(shape[1:], it.compact_order(shape[1:], stride[1:]))
+    mode0 = Layout._new(shape[0], it.compact_major(it.filter_zeros_tuple(stride[0], shape[0])))
+    rest = Layout._new(shape[1:], it.compact_order_tuple(shape[1:], stride[1:]))
     return tiled_product(mode0, rest)
 
 
-def _cxx_gcd(t: Any, u: Any) -> Any:
+def cxx_gcd(t: Any, u: Any) -> Any:
     """C++ CuTe's ``gcd`` on integers, remainders truncated toward zero: the sign of the result
     follows C++'s loop (``gcd(4, -6) == -2``), as C++ answers with negative strides."""
     while True:
@@ -260,14 +239,14 @@ def _cxx_gcd(t: Any, u: Any) -> Any:
         t = it.tdivmod(t, u)[1]
 
 
-def _cxx_gcd_all(x: Any) -> Any:
+def cxx_gcd_all(x: Any) -> Any:
     """C++'s ``gcd`` of an IntTuple: a right fold over its modes (``gcd(a, gcd(b, c))``)."""
     if type(x) is not tuple:
         return x
-    vals = [_cxx_gcd_all(v) for v in x]
+    vals = [cxx_gcd_all(v) for v in x]
     acc = vals[-1]
     for v in reversed(vals[:-1]):
-        acc = _cxx_gcd(v, acc)
+        acc = cxx_gcd(v, acc)
     return acc
 
 
@@ -289,17 +268,12 @@ def max_alignment(layout: Any) -> Any:
 
     >>> max_alignment(Layout((4, 8), (1, 4))), max_alignment(Layout((4, 8), (1, 8)))
     (32, 4)
+    >>> from cutepy import ComposedLayout, Swizzle
     >>> max_alignment(ComposedLayout(Swizzle(3, 4, 3), 8, Layout((8, 64), (64, 1))))
     8
     """
-    if type(layout) is Swizzle:
-        return 1 << layout.base
-    if type(layout) is ComposedLayout:
-        if type(layout.outer) is not Swizzle or not isinstance(layout.inner, (Layout, ComposedLayout)):
-            return 1  # as C++: "do not attempt for general ComposedLayouts"
-        if not it.is_int(layout.offset):
-            raise CutepyError(f"max_alignment of {layout}: the offset must be an integer")
-        return _cxx_gcd(1 << layout.outer.base, _cxx_gcd(layout.offset, max_alignment(layout.inner)))
+    if (impl := own(layout, "max_alignment")) is not None:
+        return impl()
     if type(layout) is not Layout:
         layout = layout_arg(layout, "max_alignment")
     _int_strides(layout, "max_alignment")
@@ -310,8 +284,14 @@ def max_alignment(layout: Any) -> Any:
     static_d = tuple(d if type(d) is int else 0 for d in fd)
     F = Layout(static_s, static_d) if len(fs) > 1 else Layout(static_s[0], static_d[0])
     P = logical_divide(F, right_inverse(F))
-    n = _cxx_gcd(P[0].size(), _cxx_gcd_all(P[1].stride))
+    n = cxx_gcd(P[0].size(), cxx_gcd_all(P[1].stride))
     if n < 1:  # C++'s truncating gcd of negative strides: no alignment is negative
         raise AdmissibilityError(f"max_alignment of {layout}: C++ answers {n} (its gcd keeps the sign of a "
                                  "negative stride); an alignment is a positive element count")
     return n
+
+#: what cutepy exports from this module (cutepy.__all__ is made of these lists)
+__all__ = [
+    "downcast", "make_fragment_like", "make_layout_like", "make_ordered_layout", "max_alignment",
+    "recast_layout", "upcast",
+]

@@ -17,14 +17,8 @@ from ..core import events as ev
 from ..core import inttuple as it
 from ..core.basis import ScaledBasis
 from ..core.errors import CutepyError
-from ..core.layout import Layout, layout_arg
+from ..core.layout import Layout, layout_arg, own
 from ..core.tracing import recorder
-
-
-def _composed(x: Any) -> bool:
-    """Whether ``x`` is a composed layout ``outer o offset o inner`` (:mod:`cutepy.algebra.swizzle`,
-    which sits above this module, so it is recognised by its parts, not imported)."""
-    return type(x) is not Layout and hasattr(x, "inner") and hasattr(x, "outer")
 
 
 def coalesce_flat(fs: Any, fd: Any) -> tuple[Any, Any]:
@@ -62,7 +56,7 @@ def coalesce_flat(fs: Any, fd: Any) -> tuple[Any, Any]:
 
 def filter_flat(layout: Layout) -> tuple[Any, Any]:
     """``filter(layout)`` as ``(shape, stride)``: coalesce of the modes with non-zero stride."""
-    fs, fd = it.flatten(layout._shape), it.flatten(layout._stride)
+    fs, fd = it.flatten_tuple(layout._shape), it.flatten_tuple(layout._stride)
     keep_s = []
     keep_d = []
     for s, d in zip(fs, fd):
@@ -91,10 +85,10 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     """
     if (rec := recorder()) and rec.opens(coalesce):
         return rec.framed(coalesce, layout, profile)
-    if type(layout) is not Layout and not _composed(layout):
+    if (impl := own(layout, "coalesce")) is not None:
+        return impl(profile)
+    if type(layout) is not Layout:
         layout = layout_arg(layout, "coalesce")
-    if _composed(layout):  # as C++: coalesce the layout under the swizzle
-        return type(layout)(layout.outer, layout.offset, coalesce(layout.inner, profile))
     if type(profile) is tuple:
         shape, stride = layout.shape, layout.stride
         if type(shape) is not tuple:
@@ -110,7 +104,7 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
                 ss.append(m._shape)
                 dd.append(m._stride)
             else:
-                a, b = coalesce_flat(it.flatten(shape[i]), it.flatten(stride[i]))
+                a, b = coalesce_flat(it.flatten_tuple(shape[i]), it.flatten_tuple(stride[i]))
                 ss.append(a)
                 dd.append(b)
             rec and rec.emit(ev.ProfileMode(i, Layout._new(shape[i], stride[i]), p,
@@ -125,7 +119,7 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
             return Layout._new(1, 0)
         rec and rec.emit(ev.Start((shape, layout._stride)))
         return layout
-    s, d = coalesce_flat(it.flatten(shape), it.flatten(layout._stride))
+    s, d = coalesce_flat(it.flatten_tuple(shape), it.flatten_tuple(layout._stride))
     return Layout._new(s, d)
 
 
@@ -163,13 +157,18 @@ def filter(layout: Layout, profile: Any = None) -> Layout:  # noqa: A001 - CuTe'
     """
     if (rec := recorder()) and rec.opens(filter):
         return rec.framed(filter, layout, profile)
-    if type(layout) is not Layout and not _composed(layout):
+    if (impl := own(layout, "filter")) is not None:
+        return impl(profile)
+    if type(layout) is not Layout:
         layout = layout_arg(layout, "filter")
-    if _composed(layout):  # as C++: filter the layout under the swizzle
-        return type(layout)(layout.outer, layout.offset, filter(layout.inner, profile))
     if profile is None or type(profile) is not tuple:
         s, d = filter_flat(layout)
         return Layout._new(s, d)
     zeros = filter_zeros(layout)
     rec and rec.emit(ev.Zeros(zeros))
     return coalesce(zeros, profile)
+
+#: what cutepy exports from this module (cutepy.__all__ is made of these lists)
+__all__ = [
+    "coalesce", "filter", "filter_zeros",
+]

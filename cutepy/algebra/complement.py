@@ -22,10 +22,10 @@ from ..core import events as ev
 from ..core import inttuple as it
 from ..core.basis import ScaledBasis
 from ..core.errors import AdmissibilityError, CutepyError
-from ..core.layout import Layout, layout_arg
+from ..core.layout import Layout, layout_arg, own
 from ..core.tracing import recorder
 from ..core.tuples import as_int
-from .coalesce import _composed, coalesce_flat, filter_flat
+from .coalesce import coalesce_flat, filter_flat
 
 
 def complement(A: Layout, cotarget: Any = None) -> Layout:
@@ -44,14 +44,14 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
     """
     if (rec := recorder()) and rec.opens(complement):
         return rec.framed(complement, A, cotarget)
-    if type(A) is not Layout and not _composed(A):
-        A = layout_arg(A, "complement")
-    if type(A) is Layout and A._shape == ():
-        raise CutepyError("complement of the empty layout ():() is undefined (C++ builds no layout for it)")
     if cotarget is not None:
         cotarget = _check_cotarget(A, cotarget)
-    if _composed(A):  # as C++: the complement of the layout under the swizzle
-        return complement(A.inner, A.cosize() if cotarget is None else cotarget)
+    if (impl := own(A, "complement")) is not None:
+        return impl(cotarget)
+    if type(A) is not Layout:
+        A = layout_arg(A, "complement")
+    if A._shape == ():
+        raise CutepyError("complement of the empty layout ():() is undefined (C++ builds no layout for it)")
     fs, fd = filter_flat(A)
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)
@@ -89,7 +89,7 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
         strides.append(cur)
         cur = d * s
         rec and rec.emit(ev.Gap((s, d), strides[-1], shapes[-1], cur))
-    rest = it.product(it.ceil_div(cotarget, cur))
+    rest = it.product(it.ceil_div_tuple(cotarget, cur))
     rec and rec.emit(ev.CotargetRest(cotarget, cur, rest))
     shapes.append(rest)
     strides.append(cur)
@@ -101,7 +101,7 @@ def _check_cotarget(A: Any, cotarget: Any) -> Any:
     """A cotarget is a positive integer or a tuple of them (C++ builds a size-0 layout from 0);
     returned with numpy's integers as ``int``."""
     cotarget = as_int(cotarget)
-    leaves = it.flatten(cotarget) if type(cotarget) is tuple else (cotarget,)
+    leaves = it.flatten_tuple(cotarget) if type(cotarget) is tuple else (cotarget,)
     for x in leaves:
         if type(x) is not int and not it.is_symbolic_leaf(x):
             raise CutepyError(f"complement of {A}: the cotarget {cotarget!r} is not an integer or a shape")
@@ -126,7 +126,7 @@ def coshape(layout: Layout) -> Any:
     (4, 8)
     """
     total: Any = 0
-    for s, d in zip(it.flatten(layout.shape), it.flatten(layout.stride)):
+    for s, d in zip(it.flatten_tuple(layout.shape), it.flatten_tuple(layout.stride)):
         if isinstance(d, ScaledBasis):
             extent = d.value * (s - 1) if d.value >= 0 else -d.value * (s - 1)
             vec = [0] * (max(d.mode) + 1 if d.mode else 1)
@@ -145,3 +145,8 @@ def _add(a: Any, b: Any) -> Any:
     n = max(len(a), len(b))
     a, b = a + (0,) * (n - len(a)), b + (0,) * (n - len(b))
     return tuple(x + y for x, y in zip(a, b))
+
+#: what cutepy exports from this module (cutepy.__all__ is made of these lists)
+__all__ = [
+    "complement", "coshape",
+]

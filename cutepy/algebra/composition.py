@@ -31,7 +31,7 @@ from ..core import events as ev
 from ..core import inttuple as it
 from ..core.basis import ScaledBasis
 from ..core.errors import AdmissibilityError, CutepyError
-from ..core.layout import Layout, as_layout
+from ..core.layout import Layout, as_layout, own
 from ..core.tracing import recorder
 from .coalesce import coalesce_flat
 
@@ -49,10 +49,10 @@ def composition(A: Any, B: Any) -> Any:
     """
     if (rec := recorder()) and rec.opens(composition):
         return rec.framed(composition, A, B)
+    if (impl := own(A, "composition")) is not None:
+        rec and rec.emit(ev.ComposedA(A))
+        return impl(B)
     if type(A) is not Layout:
-        if hasattr(A, "compose") and not isinstance(A, str):
-            rec and rec.emit(ev.ComposedA(A))
-            return A.compose(B)
         A = as_layout(A)
         rec and rec.emit(ev.ReadA(A))
     if type(B) is Layout:
@@ -72,9 +72,9 @@ def composition(A: Any, B: Any) -> Any:
             raise CutepyError(f"composition of {A} with the empty tiler () is undefined "
                               "(C++ builds no layout for it)")
         return _compose_by_mode(A, B)
-    if hasattr(B, "compose_left"):
+    if (impl := own(B, "rcomposition")) is not None:
         rec and rec.emit(ev.ComposedB(B))
-        return B.compose_left(A)
+        return impl(A)
     raise CutepyError(f"composition: cannot use {B!r} as the right-hand side")
 
 
@@ -99,7 +99,7 @@ def coalesce_x(A: Layout) -> tuple[tuple, tuple]:
     A trailing size-1 mode is treated as size 2 so that its stride survives: only the
     last mode's stride matters past the domain, and composition reads nothing else there.
     """
-    fs, fd = it.flatten(A._shape), it.flatten(A._stride)
+    fs, fd = it.flatten_tuple(A._shape), it.flatten_tuple(A._stride)
     if not fs:
         return (2,), (0,)
     if fs[-1] == 1:
@@ -114,6 +114,11 @@ def coalesce_x(A: Layout) -> tuple[tuple, tuple]:
 def _compose_layouts(A: Layout, B: Layout) -> Layout:
     ls, ld = coalesce_x(A)
     (rec := recorder()) and rec.emit(ev.CoalesceX(A, B, ls, ld))
+    return _compose_flat(ls, ld, A, B)
+
+
+def _compose_flat(ls: tuple, ld: tuple, A: Layout, B: Layout) -> Layout:
+    rec = recorder()
     usage = [0] * (len(ls) - 1)
     signs: set = set()
     s, d = _impl(ls, ld, B._shape, B._stride, A, B, usage, signs)
@@ -257,6 +262,7 @@ def is_admissible(A: Layout, B: Any) -> bool:
         return False
     return True
 
-
-
-
+#: what cutepy exports from this module (cutepy.__all__ is made of these lists)
+__all__ = [
+    "composition", "is_admissible",
+]

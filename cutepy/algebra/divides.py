@@ -28,14 +28,13 @@ from typing import Any
 from ..core import events as ev
 from ..core import inttuple as it
 from ..core.errors import CutepyError
-from ..core.layout import Layout, as_layout, make_layout
+from ..core.layout import Layout, as_layout, make_layout, own
 from ..core.tracing import recorder, recording
 from ..core.tuples import as_int, check_int_tuple
 from ..core.tuples import ceil_div as checked_ceil_div
 from .coalesce import coalesce_flat
 from .complement import complement
 from .composition import composition
-from .swizzle import ComposedLayout
 
 
 def _tiler(t: Any) -> Any:
@@ -46,7 +45,7 @@ def _tiler(t: Any) -> Any:
         return Layout(t)
     if isinstance(t, (tuple, list)):
         return tuple(_tiler(x) for x in t)
-    if hasattr(t, "compose"):
+    if own(t, "rcomposition") is not None:  # a swizzle or a swizzled layout composes from the right
         return t
     raise CutepyError(f"{t!r} is not a tiler (a layout, a shape, or a tuple of tilers)")
 
@@ -67,10 +66,10 @@ def _cotarget(A: Any, T: Any) -> Any:
             first = first[0]
         if type(first) is int and first != 1 and first % extent == 0:
             return size  # the extent splits A's first mode evenly: the size will do
-    fs = it.flatten(A.shape) if type(A.shape) is tuple else (A.shape,)
-    fd = it.flatten(A.stride) if type(A.stride) is tuple else (A.stride,)
-    ts = it.flatten(T.shape) if type(T.shape) is tuple else (T.shape,)
-    td = it.flatten(T.stride) if type(T.stride) is tuple else (T.stride,)
+    fs = it.flatten_tuple(A.shape) if type(A.shape) is tuple else (A.shape,)
+    fd = it.flatten_tuple(A.stride) if type(A.stride) is tuple else (A.stride,)
+    ts = it.flatten_tuple(T.shape) if type(T.shape) is tuple else (T.shape,)
+    td = it.flatten_tuple(T.stride) if type(T.stride) is tuple else (T.stride,)
     if any(type(x) is not int for x in fs + fd + ts + td):
         return size
     extent = max([s * abs(d) for s, d in zip(ts, td) if d != 0 and s != 1], default=1)
@@ -82,7 +81,7 @@ def _cotarget(A: Any, T: Any) -> Any:
     with recording(None):  # the shape of coalesce(A) (C++'s bw_coalesce); not a step to explain
         cs = coalesce_flat(fs, fd)[0]
     shape = list(cs) if type(cs) is tuple else [cs]
-    if len(shape) < 2 or it.product(it.ceil_div(tuple(shape), extent)) == -(-size // extent):
+    if len(shape) < 2 or it.product(it.ceil_div_tuple(tuple(shape), extent)) == -(-size // extent):
         return size
     return tuple(shape)
 
@@ -112,21 +111,35 @@ def _modes(A: Layout) -> list[Layout]:
 
 
 def logical_divide(A: Any, tiler: Any) -> Any:
-    """``composition(A, make_layout(T, complement(T, size(A))))``, by mode for a tuple tiler."""
+    """``composition(A, make_layout(T, complement(T, size(A))))``, by mode for a tuple tiler.
+
+    ``A`` is a Layout (or a shape), a swizzled layout (divided under its swizzle, as C++) or a
+    tensor (its layout divided, its engine kept); an integer tiler ``n`` is ``n:1``, ``None``
+    keeps a mode.
+
+    Pre:  the tiler (each mode of a tuple tiler) has a complement in ``A``'s size and divides
+          ``A``'s shape where composition needs it (else ``AdmissibilityError``); a tuple tiler
+          has at most ``rank(A)`` modes (else ``CutepyError``).
+    Post: ``result == composition(A, make_layout(tiler, complement(tiler, size(A))))``: mode 0
+          (of each mode) is one tile, mode 1 enumerates the tiles.
+
+    >>> logical_divide(Layout(8, 1), 4)
+    (4,2):(1,4)
+    >>> from cutepy import make_identity_tensor
+    >>> logical_divide(make_identity_tensor((4, 8)), (2, 4))
+    ArithTuple(0,0) o ((2,2),(4,2)):((1@0,2@0),(1@1,4@1))
+    """
     if (rec := recorder()) and rec.opens(logical_divide):
         return rec.framed(logical_divide, A, tiler)
+    if (impl := own(A, "logical_divide")) is not None:
+        return impl(tiler)
     tiler = _tiler(tiler)
-    if type(A) is ComposedLayout:  # as C++: divide the layout under the swizzle
-        return ComposedLayout(A.outer, A.offset, logical_divide(A.inner, tiler))
-    if isinstance(A, Layout) or not hasattr(A, "compose"):
-        A = as_layout(A)
-        if tiler is None:
-            rec and rec.emit(ev.NoTiler())
-            return A
-        if isinstance(tiler, tuple):
-            return by_mode(logical_divide, A, tiler)
-    elif isinstance(tiler, tuple):
-        raise CutepyError("logical_divide of a composed layout takes a single layout tiler")
+    A = as_layout(A)
+    if tiler is None:
+        rec and rec.emit(ev.NoTiler())
+        return A
+    if isinstance(tiler, tuple):
+        return by_mode(logical_divide, A, tiler)
     # as C++: the cotarget is the shape of coalesce(A), not its size (ceil_div per mode)
     divisor = make_layout(tiler, complement(tiler, _cotarget(A, tiler)))
     rec and rec.emit(ev.Divisor(divisor))
@@ -144,18 +157,18 @@ def by_mode(op: Callable[[Any, Any], Layout], A: Layout, tiler: tuple) -> Layout
 
 
 def unzip_modes(L: Layout, tiler: Any) -> tuple[Layout, Layout]:
-    """Split a by-mode divide or product into (tile part, rest part), as C++'s ``zip2_by``."""
+    """Split a by-mode divide or product into (tile part, rest part), as C++'s ``zip2_by``: a mode
+    whose tiler is ``None`` was left as it is, and must itself be a (tile, rest) pair."""
     if isinstance(tiler, tuple):
         modes = _modes(L)
-        pairs = []
-        for m, t in zip(modes, tiler):
-            if t is None:
-                raise CutepyError("zipped, tiled and flat divides/products need a tiler in every mode")
-            pairs.append(unzip_modes(m, t))
+        pairs = [unzip_modes(m, t) for m, t in zip(modes, tiler)]
         firsts = [p[0] for p in pairs]
         seconds = [p[1] for p in pairs] + modes[len(tiler):]
         empty = Layout._new((), ())  # as C++: an empty tiler zips to an empty tile mode
         return (make_layout(*firsts) if firsts else empty), (make_layout(*seconds) if seconds else empty)
+    if tiler is None and (type(L.shape) is not tuple or len(L.shape) != 2):
+        raise CutepyError(f"a tiler mode None keeps the mode {L} as it is, and zipping needs it to be "
+                          "a (tile, rest) pair (C++'s zip2_by: \"Expected a pair\")")
     return L[0], L[1]
 
 
@@ -165,8 +178,6 @@ def zip_by_tiler(logical: Callable[[Any, Any], Layout], A: Any, tiler: Any) -> L
     if tiler is None:
         raise CutepyError(f"{logical.__name__.replace('logical', 'zipped')}: no tiler (None); the zipped, "
                           "tiled and flat forms need one (C++ rejects `_` here)")
-    if type(A) is ComposedLayout:  # as C++: zip the layout under the swizzle
-        return ComposedLayout(A.outer, A.offset, zip_by_tiler(logical, A.inner, tiler))
     L = logical(A, tiler)
     if not isinstance(tiler, tuple):
         (rec := recorder()) and rec.emit(ev.Zipped(L))
@@ -185,37 +196,72 @@ def _spread(mode: Layout) -> list[Layout]:
 
 
 def unpack_rest(z: Any) -> Any:
-    """``(T, (R0, R1, ...))`` -> ``(T, R0, R1, ...)``: the tiled form (C++ ``z(_, repeat<R1>(_))``)."""
-    if type(z) is ComposedLayout:
-        return ComposedLayout(z.outer, z.offset, unpack_rest(z.inner))
+    """``(T, (R0, R1, ...))`` -> ``(T, R0, R1, ...)``: the tiled form (C++ ``z(_, repeat<R1>(_))``);
+    a swizzled ``z`` (a product by a swizzled tiler) unpacks the layout under its swizzle."""
+    if (impl := own(z, "map_layout")) is not None:
+        return impl(unpack_rest)
     return make_layout(z[0], *_spread(z[1]))
 
 
 def unpack_all(z: Any) -> Any:
     """``((T0, T1, ...), (R0, R1, ...))`` -> ``(T0, T1, ..., R0, R1, ...)``: the flat form."""
-    if type(z) is ComposedLayout:
-        return ComposedLayout(z.outer, z.offset, unpack_all(z.inner))
+    if (impl := own(z, "map_layout")) is not None:
+        return impl(unpack_all)
     return make_layout(*_spread(z[0]), *_spread(z[1]))
 
 
 def zipped_divide(A: Any, tiler: Any) -> Layout:
-    """``((TileM,TileN,...), (RestM,RestN,...,L,...))``."""
+    """``((TileM,TileN,...), (RestM,RestN,...,L,...))``: :func:`logical_divide` with the tiles zipped.
+
+    A ``None`` mode of a tuple tiler keeps a mode that is already a (tile, rest) pair, as
+    C++'s ``zip2_by`` (the TiledMMA partitioners divide ``(_, (ThrM, ThrN))`` so).
+
+    Pre:  as :func:`logical_divide`; a tiler is given (not ``None``), and each ``None`` mode of a
+          tuple tiler has rank 2 (else ``CutepyError``).
+    Post: mode 0 is one tile and mode 1 enumerates the tiles; the function is
+          ``logical_divide(A, tiler)``'s, regrouped.
+
+    >>> zipped_divide(Layout((8, 6)), (4, 3))
+    ((4,3),(2,2)):((1,8),(4,24))
+    >>> zipped_divide(Layout(((32, 4), (4, 8))), (None, (2, 2)))
+    ((32,(2,2)),(4,(2,4))):((1,(128,512)),(32,(256,1024)))
+    """
     if (rec := recorder()) and rec.opens(zipped_divide):
         return rec.framed(zipped_divide, A, tiler)
+    if (impl := own(A, "zipped_divide")) is not None:
+        return impl(tiler)
     return zip_by_tiler(logical_divide, A, tiler)
 
 
 def tiled_divide(A: Any, tiler: Any) -> Layout:
-    """``((TileM,TileN,...), RestM, RestN, ..., L, ...)``."""
+    """``((TileM,TileN,...), RestM, RestN, ..., L, ...)``: :func:`zipped_divide` with mode 1 unpacked.
+
+    Pre:  as :func:`zipped_divide`.
+    Post: ``result(t, r0, r1, ...) == zipped_divide(A, tiler)(t, (r0, r1, ...))``.
+
+    >>> tiled_divide(Layout((8, 6)), (4, 3))
+    ((4,3),2,2):((1,8),4,24)
+    """
     if (rec := recorder()) and rec.opens(tiled_divide):
         return rec.framed(tiled_divide, A, tiler)
+    if (impl := own(A, "tiled_divide")) is not None:
+        return impl(tiler)
     return unpack_rest(zipped_divide(A, tiler))
 
 
 def flat_divide(A: Any, tiler: Any) -> Layout:
-    """``(TileM, TileN, ..., RestM, RestN, ..., L, ...)``."""
+    """``(TileM, TileN, ..., RestM, RestN, ..., L, ...)``: :func:`zipped_divide` with both modes unpacked.
+
+    Pre:  as :func:`zipped_divide`.
+    Post: ``result(t0, t1, ..., r0, r1, ...) == zipped_divide(A, tiler)((t0, t1, ...), (r0, r1, ...))``.
+
+    >>> flat_divide(Layout((8, 6)), (4, 3))
+    (4,3,2,2):(1,8,4,24)
+    """
     if (rec := recorder()) and rec.opens(flat_divide):
         return rec.framed(flat_divide, A, tiler)
+    if (impl := own(A, "flat_divide")) is not None:
+        return impl(tiler)
     return unpack_all(zipped_divide(A, tiler))
 
 
@@ -244,8 +290,6 @@ def ceil_div(target: Any, tiler: Any) -> Any:
     if isinstance(tiler, Layout):
         check_int_tuple(target, "ceil_div", 1)
         return complement(tiler, target).shape
-    if isinstance(tiler, ComposedLayout):
-        raise CutepyError(f"ceil_div: C++ has no ceil_div by a composed layout ({tiler})")
     return checked_ceil_div(target, tiler)
 
 
@@ -266,13 +310,12 @@ def domain_distribute(shape_a: Any, b: Any) -> Layout:
     >>> domain_distribute((15, 14), 6), domain_distribute((4, (6, 2)), 16)
     ((3,2):(1,15), (8,2):(1,24))
     """
-    if isinstance(shape_a, (Layout, ComposedLayout)):
-        shape_a = shape_a.shape
+    shape_a = getattr(shape_a, "shape", shape_a)  # a layout (plain or swizzled) gives its shape
     shape_a, b = as_int(shape_a), as_int(b)
     check_int_tuple(shape_a, "domain_distribute", 1)
     if type(b) is not int or b < 1:
         raise CutepyError(f"domain_distribute: b must be a positive integer, got {it.short_repr(b)}")
-    flat = it.flatten(shape_a) if type(shape_a) is tuple else (shape_a,)
+    flat = it.flatten_tuple(shape_a) if type(shape_a) is tuple else (shape_a,)
     if any(type(x) is not int or x < 1 for x in flat):
         raise CutepyError(f"domain_distribute: the shape {it.short_repr(shape_a)} must have positive "
                           "integer leaves (C++ requires a static shape)")
@@ -301,10 +344,8 @@ def evenly_divides(shape_a: Any, tiler: Any) -> bool:
     >>> evenly_divides((15, 14), domain_distribute((15, 14), 6)), evenly_divides(128, 96)
     (True, False)
     """
-    a = shape_a.shape if isinstance(shape_a, (Layout, ComposedLayout)) else shape_a
+    a = getattr(shape_a, "shape", shape_a)  # a layout (plain or swizzled) gives its shape
     check_int_tuple(a, "evenly_divides", 1)
-    if isinstance(tiler, ComposedLayout):
-        raise CutepyError(f"evenly_divides: C++ has no evenly_divides by a composed layout ({tiler})")
     if type(tiler) is tuple:
         modes = a if type(a) is tuple else (a,)
         if len(tiler) > len(modes):
@@ -314,3 +355,9 @@ def evenly_divides(shape_a: Any, tiler: Any) -> bool:
         check_int_tuple(tiler, "evenly_divides", 2)
     size_b = tiler.size() if isinstance(tiler, Layout) else it.product(tiler)
     return bool(it.product(a) == size_b * it.product(ceil_div(a, tiler)))
+
+#: what cutepy exports from this module (cutepy.__all__ is made of these lists)
+__all__ = [
+    "ceil_div", "domain_distribute", "evenly_divides", "flat_divide", "logical_divide", "tiled_divide",
+    "zipped_divide",
+]

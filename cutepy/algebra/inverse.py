@@ -20,18 +20,17 @@ from ..core import events as ev
 from ..core import inttuple as it
 from ..core.basis import ScaledBasis
 from ..core.errors import AdmissibilityError, CutepyError, Undecided
-from ..core.layout import Layout, layout_arg
+from ..core.layout import Layout, layout_arg, own
 from ..core.tracing import recorder
-from .coalesce import _composed, coalesce, coalesce_flat
+from .coalesce import coalesce, coalesce_flat
 from .composition import composition
-from .swizzle import ComposedLayout, Swizzle
 
 
 def _flat(L: Layout) -> tuple[tuple, tuple]:
     s, d = L.shape, L.stride
     if type(s) is not tuple:
         return (s,), (d,)
-    return it.flatten(s), it.flatten(d)
+    return it.flatten_tuple(s), it.flatten_tuple(d)
 
 
 def _wrap(shapes: list, strides: list) -> Layout:
@@ -44,7 +43,7 @@ def _wrap(shapes: list, strides: list) -> Layout:
 
 def _coalesced(A: Layout) -> tuple[tuple, tuple, list]:
     """``coalesce(A)``'s flat modes (integer strides only) and their column-major positions."""
-    fs, fd = coalesce_flat(it.flatten(A._shape), it.flatten(A._stride))
+    fs, fd = coalesce_flat(it.flatten_tuple(A._shape), it.flatten_tuple(A._stride))
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)
     _int_strides(A, fd)
@@ -78,10 +77,10 @@ def right_inverse(A: Layout) -> Layout:
     """
     if (rec := recorder()) and rec.opens(right_inverse):
         return rec.framed(right_inverse, A)
-    if type(A) is not Layout and not _composed(A):
+    if (impl := own(A, "right_inverse")) is not None:
+        return impl()
+    if type(A) is not Layout:
         A = layout_arg(A, "right_inverse")
-    if type(A) is ComposedLayout:
-        return _composed_inverse(right_inverse, A)
     fs, fd, pre = _coalesced(A)
     shapes, strides = [], []
     curr = 1
@@ -114,10 +113,10 @@ def left_inverse(A: Layout) -> Layout:
     """
     if (rec := recorder()) and rec.opens(left_inverse):
         return rec.framed(left_inverse, A)
-    if type(A) is not Layout and not _composed(A):
+    if (impl := own(A, "left_inverse")) is not None:
+        return impl()
+    if type(A) is not Layout:
         A = layout_arg(A, "left_inverse")
-    if type(A) is ComposedLayout:
-        return _composed_inverse(left_inverse, A)
     fs, fd, pre = _coalesced(A)
     order = sorted(range(len(fs)), key=fd.__getitem__)
     shapes: list = []
@@ -171,66 +170,8 @@ def _check_left_inverse(A: Layout, L: Layout) -> None:
             f"L(A(i)) == i: C++'s construction {L} gives L(A({k})) = {int(got[k])}")
 
 
-def _composed_inverse(inverse: Any, A: ComposedLayout) -> Any:
-    """``inverse(Sw o 0 o L) = inverse(L) o Sw`` (a swizzle is its own inverse), as C++;
-    with an offset, C++'s ``inverse(L) o -offset o Sw``."""
-    if not isinstance(A.outer, Swizzle):
-        raise CutepyError(f"{inverse.__name__} of {A}: C++ inverts a composed layout only with a "
-                          "swizzle outside")
-    if A.offset != 0:
-        return _offset_inverse(inverse, A)
-    R = composition(inverse(A.inner), A.outer)
-    n = A.size() if inverse is left_inverse else R.size()
-    if n > MAX_INVERSE_CHECK:
-        raise CutepyError(f"{inverse.__name__} of {A}: {n} elements to check, more than "
-                          f"MAX_INVERSE_CHECK = {MAX_INVERSE_CHECK}")
-    import numpy as np  # lazy: only this check of a swizzled inverse needs numpy
-
-    idx = np.arange(n, dtype=np.int64)
-    got = R.offsets(A.offsets(idx)) if inverse is left_inverse else A.offsets(R.offsets(idx))
-    if not np.array_equal(got, idx):
-        raise AdmissibilityError(
-            f"{inverse.__name__} of {A}: C++'s {inverse.__name__}(L) o Sw = {R} breaks the "
-            "post-condition: L moves the swizzle's bits out of order, so the swizzle does not "
-            "commute with it"
-        )
-    return R
-
-
 #: Largest swizzled layout whose inverse is checked element by element (numpy, int64).
 MAX_INVERSE_CHECK = 1 << 22
-
-
-def _offset_inverse(inverse: Any, A: ComposedLayout) -> ComposedLayout:
-    """C++'s ``inverse(Sw o off o L) = inverse(L) o -off o Sw``: a function of an index with
-    no domain of its own. Checked as the offset-0 case is: the right inverse on the indices
-    ``0 .. size(right_inverse(L)) - 1``, the left inverse on A's domain."""
-    if type(A.offset) is not int:
-        raise CutepyError(f"{inverse.__name__} of {A}: the offset must be an integer")
-    if not isinstance(A.inner, Layout):
-        raise CutepyError(f"{inverse.__name__} of {A}: the inner layout must be a Layout")
-    inv = inverse(A.inner)
-    R = ComposedLayout(inv, -A.offset, A.outer)
-    n = A.size() if inverse is left_inverse else inv.size()
-    if n > MAX_INVERSE_CHECK:
-        raise CutepyError(f"{inverse.__name__} of {A}: {n} elements to check, more than "
-                          f"MAX_INVERSE_CHECK = {MAX_INVERSE_CHECK}")
-    import numpy as np  # lazy: only this check of a swizzled inverse needs numpy
-
-    idx = np.arange(n, dtype=np.int64)
-    if inverse is left_inverse:
-        got = R.offsets(A.offsets(idx))
-    else:
-        inner = np.asarray(R.offsets(idx)) + 0
-        got = A.outer(A.offset + np.sign(inner) * A.inner.offsets(np.abs(inner)))
-    if not np.array_equal(got, idx):
-        k = int(np.nonzero(got != idx)[0][0])
-        which = f"R(A({k}))" if inverse is left_inverse else f"A(R({k}))"
-        raise AdmissibilityError(
-            f"{inverse.__name__} of {A}: C++'s answer {R} breaks the post-condition: {which} = "
-            f"{int(got[k])}: the offset moves the swizzle's input out of the range "
-            f"{inverse.__name__}({A.inner}) inverts")
-    return R
 
 
 def _int_strides(A: Layout, fd: tuple) -> None:
@@ -251,10 +192,10 @@ def nullspace(A: Layout) -> Layout:
     >>> nullspace(Layout((2, 4, 3), (1, 0, 2)))
     4:2
     """
-    if type(A) is not Layout and not _composed(A):
+    if (impl := own(A, "nullspace")) is not None:
+        return impl()
+    if type(A) is not Layout:
         A = layout_arg(A, "nullspace")
-    if type(A) is ComposedLayout:
-        return Layout._new(1, 0)
     fs, fd = _flat(A)
     rstride = it.compact_major(fs)
     shapes, strides = [], []
@@ -263,12 +204,6 @@ def nullspace(A: Layout) -> Layout:
             shapes.append(fs[k])
             strides.append(rstride[k])
     return _wrap(shapes, strides)
-
-
-def _swizzled_inner(C: ComposedLayout) -> Layout:
-    if not isinstance(C.outer, Swizzle):
-        raise CutepyError(f"{C} is not a swizzled layout (Sw o offset o layout)")
-    return C.inner
 
 
 def max_common_layout(A: Layout, B: Layout) -> Layout:
@@ -283,13 +218,12 @@ def max_common_layout(A: Layout, B: Layout) -> Layout:
     >>> max_common_layout(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 8)))
     4:1
     """
-    if type(A) is not Layout and not _composed(A):
+    if (impl := own(A, "max_common_layout")) is not None:
+        return impl(B)
+    if (impl := own(B, "rmax_common_layout")) is not None:
+        return impl(A)
+    if type(A) is not Layout:
         A = layout_arg(A, "max_common_layout")
-    if type(A) is ComposedLayout or type(B) is ComposedLayout:
-        C, other = (A, B) if type(A) is ComposedLayout else (B, A)
-        common = max_common_layout(_swizzled_inner(C), other)
-        base = 1 << C.outer.base
-        return composition(common, base) if base < common.size() else common
     inv_b = right_inverse(B)
     common = coalesce(composition(A, inv_b))
     s0 = common.shape[0] if type(common.shape) is tuple else common.shape
@@ -314,16 +248,12 @@ def max_common_vector(A: Layout, B: Layout) -> Any:
     >>> max_common_vector(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 8)))
     4
     """
-    if type(A) is not Layout and not _composed(A):
+    if (impl := own(A, "max_common_vector")) is not None:
+        return impl(B)
+    if (impl := own(B, "rmax_common_vector")) is not None:
+        return impl(A)
+    if type(A) is not Layout:
         A = layout_arg(A, "max_common_vector")
-    if type(A) is ComposedLayout and type(B) is ComposedLayout:
-        vec = max_common_vector(_swizzled_inner(A), _swizzled_inner(B))
-        if A.outer == B.outer:
-            return vec
-        return min(vec, 1 << A.outer.base, 1 << B.outer.base)
-    if type(A) is ComposedLayout or type(B) is ComposedLayout:
-        C, other = (A, B) if type(A) is ComposedLayout else (B, A)
-        return min(max_common_vector(_swizzled_inner(C), other), 1 << C.outer.base)
     if type(B) is not Layout:
         B = layout_arg(B, "max_common_vector")
     inv_b = right_inverse(B)
@@ -353,3 +283,8 @@ def _check_common_vector(A: Layout, B: Layout, inv_b: Layout, n: Any) -> None:
             raise AdmissibilityError(
                 f"max_common_vector({A}, {B}): C++'s answer {n} breaks its post-condition "
                 f"{name}(V(k)) == k for k < {n}, V = right_inverse(B) o {n}:1")
+
+#: what cutepy exports from this module (cutepy.__all__ is made of these lists)
+__all__ = [
+    "left_inverse", "max_common_layout", "max_common_vector", "nullspace", "right_inverse",
+]

@@ -24,13 +24,12 @@ from typing import Any
 
 from ..core import events as ev
 from ..core import inttuple as it
-from ..core.errors import AdmissibilityError, CutepyError
-from ..core.layout import Layout, as_layout, layout_arg, make_layout
+from ..core.errors import CutepyError
+from ..core.layout import Layout, as_layout, layout_arg, make_layout, own
 from ..core.tracing import recorder
 from .complement import complement
 from .composition import composition
 from .divides import _tiler, by_mode, unpack_all, unpack_rest, zip_by_tiler
-from .swizzle import ComposedLayout, Swizzle, make_swizzle
 
 
 def logical_product(A: Any, tiler: Any) -> Layout:
@@ -51,12 +50,12 @@ def logical_product(A: Any, tiler: Any) -> Layout:
     """
     if (rec := recorder()) and rec.opens(logical_product):
         return rec.framed(logical_product, A, tiler)
+    if (impl := own(A, "logical_product")) is not None:
+        return impl(tiler)
     tiler = _tiler(tiler)
-    if type(A) is ComposedLayout:  # as C++: the product of the layout under the swizzle
-        return ComposedLayout(A.outer, A.offset, logical_product(A.inner, tiler))
     A = as_layout(A)
-    if type(tiler) is ComposedLayout:
-        return _product_by_swizzled(A, tiler)
+    if (impl := own(tiler, "rlogical_product")) is not None:
+        return impl(A)
     if tiler is None:
         rec and rec.emit(ev.NoTiler())
         return A
@@ -71,58 +70,6 @@ def logical_product(A: Any, tiler: Any) -> Layout:
 MAX_PRODUCT_CHECK = 1 << 22
 
 
-def _product_by_swizzled(A: Layout, T: ComposedLayout) -> Any:
-    """C++'s ``logical_product(Layout, Sw o 0 o L)``: the product with L, then a new swizzle made
-    of where the product sends the swizzle's active Y and Z bits of L."""
-    sw, L = T.outer, T.inner
-    if not isinstance(sw, Swizzle) or not isinstance(L, Layout):
-        raise CutepyError(f"logical_product of {A} by {T}: C++ takes a composed tiler only as a "
-                          "swizzle over a layout")
-    if T.offset != 0:
-        raise CutepyError(f"logical_product of {A} by {T}: C++ requires the swizzle's offset to be 0")
-    new = logical_product(A, L)
-    b, m, s = sw.bits, sw.base, abs(sw.shift)
-    only_zy = Layout._new((1 << m, 1 << b, 1 << (s - b), 1 << b, 1), (0, 1 << m, 0, 1 << (m + s), 0))
-    projected = composition(only_zy, L)
-    active = projected(projected.size() - 1)
-    new_z = new((0, L(active & sw.zzz_mask)))
-    new_y = new((0, L(active & sw.yyy_mask)))
-    try:
-        moved = make_swizzle(new_y, new_z)
-    except CutepyError as e:  # C++ fails make_swizzle's static_assert here
-        raise CutepyError(f"logical_product of {A} by {T}: the product moves the swizzle's bits to "
-                          f"Y = {new_y:#b}, Z = {new_z:#b}, which no swizzle has ({e})") from None
-    result = _swizzled(moved, new)
-    _check_product(A, T, result)
-    return result
-
-
-def _swizzled(sw: Swizzle, L: Layout) -> Any:
-    return L if sw.bits == 0 else ComposedLayout(sw, 0, L)
-
-
-def _check_product(A: Layout, T: ComposedLayout, R: Any) -> None:
-    """``R(i, j) == A(i) + C(T(j))``, ``C = complement(A, size(A) * cosize(T))``: where C++'s
-    moved swizzle is not that function, raise instead of answering silently wrong."""
-    n = A.size() * T.size()
-    if type(n) is not int:
-        raise CutepyError(f"logical_product of {A} by {T}: symbolic sizes cannot be checked")
-    if n > MAX_PRODUCT_CHECK:
-        raise CutepyError(f"logical_product of {A} by {T}: {n} elements to check, more than "
-                          f"MAX_PRODUCT_CHECK = {MAX_PRODUCT_CHECK}")
-    import numpy as np  # lazy: only this check of a swizzled product needs numpy
-
-    C = complement(A, A.size() * T.cosize())
-    want = (A.offsets()[:, None] + C.offsets(T.offsets())[None, :]).reshape(-1, order="F")
-    got = R.offsets()
-    if not np.array_equal(got, want):
-        k = int(np.nonzero(got != want)[0][0])
-        raise AdmissibilityError(
-            f"logical_product of {A} by {T}: C++'s answer {R} breaks the product's definition: at "
-            f"index {k} it gives {int(got[k])}, A(i) + complement(A)(tiler(j)) is {int(want[k])} (the "
-            "swizzle does not move with the product)")
-
-
 def zipped_product(A: Any, tiler: Any) -> Layout:
     """``((M,N,...), (TileM,TileN,...,L,...))``: :func:`logical_product` with the tiles zipped.
 
@@ -135,6 +82,8 @@ def zipped_product(A: Any, tiler: Any) -> Layout:
     """
     if (rec := recorder()) and rec.opens(zipped_product):
         return rec.framed(zipped_product, A, tiler)
+    if (impl := own(A, "zipped_product")) is not None:
+        return impl(tiler)
     return zip_by_tiler(logical_product, A, tiler)
 
 
@@ -149,6 +98,8 @@ def tiled_product(A: Any, tiler: Any) -> Layout:
     """
     if (rec := recorder()) and rec.opens(tiled_product):
         return rec.framed(tiled_product, A, tiler)
+    if (impl := own(A, "tiled_product")) is not None:
+        return impl(tiler)
     return unpack_rest(zipped_product(A, tiler))
 
 
@@ -163,6 +114,8 @@ def flat_product(A: Any, tiler: Any) -> Layout:
     """
     if (rec := recorder()) and rec.opens(flat_product):
         return rec.framed(flat_product, A, tiler)
+    if (impl := own(A, "flat_product")) is not None:
+        return impl(tiler)
     return unpack_all(zipped_product(A, tiler))
 
 
@@ -178,8 +131,6 @@ def _append_rank(L: Layout, r: int) -> Layout:
 
 
 def _interleave(A: Any, B: Any, block_first: bool) -> Any:
-    if type(A) is ComposedLayout:  # as C++: the product of the layout under the swizzle
-        return ComposedLayout(A.outer, A.offset, _interleave(A.inner, B, block_first))
     A, B = as_layout(A), as_layout(B)
     r = max(A.rank(), B.rank())
     Ap, Bp = _append_rank(A, r), _append_rank(B, r)
@@ -219,6 +170,8 @@ def blocked_product(A: Any, B: Any) -> Layout:
     """
     if (rec := recorder()) and rec.opens(blocked_product):
         return rec.framed(blocked_product, A, B)
+    if (impl := own(A, "blocked_product")) is not None:
+        return impl(B)
     return _interleave(A, B, True)
 
 
@@ -234,6 +187,8 @@ def raked_product(A: Any, B: Any) -> Layout:
     """
     if (rec := recorder()) and rec.opens(raked_product):
         return rec.framed(raked_product, A, B)
+    if (impl := own(A, "raked_product")) is not None:
+        return impl(B)
     return _interleave(A, B, False)
 
 
@@ -254,16 +209,16 @@ def tile_to_shape(block: Any, target_shape: Any, order: Any = None) -> Any:
     if (rec := recorder()) and rec.opens(tile_to_shape):
         return rec.framed(tile_to_shape, block, target_shape, order)
     target_shape = layout_arg(target_shape, "tile_to_shape").shape  # a shape: positive 64-bit leaves
-    if type(block) is ComposedLayout:  # as C++: tile the layout under the swizzle
-        return ComposedLayout(block.outer, block.offset, tile_to_shape(block.inner, target_shape, order))
+    if (impl := own(block, "tile_to_shape")) is not None:
+        return impl(target_shape, order)
     block = as_layout(block)
     target = target_shape if type(target_shape) is tuple else (target_shape,)
     r = len(target) if type(target_shape) is tuple else 1
     if block.rank() > r:
         raise CutepyError(f"tile_to_shape: {block} has more modes than the target {target_shape}")
     padded = _append_rank(block, r)
-    block_shape = it.product_each(padded.shape) if type(padded.shape) is tuple else (padded.size(),)
-    target_shape_each = it.product_each(target)
+    block_shape = it.product_each_tuple(padded.shape) if type(padded.shape) is tuple else (padded.size(),)
+    target_shape_each = it.product_each_tuple(target)
     for b, t in zip(block_shape, target_shape_each):
         if t % b != 0:
             raise CutepyError(
@@ -271,7 +226,16 @@ def tile_to_shape(block: Any, target_shape: Any, order: Any = None) -> Any:
             )
     # C++'s product_each wraps a scalar target, so the copies are a rank-1 tuple layout there too
     product_shape = tuple(t // b for b, t in zip(block_shape, target_shape_each))
-    strides = it.compact_major(product_shape) if order is None else it.compact_order(product_shape, order)
+    if order is None:
+        strides = it.compact_major(product_shape)
+    else:
+        strides = it.compact_order_tuple(product_shape, order)
     copies = Layout._new(product_shape, strides)
     rec and rec.emit(ev.Copies(product_shape, copies))
     return blocked_product(padded, copies)
+
+#: what cutepy exports from this module (cutepy.__all__ is made of these lists)
+__all__ = [
+    "blocked_product", "flat_product", "logical_product", "raked_product", "tile_to_shape",
+    "tiled_product", "zipped_product",
+]

@@ -1,8 +1,9 @@
 """Swizzles and composed layouts: ``Sw<B,M,S> o offset o layout``.
 
-This module sits above :mod:`~cutepy.algebra.composition` in the algebra: the algebra's
-operations reach a composed operand through its methods (``compose``, ``compose_left``)
-or the attributes ``outer``/``offset``/``inner``, so composition never imports it.
+This module is the top of the algebra: a composed layout implements each operation as a
+method (``_coalesce``, ``_logical_divide``, ...), mostly by applying it to the layout under
+its outer function, as C++'s overloads do; the public operations hand it their work through
+:func:`cutepy.core.layout.own`, so no other module asks whether a layout is composed.
 
 ``Swizzle(B, M, S)`` XORs the ``B`` bits starting at bit ``M + S`` into the ``B`` bits
 starting at bit ``M`` (a negative ``S`` shifts the other way). It is how shared-memory
@@ -25,9 +26,45 @@ from typing import TYPE_CHECKING, Any
 
 from ..core import inttuple as it
 from ..core.errors import AdmissibilityError, CutepyError, LayoutError
-from ..core.layout import MAX_LEAF, Layout, _fill_none, _has_none, _leaf, _wide, as_layout, slice_and_offset
+from ..core.layout import (
+    MAX_LEAF,
+    Layout,
+    _fill_none,
+    _has_none,
+    _leaf,
+    _wide,
+    append,
+    as_layout,
+    flatten,
+    get,
+    group,
+    slice_and_offset,
+    take,
+)
 from ..core.tuples import as_int
+from .casting import cxx_gcd as _cxx_gcd
+from .casting import downcast, make_fragment_like, make_layout_like, max_alignment, upcast
+from .coalesce import coalesce, filter
+from .complement import complement
 from .composition import composition
+from .divides import flat_divide, logical_divide, tiled_divide, zipped_divide
+from .inverse import (
+    MAX_INVERSE_CHECK,
+    left_inverse,
+    max_common_layout,
+    max_common_vector,
+    right_inverse,
+)
+from .products import (
+    MAX_PRODUCT_CHECK,
+    blocked_product,
+    flat_product,
+    logical_product,
+    raked_product,
+    tile_to_shape,
+    tiled_product,
+    zipped_product,
+)
 
 if TYPE_CHECKING:  # numpy is imported only where offsets are computed
     import numpy as np
@@ -88,9 +125,12 @@ class Swizzle:
     def __str__(self) -> str:
         return f"Sw<{self.bits},{self.base},{self.shift}>"
 
+    def __reduce__(self):
+        return (Swizzle, (self.bits, self.base, self.shift))
+
     __repr__ = __str__
 
-    def compose(self, B: Any) -> Any:
+    def _composition(self, B: Any) -> Any:
         """``Sw o B``: a composed layout with offset 0 (``B`` itself when the swizzle has no bits, as C++);
         ``Sw o Sw'`` is one swizzle (see :func:`compose_swizzles`)."""
         if isinstance(B, Swizzle):
@@ -99,9 +139,26 @@ class Swizzle:
             return B
         return ComposedLayout(self, 0, _as_inner(B))
 
-    def compose_left(self, A: Layout) -> Any:
+    compose = _composition  # ``sw.compose(L)``: the method spelling of ``composition(sw, L)``
+
+    def _rcomposition(self, A: Layout) -> Any:
         """``A o Sw`` as C++: A moves the swizzle's bits (``make_swizzle(A(Y), A(Z))``)."""
         return _compose_swizzle_right(A, self)
+
+    def _upcast(self, n: int) -> Swizzle:
+        """C++'s ``upcast<N>(Sw<B,M,S>)``: ``M`` drops by ``log2 N``; bits below 0 are lost."""
+        m = self.base - _pow2_log(n, "upcast")
+        if m >= 0:
+            return Swizzle(self.bits, m, self.shift)
+        return Swizzle(max(self.bits + m, 0), 0, self.shift)
+
+    def _downcast(self, n: int) -> Swizzle:
+        """C++'s ``downcast<N>(Sw<B,M,S>)``: ``M`` grows by ``log2 N``."""
+        return Swizzle(self.bits, self.base + _pow2_log(n, "downcast"), self.shift)
+
+    def _max_alignment(self) -> int:
+        """C++'s ``max_alignment(Sw<B,M,S>)``: ``2**M``, the runs the swizzle leaves alone."""
+        return 1 << self.base
 
     def make_layout(self) -> Any:
         """C++'s ``make_layout(Sw<B,M,S>)``: ``Sw o 0 o (M+B+|S|):1`` (what ``cutepy.make_layout(sw)``
@@ -121,6 +178,34 @@ class Swizzle:
             raise CutepyError("make_layout(Sw<0,0,0>): C++ gives the 0-element layout 0:1; a cutepy "
                               "layout has at least one element")
         return _with_swizzle(self, Layout(n, 1))
+
+
+def _pow2_log(n: int, what: str) -> int:
+    """``log2 n`` for the power of two ``n`` a swizzle is up- or downcast by (else ``CutepyError``)."""
+    if n & (n - 1):
+        raise CutepyError(f"{what} of a swizzle: {n} is not a power of two")
+    return n.bit_length() - 1
+
+
+def _on_inner(op: Any) -> Any:
+    """The method applying ``op`` to the layout under the outer function, outer and offset kept:
+    C++'s overloads for a composed layout, ``composition(layout_a(), offset(), op(layout_b()))``."""
+
+    def method(self: ComposedLayout, *args: Any) -> Any:
+        return _compose3(self.outer, self.offset, op(self._domain(), *args))
+
+    method.__name__ = method.__qualname__ = f"_{op.__name__}"
+    method.__doc__ = f"``{op.__name__}`` of the layout under the swizzle (as C++)."
+    return method
+
+
+def _compose3(outer: Any, offset: Any, inner: Any) -> Any:
+    """C++'s ``composition(layout_a, offset, layout_b)``, which every operation on a composed
+    layout builds its result with: ``outer o offset o inner``, or ``inner`` itself where the
+    outer function is a swizzle without bits and the offset is 0 (C++ drops ``Sw<0,M,S>``)."""
+    if isinstance(outer, Swizzle) and outer.bits == 0 and offset == 0 and type(inner) is Layout:
+        return inner
+    return ComposedLayout(outer, offset, inner)
 
 
 def _as_inner(B: Any) -> Any:
@@ -232,13 +317,16 @@ class ComposedLayout:
     def __getitem__(self, i: int) -> ComposedLayout:
         return ComposedLayout(self.outer, self.offset, self._domain()[i])
 
-    def offsets(self, indices: Any = None) -> np.ndarray:
-        """Every offset of the domain (or of given indices) as int64, vectorized."""
+    def offsets(self, indices: Any = None, *, max_elements: int | None = None) -> np.ndarray:
+        """Every offset of the domain (or of given indices) as int64, vectorized and in place
+        (:func:`cutepy.core.evaluate.composed_offsets`, with its limits)."""
         if isinstance(self.inner, Swizzle):
             return self._offsets_without_domain(indices)
         from ..core import evaluate  # lazy: whole-domain evaluation loads numpy
 
-        return evaluate.offsets(self, indices)  # checks the int64 reach with the offset added
+        return evaluate.composed_offsets(self, self.outer, self.offset, self.inner, indices, max_elements)
+
+    _offsets = offsets  # what cutepy.core.evaluate.offsets hands a composed layout to
 
     def _offsets_without_domain(self, indices: Any) -> np.ndarray:
         """``outer(offset + Sw(i))`` at given indices; a Layout outside is evaluated as C++ does
@@ -257,15 +345,138 @@ class ComposedLayout:
             return self.outer(vals)
         return self.outer.offsets(vals)
 
-    def compose(self, B: Any) -> ComposedLayout:
-        """``(outer o offset o inner) o B == outer o offset o (inner o B)``."""
-        return ComposedLayout(self.outer, self.offset, composition(self.inner, B))
+    # -- the algebra (reached through cutepy.core.layout.own from each public operation) ----
+    def _map_layout(self, fn: Any) -> ComposedLayout:
+        """``fn`` applied to the layout under the outer function, outer and offset kept."""
+        return _compose3(self.outer, self.offset, fn(self._domain()))
 
-    def compose_left(self, A: Layout) -> Any:
+    _coalesce = _on_inner(coalesce)
+    _filter = _on_inner(filter)
+    _logical_divide = _on_inner(logical_divide)
+    _zipped_divide = _on_inner(zipped_divide)
+    _tiled_divide = _on_inner(tiled_divide)
+    _flat_divide = _on_inner(flat_divide)
+    _logical_product = _on_inner(logical_product)
+    _zipped_product = _on_inner(zipped_product)
+    _tiled_product = _on_inner(tiled_product)
+    _flat_product = _on_inner(flat_product)
+    _blocked_product = _on_inner(blocked_product)
+    _raked_product = _on_inner(raked_product)
+    _tile_to_shape = _on_inner(tile_to_shape)
+    _get = _on_inner(get)
+    _take = _on_inner(take)
+    _group = _on_inner(group)
+    _append = _on_inner(append)
+    _flatten = _on_inner(flatten)
+
+    def _composition(self, B: Any) -> ComposedLayout:
+        """``(outer o offset o inner) o B == outer o offset o (inner o B)``."""
+        return _compose3(self.outer, self.offset, composition(self.inner, B))
+
+    def _rcomposition(self, A: Layout) -> Any:
         """``A o (this)``: as C++ for a swizzle outside (A moves its bits), else ``A`` outermost."""
         if isinstance(self.outer, Swizzle):
             return _compose_swizzle_right(A, self)
         return ComposedLayout(A, 0, self)
+
+    def _complement(self, cotarget: Any) -> Layout:
+        """As C++: the complement of the layout under the swizzle, up to this layout's cosize."""
+        return complement(self._domain(), self.cosize() if cotarget is None else cotarget)
+
+    def _rlogical_product(self, A: Layout) -> Any:
+        """C++'s ``logical_product(A, Sw o 0 o L)``: the product with L, then a new swizzle made of
+        where the product sends the swizzle's active Y and Z bits of L (checked: where the moved
+        swizzle is not the product's function, ``AdmissibilityError``)."""
+        sw, L = self.outer, self.inner
+        if not isinstance(sw, Swizzle) or not isinstance(L, Layout):
+            raise CutepyError(f"logical_product of {A} by {self}: C++ takes a composed tiler only as a "
+                              "swizzle over a layout")
+        if self.offset != 0:
+            raise CutepyError(f"logical_product of {A} by {self}: C++ requires the swizzle's offset to be 0")
+        new = logical_product(A, L)
+        b, m, s = sw.bits, sw.base, abs(sw.shift)
+        only_zy = Layout._new((1 << m, 1 << b, 1 << (s - b), 1 << b, 1), (0, 1 << m, 0, 1 << (m + s), 0))
+        projected = composition(only_zy, L)
+        active = projected(projected.size() - 1)
+        new_z = new((0, L(active & sw.zzz_mask)))
+        new_y = new((0, L(active & sw.yyy_mask)))
+        try:
+            moved = make_swizzle(new_y, new_z)
+        except CutepyError as e:  # C++ fails make_swizzle's static_assert here
+            raise CutepyError(f"logical_product of {A} by {self}: the product moves the swizzle's bits to "
+                              f"Y = {new_y:#b}, Z = {new_z:#b}, which no swizzle has ({e})") from None
+        result = _with_swizzle(moved, new)
+        _check_product(A, self, result)
+        return result
+
+    def _upcast(self, n: int) -> ComposedLayout:
+        """C++'s ``upcast<N>``: the swizzle, the offset and the layout each upcast (kept composed
+        even when the swizzle has no bits left: C++'s upcast offset is an unsigned ``C<0u>``, which
+        the identity-dropping ``composition(Sw<0,M,S>, Int<0>, L)`` does not match)."""
+        off = self.offset
+        if off % n:
+            raise AdmissibilityError(f"upcast by {n}: the offset {off} is not a multiple of {n}")
+        return ComposedLayout(upcast(self.outer, n), off // n, upcast(self.inner, n))
+
+    def _downcast(self, n: int) -> ComposedLayout:
+        """C++'s ``downcast<N>``: the swizzle, the offset and the layout each downcast (kept
+        composed, as :meth:`_upcast`)."""
+        return ComposedLayout(downcast(self.outer, n), self.offset * n, downcast(self.inner, n))
+
+    def _make_layout_like(self) -> Layout:
+        """As C++: the compact layout like the layout under the swizzle."""
+        return make_layout_like(self._domain())
+
+    def _make_fragment_like(self) -> Layout:
+        """As C++: the register fragment of the layout under the swizzle."""
+        return make_fragment_like(self._domain())
+
+    def _max_alignment(self) -> int:
+        """``gcd(2**M, offset, max_alignment(L))`` for ``Sw<B,M,S> o offset o L``; 1 for any other
+        composed layout (C++: "do not attempt for general ComposedLayouts")."""
+        if type(self.outer) is not Swizzle or isinstance(self.inner, Swizzle):
+            return 1
+        if not it.is_int(self.offset):
+            raise CutepyError(f"max_alignment of {self}: the offset must be an integer")
+        return _cxx_gcd(1 << self.outer.base, _cxx_gcd(self.offset, max_alignment(self.inner)))
+
+    def _right_inverse(self) -> Any:
+        return _inverse(right_inverse, self)
+
+    def _left_inverse(self) -> Any:
+        return _inverse(left_inverse, self)
+
+    def _nullspace(self) -> Layout:
+        """As C++: a swizzled layout's nullspace is ``1:0``."""
+        return Layout._new(1, 0)
+
+    def _max_common_layout(self, other: Any) -> Layout:
+        """The common layout of the layout under the swizzle and ``other``, cut to the ``2**M``
+        elements the swizzle keeps in order (as C++)."""
+        common = max_common_layout(self._swizzled_inner(), other)
+        base = 1 << self.outer.base
+        return composition(common, base) if base < common.size() else common
+
+    _rmax_common_layout = _max_common_layout
+
+    def _max_common_vector(self, other: Any) -> Any:
+        """As C++: capped at ``2**M`` by each swizzle, no cap when both sides share one swizzle."""
+        if isinstance(other, ComposedLayout):
+            vec = max_common_vector(self._swizzled_inner(), other._swizzled_inner())
+            if self.outer == other.outer:
+                return vec
+            return min(vec, 1 << self.outer.base, 1 << other.outer.base)
+        return min(max_common_vector(self._swizzled_inner(), other), 1 << self.outer.base)
+
+    _rmax_common_vector = _max_common_vector
+
+    def _swizzled_inner(self) -> Layout:
+        if not isinstance(self.outer, Swizzle):
+            raise CutepyError(f"{self} is not a swizzled layout (Sw o offset o layout)")
+        return self.inner
+
+    def _slice_and_offset(self, crd: Any) -> tuple[Any, Any]:
+        return self.slice_and_offset(crd)
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -278,10 +489,40 @@ class ComposedLayout:
     def __hash__(self) -> int:
         return hash((ComposedLayout, self.outer, self.offset, self.inner))
 
+    def __reduce__(self):
+        return (ComposedLayout, (self.outer, self.offset, self.inner))
+
     def __str__(self) -> str:  # as C++: a nested composed layout prints as a flat chain
         return f"{self.outer} o {self.offset} o {self.inner}"
 
     __repr__ = __str__
+
+
+def is_layout(x: Any) -> bool:
+    """Whether ``x`` is a layout, plain or composed (C++'s ``is_layout`` trait).
+
+    Pre:  none (any object).
+    Post: ``True`` for a Layout and a composed layout (``Sw o offset o L`` included); ``False``
+          for shapes, swizzles, tensors and anything else.
+
+    >>> is_layout(Layout(4)), is_layout(make_composed_layout(Swizzle(1, 0, 1), 0, Layout(4))), is_layout((4,))
+    (True, True, False)
+    """
+    return isinstance(x, (Layout, ComposedLayout))
+
+
+def composed_parts(x: Any) -> tuple[Any, Any, Any] | None:
+    """``(outer, offset, inner)`` of a composed layout (C++'s ``layout_a()``, ``offset()``,
+    ``layout_b()``), None for anything else: the one place that tells a composed layout apart,
+    for the analyses that read its structure (equivalence, pictures, emitted code).
+
+    Pre:  none (any object).
+    Post: ``x == ComposedLayout(*result)`` when ``result`` is not None.
+
+    >>> composed_parts(make_composed_layout(Swizzle(1, 0, 1), 2, Layout(4))), composed_parts(Layout(4))
+    ((Sw<1,0,1>, 2, 4:1), None)
+    """
+    return (x.outer, x.offset, x.inner) if isinstance(x, ComposedLayout) else None
 
 
 def make_composed_layout(outer: Any, offset: Any, inner: Any) -> ComposedLayout:
@@ -423,7 +664,7 @@ def _compose_swizzle_right(A: Layout, B: Any) -> Any:
     """``A o Sw`` and ``A o (Sw o 0 o L)`` as C++: A moves the bits, ``make_swizzle(A(Y), A(Z))``."""
     if type(B) is ComposedLayout:
         if not isinstance(B.outer, Swizzle):
-            return B.compose_left(A)
+            return B._rcomposition(A)
         if B.offset != 0:
             raise CutepyError(f"composition {A} o ({B}): C++ requires the composed layout's offset to be 0")
         return composition(_compose_swizzle_right(A, B.outer), B.inner)
@@ -448,7 +689,7 @@ def slice_and_offset_swizzled(crd: Any, C: ComposedLayout) -> tuple[Any, Any]:
     sliced, fixed = slice_and_offset(crd, inner)
     if not _has_none(crd) or _fill_none(crd) == crd:
         return sliced, C(crd)
-    if crd is None or (type(crd) is tuple and all(x is None for x in it.flatten(crd))):
+    if crd is None or (type(crd) is tuple and all(x is None for x in it.flatten_tuple(crd))):
         return ComposedLayout(sw, C.offset, sliced), 0
     code = sw.yyy_mask | sw.zzz_mask
     off_only_zy = C.offset ^ (fixed & code)
@@ -467,7 +708,81 @@ def slice_and_offset_swizzled(crd: Any, C: ComposedLayout) -> tuple[Any, Any]:
         return tuple((y + z) << i if off_only_zy & (z << i) == 0 else (y - z) << i for i in range(b))
 
     lo, hi = strides(z < y), strides(z > y)
+    # C++'s layout (1<<M, (2,..), 1<<(S-B), (2,..), 1):(1, lo, 1<<(M+B), hi, 1<<(M+B+S)), composed
+    # as C++ composes it for static coordinates (a coordinate known only at run time makes lo and
+    # hi run-time strides, which C++ then leaves unmerged: cutepy's integers are all static)
     two = (2,) * b
     shape = (1 << m, two if b != 1 else 2, 1 << (s - b), two if b != 1 else 2, 1)
     stride = (1, lo if b != 1 else lo[0], 1 << (m + b), hi if b != 1 else hi[0], 1 << (m + b + s))
     return composition(Layout._new(shape, stride), sliced), sw(off_only_zy) + off_anti_zy
+
+
+def _inverse(inverse: Any, A: ComposedLayout) -> Any:
+    """``inverse(Sw o 0 o L) = inverse(L) o Sw`` (a swizzle is its own inverse), as C++; with an
+    offset, C++'s ``inverse(L) o -offset o Sw``, a function of an index with no domain of its own.
+    Checked element by element against the post-condition (``AdmissibilityError`` where C++'s
+    answer breaks it): the right inverse on its own domain, the left inverse on A's."""
+    name = inverse.__name__
+    if not isinstance(A.outer, Swizzle):
+        raise CutepyError(f"{name} of {A}: C++ inverts a composed layout only with a swizzle outside")
+    if A.offset != 0:
+        if type(A.offset) is not int:
+            raise CutepyError(f"{name} of {A}: the offset must be an integer")
+        if not isinstance(A.inner, Layout):
+            raise CutepyError(f"{name} of {A}: the inner layout must be a Layout")
+        inv = inverse(A.inner)
+        R = ComposedLayout(inv, -A.offset, A.outer)
+        n = A.size() if inverse is left_inverse else inv.size()
+    else:
+        R = composition(inverse(A.inner), A.outer)
+        n = A.size() if inverse is left_inverse else R.size()
+    if n > MAX_INVERSE_CHECK:
+        raise CutepyError(f"{name} of {A}: {n} elements to check, more than "
+                          f"MAX_INVERSE_CHECK = {MAX_INVERSE_CHECK}")
+    import numpy as np  # lazy: only this check of a swizzled inverse needs numpy
+
+    idx = np.arange(n, dtype=np.int64)
+    if inverse is left_inverse:
+        got = R.offsets(A.offsets(idx))
+    elif A.offset != 0:
+        inner = np.asarray(R.offsets(idx)) + 0
+        got = A.outer(A.offset + np.sign(inner) * A.inner.offsets(np.abs(inner)))
+    else:
+        got = A.offsets(R.offsets(idx))
+    if not np.array_equal(got, idx):
+        k = int(np.nonzero(got != idx)[0][0])
+        which = f"R(A({k}))" if inverse is left_inverse else f"A(R({k}))"
+        why = ("the offset moves the swizzle's input out of the range the inverse of the layout covers"
+               if A.offset != 0 else "L moves the swizzle's bits out of order, so the swizzle does not "
+               "commute with it")
+        raise AdmissibilityError(
+            f"{name} of {A}: C++'s answer {R} breaks the post-condition: {which} = {int(got[k])}: {why}")
+    return R
+
+
+def _check_product(A: Layout, T: ComposedLayout, R: Any) -> None:
+    """``R(i, j) == A(i) + C(T(j))``, ``C = complement(A, size(A) * cosize(T))``: where C++'s
+    moved swizzle is not that function, raise instead of answering silently wrong."""
+    n = A.size() * T.size()
+    if type(n) is not int:
+        raise CutepyError(f"logical_product of {A} by {T}: symbolic sizes cannot be checked")
+    if n > MAX_PRODUCT_CHECK:
+        raise CutepyError(f"logical_product of {A} by {T}: {n} elements to check, more than "
+                          f"MAX_PRODUCT_CHECK = {MAX_PRODUCT_CHECK}")
+    import numpy as np  # lazy: only this check of a swizzled product needs numpy
+
+    C = complement(A, A.size() * T.cosize())
+    want = (A.offsets()[:, None] + C.offsets(T.offsets())[None, :]).reshape(-1, order="F")
+    got = R.offsets()
+    if not np.array_equal(got, want):
+        k = int(np.nonzero(got != want)[0][0])
+        raise AdmissibilityError(
+            f"logical_product of {A} by {T}: C++'s answer {R} breaks the product's definition: at "
+            f"index {k} it gives {int(got[k])}, A(i) + complement(A)(tiler(j)) is {int(want[k])} (the "
+            "swizzle does not move with the product)")
+
+#: what cutepy exports from this module (cutepy.__all__ is made of these lists)
+__all__ = [
+    "ComposedLayout", "Swizzle", "domain_offset", "get_nonswizzle_portion", "get_swizzle_portion",
+    "make_composed_layout", "make_swizzle",
+]

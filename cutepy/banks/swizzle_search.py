@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from ..algebra.swizzle import ComposedLayout, Swizzle
+from ..algebra.swizzle import ComposedLayout, Swizzle, composed_parts
 from ..core.errors import CutepyError
 from ..core.layout import Layout
 from .tile import (
@@ -206,7 +206,7 @@ def find_swizzle(smem_layout: Layout, accesses: Sequence[Any], element_bytes: in
     >>> find_swizzle(smem, [(Layout(((8, 4), 8), ((1, 64), 8)), "ld", 8)], element_bytes=2).swizzle
     Sw<3,3,3>
     """
-    if isinstance(smem_layout, ComposedLayout):
+    if composed_parts(smem_layout) is not None:
         raise CutepyError(f"find_swizzle composes a swizzle onto a plain layout; "
                           f"pass the inner layout of {smem_layout}")
     E = check_element_bytes(element_bytes)

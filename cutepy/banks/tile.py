@@ -25,9 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from ..algebra.swizzle import ComposedLayout
+from ..algebra.swizzle import is_layout
 from ..core.errors import CutepyError
-from ..core.layout import Layout
 from .warp import (
     WARP,
     BankReport,
@@ -171,7 +170,7 @@ def _lanes(lanes: tuple[int, ...]) -> str:
 
 def tv_table(tv_layout: Any) -> np.ndarray:
     """``tv(t, v)`` as an int array ``[threads, values]`` (a rank-1 layout has one value)."""
-    if not isinstance(tv_layout, (Layout, ComposedLayout)):
+    if not is_layout(tv_layout):
         raise CutepyError(f"a thread-value layout must be a Layout, got {tv_layout!r}")
     size = tv_layout.size()
     if type(size) is not int:
@@ -269,7 +268,7 @@ def check_element_bytes(element_bytes: Any) -> int:
 
 def smem_offsets(smem_layout: Any) -> np.ndarray:
     """Every offset of a shared-memory layout (Layout or swizzled ComposedLayout)."""
-    if not isinstance(smem_layout, (Layout, ComposedLayout)):
+    if not is_layout(smem_layout):
         raise CutepyError(f"the shared-memory layout must be a Layout or ComposedLayout, got {smem_layout!r}")
     size = smem_layout.size()
     if type(size) is not int or size > MAX_ELEMENTS:
@@ -314,7 +313,7 @@ def analyze_layout(smem_layout: Any, tv_layout: Any, *, element_bytes: int, vect
           aligned in shared memory (else CutepyError naming the lane).
     Post: one instruction per (warp, vector); totals are sums over them.
 
-    >>> from cutepy.algebra.swizzle import Swizzle
+    >>> from cutepy import Layout, Swizzle
     >>> smem = Swizzle(3, 4, 3).compose(Layout((32, 32), (32, 1)))
     >>> r = analyze_layout(smem, Layout(((4, 8), 1), ((32, 1), 0)), element_bytes=2)
     >>> r.wavefronts, r.bank_conflicts                       # an H100 measurement: 2, 1

@@ -186,3 +186,8 @@ def basis_like(shape: Any, path: tuple[int, ...] = ()) -> Any:
     if isinstance(shape, tuple):
         return tuple(basis_like(s, path + (i,)) for i, s in enumerate(shape))
     return ScaledBasis(1, path) if path else 1
+
+#: what cutepy exports from this module (cutepy.__all__ is made of these lists)
+__all__ = [
+    "E", "ScaledBasis",
+]

@@ -132,3 +132,9 @@ class ProgramError(CutepyError):
     """
 
     __module__ = "cutepy"  # tracebacks name the public path, cutepy.ProgramError
+
+#: what cutepy exports from this module (cutepy.__all__ is made of these lists)
+__all__ = [
+    "AdmissibilityError", "CutepyError", "LayoutError", "ParseError", "ProgramError", "SymbolicError",
+    "Undecided",
+]

@@ -33,7 +33,7 @@ import numpy as np
 
 from . import inttuple as it
 from .errors import CutepyError
-from .limits import _check_limit  # noqa: F401(re-exported)
+from .limits import DEFAULT_MAX_ELEMENTS, _check_limit, limits  # noqa: F401 (re-exported)
 from .limits import max_elements as _max_elements_in_force
 
 _INT64_MAX = (1 << 63) - 1
@@ -45,8 +45,8 @@ _CACHED_BLOCKS = 8
 
 
 def _flat_int_modes(layout: Any) -> tuple[tuple, tuple]:
-    fs = it.flatten(layout.shape)
-    fd = it.flatten(layout.stride)
+    fs = it.flatten_tuple(layout.shape)
+    fd = it.flatten_tuple(layout.stride)
     for s, d in zip(fs, fd):
         if type(s) is not int or type(d) is not int:
             raise CutepyError(
@@ -92,42 +92,57 @@ def offsets(
     >>> offsets(Layout((2, 3), (1, 4)))
     array([0, 1, 4, 5, 8, 9])
     """
+    if (impl := getattr(layout, "_offsets", None)) is not None:  # composed: see composed_offsets
+        return impl(indices, max_elements=max_elements)
     if indices is not None:
         return _offsets_at(layout, indices)
     limit = _max_elements_in_force() if max_elements is None else max_elements
     _check_limit(limit)
-    if _is_composed(layout):
-        return _composed_offsets(layout, limit)
     fs, fd = _flat_int_modes(layout)
     return _fill(layout, fs, fd, limit, 0, None)
-
-
-def _is_composed(layout: Any) -> bool:
-    return hasattr(layout, "outer") and hasattr(layout, "inner") and hasattr(layout, "offset")
 
 
 def _is_swizzle(f: Any) -> bool:
     return hasattr(f, "yyy_mask") and hasattr(f, "shift")
 
 
-def _composed_offsets(layout: Any, limit: int) -> np.ndarray:
-    outer, off, inner = layout.outer, layout.offset, layout.inner
+def composed_offsets(layout: Any, outer: Any, off: Any, inner: Any, indices: Any = None,
+                     max_elements: int | None = None) -> np.ndarray:
+    """``outer(off + inner(i))`` for every index of ``inner``'s domain (or for ``indices``), int64.
+
+    The evaluation of a composed layout ``layout = outer o off o inner`` (its ``offsets`` method
+    calls this with its parts): a swizzle over a Layout is filled block by block with the XOR
+    applied in place; other outer functions are evaluated at the inner offsets.
+
+    Pre:  ``off`` an integer; as :func:`offsets` for ``inner`` and ``outer``.
+    Post: ``result[k] == layout(k)`` (or ``layout(indices[k])``), nothing allocated on failure.
+
+    >>> from cutepy import Layout, Swizzle, make_composed_layout
+    >>> C = make_composed_layout(Swizzle(1, 0, 1), 0, Layout(4))
+    >>> composed_offsets(C, C.outer, C.offset, C.inner)
+    array([0, 1, 3, 2])
+    """
     if type(off) is not int:
         raise CutepyError(f"the offset of {layout} must be an integer, got {off!r}")
-    if _is_swizzle(outer) and not _is_composed(inner):
-        fs, fd = _flat_int_modes(inner)
-        if max(outer.yyy_mask, outer.zzz_mask) > _INT64_MAX:
-            raise CutepyError(f"{layout}: swizzled offsets go beyond int64; no array is made")
-        return _fill(layout, fs, fd, limit, off, outer)
-    vals = offsets(inner, max_elements=limit)
+    if _is_swizzle(outer) and max(outer.yyy_mask, outer.zzz_mask) > _INT64_MAX:
+        raise CutepyError(f"{layout}: swizzled offsets go beyond int64; no array is made")
+    if indices is None:
+        limit = _max_elements_in_force() if max_elements is None else max_elements
+        _check_limit(limit)
+        if _is_swizzle(outer) and getattr(inner, "_offsets", None) is None:  # a swizzle over a Layout
+            fs, fd = _flat_int_modes(inner)
+            return _fill(layout, fs, fd, limit, off, outer)
+        vals = offsets(inner, max_elements=limit)
+    else:
+        vals = offsets(inner, indices)
     if off:
         if vals.size and (int(vals.max()) + off > _INT64_MAX or int(vals.min()) + off < -_INT64_MAX):
             raise CutepyError(f"offsets of {layout} go beyond int64; no array is made")
         vals += off
     if _is_swizzle(outer):
-        if max(outer.yyy_mask, outer.zzz_mask) > _INT64_MAX:
-            raise CutepyError(f"{layout}: swizzle masks go beyond int64")
-        _swizzle_in_place(vals, outer, np.empty(min(vals.size, _BLOCK), np.int64))
+        scratch = np.empty(min(vals.size, _BLOCK), np.int64)
+        for start in range(0, vals.size, _BLOCK):  # in place, one cache-sized block at a time
+            _swizzle_in_place(vals[start:start + _BLOCK], outer, scratch)
         return vals
     return offsets(outer, vals)
 
@@ -283,21 +298,6 @@ def _offsets_at(layout: Any, indices: Any) -> np.ndarray:
     if idx.dtype.kind == "u" and idx.size and int(idx.max()) > _INT64_MAX:
         raise CutepyError(f"index {int(idx.max())} is beyond int64")
     idx = idx.astype(np.int64, copy=False)
-    if _is_composed(layout):
-        inner = _offsets_at(layout.inner, idx)
-        off = layout.offset
-        if type(off) is not int:
-            raise CutepyError(f"the offset of {layout} must be an integer, got {off!r}")
-        if inner.size and (int(inner.max()) + off > _INT64_MAX or int(inner.min()) + off < -_INT64_MAX):
-            raise CutepyError(f"offsets of {layout} go beyond int64")
-        inner += off
-        if _is_swizzle(layout.outer):
-            sw = layout.outer
-            if max(sw.yyy_mask, sw.zzz_mask) > _INT64_MAX:
-                raise CutepyError(f"{layout}: swizzle masks go beyond int64")
-            _swizzle_in_place(inner, sw, np.empty(inner.size, np.int64))
-            return inner
-        return _offsets_at(layout.outer, inner)
     fs, fd = _flat_int_modes(layout)
     if idx.size and fs:
         lo, hi = int(idx.min()), int(idx.max())

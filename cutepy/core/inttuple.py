@@ -5,7 +5,7 @@ strides and coordinates of layouts are IntTuples.
 
 >>> product((2, (3, 4)))
 24
->>> flatten(((2, 2), 3))
+>>> flatten_tuple(((2, 2), 3))
 (2, 2, 3)
 >>> prefix_product((2, (3, 4)))
 (1, (2, 6))
@@ -44,7 +44,7 @@ def product(t: IntTuple) -> Any:
     """Product of all leaves; ``1`` for an empty tuple.
 
     Pre:  ``t`` is an IntTuple.
-    Post: the product of ``flatten(t)``: ``size`` of the shape ``t``.
+    Post: the product of ``flatten_tuple(t)``: ``size`` of the shape ``t``.
 
     >>> product(((2, 3), 4))
     24
@@ -78,11 +78,11 @@ def short_repr(x: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def product_each(t: IntTuple) -> IntTuple:
+def product_each_tuple(t: IntTuple) -> IntTuple:
     """Product of each top-level mode: ``((2,3),4) -> (6,4)``; an integer stays itself
     (:func:`cutepy.core.tuples.product_each` wraps it, as C++).
 
-    >>> product_each(((2, 3), 4))
+    >>> product_each_tuple(((2, 3), 4))
     (6, 4)
     """
     if type(t) is tuple:
@@ -90,23 +90,23 @@ def product_each(t: IntTuple) -> IntTuple:
     return t
 
 
-def rank(t: IntTuple) -> int:
+def rank_tuple(t: IntTuple) -> int:
     """Number of top-level modes (1 for a leaf).
 
-    >>> rank(((2, 3), 4)), rank(7)
+    >>> rank_tuple(((2, 3), 4)), rank_tuple(7)
     (2, 1)
     """
     return len(t) if type(t) is tuple else (1 if type(t) is int or _leaf(t, "rank") is not None else 1)
 
 
-def depth(t: IntTuple) -> int:
+def depth_tuple(t: IntTuple) -> int:
     """Nesting depth: 0 for a leaf, 1 for a flat tuple.
 
-    >>> depth(3), depth((3, 4)), depth(((2, 2), 3))
+    >>> depth_tuple(3), depth_tuple((3, 4)), depth_tuple(((2, 2), 3))
     (0, 1, 2)
     """
     if type(t) is tuple:
-        return 1 + max((depth(x) for x in t), default=0)
+        return 1 + max((depth_tuple(x) for x in t), default=0)
     if type(t) is not int:
         _leaf(t, "depth")
     return 0
@@ -123,10 +123,10 @@ def check_depth(t: Any, what: str = "tuple") -> None:
             stack.extend((y, d + 1) for y in x)
 
 
-def flatten(t: IntTuple) -> tuple:
+def flatten_tuple(t: IntTuple) -> tuple:
     """All leaves in order, as a flat tuple (a leaf gives a 1-tuple).
 
-    >>> flatten(((2, (3,)), 4))
+    >>> flatten_tuple(((2, (3,)), 4))
     (2, 3, 4)
     """
     if type(t) is not tuple:
@@ -149,10 +149,10 @@ def _flatten_into(t: tuple, out: list) -> None:
             out.append(x)
 
 
-def unflatten(flat: tuple | list, profile: IntTuple) -> IntTuple:
+def unflatten_tuple(flat: tuple | list, profile: IntTuple) -> IntTuple:
     """Give the leaves of ``flat`` the nesting of ``profile`` (inverse of :func:`flatten`).
 
-    >>> unflatten((1, 2, 3), ((0, 0), 0))
+    >>> unflatten_tuple((1, 2, 3), ((0, 0), 0))
     ((1, 2), 3)
     """
     it = iter(flat)
@@ -220,7 +220,7 @@ def inner_product(a: IntTuple, b: IntTuple) -> Any:
     """Sum of leafwise products of two congruent tuples.
 
     Pre:  ``a`` and ``b`` are congruent (else ``CutepyError``).
-    Post: ``sum(x * y for x, y in zip(flatten(a), flatten(b)))``.
+    Post: ``sum(x * y for x, y in zip(flatten_tuple(a), flatten_tuple(b)))``.
 
     >>> inner_product((1, (2, 3)), (4, (5, 6)))
     32
@@ -237,48 +237,48 @@ def inner_product(a: IntTuple, b: IntTuple) -> Any:
     return a * b
 
 
-def ceil_div(a: IntTuple, b: IntTuple) -> IntTuple:
+def ceil_div_tuple(a: IntTuple, b: IntTuple) -> IntTuple:
     """Ceiling division; a tuple ``a`` is divided mode by mode, carrying the rest of ``b``.
 
     Pre:  ``a`` and ``b`` are IntTuples; a tuple ``b`` has at most as many modes as ``a``
           (else ``CutepyError``).
     Post: ``product(result) >= product(a) / product(b)``; ``result == ceil(a / b)`` for integers.
 
-    >>> ceil_div(7, 2), ceil_div((4, 6), 8), ceil_div((3, 5), (2, 2))
+    >>> ceil_div_tuple(7, 2), ceil_div_tuple((4, 6), 8), ceil_div_tuple((3, 5), (2, 2))
     (4, (1, 3), (2, 3))
     """
     if type(a) is tuple:
         if type(b) is tuple:
             if len(b) > len(a):
                 raise CutepyError(f"ceil_div: {b} has more modes than {a}")
-            return tuple(ceil_div(x, y) for x, y in zip(a, b)) + a[len(b):]
+            return tuple(ceil_div_tuple(x, y) for x, y in zip(a, b)) + a[len(b):]
         out = []
         for x in a:
-            out.append(ceil_div(x, b))
-            b = ceil_div(b, product(x))
+            out.append(ceil_div_tuple(x, b))
+            b = ceil_div_tuple(b, product(x))
         return tuple(out)
     if type(b) is tuple:
-        return ceil_div(a, product(b))
+        return ceil_div_tuple(a, product(b))
     if b == 0:
         raise CutepyError(f"ceil_div: division of {short_repr(a)} by 0")
     return -(-a // b)
 
 
-def round_up(a: IntTuple, b: IntTuple) -> IntTuple:
-    """``a`` rounded up to a multiple of ``b``, mode by mode (C++'s ``round_up``).
+def round_up_tuple(a: IntTuple, b: IntTuple) -> IntTuple:
+    """``a`` rounded up to a multiple of ``b``, mode by mode (C++'s ``round_up_tuple``).
 
     Pre:  ``a`` and ``b`` are both integers (``b`` non-zero) or both tuples, ``b`` with at most
           as many modes as ``a`` (its missing modes are 1); else ``CutepyError``.
     Post: each leaf of the result is the smallest multiple of the matching leaf of ``b`` that
           is at least ``a``'s (for positive leaves).
 
-    >>> round_up(10, 4), round_up((10, 7, 3), (4, 8))
+    >>> round_up_tuple(10, 4), round_up_tuple((10, 7, 3), (4, 8))
     (12, (12, 8, 3))
     """
     if type(a) is tuple and type(b) is tuple:
         if len(b) > len(a):
             raise CutepyError(f"round_up: {short_repr(b)} has more modes than {short_repr(a)}")
-        return tuple(round_up(x, y) for x, y in zip(a, b + (1,) * (len(a) - len(b))))
+        return tuple(round_up_tuple(x, y) for x, y in zip(a, b + (1,) * (len(a) - len(b))))
     if type(a) is tuple or type(b) is tuple:
         raise CutepyError(f"round_up: {short_repr(a)} and {short_repr(b)} are not both integers "
                           "or both tuples")
@@ -556,18 +556,18 @@ def _compact(shape: IntTuple, major: str, current: Any) -> tuple[IntTuple, Any]:
     return current, current * shape
 
 
-def compact_order(shape: IntTuple, order: IntTuple) -> IntTuple:
-    """C++'s ``compact_order``: compact strides that grow in the order given by ``order``.
+def compact_order_tuple(shape: IntTuple, order: IntTuple) -> IntTuple:
+    """C++'s ``compact_order_tuple``: compact strides that grow in the order given by ``order``.
 
     ``order`` is weakly congruent to ``shape``; a mode's strides start at the product of
     the shapes of every mode of smaller order (equal orders start at the same stride, as
     in C++), and within a mode they are compact column-major.
 
-    >>> compact_order((2, 2, 2, 2), (0, 2, 3, 1))
+    >>> compact_order_tuple((2, 2, 2, 2), (0, 2, 3, 1))
     (1, 4, 8, 2)
     """
-    flat_order = flatten(order) if type(order) is tuple else (order,)
-    ref_shape = flatten(_product_like(shape, order)) if type(order) is tuple else (product(shape),)
+    flat_order = flatten_tuple(order) if type(order) is tuple else (order,)
+    ref_shape = flatten_tuple(_product_like(shape, order)) if type(order) is tuple else (product(shape),)
     if all(type(o) is int for o in flat_order):
         # one sort instead of a scan per leaf: near-linear in the rank
         starts: dict[int, Any] = {}
@@ -604,15 +604,15 @@ def _compact_order(shape: IntTuple, order: IntTuple, ref_shape: tuple, ref_order
     return compact_major(shape, "left", start)
 
 
-def filter_zeros(a: IntTuple, b: IntTuple | None = None) -> IntTuple:
-    """``b`` (default ``a``) with 1 wherever ``a`` has a 0 leaf (C++'s ``filter_zeros(a, b)``).
+def filter_zeros_tuple(a: IntTuple, b: IntTuple | None = None) -> IntTuple:
+    """``b`` (default ``a``) with 1 wherever ``a`` has a 0 leaf (C++'s ``filter_zeros_tuple(a, b)``).
 
-    >>> filter_zeros((0, 2, (4, 0)), (3, 4, (5, 6)))
+    >>> filter_zeros_tuple((0, 2, (4, 0)), (3, 4, (5, 6)))
     (1, 4, (5, 1))
     """
     b = a if b is None else b
     if type(a) is tuple:
-        return tuple(filter_zeros(x, y) for x, y in zip(a, b))
+        return tuple(filter_zeros_tuple(x, y) for x, y in zip(a, b))
     return 1 if type(a) is int and a == 0 else b
 
 
@@ -694,17 +694,17 @@ def unwrap(t: Any) -> Any:
     return t
 
 
-def repeat_like(t: Any, x: Any) -> Any:
-    """C++'s ``repeat_like``: ``x`` at every leaf of ``t``'s profile.
+def repeat_like_tuple(t: Any, x: Any) -> Any:
+    """C++'s ``repeat_like_tuple``: ``x`` at every leaf of ``t``'s profile.
 
     Pre:  ``t`` is an IntTuple.
     Post: congruent with ``t``; every leaf is ``x``.
 
-    >>> repeat_like((2, (3, 4)), 0)
+    >>> repeat_like_tuple((2, (3, 4)), 0)
     (0, (0, 0))
     """
     if type(t) is tuple:
-        return tuple(repeat_like(a, x) for a in t)
+        return tuple(repeat_like_tuple(a, x) for a in t)
     return x
 
 
@@ -716,7 +716,7 @@ def tuple_max(t: IntTuple) -> Any:
     >>> tuple_max((2, (7, 4))), tuple_max(3)
     (7, 3)
     """
-    leaves = flatten(t) if type(t) is tuple else (t,)
+    leaves = flatten_tuple(t) if type(t) is tuple else (t,)
     if leaves == ():
         raise CutepyError("max of an empty tuple is undefined (C++ does not compile it)")
     return max(leaves)
@@ -730,7 +730,7 @@ def tuple_min(t: IntTuple) -> Any:
     >>> tuple_min((2, (7, 4)))
     2
     """
-    leaves = flatten(t) if type(t) is tuple else (t,)
+    leaves = flatten_tuple(t) if type(t) is tuple else (t,)
     if leaves == ():
         raise CutepyError("min of an empty tuple is undefined (C++ does not compile it)")
     return min(leaves)

@@ -109,7 +109,7 @@ def _check_compact(shape: Any, right: bool) -> None:
     """The 64-bit rule for the compact strides of ``shape``, checked before they are computed
     (their product grows with the rank: stop at the first stride past 64 bits)."""
     acc = 1
-    leaves = it.flatten(shape) if type(shape) is tuple else (shape,)
+    leaves = it.flatten_tuple(shape) if type(shape) is tuple else (shape,)
     for s in reversed(leaves) if right else leaves:
         if type(s) is not int:
             return  # a symbolic leaf: its strides are symbolic
@@ -282,7 +282,7 @@ class Layout:
     def cosize(self) -> Any:
         """One past the largest offset reached: ``1 + sum((s-1)*|d|)`` over the leaves."""
         r = 1
-        for s, d in zip(it.flatten(self._shape), it.flatten(self._stride)):
+        for s, d in zip(it.flatten_tuple(self._shape), it.flatten_tuple(self._stride)):
             if isinstance(d, ScaledBasis):
                 raise CutepyError(f"cosize of {self} is not an integer: it has basis strides")
             r = r + (s - 1) * abs(d)
@@ -290,14 +290,14 @@ class Layout:
 
     def rank(self) -> int:
         """Number of top-level modes."""
-        return it.rank(self._shape)
+        return it.rank_tuple(self._shape)
 
     def depth(self) -> int:
         """Nesting depth of the shape."""
-        return it.depth(self._shape)
+        return it.depth_tuple(self._shape)
 
     def __len__(self) -> int:
-        return it.rank(self._shape)
+        return it.rank_tuple(self._shape)
 
     def __iter__(self):
         for i in range(self.rank()):
@@ -511,22 +511,27 @@ def _modes(layout: Layout, fn: str = "a mode operation") -> tuple[tuple, tuple]:
     return (layout._shape,), (layout._stride,)
 
 
-def _composed(x: Any) -> bool:
-    """Whether ``x`` is a composed layout ``outer o offset o inner`` (:mod:`cutepy.algebra.swizzle` sits
-    above this module: it is recognised by its parts and rebuilt through its own type)."""
-    return type(x) is not Layout and hasattr(x, "outer") and hasattr(x, "inner") and hasattr(x, "offset")
+def own(x: Any, op: str) -> Any:
+    """``x``'s own implementation of the operation ``op``: its method ``_<op>``, or None.
 
+    The one question the algebra asks of an operand. A Layout, or a layout given by its shape,
+    takes the algorithm written beside the operation; a value that holds a layout (a swizzled
+    layout, a tensor) implements each operation as a method, usually by applying it to the
+    layout it holds, so no operation asks what kind of value it was given.
 
-def _on_inner(C: Any, op: Any, *args: Any) -> Any:
-    """C++'s overloads for a composed layout: ``op`` on the inner layout (the domain), the outer
-    function and the offset kept (``composition(C.layout_a(), C.offset(), op(C.layout_b()))``)."""
-    return type(C)(C.outer, C.offset, op(C.inner, *args))
+    Pre:  ``op`` names a public operation.
+    Post: a bound method of ``x``, or None when ``x`` is a Layout or has no such method.
+
+    >>> own(Layout(4), "coalesce") is None
+    True
+    """
+    return None if type(x) is Layout else getattr(x, "_" + op, None)
 
 
 def get(layout: Layout, *path: int) -> Layout:
     """The sub-layout at a mode path: ``get(L, 1, 0)`` is CuTe's ``layout<1,0>(L)``.
 
-    A composed layout ``outer o offset o L`` gives ``outer o offset o get(L, ...)``, as C++.
+    A swizzled layout ``outer o offset o L`` gives ``outer o offset o get(L, ...)``, as C++.
 
     Pre:  each index of ``path`` names a mode of the layout reached so far.
     Post: the result is that mode, shape and stride unchanged.
@@ -534,8 +539,8 @@ def get(layout: Layout, *path: int) -> Layout:
     >>> get(Layout(((2, 2), 3), ((24, 2), 8)), 0, 1)
     2:2
     """
-    if _composed(layout):
-        return _on_inner(layout, get, *path)
+    if (impl := own(layout, "get")) is not None:
+        return impl(*path)
     layout = layout_arg(layout, "get")
     for i in path:
         layout = layout[i]
@@ -581,8 +586,8 @@ def take(layout: Layout, begin: int, end: int) -> Layout:
     >>> take(Layout((2, 3, 4)), 1, 3)
     (3,4):(2,6)
     """
-    if _composed(layout):  # as C++: take the modes of the inner layout
-        return _on_inner(layout, take, begin, end)
+    if (impl := own(layout, "take")) is not None:
+        return impl(begin, end)
     s, d = _mode_range(layout, begin, end, "take")
     return Layout._new(s[begin:end], d[begin:end])
 
@@ -596,8 +601,8 @@ def group(layout: Layout, begin: int, end: int) -> Layout:
     >>> group(Layout((2, 3, 4)), 0, 2)
     ((2,3),4):((1,2),6)
     """
-    if _composed(layout):  # as C++: group the modes of the inner layout
-        return _on_inner(layout, group, begin, end)
+    if (impl := own(layout, "group")) is not None:
+        return impl(begin, end)
     s, d = _mode_range(layout, begin, end, "group")
     if begin == end:  # as C++: an empty range groups nothing
         return layout_arg(layout, "group")
@@ -617,8 +622,8 @@ def append(layout: Layout, x: Layout | None = None, n: int | None = None) -> Lay
     >>> append(Layout((2, 3)), Layout(5, 6))
     (2,3,5):(1,2,6)
     """
-    if _composed(layout):  # as C++: append to the inner layout
-        return _on_inner(layout, append, x, n)
+    if (impl := own(layout, "append")) is not None:
+        return impl(x, n)
     x = Layout._new(1, 0) if x is None else layout_arg(x, "append")
     s, d = _modes(layout, "append")
     if n is None:
@@ -672,12 +677,12 @@ def flatten(layout: Layout) -> Layout:
     >>> flatten(Layout(((2, 2), 3), ((24, 2), 8)))
     (2,2,3):(24,2,8)
     """
-    if _composed(layout):  # as C++: flatten the inner layout
-        return _on_inner(layout, flatten)
+    if (impl := own(layout, "flatten")) is not None:
+        return impl()
     layout = layout_arg(layout, "flatten")
     if type(layout._shape) is not tuple:
         return layout
-    return Layout._new(it.flatten(layout._shape), it.flatten(layout._stride))
+    return Layout._new(it.flatten_tuple(layout._shape), it.flatten_tuple(layout._stride))
 
 
 def unflatten(layout: Layout, target_profile: Any) -> Layout:
@@ -691,7 +696,7 @@ def unflatten(layout: Layout, target_profile: Any) -> Layout:
     ((2,3),4):((1,2),6)
     """
     layout = layout_arg(layout, "unflatten")
-    check_profile = it.flatten(target_profile) if type(target_profile) is tuple else (target_profile,)
+    check_profile = it.flatten_tuple(target_profile) if type(target_profile) is tuple else (target_profile,)
     for leaf in check_profile:
         if not it.is_integer(leaf):
             raise CutepyError(f"unflatten: the profile {it.short_repr(target_profile)} is not an IntTuple")
@@ -704,7 +709,7 @@ def unflatten(layout: Layout, target_profile: Any) -> Layout:
                           f"{it.short_repr(target_profile)} {len(check_profile)} leaves")
     if type(target_profile) is not tuple:
         return Layout._new(fs[0], fd[0])
-    return Layout._new(it.unflatten(fs, target_profile), it.unflatten(fd, target_profile))
+    return Layout._new(it.unflatten_tuple(fs, target_profile), it.unflatten_tuple(fd, target_profile))
 
 
 # -- slicing ----------------------------------------------------------------------
@@ -719,9 +724,9 @@ def slice_and_offset(crd: Any, layout: Layout) -> tuple[Layout, Any]:
     >>> slice_and_offset((None, 2), Layout((4, 3), (3, 1)))
     ((4):(3), 2)
     """
+    if (impl := own(layout, "slice_and_offset")) is not None:
+        return impl(crd)
     if type(layout) is not Layout:
-        if callable(getattr(layout, "slice_and_offset", None)):  # a composed layout slices itself
-            return layout.slice_and_offset(crd)
         layout = layout_arg(layout, "slice_and_offset")
     crd = _normalize_coord(crd)
     shape, stride = layout._shape, layout._stride
@@ -830,7 +835,7 @@ def get_1d_coord(layout: Layout, offset: Any) -> Any:
 def _horner(crd: Any, shape: Any) -> Any:
     if type(crd) is not tuple:
         return crd
-    fc, fs = it.flatten(crd), it.flatten(it._product_like(shape, crd))
+    fc, fs = it.flatten_tuple(crd), it.flatten_tuple(it._product_like(shape, crd))
     r = fc[-1]
     for c, s in zip(reversed(fc[:-1]), reversed(fs[:-1])):
         r = c + s * r
@@ -885,7 +890,7 @@ def coprofile(layout: Layout) -> Any:
     if type(layout) is not Layout:
         layout = layout_arg(layout, "coprofile")
     total: Any = 0
-    for d in it.flatten(layout._stride) if type(layout._stride) is tuple else (layout._stride,):
+    for d in it.flatten_tuple(layout._stride) if type(layout._stride) is tuple else (layout._stride,):
         total = total + (d.as_tuple() if isinstance(d, ScaledBasis) else d)
     return _zeros_like(total)
 
@@ -905,7 +910,7 @@ def rank(x: Any) -> int:
     >>> rank(Layout((2, (3, 4)))), rank(5)
     (2, 1)
     """
-    return x.rank() if callable(getattr(x, "rank", None)) else it.rank(x)
+    return x.rank() if callable(getattr(x, "rank", None)) else it.rank_tuple(x)
 
 
 def depth(x: Any) -> int:
@@ -917,7 +922,7 @@ def depth(x: Any) -> int:
     >>> depth(Layout((2, (3, 4)))), depth(5)
     (2, 0)
     """
-    return x.depth() if callable(getattr(x, "depth", None)) else it.depth(x)
+    return x.depth() if callable(getattr(x, "depth", None)) else it.depth_tuple(x)
 
 
 def shape(layout: Layout) -> Any:
@@ -942,3 +947,11 @@ def stride(layout: Layout) -> Any:
     (3, 1)
     """
     return layout.stride
+
+#: what cutepy exports from this module (cutepy.__all__ is made of these lists)
+__all__ = [
+    "Layout", "LayoutLeft", "LayoutRight", "append", "coprofile", "cosize", "depth", "dice", "flatten",
+    "get", "get_1d_coord", "get_flat_coord", "get_hier_coord", "group", "make_identity_layout",
+    "make_layout", "prepend", "rank", "replace", "select", "shape", "size", "slice_and_offset",
+    "stride", "take", "unflatten",
+]

@@ -58,3 +58,8 @@ def limits(*, max_elements: int | None = None) -> Iterator[None]:
 def _check_limit(limit: Any) -> None:
     if type(limit) is not int or limit < 1:
         raise CutepyError(f"max_elements must be a positive integer, got {limit!r}")
+
+#: what cutepy exports from this module (cutepy.__all__ is made of these lists)
+__all__ = [
+    "limits",
+]

@@ -71,14 +71,21 @@ def as_int(x: Any) -> Any:
 
 
 def _checked(fn: Callable, basis_args: tuple[int, ...] = ()) -> Callable:
+    """``fn`` (an algorithm of :mod:`.inttuple`) as cutepy exports it: its arguments checked
+    first, named as CuTe names it (``ceil_div`` for ``inttuple.ceil_div_tuple``)."""
+    name = fn.__name__.removesuffix("_tuple")
+
     @functools.wraps(fn)
     def checked(*args: Any) -> Any:
         args = tuple([as_int(a) for a in args])
         for k, a in enumerate(args, start=1):
             if a is not None or k not in basis_args:
-                check_int_tuple(a, fn.__name__, k, basis=k in basis_args)
+                check_int_tuple(a, name, k, basis=k in basis_args)
         return fn(*args)
 
+    checked.__name__ = checked.__qualname__ = name
+    checked.__module__ = __name__
+    checked.__doc__ = (fn.__doc__ or "").replace(f"{fn.__name__}(", f"{name}(")
     return checked
 
 
@@ -94,7 +101,7 @@ def _congruent_stride(fn: Callable) -> Callable:
     return checked
 
 
-ceil_div = _checked(it.ceil_div)
+ceil_div = _checked(it.ceil_div_tuple)
 compatible = _checked(it.compatible)
 congruent = _checked(it.congruent)
 crd2crd = _checked(it.crd2crd)
@@ -103,7 +110,7 @@ idx2crd = _checked(_congruent_stride(it.idx2crd), basis_args=(3,))
 inner_product = _checked(it.inner_product, basis_args=(2,))
 prefix_product = _checked(it.prefix_product)
 product = _checked(it.product)
-round_up = _checked(it.round_up)
+round_up = _checked(it.round_up_tuple)
 safe_div = _checked(it.safe_div)
 elem_scale = _checked(it.elem_scale)
 shape_div = _checked(it.shape_div)
@@ -125,7 +132,7 @@ def repeat_like(t: Any, x: Any) -> Any:
     (None, (None, None))
     """
     check_int_tuple(t, "repeat_like", 1)
-    return it.repeat_like(t, x)
+    return it.repeat_like_tuple(t, x)
 
 
 def max(t: Any) -> Any:  # noqa: A001  (C++'s name; kept out of __all__ so `import *` keeps the builtin)
@@ -165,7 +172,7 @@ def product_each(t: Any) -> tuple:
     ((6, 4), (4,))
     """
     check_int_tuple(t, "product_each", 1)
-    return it.product_each(t) if type(t) is tuple else (t,)
+    return it.product_each_tuple(t) if type(t) is tuple else (t,)
 
 
 def _comparison(name: str, base: Callable, swap: bool, negate: bool, says: str, example: str) -> Callable:
@@ -220,7 +227,8 @@ colex_less, colex_leq, colex_gtr, colex_geq = _family(
 
 def _positive_shape(shape: Any, fn: str) -> None:
     check_int_tuple(shape, fn, 1)
-    bad = [x for x in (it.flatten(shape) if type(shape) is tuple else (shape,)) if type(x) is int and x <= 0]
+    leaves = it.flatten_tuple(shape) if type(shape) is tuple else (shape,)
+    bad = [x for x in leaves if type(x) is int and x <= 0]
     if bad:
         raise CutepyError(f"{fn}: the shape {it.short_repr(shape)} has a leaf {bad[0]} that is not positive")
 
@@ -271,10 +279,10 @@ def compact_order(shape: Any, order: Any) -> Any:
     if not it.weakly_congruent(order, shape):
         raise CutepyError(f"compact_order: order {it.short_repr(order)} does not match the shape "
                           f"{it.short_repr(shape)}")
-    return it.compact_order(shape, order)
+    return it.compact_order_tuple(shape, order)
 
 __all__ = [
-    "ceil_div", "check_int_tuple", "colex_geq", "colex_gtr", "colex_leq", "colex_less", "compact_col_major",
+    "colex_geq", "colex_gtr", "colex_leq", "colex_less", "compact_col_major",
     "compact_order", "compact_row_major", "compatible", "congruent", "crd2crd", "crd2idx", "elem_geq",
     "elem_gtr", "elem_leq", "elem_less", "elem_scale", "idx2crd", "inner_product", "lex_geq", "lex_gtr",
     "lex_leq", "lex_less", "prefix_product", "product", "product_each", "repeat_like", "round_up",

@@ -58,7 +58,7 @@ def run_steps(run: Run) -> list:
 
 
 @explainable("coalesce")
-def coalesce(D: Derivation, items: list) -> None:
+def coalesce_steps(D: Derivation, items: list) -> None:
     last: Any = None  # the Run or nested coalesce of the mode that the next ProfileMode names
     i = 0
     for x in items:
@@ -127,7 +127,7 @@ COMPLEMENT = {
 
 
 @explainable("complement")
-def complement(D: Derivation, items: list) -> None:
+def complement_steps(D: Derivation, items: list) -> None:
     word(D, items, COMPLEMENT, end=lambda run: f"coalesce {run.source()}: {run.how()}")
 
 
@@ -145,7 +145,7 @@ def _chain(n: Chain) -> str:
 
 
 @explainable("right_inverse")
-def right_inverse(D: Derivation, items: list) -> None:
+def right_inverse_steps(D: Derivation, items: list) -> None:
     word(D, items, {
         Positions: _positions,
         Chain: _chain,
@@ -160,7 +160,7 @@ def _step(n: InverseStep) -> str:
 
 
 @explainable("left_inverse")
-def left_inverse(D: Derivation, items: list) -> None:
+def left_inverse_steps(D: Derivation, items: list) -> None:
     word(D, items, {
         Positions: _positions,
         ZeroMode: lambda n: f"mode {n.mode[0]}:0 reaches no new offset: skipped",

@@ -39,7 +39,7 @@ from ..core.events import (
     Take,
     ZeroLeaf,
 )
-from ..core.inttuple import flatten
+from ..core.inttuple import flatten_tuple as flatten
 from ..core.layout import Layout
 from .record import Run
 from .steps import Derivation, fmt, lx
@@ -177,7 +177,7 @@ def _composed_A(n: ComposedA) -> str:
 
 
 @explainable("composition")
-def composition(D: Derivation, items: list) -> None:
+def composition_steps(D: Derivation, items: list) -> None:
     kinds = {type(x) for x in items}
     # the coalesce that coalesce_x(A) ran: the Run just before the CoalesceX event
     run = next((a for a, b in zip(items, items[1:]) if type(b) is CoalesceX and isinstance(a, Run)), None)

@@ -49,7 +49,7 @@ def _divisor(n: Divisor) -> tuple:
 
 
 @explainable("logical_divide")
-def logical_divide(D: Derivation, items: list) -> None:
+def logical_divide_steps(D: Derivation, items: list) -> None:
     word(D, items, {**NO_TILER, Divisor: _divisor}, {
         "logical_divide": _by_mode("logical_divide"),
         "complement": lambda sub, k: eq(f"complement(T, size(A)) = complement({sub.args[0]}, "
@@ -63,7 +63,7 @@ def _room(n: Room) -> str:
 
 
 @explainable("logical_product")
-def logical_product(D: Derivation, items: list) -> None:
+def logical_product_steps(D: Derivation, items: list) -> None:
     room = next((x for x in items if type(x) is Room), None)
 
     def copies(sub: Derivation, k: int) -> list:
@@ -133,7 +133,7 @@ explainable("raked_product")(_interleaved("(copies_i, A_i)"))
 
 
 @explainable("tile_to_shape")
-def tile_to_shape(D: Derivation, items: list) -> None:
+def tile_to_shape_steps(D: Derivation, items: list) -> None:
     word(D, items, {Copies: lambda n: f"copies per mode: {n.shape}, laid out as {n.layout}"}, {
         "blocked_product": lambda sub, k: eq("blocked_product(block, copies)", sub),
         "coalesce": lambda sub, k: eq(f"coalesce by the profile {sub.args[1]}", sub),

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..algebra.swizzle import ComposedLayout, Swizzle
+from ..algebra.swizzle import Swizzle, composed_parts
 from ..core.basis import ScaledBasis
 from ..core.errors import CutepyError
 from ..core.layout import Layout
@@ -70,6 +70,7 @@ def cpp(obj: Any) -> str:
 
     >>> cpp(Layout((4, 2), (2, 1)))
     'Layout<Shape<Int<4>,Int<2>>,Stride<Int<2>,Int<1>>>{}'
+    >>> from cutepy import ComposedLayout, Swizzle
     >>> cpp(ComposedLayout(Swizzle(3, 3, 3), 0, Layout(8, 1)))
     'make_composed_layout(Swizzle<3,3,3>{}, Int<0>{}, Layout<Int<8>,Int<1>>{})'
     """
@@ -77,10 +78,11 @@ def cpp(obj: Any) -> str:
         return _layout(obj)
     if isinstance(obj, Swizzle):
         return f"Swizzle<{obj.bits},{obj.base},{obj.shift}>{{}}"
-    if isinstance(obj, ComposedLayout):
-        if not isinstance(obj.offset, int):
-            raise CutepyError(f"cpp: composed layout offset {obj.offset!r} is not an int")
-        return f"make_composed_layout({cpp(obj.outer)}, Int<{obj.offset}>{{}}, {cpp(obj.inner)})"
+    if (parts := composed_parts(obj)) is not None:
+        outer, offset, inner = parts
+        if not isinstance(offset, int):
+            raise CutepyError(f"cpp: composed layout offset {offset!r} is not an int")
+        return f"make_composed_layout({cpp(outer)}, Int<{offset}>{{}}, {cpp(inner)})"
     if isinstance(obj, MMAAtom):
         return f"MMA_Atom<{obj.cpp_type}>{{}}"
     if isinstance(obj, CopyAtom):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..algebra.swizzle import ComposedLayout, Swizzle
+from ..algebra.swizzle import Swizzle, composed_parts
 from ..core.errors import CutepyError
 from ..core.layout import Layout
 from ..kernels.atoms.copy import CopyAtom
@@ -124,8 +124,9 @@ def dsl(obj: Any) -> str:
         return f"cute.make_layout({_tuple(obj.shape)}, stride={_tuple(obj.stride)})"
     if isinstance(obj, Swizzle):
         return f"cute.make_swizzle({obj.bits}, {obj.base}, {obj.shift})"
-    if isinstance(obj, ComposedLayout):
-        return f"cute.make_composed_layout({dsl(obj.outer)}, {obj.offset}, {dsl(obj.inner)})"
+    if (parts := composed_parts(obj)) is not None:
+        outer, offset, inner = parts
+        return f"cute.make_composed_layout({dsl(outer)}, {offset}, {dsl(inner)})"
     if isinstance(obj, MMAAtom):
         return f"cute.make_mma_atom({_mma_op(obj)})"
     if isinstance(obj, CopyAtom):

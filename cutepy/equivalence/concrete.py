@@ -16,7 +16,7 @@ from typing import Any
 
 from ..algebra.coalesce import coalesce_flat
 from ..algebra.composition import composition
-from ..algebra.swizzle import ComposedLayout, Swizzle
+from ..algebra.swizzle import Swizzle, composed_parts
 from ..core import inttuple as it
 from ..core.errors import CutepyError
 from ..core.layout import Layout
@@ -30,7 +30,7 @@ EXHAUSTIVE_LIMIT = 1 << 22
 
 def _modes(L: Layout) -> tuple:
     """Normal-form modes of an integer layout, fast (coalesce on the flat leaves)."""
-    s, d = coalesce_flat(it.flatten(L._shape), it.flatten(L._stride))
+    s, d = coalesce_flat(it.flatten_tuple(L._shape), it.flatten_tuple(L._stride))
     if type(s) is tuple:
         return tuple(zip(s, d))
     return () if s == 1 else ((s, d),)
@@ -50,8 +50,8 @@ def _check_domain(A: Layout, B: Layout, domain: Any) -> tuple:
     if isinstance(domain, int) and not isinstance(domain, bool):
         domain = (domain,)
     dom = tuple(domain)
-    sa = it.product_each(A.shape) if type(A.shape) is tuple else (A.shape,)
-    sb = it.product_each(B.shape) if type(B.shape) is tuple else (B.shape,)
+    sa = it.product_each_tuple(A.shape) if type(A.shape) is tuple else (A.shape,)
+    sb = it.product_each_tuple(B.shape) if type(B.shape) is tuple else (B.shape,)
     if len(dom) != len(sa) or len(dom) != len(sb):
         raise CutepyError(f"domain {dom} needs one extent per mode of {A} and {B}")
     out = []
@@ -65,7 +65,7 @@ def _check_domain(A: Layout, B: Layout, domain: Any) -> tuple:
 
 def _concrete(A: Layout, B: Layout, by: str, domain: Any) -> Equivalence:
     if by == "coordinate":
-        fa, fb = it.flatten(A.shape), it.flatten(B.shape)
+        fa, fb = it.flatten_tuple(A.shape), it.flatten_tuple(B.shape)
         if fa != fb:
             return Equivalence(False, A, B, by, note=f"the shape leaves differ ({it.format_tuple(fa)} vs "
                                f"{it.format_tuple(fb)}), so the natural coordinates differ")
@@ -154,21 +154,23 @@ def _as_affine(F: Any) -> tuple[int, Layout] | None:
     """``(offset, layout)`` when ``F(i) == offset + layout(i)`` on F's domain."""
     if type(F) is Layout:
         return 0, F
-    if not isinstance(F, ComposedLayout) or type(F.offset) is not int:
+    parts = composed_parts(F)
+    if parts is None or type(parts[1]) is not int:
         return None
-    inner = _as_affine(F.inner)
+    outer, offset, inner_layout = parts
+    inner = _as_affine(inner_layout)
     if inner is None:
         return None
     o, L = inner
-    o += F.offset
-    strides = it.flatten(L.stride)
+    o += offset
+    strides = it.flatten_tuple(L.stride)
     if any(type(d) is not int or d < 0 for d in strides):
         return None
-    if isinstance(F.outer, Swizzle) and o >= 0 and swizzle_is_identity_on(F.outer, o + L.cosize() - 1):
+    if isinstance(outer, Swizzle) and o >= 0 and swizzle_is_identity_on(outer, o + L.cosize() - 1):
         return o, L
-    if type(F.outer) is Layout and o == 0:
+    if type(outer) is Layout and o == 0:
         try:
-            return 0, composition(F.outer, L)
+            return 0, composition(outer, L)
         except CutepyError:
             return None
     return None

@@ -32,15 +32,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..algebra.swizzle import ComposedLayout
-from ..core.layout import Layout, as_layout
+from ..algebra.swizzle import is_layout
+from ..core.layout import as_layout
 from ..symbolic import is_symbolic
 from .concrete import decide_concrete
 from .verdict import Equivalence
 
 
 def _prepare(x: Any) -> Any:
-    if type(x) is Layout or isinstance(x, ComposedLayout) or callable(x) and not isinstance(x, str):
+    if is_layout(x) or callable(x) and not isinstance(x, str):
         return x
     return as_layout(x)  # a shape stands for its compact layout; text is read by cutepy.parse
 
@@ -74,4 +74,4 @@ def equivalent(A: Any, B: Any, *, by: str = "index", domain: Any = None) -> Equi
 
 
 def _is_thunk(x: Any) -> bool:
-    return type(x) is not Layout and not isinstance(x, ComposedLayout) and callable(x)
+    return not is_layout(x) and callable(x)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..algebra.coalesce import coalesce_flat
-from ..algebra.swizzle import ComposedLayout, Swizzle
+from ..algebra.swizzle import Swizzle, composed_parts
 from ..core import inttuple as it
 from ..core.layout import Layout
 
@@ -54,7 +54,7 @@ def _pow2(x: int) -> bool:
 
 
 def _layout_map(L: Layout) -> XorMap | None:
-    fs, fd = it.flatten(L.shape), it.flatten(L.stride)
+    fs, fd = it.flatten_tuple(L.shape), it.flatten_tuple(L.stride)
     if not all(type(x) is int for x in fs + fd):
         return None
     s, d = coalesce_flat(fs, fd)
@@ -83,13 +83,14 @@ def as_xor_map(F: Any) -> XorMap | None:
     """The XOR-linear form of a Layout or ComposedLayout over its index bits, if it has one."""
     if type(F) is Layout:
         return _layout_map(F)
-    if not isinstance(F, ComposedLayout) or type(F.offset) is not int or F.offset < 0:
+    parts = composed_parts(F)
+    if parts is None or type(parts[1]) is not int or parts[1] < 0:
         return None
-    inner = as_xor_map(F.inner)
-    if inner is None or F.offset & inner.bits():
+    outer, offset, inner_layout = parts
+    inner = as_xor_map(inner_layout)
+    if inner is None or offset & inner.bits():
         return None
-    inner = XorMap(inner.constant | F.offset, inner.columns)
-    outer = F.outer
+    inner = XorMap(inner.constant | offset, inner.columns)
     if isinstance(outer, Swizzle):
         return inner.apply(outer)
     g = as_xor_map(outer)

@@ -147,7 +147,7 @@ class NormalForm:
 
     def check(self) -> bool:
         """Replay the steps from ``flatten(source)``: each rule applies and the result is reached."""
-        fs, fd = it.flatten(self.source.shape), it.flatten(self.source.stride)
+        fs, fd = it.flatten_tuple(self.source.shape), it.flatten_tuple(self.source.stride)
         pending = list(zip(fs, fd))
         if not self.steps or self.steps[0].rule != "flatten" or self.steps[0].modes != tuple(pending):
             return False
@@ -215,7 +215,7 @@ def normal_form(L: Layout, lenient: bool = False) -> NormalForm:
     merge 2:1 ++ 2:2 -> 4:1 (2*1 == 2)
     keep 4:1 | 3:8 apart (4*1 != 8)
     """
-    fs, fd = it.flatten(L.shape), it.flatten(L.stride)
+    fs, fd = it.flatten_tuple(L.shape), it.flatten_tuple(L.stride)
     rec = _Steps()
     with recording(rec), (undecided_unequal() if lenient else nullcontext()):
         coalesce_flat(fs, fd)

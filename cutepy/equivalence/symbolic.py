@@ -31,13 +31,14 @@ from typing import Any
 
 import sympy
 
-from ..algebra.swizzle import ComposedLayout
+from ..algebra.swizzle import composed_parts, is_layout
 from ..core import inttuple as it
 from ..core.errors import CutepyError
 from ..core.layout import Layout, as_layout
 from ..core.symbolic import decide as _d
 from ..core.symbolic.facts import Facts, Undecided, assuming, declared_facts, facts_of
-from ..core.symbolic.subst import free_symbols, subs, substitution
+from ..core.symbolic.subst import free_symbols, substitution
+from ..core.symbolic.subst import substitute as subs
 from ..core.symbolic.sym import Sym
 from .concrete import decide_concrete
 from .normal_form import fmt_modes, normal_form
@@ -130,8 +131,8 @@ class _RankMismatch(CutepyError):
 
 def _evaluate(X: Any) -> Any:
 
-    r = X() if type(X) is not Layout and callable(X) and not isinstance(X, ComposedLayout) else X
-    if isinstance(r, ComposedLayout):
+    r = X() if not is_layout(X) and callable(X) else X
+    if composed_parts(r) is not None:
         raise CutepyError("symbolic composed (swizzled) layouts are not compared: substitute values "
                           "for the symbols first (cutepy.subs)")
     if type(r) is not Layout:
@@ -140,7 +141,7 @@ def _evaluate(X: Any) -> Any:
 
 
 def _coordinate_check(a: Any, b: Any) -> str | None:
-    fa, fb = it.flatten(a.shape), it.flatten(b.shape)
+    fa, fb = it.flatten_tuple(a.shape), it.flatten_tuple(b.shape)
     if len(fa) != len(fb) or any(_eq(x, y) is not True for x, y in zip(fa, fb)):
         return "the shape leaves differ, so the natural coordinates differ"
     return None

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..algebra.swizzle import ComposedLayout
+from ..algebra.swizzle import is_layout
 from ..core import inttuple as it
 from ..core.layout import Layout
 from .normal_form import fmt_modes, normal_form
@@ -176,7 +176,7 @@ class Equivalence:
 
 
 def _show(x: Any) -> str:
-    if type(x) is not Layout and not isinstance(x, ComposedLayout) and callable(x):
+    if not is_layout(x) and callable(x):
         return f"{getattr(x, '__name__', 'function')}() (built again in each case)"
     return str(x)
 

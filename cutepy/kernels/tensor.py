@@ -25,20 +25,39 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..algebra.casting import make_fragment_like as _layout_fragment_like
-from ..algebra.composition import composition as _layout_composition
-from ..algebra.divides import flat_divide as _flat_divide
-from ..algebra.divides import logical_divide as _logical_divide
-from ..algebra.divides import tiled_divide as _tiled_divide
-from ..algebra.divides import zipped_divide as _zipped_divide
+from ..algebra.casting import make_fragment_like
+from ..algebra.coalesce import coalesce
+from ..algebra.composition import composition
+from ..algebra.divides import flat_divide, logical_divide, tiled_divide, zipped_divide
 from ..core import inttuple as it
 from ..core.basis import ArithTuple
 from ..core.errors import CutepyError
-from ..core.layout import Layout, _has_none, make_identity_layout, slice_and_offset
-from ..core.layout import size as _layout_size
+from ..core.layout import (
+    Layout,
+    _has_none,
+    flatten,
+    get,
+    group,
+    make_identity_layout,
+    size,
+    slice_and_offset,
+    take,
+)
 
 #: The largest tensor whose values :meth:`Tensor.values` lists at once.
 MAX_VALUES = 1 << 22
+
+
+def _on_layout(op: Any) -> Any:
+    """The method applying ``op`` to the tensor's layout, engine and offset kept (C++'s overloads
+    for a tensor: ``make_tensor(t.data(), op(t.layout(), args...))``)."""
+
+    def method(self: Tensor, *args: Any) -> Tensor:
+        return Tensor(self.engine, op(self.layout, *args), self.offset)
+
+    method.__name__ = method.__qualname__ = f"_{op.__name__}"
+    method.__doc__ = f"``{op.__name__}`` of the tensor's layout (as C++)."
+    return method
 
 
 class Tensor:
@@ -116,15 +135,39 @@ class Tensor:
 
     def values(self) -> list:
         """Every value in colexicographic index order (checked against :data:`MAX_VALUES`)."""
-        n = _layout_size(self.layout)
+        n = size(self.layout)
         if not isinstance(n, int) or n > MAX_VALUES:
             raise CutepyError(f"tensor of size {n} is too large to list (limit {MAX_VALUES})")
         return [self._value(self.offset + self.layout(i)) for i in range(n)]
 
     def compose(self, *tilers: Any) -> Tensor:
         """``make_tensor(data, composition(layout, tiler))``; several tilers apply by mode."""
-        t = tilers[0] if len(tilers) == 1 else tuple(tilers)
-        return Tensor(self.engine, composition(self.layout, t), self.offset)
+        return composition(self, tilers[0] if len(tilers) == 1 else tuple(tilers))
+
+    # -- the algebra (reached through cutepy.core.layout.own from each public operation) ----
+    def _map_layout(self, fn: Any) -> Tensor:
+        """``fn`` applied to the tensor's layout, engine and offset kept."""
+        return Tensor(self.engine, fn(self.layout), self.offset)
+
+    _composition = _on_layout(composition)
+    _coalesce = _on_layout(coalesce)
+    _logical_divide = _on_layout(logical_divide)
+    _zipped_divide = _on_layout(zipped_divide)
+    _tiled_divide = _on_layout(tiled_divide)
+    _flat_divide = _on_layout(flat_divide)
+    _get = _on_layout(get)
+    _take = _on_layout(take)
+    _group = _on_layout(group)
+    _flatten = _on_layout(flatten)
+
+    def _make_fragment_like(self) -> Tensor:
+        """C++'s ``make_fragment_like(tensor)``: a fresh zeroed register tensor of the engine's dtype
+        over ``make_fragment_like(layout)``."""
+        import numpy as np  # lazy: a register engine is a numpy array
+
+        L = make_fragment_like(self.layout)
+        dtype = self.engine.dtype if self.engine is not None and hasattr(self.engine, "dtype") else np.int64
+        return Tensor(np.zeros(int(L.cosize()), dtype=dtype), L)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Tensor):
@@ -181,7 +224,7 @@ def make_tensor(engine: Any, layout: Any) -> Tensor:
     if not hasattr(layout, "offsets"):
         layout = Layout(layout)
     if engine is not None and hasattr(engine, "__len__"):
-        n = _layout_size(layout)
+        n = size(layout)
         if isinstance(n, int) and n and n <= MAX_VALUES:
             offs = layout.offsets()
             if int(offs.min()) < 0 or int(offs.max()) >= len(engine):
@@ -204,31 +247,6 @@ def make_identity_tensor(shape: Any) -> Tensor:
     """
     L = make_identity_layout(shape)
     return Tensor(None, L, _zero_coord(shape) if isinstance(shape, tuple) else 0)
-
-
-def make_fragment_like(x: Any) -> Any:
-    """C++ ``make_fragment_like``: a compact register layout (or tensor) shaped like ``x``.
-
-    Mode 0 gets compact column-major strides (zero strides stay zero); the other modes are
-    ordered like their strides (``make_ordered_layout``).
-
-    Pre:  ``x`` is a Layout or a Tensor with a plain layout.
-    Post: ``shape(result) == shape(x)`` and the result is compact (``cosize == size`` once
-          stride-0 modes are filtered); a tensor gets a fresh zeroed array engine.
-
-    >>> make_fragment_like(Layout(((2, 2), 4, 8), ((1, 8), 16, 512)))
-    ((2,2),4,8):((1,2),4,16)
-    """
-    if isinstance(x, Tensor):
-        import numpy as np  # optional heavy dependency, loaded lazily
-
-        L = make_fragment_like(x.layout)
-        dtype = x.engine.dtype if x.engine is not None and hasattr(x.engine, "dtype") else np.int64
-        return Tensor(np.zeros(int(L.cosize()), dtype=dtype), L)
-    if isinstance(x, Layout) and not all(type(d) is int for d in it.flatten(x.stride)):
-        # basis strides (coordinate tensors) order as 0, as the atoms' C++ prints show
-        x = Layout(x.shape, it.transform_leaf(lambda d: d if type(d) is int else 0, x.stride))
-    return _layout_fragment_like(x)
 
 
 def compact_layout(shape: Any) -> Layout:
@@ -256,102 +274,13 @@ def flat_coord(layout: Layout, index: int) -> tuple:
     strides = layout.stride if isinstance(layout.shape, tuple) else (layout.stride,)
     out = []
     for s, d in zip(modes, strides):
-        fs, fd = it.flatten(s), it.flatten(d)
+        fs, fd = it.flatten_tuple(s), it.flatten_tuple(d)
         crd = [0 if di == 0 else (index // di) % si for si, di in zip(fs, fd)]
         out.append(it.crd2idx(tuple(crd), fs) if len(fs) > 1 else crd[0])
     return tuple(out)
 
 
-# -- tensor-aware algebra ------------------------------------------------------------------
-
-
-def _lift(op: Any, x: Any, *args: Any) -> Any:
-    if type(x) is Layout:  # the plain path first: one type test on top of the layout algebra
-        return op(x, *args)
-    if isinstance(x, Tensor):
-        return Tensor(x.engine, op(x.layout, *args), x.offset)
-    return op(x, *args)
-
-
-def size(x: Any) -> Any:
-    """``size`` of a tensor, a layout or an IntTuple.
-
-    Pre:  ``x`` is a Tensor, a layout or an IntTuple.
-    Post: the product of the extents of ``x``'s shape (of its layout's, for a tensor).
-
-    >>> size(Layout((2, 4))), size((2, (3, 4))), size(make_identity_tensor((4, 8)))
-    (8, 24, 32)
-    """
-    if isinstance(x, Tensor):
-        return _layout_size(x.layout)
-    return _layout_size(x)
-
-
-def composition(A: Any, B: Any) -> Any:
-    """``A o B`` for a layout or a tensor ``A`` (a tensor composes its layout).
-
-    Pre:  as :func:`cutepy.algebra.composition.composition` for ``A``'s layout and ``B``
-          (``AdmissibilityError`` when ``B`` does not divide ``A``'s shape).
-    Post: ``result(c) == A(B(c))``; a tensor keeps its engine and offset.
-
-    >>> composition(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1)))
-    ((2,2),3):((24,2),8)
-    >>> composition(make_identity_tensor((4, 8)), Layout(4, 2))
-    ArithTuple(0,0) o (2,2):(2@0,1@1)
-    """
-    return _lift(_layout_composition, A, B)
-
-
-def logical_divide(A: Any, tiler: Any) -> Any:
-    """:func:`cutepy.algebra.divides.logical_divide` on a layout or on a tensor's layout.
-
-    Pre:  as :func:`cutepy.algebra.divides.logical_divide` (the tiler divides ``A``'s shape).
-    Post: ``result == composition(A, make_layout(tiler, complement(tiler, size(A))))``
-          (by mode for a tuple tiler); a tensor keeps its engine and offset.
-
-    >>> logical_divide(Layout(8, 1), 4)
-    (4,2):(1,4)
-    >>> logical_divide(make_identity_tensor((4, 8)), (2, 4))
-    ArithTuple(0,0) o ((2,2),(4,2)):((1@0,2@0),(1@1,4@1))
-    """
-    return _lift(_logical_divide, A, tiler)
-
-
-def zipped_divide(A: Any, tiler: Any) -> Any:
-    """:func:`cutepy.algebra.divides.zipped_divide` on a layout or on a tensor's layout.
-
-    Pre:  as :func:`cutepy.algebra.divides.zipped_divide` (the tiler divides ``A``'s shape).
-    Post: ``((Tile), (Rest))``: mode 0 is one tile, mode 1 enumerates the tiles; a tensor
-          keeps its engine and offset.
-
-    >>> zipped_divide(make_identity_tensor((4, 8)), (2, 4))
-    ArithTuple(0,0) o ((2,4),(2,2)):((1@0,1@1),(2@0,4@1))
-    """
-    return _lift(_zipped_divide, A, tiler)
-
-
-def tiled_divide(A: Any, tiler: Any) -> Any:
-    """:func:`cutepy.algebra.divides.tiled_divide` on a layout or on a tensor's layout.
-
-    Pre:  as :func:`cutepy.algebra.divides.tiled_divide` (the tiler divides ``A``'s shape).
-    Post: ``((Tile), Rest0, Rest1, ...)``: ``zipped_divide`` with mode 1 unpacked.
-
-    >>> tiled_divide(make_identity_tensor((4, 8)), (2, 4))
-    ArithTuple(0,0) o ((2,4),2,2):((1@0,1@1),2@0,4@1)
-    """
-    return _lift(_tiled_divide, A, tiler)
-
-
-def flat_divide(A: Any, tiler: Any) -> Any:
-    """:func:`cutepy.algebra.divides.flat_divide` on a layout or on a tensor's layout.
-
-    Pre:  as :func:`cutepy.algebra.divides.flat_divide` (the tiler divides ``A``'s shape).
-    Post: ``(Tile0, Tile1, ..., Rest0, Rest1, ...)``: ``zipped_divide`` with both modes unpacked.
-
-    >>> flat_divide(make_identity_tensor((4, 8)), (2, 4))
-    ArithTuple(0,0) o (2,4,2,2):(1@0,1@1,2@0,4@1)
-    """
-    return _lift(_flat_divide, A, tiler)
+# -- partitions ---------------------------------------------------------------------------
 
 
 def _rank(t: Any) -> int:
@@ -433,31 +362,23 @@ def local_partition(tensor: Any, thr_layout: Layout, thr_idx: int) -> Any:
     """
     if not isinstance(thr_layout, Layout):
         thr_layout = Layout(thr_layout)
-    n = _layout_size(thr_layout)
+    n = size(thr_layout)
     if not 0 <= thr_idx < n:
         raise CutepyError(f"thread index {thr_idx} is outside the thread layout {thr_layout} of size {n}")
     if isinstance(thr_layout.shape, tuple):
         return outer_partition(
-            tensor, it.product_each(thr_layout.shape), flat_coord(thr_layout, thr_idx)
+            tensor, it.product_each_tuple(thr_layout.shape), flat_coord(thr_layout, thr_idx)
         )
     return outer_partition(tensor, thr_layout.shape, flat_coord(thr_layout, thr_idx)[0])
 
 
+#: what cutepy exports from this module (cutepy.__all__ is made of these lists)
 __all__ = [
-    "MAX_VALUES",
     "Tensor",
-    "compact_layout",
-    "composition",
-    "flat_divide",
     "inner_partition",
     "local_partition",
     "local_tile",
-    "logical_divide",
-    "make_fragment_like",
     "make_identity_tensor",
     "make_tensor",
     "outer_partition",
-    "size",
-    "tiled_divide",
-    "zipped_divide",
 ]

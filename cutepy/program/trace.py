@@ -29,7 +29,7 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.errors import ProgramError  # noqa: F401(ProgramError re-exported)
+from ..core.errors import CutepyError, ProgramError  # noqa: F401 (ProgramError re-exported)
 from ..core.layout import MAX_LEAF
 
 

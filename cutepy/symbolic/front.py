@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..algebra.swizzle import ComposedLayout
 from ..core import inttuple as it
 from ..core.basis import ScaledBasis
 from ..core.layout import Layout
@@ -44,12 +43,12 @@ def is_symbolic(obj: Any) -> bool:
             stack.extend(x)
         elif t is Layout:
             stack.extend((x.shape, x.stride))
-        elif isinstance(x, ComposedLayout):
-            stack.extend((x.inner, x.offset, x.outer))
         elif t is ScaledBasis:
             stack.append(x.value)
         elif is_symbolic_leaf(x):
             return True
+        elif t.__module__.startswith("cutepy.") and t.__reduce__ is not object.__reduce__:
+            stack.extend(x.__reduce__()[1])  # a swizzle or a swizzled layout: its parts
     return False
 
 
@@ -67,7 +66,7 @@ def symbols(names: str, **facts: Any) -> Any:
     """
     from ..core.symbolic import sym  # loads sympy: it is needed only once a symbol is made
 
-    return sym.symbols(names, **facts)
+    return sym.make_symbols(names, **facts)
 
 
 def subs(obj: Any, values: Any) -> Any:
@@ -83,7 +82,7 @@ def subs(obj: Any, values: Any) -> Any:
     """
     from ..core.symbolic import subst  # loads sympy
 
-    return subst.subs(obj, values)
+    return subst.substitute(obj, values)
 
 
 def free_symbols(obj: Any) -> set:

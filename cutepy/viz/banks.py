@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from ..algebra.swizzle import ComposedLayout, Swizzle
+from ..algebra.swizzle import ComposedLayout, Swizzle, composed_parts
 from ..banks.tile import MAX_ELEMENTS, TileReport
 from ..banks.warp import BANK_BYTES, BANKS, WARP, WIDTHS, BankReport, lane_ranges, phase_costs_batch
 from ..core.errors import CutepyError
@@ -102,7 +102,7 @@ def conflict_ways(offsets: np.ndarray, grid: tuple[int, int], element_bytes: int
 
 def _split(obj: Any, swizzle: Swizzle | None) -> tuple[Any, Any]:
     """(unswizzled, swizzled) pair of layouts to compare; the second may be None."""
-    if isinstance(obj, ComposedLayout):
+    if composed_parts(obj) is not None:
         if swizzle is not None:
             raise CutepyError("pass either a swizzled layout or a swizzle, not both")
         plain = ComposedLayout(Swizzle(0, 0, 0), obj.offset, obj.inner) if obj.offset else obj.inner

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..algebra.swizzle import ComposedLayout, Swizzle
+from ..algebra.swizzle import Swizzle, is_layout
 from ..core.errors import CutepyError
 from ..core.layout import Layout
 from ..kernels.tiled.mma import make_tiled_mma
@@ -73,7 +73,7 @@ def _is_shape(t: Any) -> bool:
 
 
 def _text(obj: Any, limit: int | None) -> str:
-    if isinstance(obj, (Layout, ComposedLayout)):
+    if is_layout(obj):
         try:
             return layout_table(obj, limit).rstrip("\n")
         except CutepyError:  # rank > 2, symbolic or basis strides: the notation
@@ -87,7 +87,7 @@ def _text(obj: Any, limit: int | None) -> str:
 def _svg(obj: Any, rows: int | None, cols: int | None) -> str:
     if isinstance(obj, Picture):
         return obj.svg
-    if isinstance(obj, (Layout, ComposedLayout)):
+    if is_layout(obj):
         return layout_svg(obj, max_rows=rows, max_cols=cols)
     if isinstance(obj, Swizzle):
         return svg_of(obj, max_rows=rows, max_cols=cols)
@@ -102,7 +102,7 @@ def drawable(obj: Any) -> bool:
     >>> drawable(Layout(4, 1)), drawable((Layout(2, 1), 4)), drawable((1.5, "x"))
     (True, True, False)
     """
-    return (isinstance(obj, (Layout, ComposedLayout, Swizzle, Picture)) or _is_xla(obj)
+    return (is_layout(obj) or isinstance(obj, (Swizzle, Picture)) or _is_xla(obj)
             or _is_tiler(obj))
 
 

@@ -23,7 +23,8 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import CutepyError
-from ..core.inttuple import flatten, format_tuple, idx2crd, product
+from ..core.inttuple import flatten_tuple as flatten
+from ..core.inttuple import format_tuple, idx2crd, product
 from ..core.layout import MAX_LEAF
 from ..core.limits import max_elements
 from .canvas import Canvas, Panel, text_width

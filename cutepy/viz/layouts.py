@@ -24,7 +24,7 @@ import numpy as np
 from ..algebra.complement import complement
 from ..algebra.divides import flat_divide, logical_divide, tiled_divide, zipped_divide
 from ..algebra.products import blocked_product, logical_product, raked_product
-from ..algebra.swizzle import ComposedLayout, Swizzle
+from ..algebra.swizzle import ComposedLayout, Swizzle, is_layout
 from ..core.errors import CutepyError
 from ..core.inttuple import crd2idx
 from ..core.layout import Layout, append, make_layout
@@ -439,7 +439,7 @@ def tiler_panel(tiler: tuple, **opts: Any) -> Panel:
     """Each mode of a tiler drawn as its own layout, one under another."""
     items: list[Panel] = [Text(f"tiler {fmt_tiler(tiler)}", 13, weight="bold")]
     for k, t in enumerate(tiler):
-        lay = t if isinstance(t, (Layout, ComposedLayout)) else Layout(t)
+        lay = t if is_layout(t) else Layout(t)
         items.append(layout_panel(lay, title=f"mode {k}: {lay}", **opts))
     return VStack(items, gap=10)
 

@@ -15,9 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from ..algebra.swizzle import ComposedLayout, Swizzle
+from ..algebra.swizzle import Swizzle, is_layout
 from ..core.errors import CutepyError
-from ..core.layout import Layout
 from ..notation import parse
 from .canvas import img_html, render
 from .grid import GridPanel, make_axis
@@ -80,7 +79,7 @@ def _array_svg(arr: np.ndarray) -> str:
 
 def svg_of(obj: Any, **opts: Any) -> str:
     """The SVG text :func:`show` wraps."""
-    if isinstance(obj, (Layout, ComposedLayout)):
+    if is_layout(obj):
         return layout_svg(obj, **opts)
     if isinstance(obj, Swizzle):
         title = f"{obj}: where each chunk of 2^{obj.base} offsets goes"
@@ -111,6 +110,7 @@ def show(obj: Any, **opts: Any) -> Picture:
           ``ParseError``).
     Post: ``result.svg`` is the drawing function's SVG; the Picture renders in Jupyter.
 
+    >>> from cutepy import Layout
     >>> pic = show(Layout((4, 8), (8, 1)))
     >>> pic.svg.startswith("<svg"), sorted(pic._repr_mimebundle_())
     (True, ['image/svg+xml', 'text/html', 'text/plain'])
@@ -126,6 +126,7 @@ def write_svg(obj: Any, path: str | os.PathLike[str], **opts: Any) -> None:
 
     >>> import os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "l.svg")
+    >>> from cutepy import Layout
     >>> write_svg(Layout((4, 8), (8, 1)), path)
     >>> open(path).read().startswith("<svg")
     True

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..algebra.swizzle import ComposedLayout
+from ..algebra.swizzle import ComposedLayout, is_layout
 from ..core.errors import CutepyError
 from ..core.inttuple import format_tuple
 from ..core.layout import Layout
@@ -28,12 +28,12 @@ from ..notation import parse
 
 def as_layout_like(obj: Any) -> Layout | ComposedLayout:
     """A :class:`Layout` or :class:`ComposedLayout` from one, or from CuTe text."""
-    if isinstance(obj, (Layout, ComposedLayout)):
+    if is_layout(obj):
         return obj
     if isinstance(obj, str):
 
         parsed = parse(obj)
-        if isinstance(parsed, (Layout, ComposedLayout)):
+        if is_layout(parsed):
             return parsed
         raise CutepyError(f"{obj!r} is a tiler, not a layout; draw it with cutepy.viz.show")
     raise CutepyError(f"expected a Layout or a ComposedLayout, got {type(obj).__name__}: {obj!r}")

@@ -87,7 +87,7 @@ class XlaCompiledLayout(CompiledLayout):
 
         Equal to compiling the substituted shape whenever that folds the same way.
         """
-        from ..core.symbolic.subst import subs  # lazy: substitution loads sympy
+        from ..core.symbolic.subst import substitute as subs  # lazy: substitution loads sympy
 
         lay = self.layout
         if type(lay) is Layout:

@@ -108,7 +108,7 @@ def _modes(layout: Layout, rank: int) -> list[Layout]:
 
 def _digits_of(mode: Layout, j: int, text: str) -> list[_Digit]:
     out: list[tuple[int, int]] = []
-    for s, d in zip(it.flatten(mode.shape), it.flatten(mode.stride)):
+    for s, d in zip(it.flatten_tuple(mode.shape), it.flatten_tuple(mode.stride)):
         if type(s) is not int or type(d) is not int:
             raise CutepyError(f"{text} has no XLA layout: mode {j} is not made of integers")
         if s == 1:
@@ -397,7 +397,7 @@ def _canonical(layout: Any, rank: int) -> list[list[tuple[int, int]]]:
     out = []
     for m in modes:
         leaves: list[tuple[int, int]] = []
-        for s, d in zip(it.flatten(m.shape), it.flatten(m.stride)):
+        for s, d in zip(it.flatten_tuple(m.shape), it.flatten_tuple(m.stride)):
             if s == 1:
                 continue
             if leaves and leaves[-1][0] * leaves[-1][1] == d:

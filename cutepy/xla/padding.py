@@ -33,13 +33,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..core import inttuple as it
 from ..core.errors import CutepyError
 from .shape import COMBINE_DIM
-
-
-def ceil_div(d: Any, t: int) -> Any:
-    """``ceil(d / t)`` for an int or a symbolic size (an expression for a symbol)."""
-    return -(-d // t)
 
 
 def round_up(d: Any, t: int) -> Any:
@@ -60,7 +56,7 @@ def round_up(d: Any, t: int) -> Any:
 
 def tail_padded(n: Any, align: int) -> Any:
     """Element slots of a buffer of ``n`` elements under ``L(align)``."""
-    return ceil_div(n, align) * align
+    return it.ceil_div_tuple(n, align) * align
 
 
 @dataclass(frozen=True)
@@ -128,7 +124,7 @@ def level_extents(bounds: Sequence[Any], tile: Iterable[int],
     outer = []
     for d, (_, t) in zip(merged[prefix:], groups):
         if pad_to is None:
-            n = ceil_div(d, t)
+            n = it.ceil_div_tuple(d, t)
             padded.append(n * t)
         else:
             p = pad_to(d, t)

@@ -381,7 +381,7 @@ class ArrayShape:
         """
         if not self.is_symbolic:
             return self
-        from ..core.symbolic.subst import subs  # lazy: substitution loads sympy
+        from ..core.symbolic.subst import substitute as subs  # lazy: substitution loads sympy
 
         return replace(self, dims=subs(self.dims, values))
 

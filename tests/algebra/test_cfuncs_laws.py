@@ -79,7 +79,7 @@ def test_max_alignment_of_a_swizzle_is_its_base(sw):
 @given(st.one_of(layouts(negative=True), shapes().map(cp.make_identity_layout)))
 def test_coprofile_is_congruent_with_every_offset(L):
     prof = cp.coprofile(L)
-    assert all(x == 0 for x in (it.flatten(prof) if type(prof) is tuple else (prof,)))
+    assert all(x == 0 for x in (it.flatten_tuple(prof) if type(prof) is tuple else (prof,)))
     for i in range(L.size()):
         assert it.congruent(prof, _plain(L(i)))
 
@@ -271,16 +271,16 @@ def test_an_inverse_with_a_swizzle_inside_has_no_domain(C):
 def test_compact_strides_are_the_major_layouts(s):
     assert Layout(s, cp.compact_col_major(s)) == cp.make_layout(s, cp.LayoutLeft)
     assert Layout(s, cp.compact_row_major(s)) == cp.make_layout(s, cp.LayoutRight)
-    n = len(it.flatten(s)) if type(s) is tuple else 1
-    order = it.unflatten(tuple(range(n)), s) if type(s) is tuple else 0
+    n = len(it.flatten_tuple(s)) if type(s) is tuple else 1
+    order = it.unflatten_tuple(tuple(range(n)), s) if type(s) is tuple else 0
     assert cp.compact_order(s, order) == cp.compact_col_major(s)
 
 
 @given(shapes(), st.data())
 def test_compact_order_is_a_bijection_onto_its_size(s, data):
-    flat = it.flatten(s) if type(s) is tuple else (s,)
+    flat = it.flatten_tuple(s) if type(s) is tuple else (s,)
     perm = data.draw(st.permutations(range(len(flat))))
-    order = it.unflatten(tuple(perm), s) if type(s) is tuple else perm[0]
+    order = it.unflatten_tuple(tuple(perm), s) if type(s) is tuple else perm[0]
     L = Layout(s, cp.compact_order(s, order))
     assert sorted(L(i) for i in range(L.size())) == list(range(L.size()))
 
@@ -294,7 +294,7 @@ def test_round_up_is_the_next_multiple(a, b):
 @given(shapes())
 def test_product_each_keeps_the_size(s):
     pe = cp.product_each(s)
-    assert type(pe) is tuple and it.product(pe) == it.product(s) and len(pe) == it.rank(s)
+    assert type(pe) is tuple and it.product(pe) == it.product(s) and len(pe) == it.rank_tuple(s)
 
 
 # -- coordinate comparisons, unflatten, the composed overloads of the mode functions -----------
@@ -312,8 +312,8 @@ def test_colex_order_is_the_order_of_indices(s, data):
     n = it.product(s)
     i, j = data.draw(st.integers(0, n - 1)), data.draw(st.integers(0, n - 1))
     a, b = cp.idx2crd(i, s), cp.idx2crd(j, s)
-    flat_a = it.flatten(a) if type(a) is tuple else (a,)
-    flat_b = it.flatten(b) if type(b) is tuple else (b,)
+    flat_a = it.flatten_tuple(a) if type(a) is tuple else (a,)
+    flat_b = it.flatten_tuple(b) if type(b) is tuple else (b,)
     assert cp.colex_less(flat_a, flat_b) == (i < j)
     assert cp.lex_less(tuple(reversed(flat_a)), tuple(reversed(flat_b))) == (i < j)
     assert cp.colex_geq(flat_a, flat_b) == (i >= j) and cp.colex_gtr(flat_a, flat_b) == (i > j)

@@ -51,8 +51,8 @@ def test_idx2crd_crd2idx_roundtrip(shape):
 
 @given(shapes())
 def test_flatten_unflatten_roundtrip(shape):
-    assert it.unflatten(it.flatten(shape), shape) == shape
-    assert it.product(it.flatten(shape)) == it.product(shape)
+    assert it.unflatten_tuple(it.flatten_tuple(shape), shape) == shape
+    assert it.product(it.flatten_tuple(shape)) == it.product(shape)
 
 
 # -- evaluation ------------------------------------------------------------------
@@ -84,7 +84,7 @@ def test_natural_and_coarse_coordinates_agree(L):
 def test_cosize_bounds_offsets(L):
     offs = L.offsets()
     assert offs.max() + 1 <= L.cosize()
-    if all(d >= 0 for d in it.flatten(L.stride)):
+    if all(d >= 0 for d in it.flatten_tuple(L.stride)):
         assert offs.max() + 1 == L.cosize()
 
 
@@ -133,7 +133,7 @@ def test_filter_keeps_image_and_drops_zeros(L):
     if set(values(L)) == {0}:
         assert F == Layout(1, 0)
     else:
-        assert all(d != 0 for d in it.flatten(F.stride))
+        assert all(d != 0 for d in it.flatten_tuple(F.stride))
 
 
 # -- composition -------------------------------------------------------------------
@@ -312,10 +312,11 @@ def test_blocked_and_raked_products(A, B):
 def test_tile_to_shape(block, reps):
     block2 = cp.make_layout(*([block] if block.rank() == 1 else list(block)))
     assume(block2.rank() <= 2)
-    bs = it.product_each(cp.append(block2, n=2).shape) if block2.rank() < 2 else it.product_each(block2.shape)
+    padded = cp.append(block2, n=2) if block2.rank() < 2 else block2
+    bs = it.product_each_tuple(padded.shape)
     target = tuple(b * r for b, r in zip(bs, reps))
     T = cp.tile_to_shape(block2, target)
-    assert it.product_each(T.shape) == target
+    assert it.product_each_tuple(T.shape) == target
 
 
 # -- swizzles -----------------------------------------------------------------------

@@ -90,7 +90,7 @@ def test_composition_where_we_refuse_the_oracle_is_wrong_or_refuses(A, B):
     assume(not cp.is_admissible(A, B))
     # C++ (and so cutepy) also refuses a size-1 leaf of B whose stride fails its static
     # divisibility check, though any answer would be right there: leave those out
-    shapes, strides = it.flatten(B.shape), it.flatten(B.stride)
+    shapes, strides = it.flatten_tuple(B.shape), it.flatten_tuple(B.stride)
     assume(not any(s == 1 and d != 0 for s, d in zip(shapes, strides)))
     try:
         R = tl.compose(to_tl(A), to_tl(B))
@@ -111,8 +111,8 @@ def test_complement_matches(A, M):
         # divergence 8: C++ static_asserts when, in stride order, a mode starts inside the
         # extent of the smaller-stride modes (overlapping or interleaved); the oracle does not.
         F = cp.filter(A)
-        fs = it.flatten(F.shape) if type(F.shape) is tuple else (F.shape,)
-        fd = it.flatten(F.stride) if type(F.stride) is tuple else (F.stride,)
+        fs = it.flatten_tuple(F.shape) if type(F.shape) is tuple else (F.shape,)
+        fd = it.flatten_tuple(F.stride) if type(F.stride) is tuple else (F.stride,)
         cur, overlap = 1, False
         for d, s in sorted(zip(fd, fs)):
             overlap |= d < cur
@@ -159,7 +159,7 @@ def test_blocked_and_raked_products_match(A, B):
         (cp.blocked_product(A, B), tl.blocked_product(to_tl(A), to_tl(B))),
         (cp.raked_product(A, B), tl.raked_product(to_tl(A), to_tl(B))),
     ):
-        assert it.product_each(ours.shape) == it.product_each(theirs.shape)
+        assert it.product_each_tuple(ours.shape) == it.product_each_tuple(theirs.shape)
         assert ours.offsets().tolist() == [theirs(i) for i in range(ours.size())]
 
 

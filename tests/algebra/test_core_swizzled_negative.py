@@ -80,8 +80,8 @@ def test_inverses_of_swizzled_meet_their_postconditions_or_refuse(C):
             continue
         assert check(R)
     L = C.inner
-    assume(all(d in (1, 2, 4, 8, 16, 32, 64, 128, 256) for d in it.flatten(L.stride)))
-    assume(sorted(it.flatten(L.stride)) == list(it.flatten(L.stride)))
+    assume(all(d in (1, 2, 4, 8, 16, 32, 64, 128, 256) for d in it.flatten_tuple(L.stride)))
+    assume(sorted(it.flatten_tuple(L.stride)) == list(it.flatten_tuple(L.stride)))
     # a column-major L keeps the bits in order: both inverses exist
     assert [C(cp.right_inverse(C)(i)) for i in range(C.size())] == list(range(C.size()))
 
@@ -233,8 +233,8 @@ def test_left_inverse_of_negative_strides_refuses(L):
 def test_upcast_of_negative_strides_keeps_the_sign(L, n):
     U = admitted(cp.upcast, L, n)
     assume(U is not None)
-    for d, u in zip(it.flatten(L.stride) if type(L.stride) is tuple else (L.stride,),
-                    it.flatten(U.stride) if type(U.stride) is tuple else (U.stride,)):
+    for d, u in zip(it.flatten_tuple(L.stride) if type(L.stride) is tuple else (L.stride,),
+                    it.flatten_tuple(U.stride) if type(U.stride) is tuple else (U.stride,)):
         assert (d < 0) == (u < 0)
 
 
@@ -263,8 +263,8 @@ def test_offset_to_coordinate_functions_invert_a_compact_layout(L):
 def test_compact_layouts_give_size_1_modes_stride_0(shape):
     for strides in (it.compact_major(shape), it.compact_major(shape, "right"),
                     make_ordered_layout(shape).stride):
-        fs = it.flatten(shape) if type(shape) is tuple else (shape,)
-        fd = it.flatten(strides) if type(strides) is tuple else (strides,)
+        fs = it.flatten_tuple(shape) if type(shape) is tuple else (shape,)
+        fd = it.flatten_tuple(strides) if type(strides) is tuple else (strides,)
         assert all(d == 0 for s, d in zip(fs, fd) if s == 1)
         L = Layout(shape, strides)
         assert sorted(offsets(L)) == list(range(L.size()))
@@ -273,12 +273,12 @@ def test_compact_layouts_give_size_1_modes_stride_0(shape):
 @given(layouts())
 def test_make_layout_like_and_fragment_like_are_compact(L):
     for M in (make_layout_like(L), make_fragment_like(L)):
-        assert it.product_each(M.shape) == it.product_each(L.shape) or M.size() == L.size()
+        assert it.product_each_tuple(M.shape) == it.product_each_tuple(L.shape) or M.size() == L.size()
         nz = [x for x in offsets(M)]
         assert max(nz) < max(M.size(), 1) or M.size() == 0
     like = make_layout_like(L)
-    fs, fd = it.flatten(L.shape), it.flatten(L.stride)
-    ld = it.flatten(like.stride)
+    fs, fd = it.flatten_tuple(L.shape), it.flatten_tuple(L.stride)
+    ld = it.flatten_tuple(like.stride)
     assert all(d == 0 for s, d, e in zip(fs, ld, fd) if s == 1 or e == 0)
 
 

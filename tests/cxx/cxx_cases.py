@@ -119,7 +119,7 @@ def _nest(r: random.Random, flat: list, depth: int) -> tuple:
 def compact_strides(r: random.Random, shape: Any, gaps: bool = False, zeros: bool = False,
                     negative: bool = False) -> Any:
     """Strides that tile (a random order of the leaves), with optional gaps, zeros and signs."""
-    fs = it.flatten(shape) if type(shape) is tuple else (shape,)
+    fs = it.flatten_tuple(shape) if type(shape) is tuple else (shape,)
     order = list(range(len(fs)))
     r.shuffle(order)
     strides = [0] * len(fs)
@@ -133,16 +133,16 @@ def compact_strides(r: random.Random, shape: Any, gaps: bool = False, zeros: boo
             strides[k] = 0
         if negative and r.random() < 0.4:
             strides[k] = -strides[k]
-    return it.unflatten(tuple(strides), shape) if type(shape) is tuple else strides[0]
+    return it.unflatten_tuple(tuple(strides), shape) if type(shape) is tuple else strides[0]
 
 
 def rand_layout(r: random.Random, kind: str | None = None, max_leaves: int = 4) -> Layout:
     kind = kind or r.choice(("compact", "compact", "gaps", "zeros", "negative", "random"))
     shape = rand_shape(r, max_leaves)
     if kind == "random":
-        fs = it.flatten(shape) if type(shape) is tuple else (shape,)
+        fs = it.flatten_tuple(shape) if type(shape) is tuple else (shape,)
         flat = tuple(r.choice((0, 1, 2, 3, 4, 6, 8, 12, 16, -1, -2)) for _ in fs)
-        stride = it.unflatten(flat, shape) if type(shape) is tuple else flat[0]
+        stride = it.unflatten_tuple(flat, shape) if type(shape) is tuple else flat[0]
     else:
         stride = compact_strides(r, shape, gaps=kind in ("gaps", "zeros"), zeros=kind == "zeros",
                                  negative=kind == "negative")
@@ -401,7 +401,7 @@ def _case_tile_to_shape(r):
                                                  else (inner.stride,)) + (0,) * (r_ - br))
     copies_shape = tuple(t // it.product(s) for t, s in zip(target, padded.shape))
     copies = Layout(copies_shape, it.compact_major(copies_shape) if order is None
-                    else it.compact_order(copies_shape, order))
+                    else it.compact_order_tuple(copies_shape, order))
     if type(block) is ComposedLayout:
         padded = ComposedLayout(block.outer, block.offset, padded)
     valid = _product_ref(padded, copies)
@@ -461,9 +461,9 @@ def _case_construct(r):
                     f"print(make_fragment_like({cx(A)}));")
     if c < 0.75:
         s = rand_shape(r)
-        fs = it.flatten(s) if type(s) is tuple else (s,)
+        fs = it.flatten_tuple(s) if type(s) is tuple else (s,)
         flat = tuple(r.randint(0, len(fs)) for _ in fs)
-        o = it.unflatten(flat, s) if type(s) is tuple else flat[0]
+        o = it.unflatten_tuple(flat, s) if type(s) is tuple else flat[0]
         return Case("make_ordered_layout", (s, o), lambda: casting.make_ordered_layout(s, o),
                     f"print(make_ordered_layout({cx(s)}, {cx(o)}));")
     s = rand_shape(r)
@@ -525,7 +525,7 @@ def _case_slice(r):
         crd = (None, ) if False else None
         crd = None
     crd = _slice_coord(r, shape) if type(shape) is tuple else None
-    if type(shape) is tuple and all(x is not None for x in it.flatten(crd)):
+    if type(shape) is tuple and all(x is not None for x in it.flatten_tuple(crd)):
         crd = (None,) + crd[1:]
     if type(shape) is not tuple:
         return Case("slice", (A, crd), lambda: A(None), f"print({cx(A)}(_));")
@@ -823,9 +823,9 @@ def _case_int_tuple_functions(r):
         return Case("compact_row_major", (s,), lambda: cp.compact_row_major(s),
                     f"print(compact_row_major({cx(s)}));")
     if c < 0.6:
-        fs = it.flatten(s) if type(s) is tuple else (s,)
+        fs = it.flatten_tuple(s) if type(s) is tuple else (s,)
         flat = tuple(r.randint(0, len(fs)) for _ in fs)
-        o = it.unflatten(flat, s) if type(s) is tuple else flat[0]
+        o = it.unflatten_tuple(flat, s) if type(s) is tuple else flat[0]
         return Case("compact_order", (s, o), lambda: cp.compact_order(s, o),
                     f"print(compact_order({cx(s)}, {cx(o)}));")
     if c < 0.8:
@@ -878,10 +878,10 @@ def _case_composed_modes(r):
 
 def _case_unflatten(r):
     s = rand_shape(r, 4, 2)
-    flat = it.flatten(s) if type(s) is tuple else (s,)
+    flat = it.flatten_tuple(s) if type(s) is tuple else (s,)
     shape = flat if len(flat) > 1 or r.random() < 0.5 else flat[0]
     L = Layout(shape, compact_strides(r, shape))
-    prof = it.unflatten((0,) * len(flat), s) if type(s) is tuple else 0
+    prof = it.unflatten_tuple((0,) * len(flat), s) if type(s) is tuple else 0
     return Case("unflatten", (L, prof), lambda: cp.unflatten(L, prof),
                 f"print(unflatten({cx(L)}, {cx(prof)}));")
 

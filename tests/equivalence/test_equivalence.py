@@ -24,7 +24,7 @@ def _exhaustive(A, B) -> bool:
 def _rearranged(L: Layout, draw) -> Layout:
     """The same function written differently: nesting changed, size-1 modes inserted,
     mergeable modes split."""
-    fs, fd = list(it.flatten(L.shape)), list(it.flatten(L.stride))
+    fs, fd = list(it.flatten_tuple(L.shape)), list(it.flatten_tuple(L.stride))
     out_s, out_d = [], []
     for s, d in zip(fs, fd):
         if s % 2 == 0 and s > 2 and draw(st.booleans()):
@@ -52,7 +52,7 @@ def equal_pairs(draw):
 def near_pairs(draw):
     """Pairs that often differ in one leaf only (close calls for the normal form)."""
     A = draw(layouts(max_leaves=4))
-    fs, fd = list(it.flatten(A.shape)), list(it.flatten(A.stride))
+    fs, fd = list(it.flatten_tuple(A.shape)), list(it.flatten_tuple(A.stride))
     k = draw(st.integers(0, len(fd) - 1))
     fd[k] = draw(st.integers(0, 40))
     B = Layout(tuple(fs), tuple(fd))

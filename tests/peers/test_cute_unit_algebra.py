@@ -164,7 +164,7 @@ def _shape(x):
 def test_coalesce_is_flat_and_keeps_every_offset(text):
     L = P(text)
     R = cp.coalesce(L)
-    assert it.depth(R.shape) <= 1
+    assert it.depth_tuple(R.shape) <= 1
     assert R.size() == L.size()
     assert offsets(R) == offsets(L)
 

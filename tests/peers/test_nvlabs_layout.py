@@ -253,7 +253,7 @@ def test_make_layout_like_postconditions(layout):
     R = cp.make_layout_like(A)
     assert R.shape == A.shape
     assert cp.make_layout_like(R) == R
-    src, dst, shp = it.flatten(A.stride), it.flatten(R.stride), it.flatten(A.shape)
+    src, dst, shp = it.flatten_tuple(A.stride), it.flatten_tuple(R.stride), it.flatten_tuple(A.shape)
     for s, sd, dd in zip(shp, src, dst):
         # a stride-0 mode stays 0; so does (C++) a size-1 mode; every other mode is non-zero
         assert (dd == 0) == (sd == 0 or s == 1)
@@ -296,7 +296,7 @@ def test_make_ordered_layout(shape, order, want):
     R = cp.make_ordered_layout(shape, order)
     assert R == L(*want)
     assert R.shape == shape
-    shp, ords, dst = it.flatten(shape), it.flatten(order), it.flatten(R.stride)
+    shp, ords, dst = it.flatten_tuple(shape), it.flatten_tuple(order), it.flatten_tuple(R.stride)
     if len(set(ords)) == len(ords) and 1 not in shp:            # PyCuTe's post-condition, where C++ agrees
         assert sorted({R(i) for i in range(R.size())}) == list(range(R.size()))
         current = 1
@@ -333,9 +333,9 @@ def test_is_tuple():
 
 def test_tuple_products():
     assert cp.product(2) == 2 and cp.product((3, 2)) == 6 and cp.product(((2, 3), 4)) == 24
-    assert it.product_each((2, 3)) == (2, 3) and it.product_each((2, 3, 4)) == (2, 3, 4)
-    assert it.product_each(((2, 3), 4)) == (6, 4)
-    assert it.product_each(((2, (3, 4)), (5, 6), 7)) == (24, 30, 7)
+    assert it.product_each_tuple((2, 3)) == (2, 3) and it.product_each_tuple((2, 3, 4)) == (2, 3, 4)
+    assert it.product_each_tuple(((2, 3), 4)) == (6, 4)
+    assert it.product_each_tuple(((2, (3, 4)), (5, 6), 7)) == (24, 30, 7)
     assert cp.inner_product(2, 3) == 6 and cp.inner_product((1, 2), (3, 2)) == 7
     assert cp.inner_product(((2, 3), 4), ((2, 1), 2)) == 15
     assert cp.prefix_product(2) == 1 and cp.prefix_product((3, 2)) == (1, 3)
@@ -383,8 +383,8 @@ def _modes(layout):
 def test_slice_and_dice(crd, kept, diced):
     A = Layout(SHAPE)
     sub, _ = cp.slice_and_offset(crd, A)
-    assert it.flatten(_modes(sub)) == it.flatten(kept)
-    assert it.flatten(_modes(cp.dice(crd, A))) == it.flatten(diced)
+    assert it.flatten_tuple(_modes(sub)) == it.flatten_tuple(kept)
+    assert it.flatten_tuple(_modes(cp.dice(crd, A))) == it.flatten_tuple(diced)
 
 
 def test_get_with_a_path():
@@ -428,11 +428,11 @@ def test_transform_leaf():
 
 
 def test_flatten_and_unflatten():
-    assert it.flatten(((1, (2, 3)), 4)) == (1, 2, 3, 4)
-    assert it.flatten(7) == (7,)
-    assert it.unflatten((10, 20, 30, 40), ((1, (2, 3)), 4)) == ((10, (20, 30)), 40)
+    assert it.flatten_tuple(((1, (2, 3)), 4)) == (1, 2, 3, 4)
+    assert it.flatten_tuple(7) == (7,)
+    assert it.unflatten_tuple((10, 20, 30, 40), ((1, (2, 3)), 4)) == ((10, (20, 30)), 40)
     for x in [7, (3, 4), ((1, 2), 3), ((1, (2, 3)), 4)]:
-        assert it.unflatten(it.flatten(x), x) == x
+        assert it.unflatten_tuple(it.flatten_tuple(x), x) == x
 
 
 def test_modes_of_a_layout():
@@ -656,7 +656,7 @@ def _cases():
         add(f"idx2crd {idx} {shape}", lambda i=idx, s=shape: cp.idx2crd(i, s),
             f"print(idx2crd({idx}, {cxb(shape)}));")
     for x in [(2, 3), (2, 3, 4), ((2, 3), 4), ((2, (3, 4)), (5, 6), 7)]:
-        add(f"product_each {x}", lambda x=x: it.product_each(x), f"print(product_each({cxb(x)}));")
+        add(f"product_each {x}", lambda x=x: it.product_each_tuple(x), f"print(product_each({cxb(x)}));")
     relations = (("congruent", CONGRUENT), ("weakly_congruent", WEAKLY_CONGRUENT), ("compatible", COMPATIBLE))
     for fn, table in relations:
         for a, b, _ in table:

@@ -120,7 +120,7 @@ def _cast(L, scale):
 def _has_stride_1(L):
     from cutepy.core import inttuple as it
 
-    return 1 in (it.flatten(L.stride) if type(L.stride) is tuple else (L.stride,))
+    return 1 in (it.flatten_tuple(L.stride) if type(L.stride) is tuple else (L.stride,))
 
 
 @pytest.mark.parametrize("shape, stride", NULLSPACE)

@@ -235,7 +235,7 @@ def _cases():
         out.append((f"logical_product {a} {b}", lambda a=a, b=b: cp.logical_product(P(a), P(b)),
                     f"print(logical_product({cx(P(a))}, {cx(P(b))}));"))
     for fn, args, _ in INT_TUPLE:
-        if fn == "prefix_product" and 1 in it.flatten(args[0]):
+        if fn == "prefix_product" and 1 in it.flatten_tuple(args[0]):
             continue
         cfn = CXX_NAME.get(fn, fn)
         out.append((f"{fn}{args}", lambda fn=fn, args=args: getattr(cp, fn)(*args),

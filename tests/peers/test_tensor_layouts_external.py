@@ -537,7 +537,7 @@ def test_left_inverse(group):
 
 
 def _has_broadcast(L):
-    return any(d == 0 and s > 1 for s, d in zip(it.flatten((L.shape,)), it.flatten((L.stride,))))
+    return any(d == 0 and s > 1 for s, d in zip(it.flatten_tuple((L.shape,)), it.flatten_tuple((L.stride,))))
 
 
 def _contiguous(L):

@@ -263,7 +263,7 @@ def test_concatenate_layouts():
 def test_concatenate_scalar_layouts():
     r = cp.make_layout(Layout(3, 1), Layout(4, 3))
     assert r == Layout((3, 4), (1, 3)) and cp.size(r) == 12
-    assert it.flatten((1, 2, (3, 4), 5, (6,))) == (1, 2, 3, 4, 5, 6)
+    assert it.flatten_tuple((1, 2, (3, 4), 5, (6,))) == (1, 2, 3, 4, 5, 6)
     assert cp.flatten(Layout((1, 2, (3, 4), 5, (6,)))) == Layout((1, 2, 3, 4, 5, 6), (0, 1, 2, 6, 24, 120))
 
 
@@ -552,7 +552,7 @@ def test_logical_divide_non_divisible_tuple_tiler():
     for a, t, want in DIVIDE_TUPLE:
         R = cp.logical_divide(Layout(*a), t)
         assert R == Layout(*want)
-        assert cp.size(R) == cp.size(it.product_each(want[0]))
+        assert cp.size(R) == cp.size(it.product_each_tuple(want[0]))
     r4 = _divide_keeps_offsets(Layout((8, 6)), (4, 3))
     assert r4.shape == ((4, 2), (3, 2))
 
@@ -820,14 +820,14 @@ def test_tile_to_shape_nested_block():
 
 
 def test_unflatten_tuple():
-    assert it.unflatten((1, 2, 3, 4, 5), ((0, 0), (0, 0, 0))) == ((1, 2), (3, 4, 5))
-    assert it.unflatten((1, 2, 3, 4), ((0, 0), (0, 0))) == ((1, 2), (3, 4))
-    assert it.unflatten((1, 2, 3), (0, 0, 0)) == (1, 2, 3)
-    assert it.unflatten((1, 2, 3, 4), (((0, 0), 0), 0)) == (((1, 2), 3), 4)
+    assert it.unflatten_tuple((1, 2, 3, 4, 5), ((0, 0), (0, 0, 0))) == ((1, 2), (3, 4, 5))
+    assert it.unflatten_tuple((1, 2, 3, 4), ((0, 0), (0, 0))) == ((1, 2), (3, 4))
+    assert it.unflatten_tuple((1, 2, 3), (0, 0, 0)) == (1, 2, 3)
+    assert it.unflatten_tuple((1, 2, 3, 4), (((0, 0), 0), 0)) == (((1, 2), 3), 4)
 
 
 def _unflatten_layout(L, profile):
-    return Layout(it.unflatten(L.shape, profile), it.unflatten(L.stride, profile))
+    return Layout(it.unflatten_tuple(L.shape, profile), it.unflatten_tuple(L.stride, profile))
 
 
 def test_unflatten_layout():
@@ -843,13 +843,13 @@ def test_unflatten_identity():
 
 
 def test_product_each_flat():
-    assert it.product_each((4, 8)) == (4, 8) and it.product_each((2, 3, 5)) == (2, 3, 5)
+    assert it.product_each_tuple((4, 8)) == (4, 8) and it.product_each_tuple((2, 3, 5)) == (2, 3, 5)
 
 
 def test_product_each_nested():
-    assert it.product_each(((2, 2), 8)) == (4, 8)
-    assert it.product_each((3, (2, 4))) == (3, 8)
-    assert it.product_each(((2, 3), (4, 5))) == (6, 20)
+    assert it.product_each_tuple(((2, 2), 8)) == (4, 8)
+    assert it.product_each_tuple((3, (2, 4))) == (3, 8)
+    assert it.product_each_tuple(((2, 3), (4, 5))) == (6, 20)
 
 
 def test_product_each_scalar():
@@ -857,7 +857,7 @@ def test_product_each_scalar():
 
 
 def test_product_each_deeply_nested():
-    assert it.product_each(((2, (3, 4)), 5)) == (24, 5)
+    assert it.product_each_tuple(((2, (3, 4)), 5)) == (24, 5)
 
 
 def test_make_ordered_layout_column_major():
@@ -1497,11 +1497,11 @@ def _cases():
     ):
         add(
             f"unflatten {flat} {prof}",
-            lambda f=flat, p=prof: it.unflatten(f, p),
+            lambda f=flat, p=prof: it.unflatten_tuple(f, p),
             f"unflatten({cx(flat)}, {cx(prof)})",
         )
     for s in ((4, 8), (2, 3, 5), ((2, 2), 8), (3, (2, 4)), ((2, 3), (4, 5)), ((2, (3, 4)), 5)):
-        add(f"product_each {s}", lambda s=s: it.product_each(s), f"product_each({cx(s)})")
+        add(f"product_each {s}", lambda s=s: it.product_each_tuple(s), f"product_each({cx(s)})")
     for s, o in (((4, 8), (0, 1)), ((4, 8), (1, 0)), ((2, 3, 4), (2, 0, 1)), (16, 0)):  # C++ needs an order
         args = cx(s) if o is None else f"{cx(s)}, {cx(o)}"
         add(

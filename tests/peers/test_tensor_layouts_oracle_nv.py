@@ -338,7 +338,7 @@ def _cases() -> dict[str, list[Case]]:
     c["blocked_product"] = [Case("blocked_product", (A, B), lambda A=A, B=B: cp.blocked_product(A, B),
                                  f"print(blocked_product({cx(A)}, {cx(B)}));", cxx_cases._product_ref(A, B))
                             for A in BLOCKS for B in BLOCKS]
-    c["product_each"] = [Case("product_each", (s,), lambda s=s: it.product_each(s),
+    c["product_each"] = [Case("product_each", (s,), lambda s=s: it.product_each_tuple(s),
                               f"print(product_each({cx(s)}));") for s in PRODUCT_EACH]
     c["idx2crd"] = [Case("idx2crd", (i, s), lambda i=i, s=s: cp.idx2crd(i, s),
                          f"print(idx2crd({i}, {cx(s)}));") for s, i in IDX2CRD]
@@ -417,7 +417,7 @@ def test_crd2crd_needs_both_shapes(cxx):
 
 def _colex_offset(L, i):
     """An independent evaluation: split i colexicographically over the flat shape."""
-    shape, stride = it.flatten(L.shape), it.flatten(L.stride)
+    shape, stride = it.flatten_tuple(L.shape), it.flatten_tuple(L.stride)
     if type(shape) is not tuple:
         shape, stride = (shape,), (stride,)
     off = 0
@@ -548,7 +548,8 @@ def test_exhaustive_filter_idempotent():
     for A in SMALL:
         F = cp.filter(A)
         assert cp.filter(F) == F, A
-        assert 0 not in (it.flatten(F.stride) if type(F.stride) is tuple else (F.stride,)) or F.size() == 1
+        strides = it.flatten_tuple(F.stride) if type(F.stride) is tuple else (F.stride,)
+        assert 0 not in strides or F.size() == 1
 
 
 def test_exhaustive_blocked_product_size(cxx):
@@ -650,5 +651,5 @@ def test_tile_to_shape_integer_target_as_cxx(cxx):
 
 def test_product_each_matches_pycute_size(cxx):
     for s in PRODUCT_EACH:
-        assert it.product_each(s) == tuple(it.product(x) for x in s)
+        assert it.product_each_tuple(s) == tuple(it.product(x) for x in s)
     _assert_as_cxx(cxx, "product_each")

@@ -161,7 +161,7 @@ def test_format_nested_coord_formats_hierarchical_labels():
 
 
 def test_coord_levels_flattens_nested_coordinates_for_axis_labels():
-    assert it.flatten((1, 2)) == (1, 2) and it.flatten(((1, 2), 3)) == (1, 2, 3)
+    assert it.flatten_tuple((1, 2)) == (1, 2) and it.flatten_tuple(((1, 2), 3)) == (1, 2, 3)
 
 
 def test_level_spans_supports_three_level_hierarchy():

@@ -6,9 +6,9 @@
 >>> L = Layout((M, (8, N // 128)), (N, (1, 8 * M)))
 >>> sorted(map(str, free_symbols(L)))
 ['M', 'N']
->>> subs(L, {M: 16, "N": 256})
+>>> substitute(L, {M: 16, "N": 256})
 (16,(8,2)):(256,(1,128))
->>> subs(L, {M: 12})
+>>> substitute(L, {M: 12})
 Traceback (most recent call last):
 ...
 cutepy.SymbolicError: cannot put M = 12: it breaks the facts of M (M >= 8, M % 8 == 0)
@@ -18,15 +18,15 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping
+from numbers import Integral
 from typing import Any
 
 import sympy
 
 from ..basis import ScaledBasis
 from ..errors import SymbolicError
-from ..inttuple import flatten
 from .facts import facts_of, named
-from .sym import Sym, wrap
+from .sym import Sym, from_sympy
 
 
 def substitution(values: Any, within: Any = None) -> dict:
@@ -87,7 +87,7 @@ def _tree(t: Any, fn: Any) -> Any:
     return fn(t)
 
 
-def subs(obj: Any, values: Any) -> Any:
+def substitute(obj: Any, values: Any) -> Any:
     """``obj`` (a Layout, ComposedLayout, tuple, Sym or int) with the symbols replaced.
 
     Leaves that become constants become ints, so a fully substituted layout is a plain
@@ -98,43 +98,39 @@ def subs(obj: Any, values: Any) -> Any:
 
 
 def _put(obj: Any, sub: dict) -> Any:
-    def leaf(x: Any) -> Any:
-        if type(x) is Sym:
-            return wrap(x.expr.xreplace(sub))
-        if type(x) is ScaledBasis:
-            return ScaledBasis(leaf(x.value), x.mode)
-        return x
-
-    if _is_composed(obj):
-        outer = _put(obj.outer, sub) if _is_layout(obj.outer) or _is_composed(obj.outer) else obj.outer
-        return type(obj)(outer, leaf(obj.offset), _put(obj.inner, sub))
-    if _is_layout(obj):
-        return type(obj)(_tree(obj.shape, leaf), _tree(obj.stride, leaf))
-    return _tree(obj, leaf)
+    if type(obj) is tuple:
+        return tuple(_put(x, sub) for x in obj)
+    if type(obj) is Sym:
+        return from_sympy(obj.expr.xreplace(sub))
+    if type(obj) is ScaledBasis:
+        return ScaledBasis(_put(obj.value, sub), obj.mode)
+    if obj is None or isinstance(obj, (Integral, str)):
+        return obj
+    return _rebuild(obj, lambda x: _put(x, sub))
 
 
-# Layouts and composed layouts are recognised by their parts: this module holds values
-# (layer 0) and sits below the layout classes it substitutes into.
-def _is_layout(x: Any) -> bool:
-    return hasattr(x, "shape") and hasattr(x, "stride") and not hasattr(x, "inner")
+# This module holds values (layer 0) and sits below the layout classes it substitutes into:
+# a layout, a swizzle or a swizzled layout is taken apart and rebuilt through its pickling
+# protocol, ``__reduce__`` -> (constructor, parts), whatever kind of value it is.
+def _parts(obj: Any) -> tuple:
+    reduce = getattr(type(obj), "__reduce__", None)
+    if reduce is None or reduce is object.__reduce__:
+        raise SymbolicError(f"cannot look for symbols in {obj!r}: it is not a layout, a tuple or an integer")
+    return obj.__reduce__()[1]
 
 
-def _is_composed(x: Any) -> bool:
-    return hasattr(x, "inner") and hasattr(x, "outer") and hasattr(x, "offset")
+def _rebuild(obj: Any, put: Any) -> Any:
+    make = obj.__reduce__()[0]
+    return make(*(put(x) for x in _parts(obj)))
 
 
 def leaves(obj: Any) -> list:
-    """Every shape and stride leaf of a layout (or leaf of a tuple)."""
-    if _is_composed(obj):
-        out = leaves(obj.inner) + [obj.offset]
-        if not hasattr(obj.outer, "bits"):
-            out += leaves(obj.outer)
-        return out
-    if _is_layout(obj):
-        return list(flatten(obj.shape)) + list(flatten(obj.stride))
-    if isinstance(obj, tuple):
+    """Every integer leaf of a value: of a tuple, or of a layout's (swizzled layout's) parts."""
+    if type(obj) is tuple:
         return [y for x in obj for y in leaves(x)]
-    return [obj]
+    if obj is None or isinstance(obj, (Integral, str, ScaledBasis)) or isinstance(obj, sympy.Basic):
+        return [obj]
+    return [y for x in _parts(obj) for y in leaves(x)]
 
 
 def free_symbols(obj: Any) -> set:

@@ -83,7 +83,7 @@ def _expr(x: Any) -> Any:
     return None
 
 
-def wrap(expr: Any) -> Any:
+def from_sympy(expr: Any) -> Any:
     """An expression as a leaf: ``int`` when constant, else a :class:`Sym`."""
     expr = sympy.expand(expr)
     if expr.is_Integer:
@@ -114,7 +114,7 @@ class Sym:
         if e is None or getattr(e, "is_integer", None) is False and not e.is_number:
             raise SymbolicError(f"{expr!r} is not an integer expression")
         num, den = sympy.fraction(sympy.together(e))
-        return wrap(_d.exact_div(num, den) if den != 1 else num)
+        return from_sympy(_d.exact_div(num, den) if den != 1 else num)
 
     @staticmethod
     def _from_symbol(sym: Any) -> Sym:
@@ -127,26 +127,26 @@ class Sym:
 
     def __add__(self, o: Any) -> Any:
         e = _expr(o)
-        return NotImplemented if e is None else wrap(self.expr + e)
+        return NotImplemented if e is None else from_sympy(self.expr + e)
 
     __radd__ = __add__
 
     def __sub__(self, o: Any) -> Any:
         e = _expr(o)
-        return NotImplemented if e is None else wrap(self.expr - e)
+        return NotImplemented if e is None else from_sympy(self.expr - e)
 
     def __rsub__(self, o: Any) -> Any:
         e = _expr(o)
-        return NotImplemented if e is None else wrap(e - self.expr)
+        return NotImplemented if e is None else from_sympy(e - self.expr)
 
     def __mul__(self, o: Any) -> Any:
         e = _expr(o)
-        return NotImplemented if e is None else wrap(self.expr * e)
+        return NotImplemented if e is None else from_sympy(self.expr * e)
 
     __rmul__ = __mul__
 
     def __neg__(self) -> Any:
-        return wrap(-self.expr)
+        return from_sympy(-self.expr)
 
     def __pos__(self) -> Sym:
         return self
@@ -155,29 +155,29 @@ class Sym:
         if _d.try_decide(self.expr, ">=") is True:
             return self
         if _d.try_decide(self.expr, "<=") is True:
-            return wrap(-self.expr)
+            return from_sympy(-self.expr)
         raise _d.undecided(self.expr, ">=", sympy.Integer(0))
 
     def __pow__(self, k: int) -> Any:
         if type(k) is not int or k < 0:
             return NotImplemented
-        return wrap(self.expr**k)
+        return from_sympy(self.expr**k)
 
     def __floordiv__(self, o: Any) -> Any:
         e = _expr(o)
-        return NotImplemented if e is None else wrap(_d.floordiv(self.expr, e))
+        return NotImplemented if e is None else from_sympy(_d.floordiv(self.expr, e))
 
     def __rfloordiv__(self, o: Any) -> Any:
         e = _expr(o)
-        return NotImplemented if e is None else wrap(_d.floordiv(e, self.expr))
+        return NotImplemented if e is None else from_sympy(_d.floordiv(e, self.expr))
 
     def __mod__(self, o: Any) -> Any:
         e = _expr(o)
-        return NotImplemented if e is None else wrap(_d.mod(self.expr, e))
+        return NotImplemented if e is None else from_sympy(_d.mod(self.expr, e))
 
     def __rmod__(self, o: Any) -> Any:
         e = _expr(o)
-        return NotImplemented if e is None else wrap(_d.mod(e, self.expr))
+        return NotImplemented if e is None else from_sympy(_d.mod(e, self.expr))
 
     def __divmod__(self, o: Any) -> Any:
         return self // o, self % o
@@ -185,11 +185,11 @@ class Sym:
     def __truediv__(self, o: Any) -> Any:
         """Exact division: ``M / 8`` needs ``M % 8 == 0`` to follow from the facts."""
         e = _expr(o)
-        return NotImplemented if e is None else wrap(_d.exact_div(self.expr, e))
+        return NotImplemented if e is None else from_sympy(_d.exact_div(self.expr, e))
 
     def __rtruediv__(self, o: Any) -> Any:
         e = _expr(o)
-        return NotImplemented if e is None else wrap(_d.exact_div(e, self.expr))
+        return NotImplemented if e is None else from_sympy(_d.exact_div(e, self.expr))
 
     # -- comparisons ----------------------------------------------------------------
 
@@ -299,7 +299,7 @@ def _bound(v: Any, what: str) -> int | None:
         raise SymbolicError(f"{what} must be an integer, got {v!r}") from None
 
 
-def symbols(names: str, *, positive: bool = True, multiple_of: Any = 1, min: Any = None,
+def make_symbols(names: str, *, positive: bool = True, multiple_of: Any = 1, min: Any = None,
             max: Any = None) -> Any:
     """Declare integer symbols and their facts; returns one :class:`Sym` or a tuple of them.
 
@@ -310,10 +310,10 @@ def symbols(names: str, *, positive: bool = True, multiple_of: Any = 1, min: Any
     ``f32[M,N]`` and ``subs({"M": 16})``).
 
     >>> from cutepy import Layout
-    >>> M, N = symbols("M N", multiple_of=(8, 128))
+    >>> M, N = make_symbols("M N", multiple_of=(8, 128))
     >>> print(Layout((M, N)))
     (M,N):(1,M)
-    >>> K = symbols("K", positive=False, min=0, max=7)
+    >>> K = make_symbols("K", positive=False, min=0, max=7)
     >>> print(K.expr.facts.describe("K"))
     K >= 0, K <= 7
     """

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from ...algebra.casting import upcast
 from ...core.errors import CutepyError
-from ...core.inttuple import flatten
+from ...core.inttuple import flatten_tuple as flatten
 from ...core.layout import Layout, size
 
 #: what an atom does to shared memory, by op: the bank-conflict analysis reads it.

@@ -28,8 +28,8 @@ from ...core import inttuple as it
 from ...core.errors import CutepyError
 from ...core.layout import Layout, size
 from ..tensor import flat_coord, make_identity_tensor
-from .copy import TiledCopy  # noqa: F401(make_tiled_copy: doctest namespace)
-from .mma import TiledMMA  # noqa: F401(make_tiled_mma: doctest namespace)
+from .copy import TiledCopy, make_tiled_copy  # noqa: F401  (make_tiled_copy: doctest namespace)
+from .mma import TiledMMA, make_tiled_mma  # noqa: F401  (make_tiled_mma: doctest namespace)
 
 #: the largest tile the checks enumerate
 MAX_ELEMENTS = 1 << 20
@@ -166,8 +166,8 @@ def check_vectorization(tc: TiledCopy, src: Any, dst: Any) -> CheckResult:
     >>> check_vectorization(g2s, Layout((128, 64), (64, 1)), Layout((128, 64), (64, 1))).value
     8
     """
-    shape = it.product_each(src.shape)  # the modes' sizes: the same tile in any nesting
-    if not hasattr(dst, "shape") or it.product_each(dst.shape) != shape:
+    shape = it.product_each_tuple(src.shape)  # the modes' sizes: the same tile in any nesting
+    if not hasattr(dst, "shape") or it.product_each_tuple(dst.shape) != shape:
         raise CutepyError(
             f"check_vectorization: source shape {shape} and destination shape "
             f"{getattr(dst, 'shape', dst)} differ"

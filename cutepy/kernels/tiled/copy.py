@@ -19,15 +19,17 @@ from typing import Any
 from ...algebra.casting import upcast
 from ...algebra.coalesce import coalesce, filter
 from ...algebra.composition import composition
+from ...algebra.divides import zipped_divide
 from ...algebra.inverse import left_inverse, right_inverse
 from ...algebra.products import logical_product, raked_product
 from ...core.errors import CutepyError
-from ...core.inttuple import flatten, product_each
+from ...core.inttuple import flatten_tuple as flatten
+from ...core.inttuple import product_each_tuple as product_each
 from ...core.layout import Layout, make_layout, prepend, size, slice_and_offset
 from ..atoms.copy import CopyAtom
-from ..tensor import Tensor, compact_layout
+from ..tensor import Tensor
 from .mma import MAX_THREADS, TiledMMA
-from .zip import rank_of, repeat_wild, zip_layout, zipped_divide_cxx
+from .zip import rank_of, repeat_wild, zip_layout
 
 
 def _tiler_shape(tiler: Any) -> Any:
@@ -72,8 +74,8 @@ class TiledCopy:
         """``(Thr, (AtomV, RestV), Rest...)`` of ``L`` whose mode 0 is one tile."""
         atom_thr = size(self.copy_atom.layout_ref_tv[0])
         atom_val = size(self.copy_atom.layout_ref_tv[1])
-        atom_layout_tv = zipped_divide_cxx(
-            self.layout_tv_tiled, (compact_layout(atom_thr), compact_layout(atom_val))
+        atom_layout_tv = zipped_divide(
+            self.layout_tv_tiled, (Layout(atom_thr), Layout(atom_val))
         )
         trg_layout_tv = composition(atom_layout_tv, (ref2trg, None))
         thrval2mn = coalesce(zip_layout(trg_layout_tv), (1, (1, 1)))
@@ -82,16 +84,16 @@ class TiledCopy:
 
     def tidfrg_S(self, L: Layout) -> Layout:
         return self.tile2thrfrg(
-            zipped_divide_cxx(L, self.tiler_mn), self._ref2trg(self.copy_atom.layout_src_tv)
+            zipped_divide(L, self.tiler_mn), self._ref2trg(self.copy_atom.layout_src_tv)
         )
 
     def tidfrg_D(self, L: Layout) -> Layout:
         return self.tile2thrfrg(
-            zipped_divide_cxx(L, self.tiler_mn), self._ref2trg(self.copy_atom.layout_dst_tv)
+            zipped_divide(L, self.tiler_mn), self._ref2trg(self.copy_atom.layout_dst_tv)
         )
 
     def _ref_tile(self) -> Layout:
-        return compact_layout((_tiler_shape(self.tiler_mn), 1))
+        return Layout((_tiler_shape(self.tiler_mn), 1))
 
     @property
     def layout_src_tv_tiled(self) -> Layout:
@@ -112,18 +114,18 @@ class TiledCopy:
         V = size(L[0]) if isinstance(L.shape, tuple) else size(L)
         nthr = size(self.layout_tv_tiled[0])
         frg_mn = upcast(
-            composition(right_inverse(self.layout_tv_tiled), compact_layout(_tiler_shape(self.tiler_mn))),
+            composition(right_inverse(self.layout_tv_tiled), Layout(_tiler_shape(self.tiler_mn))),
             nthr * V,
         )
         atom_val = size(self.copy_atom.layout_ref_tv[1])
-        frg_v = zipped_divide_cxx(
-            logical_product(compact_layout(V), right_inverse(frg_mn)), compact_layout(atom_val)
+        frg_v = zipped_divide(
+            logical_product(Layout(V), right_inverse(frg_mn)), Layout(atom_val)
         )
         shp = frg_mn.shape
         t_tiler = prepend(
-            compact_layout(product_each(shp) if isinstance(shp, tuple) else shp), compact_layout(V)
+            Layout(product_each(shp) if isinstance(shp, tuple) else shp), Layout(V)
         )
-        t = zipped_divide_cxx(L, tuple(compact_layout(s) for s in t_tiler.shape))
+        t = zipped_divide(L, tuple(Layout(s) for s in t_tiler.shape))
         v = composition(t, (frg_v, None))
         crd = (None, (0,) + (None,) * (R - 1)) if R > 1 else (None, 0)
         out = slice_and_offset(crd, v)
@@ -192,7 +194,7 @@ def _layout_of(x: Any) -> Layout:
                 "swizzle's inner layout and apply the swizzle to the offsets"
             )
         return x.layout
-    return x if isinstance(x, Layout) else compact_layout(x)
+    return x if isinstance(x, Layout) else Layout(x)
 
 
 def make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Any) -> TiledCopy:
@@ -227,14 +229,14 @@ def make_tiled_copy(atom: CopyAtom, thr_layout: Any, val_layout: Any = None) -> 
     >>> cp.tiler_mn, cp.layout_tv_tiled
     ((4, 16), ((8,4),2):((8,1),4))
     """
-    thr = thr_layout if isinstance(thr_layout, Layout) else compact_layout(thr_layout)
+    thr = thr_layout if isinstance(thr_layout, Layout) else Layout(thr_layout)
     val = (
-        compact_layout(1)
+        Layout(1)
         if val_layout is None
-        else (val_layout if isinstance(val_layout, Layout) else compact_layout(val_layout))
+        else (val_layout if isinstance(val_layout, Layout) else Layout(val_layout))
     )
     layout_mn = raked_product(thr, val)
-    layout_tv = composition(right_inverse(layout_mn), compact_layout((size(thr), size(val))))
+    layout_tv = composition(right_inverse(layout_mn), Layout((size(thr), size(val))))
     s = layout_mn.shape
     tiler = product_each(s) if isinstance(s, tuple) else s
     return make_tiled_copy_impl(atom, layout_tv, tiler)
@@ -356,7 +358,7 @@ def _retile_to(atom: CopyAtom, shape: tuple, layout_tv: Layout) -> TiledCopy:
     ``make_tiled_copy_C_atom`` and ``make_cotiled_copy``)."""
     tiler = _by_mode_tiler(shape, layout_tv)
     # tile coord -> coord of `shape`, and its inverse applied to the codomain of layout_tv
-    tile2full = composition(compact_layout(shape), tiler)
+    tile2full = composition(Layout(shape), tiler)
     return make_tiled_copy_impl(atom, composition(left_inverse(tile2full), layout_tv), tiler)
 
 
@@ -393,7 +395,7 @@ def make_tiled_copy_C_atom(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
             f"make_tiled_copy_C_atom: {atom.name} copies {copy_v} values per thread, more than the "
             f"{mma_v} C values each thread of the TiledMMA holds"
         )
-    layout_tv = composition(layout_c, compact_layout((size(layout_c[0]), copy_v)))
+    layout_tv = composition(layout_c, Layout((size(layout_c[0]), copy_v)))
     M, N, _ = mma.tile_size_mnk
     return _retile_to(atom, (M, N), layout_tv)
 

@@ -17,25 +17,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ...algebra.casting import make_fragment_like
 from ...algebra.complement import complement
 from ...algebra.composition import composition
+from ...algebra.divides import logical_divide, zipped_divide
 from ...algebra.inverse import right_inverse
 from ...algebra.products import tiled_product
 from ...core.errors import CutepyError
-from ...core.inttuple import flatten
+from ...core.inttuple import flatten_tuple as flatten
 from ...core.layout import Layout, append, make_layout, size, slice_and_offset
 from ..atoms.mma import MMAAtom
-from ..tensor import Tensor, compact_layout, flat_coord, make_fragment_like
-from .zip import logical_divide_cxx, rank_of, repeat_wild, zipped_divide_cxx
+from ..tensor import Tensor, flat_coord
+from .zip import rank_of, repeat_wild
 
 #: the most threads a TiledMMA may have (pictures and checks enumerate them)
 MAX_THREADS = 4096
 
 
-def _as_layout(x: Any) -> Layout:
-    if isinstance(x, Layout):
-        return x
-    return compact_layout(x)
+def _as_layout(x: Any) -> Any:
+    """A layout (plain or swizzled: the algebra takes either) from a layout or a shape."""
+    if isinstance(x, (tuple, int)):
+        return Layout(x)
+    return x
 
 
 def _perm_size(p: Any) -> int:
@@ -86,14 +89,14 @@ class TiledMMA:
 
     # -- thread fragments (C++ thrfrg_A/B/C) -----------------------------------------------
     def _thrfrg(self, L: Layout, a: int, b: int, atom_tv: Layout) -> Layout:
-        t = logical_divide_cxx(L, (self.permutation(a), self.permutation(b)))
-        ab = zipped_divide_cxx(
-            t, (compact_layout(self.atom.shape_mnk[a]), compact_layout(self.atom.shape_mnk[b]))
+        t = logical_divide(L, (self.permutation(a), self.permutation(b)))
+        ab = zipped_divide(
+            t, (Layout(self.atom.shape_mnk[a]), Layout(self.atom.shape_mnk[b]))
         )
         tv = composition(ab, (atom_tv, None))
         vmnk = self.thr_layout_vmnk
-        thr_tile = (None, (compact_layout(size(vmnk[a + 1])), compact_layout(size(vmnk[b + 1]))))
-        return zipped_divide_cxx(tv, thr_tile)
+        thr_tile = (None, (Layout(size(vmnk[a + 1])), Layout(size(vmnk[b + 1]))))
+        return zipped_divide(tv, thr_tile)
 
     def thrfrg_A(self, L: Layout) -> Layout:
         """``((ThrV,(ThrM,ThrK)),(FrgV,(RestM,RestK)))`` of an ``M x K`` layout."""
@@ -118,7 +121,7 @@ class TiledMMA:
     def tv_layout_C_tiled(self) -> Layout:
         """``(thread, value) -> m + M*n`` over the ``M x N`` tile (C++ ``get_layoutC_TV``)."""
         M, N, _ = self.tile_size_mnk
-        return composition(self.thrfrg_C(compact_layout((M, N))), (self._thridx_2_thrid(), None))
+        return composition(self.thrfrg_C(Layout((M, N))), (self._thridx_2_thrid(), None))
 
     @property
     def tv_layout_A_tiled(self) -> Layout:
@@ -126,7 +129,7 @@ class TiledMMA:
         M, _, K = self.tile_size_mnk
         vmnk = self.thr_layout_vmnk
         atile = (None, (Layout((size(vmnk[1]), size(vmnk[2])), (1, 0)), None))
-        L = composition(self.thrfrg_A(compact_layout((M, K))), (atile, None))
+        L = composition(self.thrfrg_A(Layout((M, K))), (atile, None))
         return composition(L, (self._thridx_2_thrid(), None))
 
     @property
@@ -135,7 +138,7 @@ class TiledMMA:
         _, N, K = self.tile_size_mnk
         vmnk = self.thr_layout_vmnk
         btile = (None, (Layout((size(vmnk[1]), size(vmnk[2])), (0, 1)), None))
-        L = composition(self.thrfrg_B(compact_layout((N, K))), (btile, None))
+        L = composition(self.thrfrg_B(Layout((N, K))), (btile, None))
         return composition(L, (self._thridx_2_thrid(), None))
 
     def thread_ids(self) -> list[int]:
@@ -216,18 +219,15 @@ class ThrMMA:
 
     def partition_fragment_C(self, tensor: Any) -> Tensor:
         """A compact register fragment of ``partition_C(tensor)``'s shape (C++ ``make_fragment_C``)."""
-        return _fragment(compact_layout(_layout_of(self.partition_C(tensor)).shape))
+        return _fragment(Layout(_layout_of(self.partition_C(tensor)).shape))
 
     def __str__(self) -> str:
         return f"ThrMMA\n  ThrVMNK: ({','.join(map(str, self.thr_vmnk))})\n{self.tiled_mma}"
 
 
-def _layout_of(x: Any) -> Layout:
-    if isinstance(x, Tensor):
-        if not isinstance(x.layout, Layout):
-            raise CutepyError("TiledMMA partitions tensors with plain layouts (not swizzled ones)")
-        return x.layout
-    return _as_layout(x)
+def _layout_of(x: Any) -> Any:
+    """The layout of a tensor (plain or swizzled), or a layout given as itself or its shape."""
+    return x.layout if isinstance(x, Tensor) else _as_layout(x)
 
 
 def _no_descriptor(atom: MMAAtom, which: str) -> None:
@@ -265,7 +265,7 @@ def partition_shape_A(mma: TiledMMA, shape_mk: Any) -> Any:
     >>> partition_shape_A(mma, (64, 32))
     ((2, 2, 2), 2, 2)
     """
-    return _shape_of(mma, mma.thrfrg_A(compact_layout(shape_mk)), shape_mk)
+    return _shape_of(mma, mma.thrfrg_A(Layout(shape_mk)), shape_mk)
 
 
 def partition_shape_B(mma: TiledMMA, shape_nk: Any) -> Any:
@@ -279,7 +279,7 @@ def partition_shape_B(mma: TiledMMA, shape_nk: Any) -> Any:
     >>> partition_shape_B(mma, (64, 32))
     ((2, 2), 4, 2)
     """
-    return _shape_of(mma, mma.thrfrg_B(compact_layout(shape_nk)), shape_nk)
+    return _shape_of(mma, mma.thrfrg_B(Layout(shape_nk)), shape_nk)
 
 
 def partition_shape_C(mma: TiledMMA, shape_mn: Any) -> Any:
@@ -293,7 +293,7 @@ def partition_shape_C(mma: TiledMMA, shape_mn: Any) -> Any:
     >>> partition_shape_C(mma, (64, 64))
     ((2, 2), 2, 4)
     """
-    return _shape_of(mma, mma.thrfrg_C(compact_layout(shape_mn)), shape_mn)
+    return _shape_of(mma, mma.thrfrg_C(Layout(shape_mn)), shape_mn)
 
 
 def partition_fragment_C(mma: TiledMMA, shape_mn: Any) -> Tensor:
@@ -308,7 +308,7 @@ def partition_fragment_C(mma: TiledMMA, shape_mn: Any) -> Tensor:
     >>> partition_fragment_C(mma, (64, 64))
     array[int64] o ((2,2),2,4):((1,2),4,8)
     """
-    return _fragment(compact_layout(partition_shape_C(mma, shape_mn)))
+    return _fragment(Layout(partition_shape_C(mma, shape_mn)))
 
 
 def partition_fragment_A(mma: TiledMMA, shape_mk: Any) -> Tensor:
@@ -324,7 +324,7 @@ def partition_fragment_A(mma: TiledMMA, shape_mk: Any) -> Tensor:
     array[int64] o ((2,2,2),2,2):((1,2,4),8,16)
     """
     _no_descriptor(mma.atom, "A")
-    return _fragment(compact_layout(partition_shape_A(mma, shape_mk)))
+    return _fragment(Layout(partition_shape_A(mma, shape_mk)))
 
 
 def partition_fragment_B(mma: TiledMMA, shape_nk: Any) -> Tensor:
@@ -340,7 +340,7 @@ def partition_fragment_B(mma: TiledMMA, shape_nk: Any) -> Tensor:
     array[int64] o ((2,2),4,2):((1,2),4,16)
     """
     _no_descriptor(mma.atom, "B")
-    return _fragment(compact_layout(partition_shape_B(mma, shape_nk)))
+    return _fragment(Layout(partition_shape_B(mma, shape_nk)))
 
 
 def make_tiled_mma(atom: MMAAtom, atom_layout: Any = None, permutation: Any = None) -> TiledMMA:

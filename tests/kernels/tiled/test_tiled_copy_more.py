@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from cutepy.algebra.composition import composition
 from cutepy.core.errors import CutepyError
-from cutepy.core.inttuple import product_each
+from cutepy.core.inttuple import product_each_tuple as product_each
 from cutepy.core.layout import Layout, make_layout
 from cutepy.emit import cpp
 from cutepy.kernels.atoms import copy_atom, mma_atom

@@ -1,0 +1,82 @@
+"""One home per operation: each public operation is defined once and dispatched on its value.
+
+A Layout takes the algorithm written beside the operation; a swizzled (composed) layout and a
+tensor implement each operation as a method (``_logical_divide``, ...), reached through
+:func:`cutepy.core.layout.own`. So no module but the value types' own asks whether a layout is
+composed, and no exported name is defined twice. Both are read from the source with :mod:`ast`.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+
+import cutepy
+from tests.paths import PACKAGE
+
+#: the modules of the value types: only they may tell a composed layout apart
+VALUE_TYPES = {"core/layout.py", "algebra/swizzle.py", "kernels/tensor.py"}
+
+#: attributes only a composed layout (or a swizzle) has: asking for them is asking its kind
+COMPOSED_ATTRIBUTES = {"outer", "inner", "compose", "compose_left", "layout_a", "layout_b"}
+
+SOURCES = {str(p.relative_to(PACKAGE)): p.read_text() for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _top_level_functions() -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for rel, src in SOURCES.items():
+        for node in ast.parse(src).body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                out.setdefault(node.name, []).append(rel)
+    return out
+
+
+def _exported_functions() -> dict[str, object]:
+    names = [*cutepy.__all__, "slice", "max", "min"]
+    return {n: getattr(cutepy, n) for n in names if inspect.isfunction(getattr(cutepy, n))}
+
+
+def _mentions_composed(node: ast.AST) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == "ComposedLayout" or
+               isinstance(n, ast.Attribute) and n.attr == "ComposedLayout" for n in ast.walk(node))
+
+
+def _composed_tests(src: str) -> list[int]:
+    """Lines that test for a composed layout: ``isinstance(x, ..ComposedLayout..)``,
+    ``type(x) is ComposedLayout``, ``hasattr(x, "outer")`` and the like."""
+    lines = []
+    for node in ast.walk(ast.parse(src)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id == "isinstance" and len(node.args) == 2 and _mentions_composed(node.args[1]):
+                lines.append(node.lineno)
+            if node.func.id == "hasattr" and len(node.args) == 2 and isinstance(node.args[1], ast.Constant) \
+                    and node.args[1].value in COMPOSED_ATTRIBUTES:
+                lines.append(node.lineno)
+        if isinstance(node, ast.Compare) and any(isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq))
+                                                 for op in node.ops):
+            if any(_mentions_composed(c) for c in node.comparators) or _mentions_composed(node.left):
+                lines.append(node.lineno)
+    return sorted(set(lines))
+
+
+def test_the_source_reader_sees_a_composed_test() -> None:
+    """The checks below would catch each kind of test (the reader is not blind)."""
+    src = ("def f(x):\n    return isinstance(x, (Layout, ComposedLayout))\n"
+           "def g(x):\n    return type(x) is ComposedLayout\n"
+           "def h(x):\n    return hasattr(x, 'outer')\n")
+    assert _composed_tests(src) == [2, 4, 6]
+
+
+def test_every_exported_operation_has_exactly_one_definition() -> None:
+    defs = _top_level_functions()
+    exported = _exported_functions()
+    assert len(exported) > 100  # the public operations are found
+    twins = {name: defs[name] for name in exported if len(defs.get(name, [])) > 1}
+    assert twins == {}, f"defined in more than one module: {twins}"
+
+
+def test_no_module_but_the_value_types_tests_for_a_composed_layout() -> None:
+    found = {rel: lines for rel, src in SOURCES.items()
+             if rel not in VALUE_TYPES and (lines := _composed_tests(src))}
+    assert found == {}, f"composed-layout tests outside the value types (dispatch instead): {found}"
