@@ -693,13 +693,17 @@ def gen_programs(rng: random.Random) -> Case:
         n = rng.choice([2**20, 2**31, 2**40, 2**61])
         pad = rng.choice([1, 2, 2**20])
         steps = [f"pad({pad})", rng.choice(["reshape", "transpose"])]
+        last = rng.choice(["to_layout", "materialize"])
+        steps.append(last)
 
         def call_big() -> Any:
             a = cp.pad(cp.trace((n,), "y"), pad)
             total = n + 2 * pad
             if total % 2 == 0 and steps[1] == "reshape":
-                return cp.to_layout(a.reshape(2, total // 2))
-            return cp.to_layout(a.reshape(1, total).T)
+                a = a.reshape(2, total // 2)
+            else:
+                a = a.reshape(1, total).T
+            return cp.materialize(cp.to_layout(a)) if last == "materialize" else cp.to_layout(a)
 
         return Case("programs", "huge", f"to_layout of trace(({n},)) with {steps}", call_big, None)
 
@@ -1014,7 +1018,9 @@ def gen_edge64(rng: random.Random) -> Case:
         f"f32[4,4]{{1,0:T({big})}}", f"f32[3,5]{{1,0:T(2,{big})}}", f"u32[]{{:T({big})}}",
         f"f32[{big},2]{{1,0:T(8,128)}}",
     ])
-    op = rng.choice(["compile", "report", "offsets_at", "linear_index", "xla_svg"])
+    op = rng.choice(["compile", "report", "offsets_at", "linear_index", "xla_svg", "pack"])
+    if op == "pack" and f"[{big}," in text:  # the harness would build the huge logical array itself
+        op = "compile"
 
     def call_x() -> Any:
         if op == "compile":
@@ -1025,6 +1031,9 @@ def gen_edge64(rng: random.Random) -> Case:
             from cutepy import viz
 
             return viz.xla_svg(text)
+        if op == "pack":
+            arr = xla.parse_shape(text)
+            return xla.pack(np.zeros(arr.bounds, np.uint32 if text[0] in "uf" else np.int64), text)
         if op == "offsets_at":
             c = xla.compile_details(text)
             zero = (0,) * len(c.logical_shape)

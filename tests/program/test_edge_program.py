@@ -16,6 +16,13 @@ def test_an_8_tib_check_is_refused_with_the_element_limit():
         P.to_layout(prog)
 
 
+def test_materializing_a_huge_buffer_or_huge_inputs_is_refused():
+    with pytest.raises(cutepy.ProgramError, match="above the limit"):
+        P.materialize(P.to_layout(P.pad(P.trace((2,), "x"), 2**40)))
+    with pytest.raises(cutepy.ProgramError, match="above the limit"):
+        P.default_data(P.trace((2**40,), "x"))
+
+
 @given(st.integers(1, 40), st.integers(1, 3))
 def test_pad_then_reshape_compiles_or_refuses_by_size(log_n, pad):
     n = 2**log_n

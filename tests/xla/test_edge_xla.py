@@ -40,6 +40,15 @@ def test_a_scalar_padded_to_2_to_the_40_slots_is_reported_without_its_buffer():
         reference_buffer("u32[]{:T(1099511627776)}")
 
 
+def test_packing_a_buffer_past_the_element_limit_is_refused():
+    import numpy as np
+
+    with pytest.raises(CutepyError, match="element limit"):
+        xla.pack(np.zeros((), np.uint32), "u32[]{:T(1099511627776)}")
+    small = np.arange(6, dtype=np.int32).reshape(2, 3)
+    assert xla.pack(small, "s32[2,3]{0,1}").tolist() == [0, 3, 1, 4, 2, 5]
+
+
 def test_an_array_with_no_element_builds_no_table():
     arr = "f8e4m3fn[1,1000,1000,5,<=1000,0]{5,4,1,2,0,3}"
     assert xla.linear_indices(arr.replace("<=", "")).shape == (1, 1000, 1000, 5, 1000, 0)
