@@ -119,7 +119,8 @@ def call_repr(name: str, *args: Any) -> str:
 # -- generators ------------------------------------------------------------------------------
 
 BAD_INTS: list[Any] = [0, -1, -4, 2.5, 4.0, True, False, None, "4", 2**70, 10**4400,
-                       np.int64(4), float("nan"), (), 1j]
+                       np.int64(4), float("nan"), (), 1j, np.array([2, 3]), np.float64(2.0), np.uint64(2**63),
+                       np.int8(-3), 2**63, -(2**63)]
 
 
 def rshape(rng: random.Random, budget: int = 64, depth: int = 2) -> Any:
