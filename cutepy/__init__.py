@@ -51,9 +51,11 @@ from .notation import *  # noqa: F403
 # isort: split
 # kernel design: tensors (the algebra takes them too), atoms, tiled MMA and copy
 from .kernels import atoms as _atoms
+from .kernels import simulate as _simulate
 from .kernels import tensor as _tensor
 from .kernels import tiled as _tiled
 from .kernels.atoms import *  # noqa: F403
+from .kernels.simulate import *  # noqa: F403
 from .kernels.tensor import *  # noqa: F403
 from .kernels.tiled import *  # noqa: F403
 from .kernels.tiled import checks as _checks
@@ -61,20 +63,16 @@ from .kernels.tiled.checks import *  # noqa: F403
 
 # isort: split
 # symbolic, proofs, derivations: namespaces of their own; cutepy takes their main entry points
-from .derivation import Derivation as Derivation
-from .derivation import explain as explain
-from .equivalence import Equivalence as Equivalence
-from .equivalence import equivalent as equivalent
 from .symbolic import assuming as assuming
 from .symbolic import declare as declare
 from .symbolic import subs as subs
 from .symbolic import symbols as symbols
 
-_ANALYSES = ["Derivation", "Equivalence", "assuming", "declare", "equivalent", "explain", "subs", "symbols"]
+_ANALYSES = ["assuming", "declare", "subs", "symbols"]
 
 __version__ = "0.1.0"
 
-_SUBPACKAGES = ("xla", "program", "viz", "strategies", "engine", "banks", "emit")
+_SUBPACKAGES = ("xla", "program", "viz", "strategies", "engine", "banks", "emit", "linear")
 
 #: the classes Jupyter shows as pictures, by (module, class name): IPython matches them by
 #: name, so none of these modules is imported before a value of its class is displayed
@@ -91,19 +89,22 @@ _DISPLAYED = (
     ("cutepy.kernels.atoms.copy", "CopyAtom"),
     ("cutepy.kernels.tiled.mma", "TiledMMA"),
     ("cutepy.kernels.tiled.copy", "TiledCopy"),
+    ("cutepy.linear.layout", "LinearLayout"),
 )
 
 
-#: public names that live in a lazy subpackage (they load it, and numpy, on first use)
-_LAZY_NAMES = {"print_layout": "viz"}
+#: names loaded on first use (fast import: proofs, derivations, and printing, which loads numpy):
+#: name -> the subpackage that defines it
+_LAZY = {"Derivation": "derivation", "explain": "derivation", "Equivalence": "equivalence",
+         "equivalent": "equivalence", "print_tensor": "viz.text", "print_layout": "viz.text"}
 
 
 def __getattr__(name: str):
-    """``cutepy.xla``, ``cutepy.program``, ``cutepy.viz``... load on first use (fast import)."""
+    """``cutepy.xla``, ``cutepy.program``, ``cutepy.viz``, ``cutepy.explain``... load on first use."""
     if name in _SUBPACKAGES:
         return importlib.import_module(f".{name}", __name__)
-    if name in _LAZY_NAMES:
-        return getattr(importlib.import_module(f".{_LAZY_NAMES[name]}", __name__), name)
+    if name in _LAZY:
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     raise AttributeError(f"module 'cutepy' has no attribute {name!r}")
 
 
@@ -136,8 +137,8 @@ __all__ = [
     *_errors.__all__, *_basis.__all__, *_layout.__all__, *_tuples.__all__, *_limits.__all__,
     *_coalesce.__all__, *_composition.__all__, *_complement.__all__, *_inverse.__all__, *_divides.__all__,
     *_products.__all__, *_casting.__all__, *_swizzle.__all__, *_notation.__all__,
-    *_tensor.__all__, *_atoms.__all__, *_tiled.__all__, *_checks.__all__, *_ANALYSES,
-    *_LAZY_NAMES,  # pictures, loaded with cutepy.viz on first use
+    *_tensor.__all__, *_simulate.__all__, *_atoms.__all__, *_tiled.__all__, *_checks.__all__, *_ANALYSES,
+    *_LAZY,
 ]
 
 #: C++'s ``slice(crd, x)``, ``max``/``min`` of an IntTuple: reachable as ``cutepy.slice``,

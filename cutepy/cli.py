@@ -5,6 +5,7 @@
 ``cutepy op NAME ARG...``          apply an algebra operation by name (``cutepy op --help`` lists them)
 ``cutepy xla SHAPE``               an XLA shape: a table for people, ``--brief`` one line for scripts
 ``cutepy banks LAYOUT --tv TV --bytes E``   shared-memory bank conflicts of a thread-value access
+                                   (``--svg FILE``: its wavefronts; ``--find-swizzle``: a swizzle)
 
 Exit status: 0 done (or "yes"), 1 a "no" answer (``op equivalent`` of layouts that differ,
 ``op is_admissible`` of an inadmissible pair), 2 bad input, with one line on stderr.
@@ -37,18 +38,21 @@ from .algebra.products import (
     tiled_product,
     zipped_product,
 )
-from .algebra.swizzle import ComposedLayout, is_layout
-from .banks import analyze_layout
+from .algebra.swizzle import ComposedLayout, composed_parts, is_layout
+from .banks import analyze_layout, find_swizzle
 from .core.errors import CutepyError, ParseError
 from .core.layout import Layout, cosize, depth, flatten, rank, size
 from .derivation import explain
 from .equivalence import equivalent
 from .notation import parse
-from .viz import to_latex, write_svg
+from .viz import bank_view_svg, to_latex, write_svg
 from .viz.text import layout_table
 from .xla import ArrayShape, BufferShape, TupleShape, sizes, to_cute
 
 _INT = re.compile(r"^\s*-?\d+\s*$")
+
+#: The largest size C++ CuTe's signed 64-bit integers can index.
+INT64_MAX = 2**63 - 1
 
 #: Rows (and columns) of the table ``cutepy show`` prints before eliding the middle ones.
 SHOW_LIMIT = 16
@@ -117,7 +121,8 @@ def _ops_help() -> str:
         lines.append(f"  {name} {' '.join(op.kinds)}".ljust(44) + f" {op.doc}")
     lines += [
         "",
-        "LAYOUT: CuTe notation, e.g. '(4,8):(8,1)', 'Sw<3,4,3> o 0 o (8,8):(8,1)'",
+        "LAYOUT: CuTe notation, e.g. '(4,8):(8,1)', 'Sw<3,0,3> o (8,8):(8,1)' (offset 0, as",
+        "        'Sw<3,0,3> o 0 o (8,8):(8,1)'); Sw<3,0,3> XORs row bits into the column",
         "TILER:  a layout, a by-mode tiler '<4:1, 8:2>', or a shape '(4,4)' (= '<4:1, 4:1>')",
         "SHAPE:  an integer or an integer tuple, e.g. 24 or '(4,6)'",
         "exit status: 0 ok/yes, 1 no (equivalent, is_admissible), 2 bad input",
@@ -185,15 +190,24 @@ def _check_folder(path: str | None) -> None:
         raise CutepyError(f"cannot write {path}: the folder {os.path.dirname(path) or '.'} does not exist")
 
 
+def _check_size(obj: Any) -> None:
+    """Refuse a layout C++ CuTe cannot index: its size past the 64-bit signed range."""
+    n = obj.size()
+    if type(n) is int and n > INT64_MAX:
+        raise CutepyError(f"{obj} has size {n}, beyond 2^63-1: C++ CuTe's 64-bit integers cannot index it")
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     _check_folder(getattr(args, "svg", None))
     obj = parse(args.layout)
     if isinstance(obj, tuple):
         raise CutepyError("show takes a layout, not a tiler")
+    _check_size(obj)
+    colour = _colour(obj, getattr(args, "bytes", None))
     if getattr(args, "latex", False):
         _latex(obj)
         if getattr(args, "svg", None):
-            _svg(obj, args.svg, quiet=True)
+            _svg(obj, args.svg, quiet=True, **colour)
         return 0
     table = _table(obj, getattr(args, "limit", SHOW_LIMIT))
     if not table.startswith(str(obj)):
@@ -204,8 +218,20 @@ def cmd_show(args: argparse.Namespace) -> int:
     else:
         print(f"size {obj.size()}")
     if getattr(args, "svg", None):
-        _svg(obj, args.svg)
+        _svg(obj, args.svg, **colour)
     return 0
+
+
+def _colour(obj: Any, element_bytes: int | None) -> dict[str, Any]:
+    """Picture options: a swizzled layout (or one given ``--bytes``) is coloured by bank; every
+    cell tells its coordinate, offset and bank on hover."""
+    if element_bytes is not None and element_bytes not in (1, 2, 4, 8, 16):
+        raise CutepyError(f"--bytes takes 1, 2, 4, 8 or 16 bytes per element, got {element_bytes}")
+    if element_bytes is None and composed_parts(obj) is None:
+        return {"hover": True}  # a browser shows each cell's coordinate, offset and bank
+    e = element_bytes or 2
+    return {"color": "bank", "element_bytes": e, "hover": True,
+            "caption": (f"colour: shared-memory bank of each {e}-byte element (32 banks of 4 B)",)}
 
 
 def _latex(obj: Any) -> None:
@@ -217,10 +243,10 @@ def _latex(obj: Any) -> None:
     sys.stdout.write(to_latex(obj).rstrip("\n") + "\n")
 
 
-def _svg(obj: Any, path: str, quiet: bool = False) -> None:
+def _svg(obj: Any, path: str, quiet: bool = False, **opts: Any) -> None:
 
     try:
-        write_svg(obj, path)
+        write_svg(obj, path, **opts)
     except OSError as e:
         raise CutepyError(f"cannot write {path}: {e.strerror or e}") from None
     if not quiet:
@@ -269,11 +295,27 @@ def _xla_line(shape: Any) -> str:
 
 
 def cmd_banks(args: argparse.Namespace) -> int:
-
+    _check_folder(args.svg)
     smem = _layout(args.layout, "banks")
     tv = _layout(args.tv, "banks --tv")
-    report = analyze_layout(smem, tv, element_bytes=args.bytes, vector_elems=args.vector, op=args.op)
-    print(str(report) if args.table else report.summary())
+    if args.find_swizzle:
+        if not isinstance(smem, Layout):
+            raise CutepyError(f"--find-swizzle searches a swizzle for an unswizzled layout, got {smem}")
+        vector = args.vector if args.vector is not None else 1
+        found = find_swizzle(smem, [(tv, args.op, vector)], element_bytes=args.bytes)
+        print(str(found) if args.table else found.summary())
+        smem = found.layout if found.found else smem
+    report = analyze_layout(smem, tv, element_bytes=args.bytes, vector_elems=args.vector, op=args.op,
+                            partial=args.partial)
+    if not args.find_swizzle:
+        print(str(report) if args.table else report.summary())
+    if args.svg:
+        try:
+            with open(args.svg, "w", encoding="utf-8") as f:
+                f.write(bank_view_svg(report))
+        except OSError as e:
+            raise CutepyError(f"cannot write {args.svg}: {e.strerror or e}") from None
+        print(f"wrote {args.svg}")
     return 0
 
 
@@ -335,6 +377,9 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--svg", metavar="FILE", help="also write an SVG picture (64 x 64 cells at most)")
     s.add_argument("--latex", action="store_true",
                    help=f"print only the TikZ picture (at most {LATEX_LIMIT} cells)")
+    s.add_argument("--bytes", type=int, default=None, metavar="E",
+                   help="colour the --svg picture by shared-memory bank of E-byte elements "
+                        "(a swizzled layout is coloured by bank, 2 bytes unless given)")
     s.add_argument("--limit", type=int, default=SHOW_LIMIT, metavar="N",
                    help=f"rows and columns of the table before eliding (default {SHOW_LIMIT})")
     s.set_defaults(func=cmd_show)
@@ -355,7 +400,12 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--bytes", type=int, required=True, metavar="E", help="bytes per element")
     b.add_argument("--vector", type=int, default=None, metavar="V", help="elements per access (default 1)")
     b.add_argument("--op", choices=("ld", "st", "ldmatrix", "stmatrix"), default="ld")
+    b.add_argument("--partial", action="store_true",
+                   help="cost a TV layout of several warps that covers only part of the tile")
     b.add_argument("--table", action="store_true", help="every instruction, not one summary line")
+    b.add_argument("--svg", metavar="FILE", help="also write a picture of the worst instructions' wavefronts")
+    b.add_argument("--find-swizzle", action="store_true",
+                   help="search the swizzle with the fewest bits that brings the access to its ideal")
     b.set_defaults(func=cmd_banks)
     return p
 

@@ -179,17 +179,20 @@ class _Parser:
         return result
 
     def chain(self) -> Any:
-        """``term (o offset o term)*``, grouped to the right as C++ prints nested composed layouts."""
+        """``term (o [offset o] term)*``, grouped to the right as C++ prints nested composed
+        layouts; ``outer o inner`` (no offset) means offset 0."""
         toks, terms, offsets = [self.peek()], [self.term()], []
         while self.peek()[0] == "o":
             if len(offsets) >= MAX_DEPTH:
                 raise self.error(f"composed layouts nest deeper than {MAX_DEPTH}")
             self.next()
-            offsets.append((self.plain_int(self.peek(), "in the middle of 'outer o offset o inner'"),
-                            self.next()[2]))
-            o = self.next()
-            if o[0] != "o":
-                raise self.error("expected 'o' and the inner layout", o)
+            if self.peek()[0] == "int" and self.toks[self.i + 1][0] == "o":
+                col = self.peek()[2]
+                where = "in the middle of 'outer o offset o inner'"
+                offsets.append((self.plain_int(self.next(), where), col))
+                self.next()
+            else:
+                offsets.append((0, self.peek()[2]))
             toks.append(self.peek())
             terms.append(self.term())
         for tok, term in zip(toks, terms):
@@ -208,14 +211,17 @@ def parse(text: str) -> Any:
     """Read a layout, a by-mode tiler ``<...>`` (a tuple of layouts) or a composed layout.
 
     Pre:  ``text`` is a ``str`` (else ``CutepyError``) in CuTe's print notation
-          (``shape:stride``, ``<L0, L1>``, ``Sw<B,M,S> o offset o L``); else ``ParseError``
-          naming the column.
-    Post: ``str(parse(text))`` is ``text`` in canonical spacing, and ``parse(str(x)) == x``.
+          (``shape:stride``, ``<L0, L1>``, ``Sw<B,M,S> o offset o L``, or ``Sw<B,M,S> o L``
+          for offset 0); else ``ParseError`` naming the column.
+    Post: ``str(parse(text))`` is ``text`` in canonical spacing (the offset written out),
+          and ``parse(str(x)) == x``.
 
     >>> parse("(2,(2,2)):(4,(2,1))"), parse("<3:4, 8:2>")
     ((2,(2,2)):(4,(2,1)), (3:4, 8:2))
     >>> parse("Sw<3,4,3> o 0 o (8,8):(8,1)")
     Sw<3,4,3> o 0 o (8,8):(8,1)
+    >>> parse("Sw<3,0,3> o (8,8):(8,1)") == parse("Sw<3,0,3> o 0 o (8,8):(8,1)")
+    True
     """
     if not isinstance(text, str):
         raise CutepyError(f"parse expects text, got {type(text).__name__}")

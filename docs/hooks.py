@@ -40,7 +40,8 @@ def draw(code: str) -> str:
     if "text/html" not in bundle:
         raise ValueError(f"picture block draws nothing: {lines[-1]!r} is a {type(obj).__name__}")
     caption = html.escape(lines[-1])
-    return (f'<figure class="cutepy-picture">{bundle["text/html"]}'
+    img = bundle["text/html"].split("<script>", 1)[0]  # the page shows the <img>; a click enlarges it
+    return (f'<figure class="cutepy-picture">{img}'
             f"<figcaption><code>{caption}</code></figcaption></figure>")
 
 

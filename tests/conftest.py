@@ -30,6 +30,30 @@ def cxx():
     return cxx_harness
 
 
+@pytest.fixture(scope="session")
+def docs_site(tmp_path_factory: pytest.TempPathFactory):
+    """The docs site, built once with ``mkdocs build --strict``; the build log holds no warning.
+    (The playground's runtime is vendored when npm can fetch Pyodide; see docs/playground.py.)"""
+    import importlib.util
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    for module in ("mkdocs", "material", "mkdocstrings", "mkdocstrings_handlers.python"):
+        if importlib.util.find_spec(module) is None:  # the docs extra installs it: fail, do not skip
+            pytest.fail(f"{module} is not installed; pip install -e '.[docs]'", pytrace=False)
+    out = tmp_path_factory.mktemp("site")
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
+        cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True, timeout=600,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    log = proc.stdout + proc.stderr
+    assert proc.returncode == 0, log
+    assert "WARNING" not in log, log
+    return out
+
+
 def pytest_collection_modifyitems(config, items):
     """``@pytest.mark.slow`` tests run only when asked: ``-m slow`` or ``CUTEPY_SLOW=1``."""
     if config.option.markexpr or os.environ.get("CUTEPY_SLOW"):

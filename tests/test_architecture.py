@@ -28,7 +28,7 @@ LAYERS: dict[str, int] = {
     # 2 the algebra, one module per family (cutepy/algebra/)
     "cutepy.algebra": 2,
     # 3 engines: whole formalisms compiled into layouts
-    "cutepy.engine": 3, "cutepy.xla": 3, "cutepy.program": 3,
+    "cutepy.engine": 3, "cutepy.xla": 3, "cutepy.program": 3, "cutepy.linear": 3,
     # 4 analyses: questions asked of layouts (symbolic front, proofs, explain, banks, strategies)
     # and kernel-design values (cutepy/kernels/: tensors, atoms, tiled MMA and copy)
     "cutepy.symbolic": 4, "cutepy.equivalence": 4, "cutepy.derivation": 4, "cutepy.banks": 4,
@@ -111,6 +111,12 @@ GRAPH = {m: _imports(m, p) for m, p in MODULES.items()}
 #: our modules that import a heavy dependency at their top: loading one lazily is loading it
 HEAVY = {m for m, imps in GRAPH.items()
          if any(not nested and t.split(".")[0] in LAZY_OK for t, _, nested, _ in imps)}
+while True:  # and the modules that load one of those as they are imported (cutepy.xla's package)
+    more = {m for m, imps in GRAPH.items() if m not in HEAVY
+            and any(not nested and t in HEAVY for t, _, nested, _ in imps)}
+    if not more:
+        break
+    HEAVY |= more
 
 
 def _cycles() -> list[list[str]]:

@@ -1,8 +1,9 @@
-"""Every notebook in notebooks/ is stored clean, runs top to bottom in < 20 s, and checks itself.
+"""Every notebook in notebooks/ is stored executed, runs top to bottom in < 20 s, and checks itself.
 
-Each notebook found by the glob gets the common checks (nbformat v4 with cleared
-outputs, a ``# NN · title`` first cell, no error outputs, pictures drawn); ``EXPECT``
-adds what a given notebook must print.
+Each notebook found by the glob gets the common checks (nbformat v4 stored with its
+outputs, so that GitHub and the docs show its pictures; a ``# NN · title`` first cell; no
+error outputs; pictures drawn); ``EXPECT`` adds what a given notebook must print.
+``python notebooks/execute.py`` executes and stores them.
 """
 
 from __future__ import annotations
@@ -65,8 +66,20 @@ EXPECT = {
         at_least=(("ok: ", 5),),  # cp.check reports
     ),
     "07_sm80_gemm_tile": Expect(pictures=4, at_least=(("ok: ", 7),),
-                                prints=("FAILS: thread 0: source values 0..7 are not contiguous",)),
+                                prints=("FAILS: thread 0: source values 0..7 are not contiguous",
+                                        "elements equal to numpy's A @ B.T: 16384",
+                                        "differ from the reference", "held by thread",
+                                        "both write offset",
+                                        "A fragment: array[float16] o ((2,2,2),4,2):((1,2,4),8,32)")),
     "08_bank_conflicts": Expect(pictures=3),
+    "09_cute_and_triton_layouts": Expect(
+        pictures=3,
+        prints=("agree at all 256 (thread, value) pairs: True",
+                "CuTe(Triton(offset)) == offset everywhere: True",
+                "Sw<3,3,3> o 0 o (8,64):(64,1)", "found: False", "after: 0"),
+        never=("Error",),
+        counts=(("same function: True", 3),),
+    ),
 }
 
 
@@ -84,8 +97,13 @@ def test_readme_lists_every_notebook() -> None:
         assert f"| `{path.name}` |" in readme, f"notebooks/README.md has no row for {path.name}"
 
 
+#: Notebooks rewritten on another branch and not yet executed there: run
+#: ``python notebooks/execute.py NAME.ipynb`` after merging, then drop the entry.
+NOT_YET_EXECUTED = {"07_sm80_gemm_tile"}
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
-def test_notebook_is_clean_v4(path: Path) -> None:
+def test_notebook_is_v4_with_a_title(path: Path) -> None:
     nb = nbformat.read(path, as_version=nbformat.NO_CONVERT)
     assert nb.nbformat == 4
     nbformat.validate(nb)
@@ -93,9 +111,22 @@ def test_notebook_is_clean_v4(path: Path) -> None:
     first = nb.cells[0]
     assert first.cell_type == "markdown" and re.match(rf"# {number}\b", first.source), \
         f"the first cell is the title, '# {number} · ...'"
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            assert cell.outputs == [] and cell.execution_count is None, "outputs must be cleared"
+
+
+@pytest.mark.parametrize("path", [p for p in NOTEBOOKS if p.stem not in NOT_YET_EXECUTED], ids=_id)
+def test_notebook_is_stored_executed_with_its_pictures(path: Path) -> None:
+    """A repository viewer shows the stored outputs: every code cell ran, in order, without
+    an error, and the pictures are there as SVG and as an ``<img>`` an untrusted viewer keeps."""
+    nb = nbformat.read(path, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code" and c.source.strip()]
+    counts = [c.execution_count for c in code]
+    assert counts == list(range(1, len(code) + 1)), \
+        f"{path.name} is not stored executed top to bottom: python notebooks/execute.py {path.name}"
+    outputs = _outputs(nb)
+    assert not [o for o in outputs if o.output_type == "error"], f"{path.name} stores an error"
+    html = [o.get("data", {}).get("text/html", "") for o in outputs]
+    imgs = [h for h in html if h.startswith('<img src="data:image/svg')]
+    assert len(imgs) >= EXPECT.get(path.stem, Expect()).pictures, f"{path.name} stores too few pictures"
 
 
 @pytest.fixture(scope="module")

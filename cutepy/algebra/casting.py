@@ -197,15 +197,43 @@ def make_ordered_layout(shape: Any, order: Any = None) -> Layout:
     return Layout._new(shape, it.compact_order_tuple(shape, order))
 
 
-def make_fragment_like(layout: Any) -> Layout:
+def basis_as_int(L: Layout) -> Layout:
+    """A coordinate layout's basis strides ``c@i`` as distinct integers ``c * W**rank(i)`` (``W``
+    past every coordinate it reaches), so that a fragment shaped like it is compact: each value
+    gets its own register, the modes ordered by coordinate mode, then by stride.
+
+    Pre:  ``L`` is a Layout (integer and basis strides).
+    Post: ``shape(result) == shape(L)``; integer strides unchanged; distinct basis leaves give
+          distinct integers, ordered by coordinate mode first.
+
+    >>> from cutepy import make_identity_layout
+    >>> basis_as_int(make_identity_layout((4, 2)))
+    (4,2):(5,25)
+    """
+    leaves = list(zip(it.flatten_tuple(L.shape), it.flatten_tuple(L.stride)))
+    paths = sorted({d.mode for _, d in leaves if isinstance(d, ScaledBasis)})
+    w = 1 + sum(abs(d.value if isinstance(d, ScaledBasis) else d) * (s - 1) for s, d in leaves)
+    rank = {p: i + 1 for i, p in enumerate(paths)}
+
+    def conv(d: Any) -> Any:
+        return d.value * w ** rank[d.mode] if isinstance(d, ScaledBasis) else d
+
+    return Layout(L.shape, it.transform_leaf(conv, L.stride))
+
+
+def make_fragment_like(layout: Any, dtype: Any = None) -> Layout:
     """A compact layout like ``layout`` whose mode 0 is column-major (C++'s ``make_fragment_like``).
 
     Mode 0 keeps its stride-0 leaves and is otherwise LayoutLeft; the other modes follow
     ``layout``'s stride order; the two are joined by ``tiled_product``. A rank-1 layout
     gives the compact column-major layout of its shape. A swizzled layout gives the fragment of
-    the layout under its swizzle; a tensor a fresh zeroed register tensor over the fragment.
+    the layout under its swizzle; a tensor a fresh zeroed register tensor over the fragment, of
+    ``dtype`` (the DSL's ``make_fragment_like(src, dtype)``; default the tensor's). A coordinate
+    layout's basis strides each get their own registers (:func:`basis_as_int`), so no two values
+    of a fragment of an identity tensor alias.
 
-    Pre:  ``layout`` is a layout (plain or swizzled), a shape or a tensor.
+    Pre:  ``layout`` is a layout (plain or swizzled), a shape or a tensor; ``dtype`` only with a
+          tensor (else ``CutepyError``).
     Post: ``shape(result) == shape(layout)``; the result is compact once its stride-0 modes are
           filtered (``cosize(filter(result)) == size(filter(result))``).
 
@@ -213,13 +241,15 @@ def make_fragment_like(layout: Any) -> Layout:
     (4,3,2):(1,4,12)
     """
     if (impl := own(layout, "make_fragment_like")) is not None:
-        return impl()
+        return impl() if dtype is None else impl(dtype)
+    if dtype is not None:
+        raise CutepyError(f"make_fragment_like: a dtype makes a register tensor; pass a tensor, not {layout}")
     if type(layout) is not Layout:
         return Layout._new(Layout(layout).shape, it.compact_major(Layout(layout).shape))
     shape, stride = layout.shape, layout.stride
-    if any(type(d) is not int for d in (it.flatten_tuple(stride) if type(stride) is tuple else (stride,))):
-        # basis strides (a coordinate tensor's) order as 0, as the atoms' C++ prints show
-        stride = it.transform_leaf(lambda d: d if type(d) is int else 0, stride)
+    leaves = it.flatten_tuple(stride) if type(stride) is tuple else (stride,)
+    if any(isinstance(d, ScaledBasis) for d in leaves):
+        stride = basis_as_int(layout).stride  # a coordinate layout: one register per value
     if type(shape) is not tuple or len(shape) < 2:
         return Layout._new(shape, it.compact_major(shape))
     mode0 = Layout._new(shape[0], it.compact_major(it.filter_zeros_tuple(stride[0], shape[0])))

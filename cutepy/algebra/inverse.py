@@ -84,7 +84,7 @@ def right_inverse(A: Layout) -> Layout:
     fs, fd, pre = _coalesced(A)
     shapes, strides = [], []
     curr = 1
-    for k in sorted(range(len(fs)), key=fd.__getitem__):
+    for k in _cxx_sort_order(fd):
         if fd[k] == curr:
             shapes.append(fs[k])
             strides.append(pre[k])
@@ -97,19 +97,26 @@ def right_inverse(A: Layout) -> Layout:
 
 
 def left_inverse(A: Layout) -> Layout:
-    """``L`` with ``L(A(i)) == i`` for every ``i`` of an injective ``A`` (C++'s quasi-inverse).
+    """C++'s quasi-inverse ``L``: ``A(L(A(i))) == A(i)``; ``L(A(i)) == i`` when ``A`` is injective.
 
-    Offsets that A does not reach map to whatever the sorted-stride construction gives
-    (often 0), exactly as in C++.
+    As C++: walk A's coalesced modes in stride order (C++'s sort), skip stride-0 modes, give
+    each mode the quotient of its stride by the extent already taken at its column-major
+    position, and close with the last mode's shape. Offsets that A does not reach map to
+    whatever this construction gives (often 0), exactly as in C++.
 
-    Pre:  integer strides (else ``CutepyError``); sorted, each non-zero stride of the coalesced
-          ``A`` is a multiple of the extent below it (else ``AdmissibilityError``); a swizzled
-          ``A`` is ``Sw o 0 o L``.
-    Post: ``result(A(i)) == i`` for all ``0 <= i < size(A)`` when ``A`` is injective.
+    Pre:  integer strides (else ``CutepyError``); each non-zero stride, in sorted order, is a
+          multiple of the extent taken below it (C++'s static assertion; else
+          ``AdmissibilityError``); no negative stride (C++ answers with a negative extent, which
+          is no layout: ``AdmissibilityError``); a swizzled ``A`` is ``Sw o 0 o L``.
+    Post: ``A(result(A(i))) == A(i)`` for all ``0 <= i < size(A)`` (checked where A's modes
+          overlap; ``AdmissibilityError`` where C++'s answer breaks it); ``result(A(i)) == i``
+          when ``A`` is injective.
 
     >>> A = Layout((4, 2), (2, 1))
     >>> left_inverse(A), [left_inverse(A)(A(i)) for i in range(8)]
     ((2,4):(4,1), [0, 1, 2, 3, 4, 5, 6, 7])
+    >>> left_inverse(Layout((8, 4), (1, 4)))  # not injective: a quasi-inverse
+    (4,4):(1,8)
     """
     if (rec := recorder()) and rec.opens(left_inverse):
         return rec.framed(left_inverse, A)
@@ -118,7 +125,7 @@ def left_inverse(A: Layout) -> Layout:
     if type(A) is not Layout:
         A = layout_arg(A, "left_inverse")
     fs, fd, pre = _coalesced(A)
-    order = sorted(range(len(fs)), key=fd.__getitem__)
+    order = _cxx_sort_order(fd)
     shapes: list = []
     strides: list = [0]
     total = 1
@@ -129,12 +136,16 @@ def left_inverse(A: Layout) -> Layout:
         if d == 0:
             rec and rec.emit(ev.ZeroMode((fs[k], d)))
             continue
+        if d < 0:
+            raise AdmissibilityError(
+                f"left_inverse of {A}: stride {d} is negative; C++ answers with the negative extent "
+                f"{d // total if d % total == 0 else d}, which is no layout")
         overlap = overlap or bool(d < reach)  # symbolic: decided from the facts, or Undecided
         reach = reach + (fs[k] - 1) * d
-        if d < 0 or d % total != 0:
+        if d % total != 0:
             raise AdmissibilityError(
                 f"left_inverse of {A}: stride {d} is not a multiple of {total}, the extent "
-                "of the modes of smaller stride (left inverse divisibility condition)"
+                "of the modes of smaller stride (C++'s left inverse divisibility condition)"
             )
         shapes.append(d // total)
         strides.append(pre[k])
@@ -149,25 +160,44 @@ def left_inverse(A: Layout) -> Layout:
     return L
 
 
+def _cxx_sort_order(keys: tuple) -> list:
+    """The positions of ``keys`` in C++'s sorted order (``detail::SortByKey``: an exchange sort,
+    which is not stable: equal keys may come out in another order than ``sorted`` gives).
+
+    Pre:  ``keys`` compare with ``<``.
+    Post: ``[keys[k] for k in result]`` is sorted; the order of equal keys is C++'s.
+
+    >>> _cxx_sort_order((2, 2, 1))
+    [2, 1, 0]
+    """
+    order = list(range(len(keys)))
+    for i in range(len(order)):
+        for j in range(i + 1, len(order)):
+            if keys[order[j]] < keys[order[i]]:
+                order[i], order[j] = order[j], order[i]
+    return order
+
+
 def _check_left_inverse(A: Layout, L: Layout) -> None:
-    """``L(A(i)) == i`` for every ``i``, checked when A's modes overlap (C++ answers there
-    without checking, and is wrong when A is not one-to-one)."""
+    """C++'s post-condition ``A(L(A(i))) == A(i)`` for every ``i``, checked when A's modes
+    overlap (C++ answers there without checking; ``L`` and ``A`` are evaluated past their
+    sizes as C++ does, the last mode taking the rest of the index)."""
     n = A.size()
     if type(n) is not int:
-        raise Undecided(f"left_inverse of {A}: its modes overlap, and whether A is one-to-one depends "
-                        "on the symbols' values: substitute them first")
+        raise Undecided(f"left_inverse of {A}: its modes overlap, and whether C++'s answer meets its "
+                        "post-condition depends on the symbols' values: substitute them first")
     if n > MAX_INVERSE_CHECK:
         raise CutepyError(f"left_inverse of {A}: its modes overlap and {n} elements are too many to "
                           f"check (MAX_INVERSE_CHECK = {MAX_INVERSE_CHECK})")
     import numpy as np  # lazy: only layouts whose modes overlap are checked element by element
 
-    idx = np.arange(n, dtype=np.int64)
-    got = L.offsets(A.offsets(idx))
-    if not np.array_equal(got, idx):
-        k = int(np.nonzero(got != idx)[0][0])
+    want = np.asarray(A.offsets(np.arange(n, dtype=np.int64)))
+    got = np.asarray(A.offsets(L.offsets(want)))
+    if not np.array_equal(got, want):
+        k = int(np.nonzero(got != want)[0][0])
         raise AdmissibilityError(
-            f"left_inverse of {A}: A is not one-to-one (or its modes interleave), so no layout L has "
-            f"L(A(i)) == i: C++'s construction {L} gives L(A({k})) = {int(got[k])}")
+            f"left_inverse of {A}: C++'s answer {L} breaks its post-condition A(L(A(i))) == A(i) "
+            f"at i = {k}: A(L({int(want[k])})) = {int(got[k])}")
 
 
 #: Largest swizzled layout whose inverse is checked element by element (numpy, int64).

@@ -11,7 +11,7 @@
 The rule is the one measured on H100 (sm_90) with Nsight Compute; see ``docs/banks.md``.
 """
 
-from .swizzle_search import AccessCost, SwizzleSearch, find_swizzle, swizzle_family
+from .swizzle_search import AccessCost, SwizzleSearch, Viewed, find_swizzle, swizzle_family
 from .tile import Access, Instruction, TileReport, analyze_copy, analyze_layout
 from .warp import BankReport, PhaseCost, analyze
 
@@ -23,6 +23,7 @@ __all__ = [
     "PhaseCost",
     "SwizzleSearch",
     "TileReport",
+    "Viewed",
     "analyze",
     "analyze_copy",
     "analyze_layout",

@@ -48,7 +48,7 @@ from .tile import (
     smem_offsets,
     tv_table,
 )
-from .warp import format_table, wavefronts_batch
+from .warp import count, format_table, wavefronts_batch
 
 #: Upper limit on the number of candidate swizzles (``n`` up to 30 bits stays below it).
 MAX_CANDIDATES = 20000
@@ -115,7 +115,7 @@ class SwizzleSearch:
         """One line: the verdict."""
         sw = "no swizzle" if self.swizzle is None else str(self.swizzle)
         if self.found:
-            return (f"{sw}: every access at its ideal ({self.ideal} wavefronts; "
+            return (f"{sw}: every access at its ideal ({count(self.ideal, 'wavefront')}; "
                     f"{self.candidates} swizzles of {self.bits} address bits searched)")
         return (f"no swizzle of the family reaches the ideal; best {sw}: {self.wavefronts} wavefronts, "
                 f"ideal {self.ideal} ({self.candidates} swizzles of {self.bits} address bits searched)")
@@ -149,6 +149,41 @@ def swizzle_family(n: int) -> list[Swizzle]:
     return out
 
 
+@dataclass(frozen=True)
+class Viewed:
+    """An access of the tile through another view of it: ``view`` maps the access's tile
+    index (its coordinates, colexicographic) to the index of the shared-memory layout's
+    domain. A transpose writes rows through the identity and reads columns through
+    ``Layout((N, M), (M, 1))``; both go to :func:`find_swizzle` together.
+
+    >>> Viewed((Layout((32, 1), (1, 0)), "ld", 1), Layout((32, 32), (32, 1))).view
+    (32,32):(32,1)
+    """
+
+    access: Any
+    view: Layout
+
+
+def _view_indices(view: Any, smem_layout: Any, k: int) -> np.ndarray:
+    """The smem-domain index of each of the view's indices (checked to lie in the domain)."""
+    if not isinstance(view, Layout):
+        raise CutepyError(f"access {k}: a view is a Layout (tile index -> smem index), not {view!r}")
+    idx = np.asarray(view.offsets(), dtype=np.int64)
+    n = int(smem_layout.size())
+    if idx.size and (idx.min() < 0 or idx.max() >= n):
+        raise CutepyError(f"access {k}: the view {view} reaches index {int(idx.max())}, outside the "
+                          f"{n} elements of {smem_layout}")
+    return idx
+
+
+def _planned(item: Any, element_bytes: int, smem_layout: Any, k: int) -> tuple[Access, str, Any]:
+    """``_access`` of an entry, with the smem indices of its view (``None``: the layout's own)."""
+    if isinstance(item, Viewed):
+        access, name = _access(item.access, element_bytes, smem_layout, k)
+        return access, f"{name} through {item.view}", _view_indices(item.view, smem_layout, k)
+    return (*_access(item, element_bytes, smem_layout, k), None)
+
+
 def _access(item: Any, element_bytes: int, smem_layout: Any, k: int) -> tuple[Access, str]:
     """One entry of ``accesses`` as an Access and a name for the table."""
     obj, op, vector, matrices = item, None, None, None
@@ -158,7 +193,8 @@ def _access(item: Any, element_bytes: int, smem_layout: Any, k: int) -> tuple[Ac
                               f"got {item!r}")
         obj, op, vector, matrices = (*item, None, None)[:4]
     if hasattr(obj, "copy_atom"):
-        access, E, name = copy_access(obj, smem_layout)
+        plain = getattr(obj.copy_atom, "op", None) in ("ld", "st")  # a UniversalCopy stores or loads as told
+        access, E, name = copy_access(obj, smem_layout, {"st": "dst", "ld": "src"}.get(op) if plain else None)
         if E != element_bytes:
             raise CutepyError(f"access {k}: {name} moves {E}-byte elements, "
                               f"the tile holds {element_bytes}-byte ones")
@@ -175,11 +211,11 @@ def _access(item: Any, element_bytes: int, smem_layout: Any, k: int) -> tuple[Ac
     return access, f"{access.instruction} by {obj}"
 
 
-def _costs(accesses: Sequence[tuple[Access, str]], offsets: np.ndarray,
+def _costs(accesses: Sequence[tuple[Access, str, Any]], offsets: np.ndarray,
            E: int) -> tuple[AccessCost, ...] | None:
     out = []
-    for access, name in accesses:
-        addr, why = lane_addresses(access, offsets, E)
+    for access, name, view in accesses:
+        addr, why = lane_addresses(access, offsets if view is None else offsets[view], E)
         if why:
             return None
         wp = wavefronts_batch(addr, access.op, access.width, access.matrices)
@@ -193,7 +229,8 @@ def find_swizzle(smem_layout: Layout, accesses: Sequence[Any], element_bytes: in
     ``accesses``: reads and writes of the tile, each a TiledCopy (its shared-memory side),
     or a tuple ``(tv_layout, op, vector_elems[, matrices])`` (op: ld, st, ldmatrix,
     stmatrix, cp.async), or ``(tiled_copy, op, vector)`` with ``None`` for what the copy
-    already says.
+    already says; any of them wrapped in :class:`Viewed` addresses the tile through another
+    view (a transpose's column reads next to its row writes).
 
     Pre:  ``smem_layout`` an unswizzled Layout with non-negative offsets; every access
           valid (consecutive, aligned vectors) on it.
@@ -205,6 +242,14 @@ def find_swizzle(smem_layout: Layout, accesses: Sequence[Any], element_bytes: in
     >>> smem = Layout((8, 64), (64, 1))                        # fp16, 128-byte rows
     >>> find_swizzle(smem, [(Layout(((8, 4), 8), ((1, 64), 8)), "ld", 8)], element_bytes=2).swizzle
     Sw<3,3,3>
+
+    A 32 x 32 fp32 transpose: warps write rows, then read columns through the transposed view.
+
+    >>> rows = (Layout((32, 32), (32, 1)), "st", 1)     # warp j, lane t writes (j, t): a row
+    >>> tile = Layout((32, 32), (32, 1))
+    >>> r = find_swizzle(tile, [rows, Viewed(rows, Layout((32, 32), (32, 1)))], element_bytes=4)
+    >>> r.found, r.swizzle, [a.wavefronts for a in r.baseline]
+    (True, Sw<5,0,5>, [32, 1024])
     """
     if composed_parts(smem_layout) is not None:
         raise CutepyError(f"find_swizzle composes a swizzle onto a plain layout; "
@@ -213,9 +258,9 @@ def find_swizzle(smem_layout: Layout, accesses: Sequence[Any], element_bytes: in
     base = smem_offsets(smem_layout)
     if not accesses:
         raise CutepyError("find_swizzle needs at least one access of the tile")
-    plans = [_access(a, E, smem_layout, k) for k, a in enumerate(accesses)]
-    for access, name in plans:
-        _, why = lane_addresses(access, base, E)
+    plans = [_planned(a, E, smem_layout, k) for k, a in enumerate(accesses)]
+    for access, name, view in plans:
+        _, why = lane_addresses(access, base if view is None else base[view], E)
         if why:
             raise CutepyError(f"{name} on {smem_layout}: {why}")
     n = int(base.max()).bit_length() if base.size else 0

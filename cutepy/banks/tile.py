@@ -15,7 +15,7 @@ inactive lanes. For ldmatrix/stmatrix every lane's vector is one 16-byte row (``
 >>> smem = Layout((32, 32), (32, 1))                  # fp32, row-major, 128 B rows
 >>> column = Layout((32, 1), (1, 0))                  # lane t reads (t, 0)
 >>> analyze_layout(smem, column, element_bytes=4, op="ld").summary()
-'ld 4 B: 32 wavefronts, ideal 1, 31 bank conflicts (1 instructions, 1 warps)'
+'ld 4 B: 32 wavefronts, ideal 1, 31 bank conflicts (1 instruction, 1 warp)'
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from .warp import (
     BankReport,
     analyze,
     check_instruction,
+    count,
     format_table,
     instruction_name,
     lane_ranges,
@@ -142,9 +143,9 @@ class TileReport:
 
     def summary(self) -> str:
         """One line, e.g. ``ld 16 B: 32 wavefronts, ideal 32, 0 bank conflicts (8 instructions, 4 warps)``."""
-        return (f"{self.instruction}: {self.wavefronts} wavefronts, ideal {self.ideal}, "
-                f"{self.bank_conflicts} bank conflicts "
-                f"({len(self.instructions)} instructions, {self.warps} warps)")
+        return (f"{self.instruction}: {count(self.wavefronts, 'wavefront')}, ideal {self.ideal}, "
+                f"{count(self.bank_conflicts, 'bank conflict')} "
+                f"({count(len(self.instructions), 'instruction')}, {count(self.warps, 'warp')})")
 
     def __str__(self) -> str:
         rows = [("tile", "warp", "vector", "wavefronts", "ideal", "conflicts", "worst phase: lanes -> bank")]
@@ -298,7 +299,7 @@ def report_access(access: Access, smem_layout: Any, element_bytes: int, what: st
 
 
 def analyze_layout(smem_layout: Any, tv_layout: Any, *, element_bytes: int, vector_elems: int | None = None,
-                   op: str = "ld", matrices: int | None = None) -> TileReport:
+                   op: str = "ld", matrices: int | None = None, partial: bool = False) -> TileReport:
     """Cost every warp instruction of a thread-value layout reading or writing a tile.
 
     Lane ``t`` of warp ``w`` accesses ``smem_layout(tv_layout(32 w + t, k V))`` (times
@@ -309,8 +310,11 @@ def analyze_layout(smem_layout: Any, tv_layout: Any, *, element_bytes: int, vect
     the measured rule covers ld/st/ldmatrix/stmatrix).
 
     Pre:  ``smem_layout`` a Layout or swizzled ComposedLayout whose domain holds every
-          value of ``tv_layout`` (rank 1 or 2: threads, values); vectors consecutive and
-          aligned in shared memory (else CutepyError naming the lane).
+          value of ``tv_layout`` (rank 1 or 2: threads, values); a TV layout of more than one
+          warp covers the whole domain unless ``partial`` (else its totals would be those of
+          part of the tile: ``CutepyError`` saying how much it covers; one warp's lanes are a
+          sample and may cover part); vectors consecutive and aligned in shared memory (else
+          CutepyError naming the lane).
     Post: one instruction per (warp, vector); totals are sums over them.
 
     >>> from cutepy import Layout, Swizzle
@@ -324,7 +328,15 @@ def analyze_layout(smem_layout: Any, tv_layout: Any, *, element_bytes: int, vect
         vector_elems = 16 // E
     if op not in ("ld", "st", "ldmatrix", "stmatrix", "cp.async"):
         raise CutepyError(f"op must be ld, st, ldmatrix, stmatrix or cp.async, got {op!r}")
-    access = make_access(tv_table(tv_layout), op, 1 if vector_elems is None else vector_elems, E,
+    table = tv_table(tv_layout)
+    if not partial and table.shape[0] > WARP:  # a CTA's TV layout: it should cover its tile
+        n, reached = int(smem_layout.size()), int(np.unique(table).size)
+        if reached < n:
+            raise CutepyError(
+                f"the TV layout {tv_layout} of {table.shape[0]} threads reaches {reached} of the {n} "
+                f"elements of {smem_layout}: its totals would be those of part of the tile "
+                "(pass partial=True to cost that part)")
+    access = make_access(table, op, 1 if vector_elems is None else vector_elems, E,
                          matrices=matrices, label=op)
     return report_access(access, smem_layout, E, f"{access.instruction} of {smem_layout} by {tv_layout}")
 
@@ -365,7 +377,7 @@ def _tile_indices(tiler: tuple[int, ...], smem_layout: Any) -> np.ndarray:
     return np.ravel_multi_index(tuple(coord), shape, order="F")
 
 
-def copy_access(tiled_copy: Any, smem_layout: Any) -> tuple[Access, int, str]:
+def copy_access(tiled_copy: Any, smem_layout: Any, side: str | None = None) -> tuple[Access, int, str]:
     """The shared-memory side of a TiledCopy as an :class:`Access`; also its element bytes and name.
 
     Contract (the TiledCopy of cutepy.kernels.tiled): ``.size`` threads, ``.tiler_mn``,
@@ -382,6 +394,13 @@ def copy_access(tiled_copy: Any, smem_layout: Any) -> tuple[Access, int, str]:
                           "(needs .copy_atom with .op, .element_bits, .name)") from e
     if op not in COPY_SIDES:
         raise CutepyError(f"copy atom {name}: op {op!r} is not one of {', '.join(COPY_SIDES)}")
+    if side is not None:  # the caller says which side of the copy shared memory is on
+        if op in ("ld", "st"):
+            op = "ld" if side == "src" else "st"
+        elif COPY_SIDES[op] != side:
+            where = "source" if COPY_SIDES[op] == "src" else "destination"
+            raise CutepyError(f"copy atom {name} ({op}) has shared memory as its {where}, not its "
+                              f"{'source' if side == 'src' else 'destination'}")
     if type(bits) is not int or bits % 8:
         raise CutepyError(f"copy atom {name}: element_bits must be a whole number of bytes, got {bits!r}")
     E = check_element_bytes(bits // 8)
@@ -404,8 +423,13 @@ def copy_access(tiled_copy: Any, smem_layout: Any) -> tuple[Access, int, str]:
     return access, E, f"{name} ({side} = shared memory)"
 
 
-def analyze_copy(tiled_copy: Any, smem_layout: Any) -> TileReport:
+def analyze_copy(tiled_copy: Any, smem_layout: Any = None, *, src: Any = None, dst: Any = None) -> TileReport:
     """Cost every warp instruction a TiledCopy issues on its shared-memory side.
+
+    Which side is shared memory: ``src=smem_layout`` (the copy reads it: ``ld``) or
+    ``dst=smem_layout`` (it writes it: ``st``), so that a ``UniversalCopy`` into shared
+    memory is costed as the store it is; a plain ``smem_layout`` takes the atom's own
+    direction (ldmatrix and ld read, stmatrix, st and cp.async write).
 
     The tile ``tiled_copy.tiler_mn`` is laid over ``smem_layout``'s shape as many times as
     it fits (colexicographic order of repetitions); each repetition, warp and vector is one
@@ -424,6 +448,13 @@ def analyze_copy(tiled_copy: Any, smem_layout: Any) -> TileReport:
     >>> r = analyze_copy(cp, Layout((16, 64), (64, 1)))
     >>> r.wavefronts, r.ideal, len(r.instructions)
     (16, 16, 4)
+    >>> st = make_tiled_copy(copy_atom("UniversalCopy<uint32_t>", 32), Layout((32, 1)), Layout((1, 1)))
+    >>> analyze_copy(st, dst=Layout((32, 1))).summary(), analyze_copy(st, src=Layout((32, 1))).summary()[:5]
+    ('st 4 B: 1 wavefronts, ideal 1, 0 bank conflicts (1 instructions, 1 warps)', 'ld 4 ')
     """
-    access, E, name = copy_access(tiled_copy, smem_layout)
+    given = [(k, v) for k, v in (("smem_layout", smem_layout), ("src", src), ("dst", dst)) if v is not None]
+    if len(given) != 1:
+        raise CutepyError("analyze_copy takes the shared-memory layout once: as smem_layout, src= or dst=")
+    what, smem_layout = given[0]
+    access, E, name = copy_access(tiled_copy, smem_layout, None if what == "smem_layout" else what)
     return report_access(access, smem_layout, E, f"{name} on {smem_layout}")

@@ -50,6 +50,11 @@ MATRICES = (1, 2, 4)
 OPS = ("ld", "st", "ldmatrix", "stmatrix")
 
 
+
+def count(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless ``n`` is 1: ``1 warp``, ``4 warps``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
 @dataclass(frozen=True)
 class PhaseCost:
     """One phase: its lanes, its wavefronts, and the bank that costs most.
@@ -117,8 +122,8 @@ class BankReport:
 
     def summary(self) -> str:
         """One line: ``ld 16 B: 8 wavefronts, ideal 4, 4 bank conflicts (4 phases)``."""
-        return (f"{self.instruction}: {self.wavefronts} wavefronts, ideal {self.ideal}, "
-                f"{self.bank_conflicts} bank conflicts ({self.phases} phases)")
+        return (f"{self.instruction}: {count(self.wavefronts, 'wavefront')}, ideal {self.ideal}, "
+                f"{count(self.bank_conflicts, 'bank conflict')} ({count(self.phases, 'phase')})")
 
     def __str__(self) -> str:
         head = self.summary()

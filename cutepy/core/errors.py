@@ -133,8 +133,21 @@ class ProgramError(CutepyError):
 
     __module__ = "cutepy"  # tracebacks name the public path, cutepy.ProgramError
 
+
+class SimulationError(CutepyError):
+    """A kernel design run on data (``cutepy.copy``, ``cutepy.gemm``) that went wrong: a thread
+    reads or writes outside its tensor, two values land on one element, or a simulated tile
+    differs from its reference. The message names the thread and the value.
+
+    >>> issubclass(SimulationError, CutepyError)
+    True
+    """
+
+    __module__ = "cutepy"  # tracebacks name the public path, cutepy.SimulationError
+
+
 #: what cutepy exports from this module (cutepy.__all__ is made of these lists)
 __all__ = [
-    "AdmissibilityError", "CutepyError", "LayoutError", "ParseError", "ProgramError", "SymbolicError",
-    "Undecided",
+    "AdmissibilityError", "CutepyError", "LayoutError", "ParseError", "ProgramError", "SimulationError",
+    "SymbolicError", "Undecided",
 ]

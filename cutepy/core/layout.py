@@ -611,6 +611,10 @@ def group(layout: Layout, begin: int, end: int) -> Layout:
     )
 
 
+#: C++'s ``group_modes<B,E>``: :func:`group` (a tensor's modes too, through its method)
+group_modes = group
+
+
 def append(layout: Layout, x: Layout | None = None, n: int | None = None) -> Layout:
     """Add ``x`` as a last mode; with ``n``, pad with ``x`` (default ``1:0``) up to rank ``n``.
 
@@ -772,9 +776,12 @@ def dice(crd: Any, layout: Layout) -> Layout:
 
     >>> dice((None, 2), Layout((4, 3), (3, 1)))
     (3):(1)
+    >>> dice((1, None, 1), (1, 2, None))
+    (1, None)
     """
     if isinstance(layout, tuple) or type(layout) is int:  # C++'s dice(crd, IntTuple)
-        check_int_tuple(layout, "dice", 2)
+        # a coordinate may hold wildcards (C++ dice(Step<_1,X,_1>{}, make_coord(m, n, _)))
+        check_int_tuple(it.transform_leaf(lambda x: 0 if x is None else x, layout), "dice", 2)
         return it.dice_tuple(_normalize_coord(crd), layout)
     if type(layout) is not Layout:  # C++ has no dice of a composed layout
         layout = layout_arg(layout, "dice")
@@ -951,7 +958,7 @@ def stride(layout: Layout) -> Any:
 #: what cutepy exports from this module (cutepy.__all__ is made of these lists)
 __all__ = [
     "Layout", "LayoutLeft", "LayoutRight", "append", "coprofile", "cosize", "depth", "dice", "flatten",
-    "get", "get_1d_coord", "get_flat_coord", "get_hier_coord", "group", "make_identity_layout",
-    "make_layout", "prepend", "rank", "replace", "select", "shape", "size", "slice_and_offset",
-    "stride", "take", "unflatten",
+    "get", "get_1d_coord", "get_flat_coord", "get_hier_coord", "group", "group_modes",
+    "make_identity_layout", "make_layout", "prepend", "rank", "replace", "select", "shape", "size",
+    "slice_and_offset", "stride", "take", "unflatten",
 ]

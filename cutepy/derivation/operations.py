@@ -10,8 +10,8 @@ cutepy.CutepyError: explain: cutepy has no operation 'no_such_op'
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
+from types import FunctionType
 
 from ..algebra import casting, coalesce, complement, composition, divides, inverse, products
 from ..core import layout
@@ -23,7 +23,7 @@ OPERATIONS: dict[str, Callable] = {
     name: fn
     for module in (coalesce, complement, composition, divides, products, inverse, casting, layout)
     for name in module.__all__
-    if inspect.isfunction(fn := getattr(module, name))
+    if isinstance(fn := getattr(module, name), FunctionType)
 }
 
 

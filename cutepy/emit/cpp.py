@@ -94,6 +94,11 @@ def cpp(obj: Any) -> str:
             f"{_tiler(tuple(obj.permutation_mnk))}{{}})"
         )
     if isinstance(obj, TiledCopy):
+        origin = obj.origin or ()
+        if origin[:1] == ("make_tiled_copy",):  # as a person writes it
+            return f"make_tiled_copy({cpp(obj.copy_atom)}, {cpp(origin[1])}, {cpp(origin[2])})"
+        if origin and origin[0].startswith("make_tiled_copy_"):
+            return f"{origin[0]}({cpp(obj.copy_atom)}, {cpp(origin[1])})"
         t = obj.tiler_mn
         tiler = (
             (_int(t, "Shape") + "{}")

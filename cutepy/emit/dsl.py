@@ -37,7 +37,14 @@ DTYPE = {
     "int32_t": "cutlass.Int32",
     "float_e4m3_t": "cutlass.Float8E4M3FN",
     "float_e5m2_t": "cutlass.Float8E5M2",
+    "float_e2m1_t": "cutlass.Float4E2M1FN",
+    "float_e2m3_t": "cutlass.Float6E2M3FN",
+    "float_e3m2_t": "cutlass.Float6E3M2FN",
 }
+#: the DSL's operand majors (``cute.nvgpu.OperandMajorMode``; the per-arch enums are deprecated)
+_MAJOR = "cute.nvgpu.OperandMajorMode."
+_UMMA = re.compile(r"SM100_MMA_(TF32|F16BF16|S8|F8F6F4)(_2x1SM)?_(SS|TS)<([\w]+),([\w]+),([\w]+),(\d+),(\d+),"
+                   r"(?:UMMA::Major::)?(K|MN),(?:UMMA::Major::)?(K|MN)>")
 #: element width -> the DSL numeric type a copy of that width is emitted with
 BITS_DTYPE = {8: "cutlass.Int8", 16: "cutlass.Float16", 32: "cutlass.Float32", 64: "cutlass.Float64"}
 
@@ -59,17 +66,41 @@ def _mma_op(a: MMAAtom) -> str:
     g = re.fullmatch(r"SM90_64x(\d+)x(\d+)_([A-Z0-9]+)_(SS|RS)(?:_TN)?(?:<(K|MN),(K|MN)>)?", a.name)
     if g is not None and a.element_types[1] in ("half_t", "bfloat16_t", "float_e4m3_t", "float_e5m2_t"):
         src = "SMEM" if g.group(4) == "SS" else "RMEM"
-        ma = "cute.nvgpu.warpgroup.OperandMajorMode." + (g.group(5) or "K")
-        mb = "cute.nvgpu.warpgroup.OperandMajorMode." + (g.group(6) or "K")
+        ma = _MAJOR + (g.group(5) or "K")
+        mb = _MAJOR + (g.group(6) or "K")
         shape = _tuple(a.shape_mnk)
         common = f"{shape}, cute.nvgpu.warpgroup.OperandSource.{src}, {ma}, {mb}"
         if ta in ("half_t", "bfloat16_t"):
             return f"cute.nvgpu.warpgroup.MmaF16BF16Op({DTYPE[ta]}, {DTYPE[d]}, {common})"
         tb = a.element_types[2]
         return f"cute.nvgpu.warpgroup.MmaF8Op({DTYPE[ta]}, {DTYPE[tb]}, {DTYPE[d]}, {common})"
+    u = _UMMA.fullmatch(a.name.replace(" ", ""))
+    if u is not None:
+        return _umma_op(a, u)
     if a.name.startswith("UniversalFMA"):
         return f"cute.nvgpu.MmaUniversalOp({DTYPE.get(d, 'cutlass.Float32')})"
     raise CutepyError(f"dsl: cutepy knows no CuTe DSL operation for the MMA atom {a.name}")
+
+
+def _umma_op(a: MMAAtom, u: re.Match) -> str:
+    """An SM100 UMMA atom as the DSL's ``cute.nvgpu.tcgen05`` operation (C++'s template
+    arguments: kind, 2x1SM -> ``CtaGroup.TWO``, SS/TS -> A from SMEM/TMEM, the majors)."""
+    kind, pair, src = u.group(1), u.group(2), u.group(3)
+    ta, tb = u.group(4), u.group(5)
+    acc = DTYPE[a.element_types[0]]
+    for t in (ta, tb):
+        if t not in DTYPE:
+            raise CutepyError(f"dsl: no CuTe DSL numeric type for {t} (atom {a.name})")
+    common = (f"{_tuple(a.shape_mnk)}, cute.nvgpu.tcgen05.CtaGroup.{'TWO' if pair else 'ONE'}, "
+              f"cute.nvgpu.tcgen05.OperandSource.{'SMEM' if src == 'SS' else 'TMEM'}, "
+              f"{_MAJOR}{u.group(9)}, {_MAJOR}{u.group(10)}")
+    if kind == "TF32":
+        return f"cute.nvgpu.tcgen05.MmaTF32Op({common})"
+    if kind == "F16BF16":
+        return f"cute.nvgpu.tcgen05.MmaF16BF16Op({DTYPE[ta]}, {acc}, {common})"
+    if kind == "S8":
+        return f"cute.nvgpu.tcgen05.MmaI8Op({DTYPE[ta]}, {common})"
+    return f"cute.nvgpu.tcgen05.MmaF8F6F4Op({DTYPE[ta]}, {DTYPE[tb]}, {acc}, {common})"
 
 
 def _copy_atom(a: CopyAtom) -> str:
@@ -136,6 +167,12 @@ def dsl(obj: Any) -> str:
         p = "" if all(x is None for x in perm) else f", permutation_mnk={_tiler(tuple(perm))}"
         return f"cute.make_tiled_mma({_mma_op(obj.atom)}, {dsl(obj.atom_layout_mnk)}{p})"
     if isinstance(obj, TiledCopy):
+        origin = obj.origin or ()
+        if origin[:1] == ("make_tiled_copy",):  # as a person writes it: the DSL's make_tiled_copy_tv
+            return (f"cute.make_tiled_copy_tv({_copy_atom(obj.copy_atom)}, {dsl(origin[1])}, "
+                    f"{dsl(origin[2])})")
+        if origin and origin[0].startswith("make_tiled_copy_"):
+            return f"cute.{origin[0]}({_copy_atom(obj.copy_atom)}, {dsl(origin[1])})"
         return (
             f"cute.make_tiled_copy({_copy_atom(obj.copy_atom)}, {dsl(obj.layout_tv_tiled)}, "
             f"{_tiler(obj.tiler_mn)})"

@@ -8,7 +8,7 @@ engine and its values are the coordinates ``offset + layout(i)`` themselves, as 
 >>> T
 ArithTuple(0,0) o (4,8):(1@0,1@1)
 >>> T(5), T(3, 7)
-((1,1), (3,7))
+((1, 1), (3, 7))
 >>> T(None, 2)
 ArithTuple(0,2) o (4):(1@0)
 >>> import numpy as np
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..algebra.casting import make_fragment_like
+from ..algebra.casting import basis_as_int, make_fragment_like, make_layout_like
 from ..algebra.coalesce import coalesce
 from ..algebra.composition import composition
 from ..algebra.divides import flat_divide, logical_divide, tiled_divide, zipped_divide
@@ -35,6 +35,7 @@ from ..core.errors import CutepyError
 from ..core.layout import (
     Layout,
     _has_none,
+    dice,
     flatten,
     get,
     group,
@@ -107,9 +108,23 @@ class Tensor:
     def __len__(self) -> int:
         return len(self.layout)
 
-    def __getitem__(self, i: int) -> Tensor:
-        """Mode ``i`` as a tensor (C++ ``tensor<i>``)."""
-        return Tensor(self.engine, self.layout[i], self.offset)
+    def __getitem__(self, key: Any) -> Any:
+        """``T[i]``: the element at 1-D index ``i``; ``T[i, j]`` / ``T[(i, (j, k))]``: the element at
+        that coordinate; a ``None`` anywhere slices (C++ ``operator[]``, the DSL's ``tensor[...]``).
+
+        Mode ``i`` as a tensor is :func:`tensor` (C++ ``tensor<i>(t)``)."""
+        return self(key)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        """``T[i] = v`` / ``T[i, j] = v``: write the element at a 1-D index or a coordinate.
+
+        Only array engines are writable; the index is checked against the tensor's shape and
+        the offset against the engine (else ``CutepyError``, nothing written)."""
+        if self.engine is None:
+            raise CutepyError(f"the coordinate tensor {self} holds no data and cannot be written")
+        if _has_none(key):
+            raise CutepyError(f"T[{key!r}] = v writes one element; a None slice cannot be assigned")
+        self.engine[self._checked_offset(key)] = value
 
     # -- evaluation ------------------------------------------------------------------
     def __call__(self, *args: Any) -> Any:
@@ -119,7 +134,25 @@ class Tensor:
         crd = args[0] if len(args) == 1 else tuple(args)
         if _has_none(crd):
             return self.slice(crd)
-        return self._value(self.offset + self.layout(crd))
+        if self.engine is None:
+            return self._value(self.offset + self.layout(crd))
+        return self.engine[self._checked_offset(crd)]
+
+    def _checked_offset(self, crd: Any) -> int:
+        """The engine index of 1-D index or coordinate ``crd``: the coordinate must lie in the
+        shape and the offset in the engine (no wrap-around of negative numpy indices)."""
+        n = size(self.layout)
+        if type(crd) is int or (not isinstance(crd, tuple) and hasattr(crd, "__index__")):
+            i = int(crd)
+            if isinstance(n, int) and not 0 <= i < n:
+                raise CutepyError(f"index {i} is outside the tensor {self} of size {n}")
+        elif isinstance(crd, tuple) and not _in_shape(crd, self.layout.shape):
+            raise CutepyError(f"coordinate {crd} is outside the shape {self.layout.shape} of tensor {self}")
+        off = int(self.offset + self.layout(crd))
+        if hasattr(self.engine, "__len__") and not 0 <= off < len(self.engine):
+            raise CutepyError(f"coordinate {crd} of tensor {self} reaches offset {off}, outside the "
+                              f"engine of length {len(self.engine)}")
+        return off
 
     def slice(self, crd: Any) -> Tensor:
         """The sub-tensor left free by the ``None`` leaves of ``crd`` (C++ ``tensor(_, j)``)."""
@@ -130,7 +163,8 @@ class Tensor:
         if self.engine is None:
             if isinstance(off, int):
                 return off
-            return off.as_tuple() if hasattr(off, "as_tuple") else off
+            off = off.as_tuple() if hasattr(off, "as_tuple") else off
+            return _plain_tuple(off)
         return self.engine[off]
 
     def values(self) -> list:
@@ -160,13 +194,15 @@ class Tensor:
     _group = _on_layout(group)
     _flatten = _on_layout(flatten)
 
-    def _make_fragment_like(self) -> Tensor:
-        """C++'s ``make_fragment_like(tensor)``: a fresh zeroed register tensor of the engine's dtype
-        over ``make_fragment_like(layout)``."""
+    def _make_fragment_like(self, dtype: Any = None) -> Tensor:
+        """C++'s ``make_fragment_like(tensor)``: a fresh zeroed register tensor over
+        ``make_fragment_like(layout)``, of ``dtype`` (default the engine's, int64 for coordinates)."""
         import numpy as np  # lazy: a register engine is a numpy array
 
         L = make_fragment_like(self.layout)
-        dtype = self.engine.dtype if self.engine is not None and hasattr(self.engine, "dtype") else np.int64
+        if dtype is None:
+            engine = self.engine
+            dtype = engine.dtype if engine is not None and hasattr(engine, "dtype") else np.int64
         return Tensor(np.zeros(int(L.cosize()), dtype=dtype), L)
 
     def __eq__(self, other: object) -> bool:
@@ -190,6 +226,22 @@ class Tensor:
         return f"array[{dtype}]{at} o {self.layout}"
 
     __repr__ = __str__
+
+
+def _plain_tuple(x: Any) -> Any:
+    """A coordinate as plain nested tuples (what ``elem_less`` and the tuple functions take)."""
+    return tuple(_plain_tuple(y) for y in x) if isinstance(x, tuple) else x
+
+
+def _in_shape(crd: Any, shape: Any) -> bool:
+    """Whether ``crd`` (congruent to a prefix of ``shape``'s nesting, ints at the leaves or a
+    1-D index for a whole sub-shape) lies in ``shape``."""
+    if isinstance(crd, tuple):
+        if not isinstance(shape, tuple) or len(crd) != len(shape):
+            return False
+        return all(_in_shape(c, s) for c, s in zip(crd, shape))
+    n = it.product(shape) if isinstance(shape, tuple) else shape
+    return not isinstance(n, int) or 0 <= int(crd) < n
 
 
 def _fmt_offset(off: Any) -> str:
@@ -243,10 +295,57 @@ def make_identity_tensor(shape: Any) -> Tensor:
           its layout is ``make_identity_layout(shape)``.
 
     >>> make_identity_tensor((2, 3)), make_identity_tensor((2, 3))(1, 2)
-    (ArithTuple(0,0) o (2,3):(1@0,1@1), (1,2))
+    (ArithTuple(0,0) o (2,3):(1@0,1@1), (1, 2))
     """
     L = make_identity_layout(shape)
     return Tensor(None, L, _zero_coord(shape) if isinstance(shape, tuple) else 0)
+
+
+def tensor(t: Tensor, *modes: int) -> Tensor:
+    """C++ ``tensor<I...>(t)``: mode ``I`` (of mode ``J`` ...) of a tensor, as a tensor.
+
+    (``t[i]`` is the element at 1-D index ``i``, as C++'s ``operator[]`` and the DSL.)
+
+    Pre:  ``t`` is a Tensor; each index is a mode of what it selects from (else ``CutepyError``).
+    Post: same engine and offset; ``result.layout == layout<I...>(t.layout)``.
+
+    >>> import numpy as np
+    >>> tensor(make_tensor(np.arange(8), Layout((2, (2, 2)), (4, (2, 1)))), 1, 0)
+    array[int64] o 2:2
+    """
+    if not isinstance(t, Tensor):
+        raise CutepyError(f"tensor<I>(t) takes a tensor, not {t!r}")
+    L = t.layout
+    for i in modes:
+        n = len(L.shape) if isinstance(L.shape, tuple) else 1
+        if type(i) is not int or not 0 <= i < n:
+            raise CutepyError(f"mode {i!r} is not one of the {n} modes of {L}")
+        L = L[i] if isinstance(L.shape, tuple) else L
+    return Tensor(t.engine, L, t.offset)
+
+
+def make_tensor_like(x: Any, dtype: Any = None) -> Tensor:
+    """C++ ``make_tensor_like``: a zeroed register tensor with ``x``'s shape and a compact layout
+    ordered like ``x``'s strides (``make_layout_like``; a coordinate tensor's basis strides are
+    ordered by coordinate mode).
+
+    Pre:  ``x`` is a Tensor or a Layout; ``dtype`` a numpy dtype (default: ``x``'s engine
+          dtype, int64 for a coordinate tensor or a layout).
+    Post: ``shape(result) == shape(x)``; the layout is compact (every value its own element);
+          stride-0 modes of ``x`` stay stride 0.
+
+    >>> make_tensor_like(Layout((4, 2), (2, 1)))
+    array[int64] o (4,2):(2,1)
+    >>> make_tensor_like(make_identity_tensor((4, 8)), bool)
+    array[bool] o (4,8):(1,4)
+    """
+    import numpy as np  # optional heavy dependency, loaded lazily
+
+    L = x.layout if isinstance(x, Tensor) else x
+    like = make_layout_like(basis_as_int(L) if type(L) is Layout else L)
+    if dtype is None:
+        dtype = x.engine.dtype if isinstance(x, Tensor) and hasattr(x.engine, "dtype") else np.int64
+    return Tensor(np.zeros(max(int(like.cosize()), 1), dtype=dtype), like)
 
 
 def compact_layout(shape: Any) -> Layout:
@@ -336,35 +435,63 @@ def _slice(x: Any, crd: Any) -> Any:
     return slice_and_offset(crd, x)[0]
 
 
-def local_tile(tensor: Any, tiler: Any, coord: Any) -> Any:
+def _project(proj: Any, x: Any, what: str) -> Any:
+    """C++ ``dice(proj, x)`` for ``local_tile``/``local_partition``'s projection ``Step<...>``:
+    the modes of ``x`` where ``proj`` is not ``None`` (C++'s ``X``)."""
+    if not isinstance(proj, tuple) or not isinstance(x, tuple) or len(proj) != len(x):
+        raise CutepyError(f"the projection {proj!r} must have one entry (1 or None) per mode of the "
+                          f"{what} {x!r}")
+    return tuple(xi for p, xi in zip(proj, x) if p is not None)
+
+
+def local_tile(tensor: Any, tiler: Any, coord: Any, proj: Any = None) -> Any:
     """C++ ``local_tile``: the tile of ``tensor`` at ``coord`` (``inner_partition``).
 
-    Pre:  the tiler divides ``tensor``'s shape; ``coord`` indexes the grid of tiles.
-    Post: ``result == inner_partition(tensor, tiler, coord)``: the tile's shape, starting at
-          ``coord * tiler``.
+    ``proj`` is C++'s ``Step<_1,X,_1>``, spelled ``(1, None, 1)`` as the CuTe DSL: the tiler and
+    the coordinate keep only the modes where it is not ``None`` (the GEMM's
+    ``local_tile(mA, cta_tiler, cta_coord, Step<_1,X,_1>{})``). A ``None`` in ``coord`` keeps
+    that mode of tiles (C++'s ``_``).
+
+    Pre:  the tiler divides ``tensor``'s shape; ``coord`` indexes the grid of tiles; ``proj``
+          has one entry per mode of the tiler and of the coordinate (else ``CutepyError``).
+    Post: ``result == inner_partition(tensor, dice(proj, tiler), dice(proj, coord))``: the tile's
+          shape, starting at ``coord * tiler``, then the modes ``coord`` leaves free.
 
     >>> local_tile(make_identity_tensor((4, 8)), (2, 4), (1, 0))
     ArithTuple(2,0) o (2,4):(1@0,1@1)
+    >>> local_tile(make_identity_tensor((8, 4)), (2, 3, 2), (1, 0, None), proj=(1, None, 1))
+    ArithTuple(2,0) o (2,2,2):(1@0,1@1,2@1)
     """
+    if proj is not None:
+        tiler, coord = _project(proj, tiler, "tiler"), _project(proj, coord, "coordinate")
     return inner_partition(tensor, tiler, coord)
 
 
-def local_partition(tensor: Any, thr_layout: Layout, thr_idx: int) -> Any:
+def local_partition(tensor: Any, thr_layout: Layout, thr_idx: int, proj: Any = None) -> Any:
     """C++ ``local_partition``: the elements thread ``thr_idx`` of ``thr_layout`` owns in every tile.
 
-    Pre:  ``0 <= thr_idx < size(thr_layout)`` (else ``CutepyError``); ``shape(thr_layout)``
-          divides ``tensor``'s shape.
+    As in C++, the thread index is read through the thread layout's strides, so an index past
+    its size wraps (``local_partition(t, Layout(16), 37)`` is thread 5's part). ``proj``
+    (C++'s ``Step<...>``, e.g. ``(1, None)``) keeps the thread layout's modes where it is not
+    ``None``: ``local_partition(tensor, dice(proj, thr_layout), thr_idx)``.
+
+    Pre:  ``thr_idx >= 0`` (else ``CutepyError``); ``shape(thr_layout)`` divides ``tensor``'s shape.
     Post: ``result == outer_partition(tensor, product_each(shape(thr_layout)),
           thr_layout.get_flat_coord(thr_idx))``.
 
     >>> local_partition(make_identity_tensor((4, 8)), Layout((2, 4)), 3)
     ArithTuple(1,1) o (2,2):(2@0,4@1)
+    >>> local_partition(make_identity_tensor(32), Layout(16), 37)
+    ArithTuple(5) o (2):(16)
     """
     if not isinstance(thr_layout, Layout):
         thr_layout = Layout(thr_layout)
-    n = size(thr_layout)
-    if not 0 <= thr_idx < n:
-        raise CutepyError(f"thread index {thr_idx} is outside the thread layout {thr_layout} of size {n}")
+    if proj is not None:
+        if not isinstance(thr_layout.shape, tuple) or len(proj) != len(thr_layout.shape):
+            raise CutepyError(f"the projection {proj!r} must have one entry per mode of {thr_layout}")
+        thr_layout = dice(proj, thr_layout)  # stays a tuple: its modes tile the tensor's by mode
+    if type(thr_idx) is not int or thr_idx < 0:
+        raise CutepyError(f"thread index {thr_idx!r} must be a non-negative int")
     if isinstance(thr_layout.shape, tuple):
         return outer_partition(
             tensor, it.product_each_tuple(thr_layout.shape), flat_coord(thr_layout, thr_idx)
@@ -374,6 +501,8 @@ def local_partition(tensor: Any, thr_layout: Layout, thr_idx: int) -> Any:
 
 #: what cutepy exports from this module (cutepy.__all__ is made of these lists)
 __all__ = [
+    "make_tensor_like",
+    "tensor",
     "Tensor",
     "inner_partition",
     "local_partition",

@@ -3,8 +3,11 @@
 - :func:`print_layout` / :func:`layout_table`: the console table of C++ ``print_layout``.
 - :func:`layout_svg`: a layout on a grid (offsets, colours, nested-mode borders);
   :func:`tv_layout_svg`: thread-value layouts; :func:`swizzle_bank_svg`: shared-memory
-  banks before and after a swizzle; :func:`divide_svg` / :func:`product_svg`: tiling;
-  :func:`xla_svg`: XLA tiled arrays and their memory.
+  banks before and after a swizzle; :func:`bank_view_svg`: the bank of every cell;
+  :func:`tiled_mma_svg` / :func:`tiled_copy_svg`: a TiledMMA's or TiledCopy's threads;
+  :func:`divide_svg` / :func:`product_svg`: tiling;
+  :func:`xla_svg`: XLA tiled arrays and their memory; :func:`linear_layout_svg`: a Triton
+  linear layout's bit matrix beside its CuTe picture.
 - :func:`to_latex` / :func:`to_latex_tv`: CuTe's ``print_latex`` / ``print_latex_tv``.
 - :func:`show` wraps any of these in a :class:`Picture` for Jupyter; :func:`write_svg`
   saves one. :func:`cutepy.viz.display.mimebundle` is what notebooks show: the C++ table
@@ -16,26 +19,36 @@
  0  | 0 | 1 |
 """
 
-from .banks import banks_of, conflict_ways, swizzle_bank_svg
+from . import tiled  # cutepy.viz.tiled without an explicit import
+from .banks import bank_view_svg, banks_of, conflict_ways, swizzle_bank_svg
 from .latex import to_latex, to_latex_tv
 from .layouts import divide_svg, layout_svg, product_svg, tv_layout_svg
+from .linear import linear_layout_svg
 from .picture import Picture, show, write_svg
 from .program import lanes_svg
-from .text import layout_table, print_layout
+from .text import layout_table, print_layout, print_tensor, tensor_table
+from .tiled import tiled_copy_svg, tiled_mma_svg
 from .xla import xla_svg
 
 __all__ = [
     "Picture",
+    "bank_view_svg",
     "banks_of",
     "conflict_ways",
     "divide_svg",
     "layout_svg",
     "lanes_svg",
     "layout_table",
+    "linear_layout_svg",
     "print_layout",
+    "print_tensor",
+    "tensor_table",
+    "tiled",
     "product_svg",
     "show",
     "swizzle_bank_svg",
+    "tiled_copy_svg",
+    "tiled_mma_svg",
     "to_latex",
     "to_latex_tv",
     "tv_layout_svg",

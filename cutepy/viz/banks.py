@@ -24,18 +24,20 @@ pairing exception, ldmatrix/stmatrix per matrix); everything here draws that exa
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ..algebra.swizzle import ComposedLayout, Swizzle, composed_parts
-from ..banks.tile import MAX_ELEMENTS, TileReport
-from ..banks.warp import BANK_BYTES, BANKS, WARP, WIDTHS, BankReport, lane_ranges, phase_costs_batch
 from ..core.errors import CutepyError
 from .canvas import Canvas, HStack, Panel, Text, VStack, render, text_width
 from .colors import EMPTY_COLOR, bank_color, thread_color
-from .grid import DEFAULT_LIMIT, GridPanel, int_size, make_axis
+from .grid import DEFAULT_LIMIT, MIN_FONT, GridPanel, int_size, make_axis
 from .view import as_layout_like, grid_shapes
+
+if TYPE_CHECKING:  # numpy is imported where it is used, so that pictures of layouts need none
+    import numpy as np
+
+    from ..banks.tile import TileReport
+    from ..banks.warp import BankReport  # lazy, as above
 
 
 def banks_of(offsets: np.ndarray, element_bytes: int, banks: int = 32, bank_bytes: int = 4) -> np.ndarray:
@@ -45,9 +47,12 @@ def banks_of(offsets: np.ndarray, element_bytes: int, banks: int = 32, bank_byte
           ``bank_bytes`` positive.
     Post: ``result == (offsets * element_bytes // bank_bytes) % banks``, elementwise.
 
+    >>> import numpy as np
     >>> banks_of(np.array([0, 1, 2, 64]), 2).tolist()
     [0, 0, 1, 0]
     """
+    import numpy as np  # lazy: `import cutepy.viz` and layout pictures need no numpy
+
     return (np.asarray(offsets, dtype=np.int64) * element_bytes // bank_bytes) % banks
 
 
@@ -68,6 +73,7 @@ def conflict_ways(offsets: np.ndarray, grid: tuple[int, int], element_bytes: int
           ``"row"``; ``element_bytes`` in 1, 2, 4, 8, 16; 32 banks of 4 bytes (else ``CutepyError``).
     Post: one integer ``>= 1`` per column (or row): the worst phase's wavefronts.
 
+    >>> import numpy as np
     >>> conflict_ways(np.arange(8) * 32, (8, 1), 4).tolist()    # stride 32 words: one bank
     [8]
     >>> conflict_ways(np.arange(8) * 32, (8, 1), 4, access="row").tolist()
@@ -77,6 +83,12 @@ def conflict_ways(offsets: np.ndarray, grid: tuple[int, int], element_bytes: int
     >>> conflict_ways(np.arange(32) * 2, (32, 1), 8).tolist()  # every other 8 bytes: 2 per bank
     [2]
     """
+    import numpy as np  # lazy: `import cutepy.viz` and layout pictures need no numpy
+
+    # lazy: the bank rule computes with numpy
+    from ..banks.tile import MAX_ELEMENTS
+    from ..banks.warp import BANK_BYTES, BANKS, WARP, WIDTHS, phase_costs_batch  # lazy, as above
+
     if (banks, bank_bytes) != (BANKS, BANK_BYTES):
         raise CutepyError(f"the measured rule is for {BANKS} banks of {BANK_BYTES} bytes, "
                           f"got {banks} x {bank_bytes}")
@@ -114,6 +126,8 @@ def _split(obj: Any, swizzle: Swizzle | None) -> tuple[Any, Any]:
 
 def _panel(obj: Any, title: str, element_bytes: int, access: str, banks: int, bank_bytes: int,
            max_rows: int | None, max_cols: int | None) -> GridPanel:
+    import numpy as np  # lazy: `import cutepy.viz` and layout pictures need no numpy
+
     row_shape, col_shape, grouped = grid_shapes(obj)
     M, N = int_size(row_shape), int_size(col_shape)
     offs = obj.offsets()
@@ -185,6 +199,8 @@ class PhasePanel(Panel):
     word that bank serves in that wavefront (lanes sharing a word are served together)."""
 
     def __init__(self, report: BankReport, phase: int, font: float = 10):
+        from ..banks.warp import BANK_BYTES, BANKS, lane_ranges  # lazy: the bank rule computes with numpy
+
         self.cost = report.phase_costs[phase]
         self.title = (f"phase {phase}: lanes {lane_ranges(self.cost.lanes)}, "
                       f"{self.cost.wavefronts} wavefront{'s' if self.cost.wavefronts != 1 else ''}")
@@ -205,6 +221,8 @@ class PhasePanel(Panel):
     def draw(self, canvas: Canvas, x: float, y: float) -> None:
         # rectangles first, then lines and text: the canvas groups by style, and a later
         # group of filled rectangles would hide earlier text
+        from ..banks.warp import BANKS  # lazy: the bank rule computes with numpy
+
         f = self.font
         x0, y0 = x + 58, y + self.head * 2
         labels, edges = [], []
@@ -229,15 +247,18 @@ class PhasePanel(Panel):
                                    (cx, cy, cx, cy + h), (cx + w, cy, cx + w, cy + h)):
                 canvas.line(x1, y1, x2, y2, "#c00000", 1.6)
         canvas.text(x, y + self.head / 2, self.title, f, "start", weight="bold")
+        small = max(f * 0.85, MIN_FONT)
         for b in range(BANKS):
-            canvas.text(x0 + (b + 0.5) * self.cw, y0 - self.head / 2, str(b), f * 0.85, color="#555555")
+            canvas.text(x0 + (b + 0.5) * self.cw, y0 - self.head / 2, str(b), small, color="#555555")
         for k in range(self.cost.wavefronts):
-            canvas.text(x, y0 + (k + 0.5) * self.ch, f"wave {k}", f * 0.85, "start", color="#555555")
+            canvas.text(x, y0 + (k + 0.5) * self.ch, f"wave {k}", small, "start", color="#555555")
         for cx, cy, s in labels:
             canvas.text(cx, cy, s, f)
 
 
 def _instruction_panels(report: BankReport, title: str) -> list[Panel]:
+    from ..banks.warp import lane_ranges  # lazy: the bank rule computes with numpy
+
     out: list[Panel] = [Text(title, 12, weight="bold")]
     out += [PhasePanel(report, p) for p in range(report.phases)]
     worst = max(report.phase_costs, key=lambda p: p.wavefronts, default=None)
@@ -259,11 +280,19 @@ def bank_view_svg(report: BankReport | TileReport, *, max_instructions: int = 2,
     (red border on the worst) needs one wavefront per word. Cells are coloured by bank when
     the bank has one word, by lane group when it has several.
 
+    Pre:  ``report`` comes from :func:`cutepy.banks.analyze` or :func:`cutepy.banks.analyze_layout`;
+          ``which`` is ``"worst"`` or ``"first"`` (else ``CutepyError``).
+    Post: one SVG naming each phase's wavefronts and the worst bank.
+
     >>> from cutepy.banks import analyze
     >>> svg = bank_view_svg(analyze([128 * (t % 4) + 4 * (t // 4) for t in range(32)], "ld", bytes=4))
     >>> "4 wavefronts" in svg and "worst: bank 0 serves 4 words to lanes 0-3" in svg
     True
     """
+    # lazy: the bank rule computes with numpy
+    from ..banks.tile import TileReport
+    from ..banks.warp import BankReport  # lazy, as above
+
     if which not in ("worst", "first"):
         raise CutepyError(f"which must be 'worst' or 'first', got {which!r}")
     if type(max_instructions) is not int or not 1 <= max_instructions <= MAX_VIEW_INSTRUCTIONS:

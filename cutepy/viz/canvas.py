@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import html
+import math
 import re
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
@@ -78,6 +79,13 @@ class Canvas:
         if dash:
             style["stroke-dasharray"] = dash
         self._add(style, f'<line x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" y2="{num(y2)}"/>')
+
+    def hover(self, x: float, y: float, w: float, h: float, tip: str) -> None:
+        """An invisible rectangle whose ``<title>`` a browser shows on hover (drawn on top:
+        add hover areas after everything else)."""
+        self._add({"fill": "#ffffff", "fill-opacity": "0", "class": "cutepy-hover"},
+                  f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}">'
+                  f"<title>{escape(tip)}</title></rect>")
 
     def to_svg(self, width: float, height: float, title: str | None = None) -> str:
         """The whole document."""
@@ -159,20 +167,32 @@ def render(panel: Panel, title: str | None = None, margin: float = 10) -> str:
 
 
 _SIZE = re.compile(r'<svg[^>]*?\swidth="([\d.]+)"')
+_FONT_SIZE = re.compile(r'font-size="([\d.]+)"')
+
+#: The smallest text, in CSS pixels, a picture's ``<img>`` may shrink its text to.
+MIN_TEXT_PX = 9.0
 
 
 def img_html(svg: str, alt: str = "") -> str:
-    """An ``<img>`` holding ``svg`` as a base64 data URI, at most its natural width and
-    never wider than its container (``max-width:100%; height:auto``).
+    """An ``<img>`` holding ``svg`` as a base64 data URI, at most its natural width, shrunk to
+    its container only while its smallest text stays legible (at least :data:`MIN_TEXT_PX`);
+    a wider picture overflows (notebooks and the docs scroll it sideways).
 
-    >>> tag = img_html('<svg xmlns="http://www.w3.org/2000/svg" width="30" height="20"/>', "a<b")
+    >>> tag = img_html('<svg xmlns="http://www.w3.org/2000/svg" width="300" height="20">'
+    ...                '<g font-size="12"/></svg>', "a<b")
     >>> tag.startswith('<img src="data:image/svg+xml;base64,')
     True
-    >>> tag.endswith('alt="a&lt;b" width="30" style="max-width:100%;height:auto"/>')
-    True
+    >>> tag.split(" alt=")[1]
+    '"a&lt;b" width="300" style="width:clamp(225px,100%,300px);max-width:none;height:auto"/>'
     """
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
     m = _SIZE.search(svg)
-    width = f' width="{round(float(m.group(1)))}"' if m else ""
-    return (f'<img src="data:image/svg+xml;base64,{data}" alt="{html.escape(alt)}"{width} '
-            f'style="max-width:100%;height:auto"/>')
+    width, style = "", "max-width:100%;height:auto"
+    if m:
+        natural = float(m.group(1))
+        width = f' width="{round(natural)}"'
+        fonts = [float(f) for f in _FONT_SIZE.findall(svg)]
+        smallest = min(fonts) if fonts else MIN_TEXT_PX
+        floor = natural * min(1.0, MIN_TEXT_PX / smallest) if smallest > 0 else natural
+        style = f"width:clamp({math.ceil(floor)}px,100%,{round(natural)}px);max-width:none;height:auto"
+    return f'<img src="data:image/svg+xml;base64,{data}" alt="{html.escape(alt)}"{width} style="{style}"/>'

@@ -6,7 +6,7 @@ layouts, swizzles, tilers, XLA shapes, pictures):
 - ``text/plain``: the C++ ``print_layout`` table where there is one, else ``str(obj)``;
 - ``image/svg+xml``: the SVG picture;
 - ``text/html``: ``<img src="data:image/svg+xml;base64,...">`` of the same SVG, with
-  ``max-width:100%; height:auto`` so it scales down to the cell.
+  a width that shrinks it to the cell only while its text stays 9 px or more (wider ones scroll).
 
 Why three: JupyterLab shows ``image/svg+xml`` only in trusted notebooks, and strips
 ``<svg>`` from untrusted HTML, but keeps an ``<img>`` with a data URI; VS Code and
@@ -46,6 +46,7 @@ from ..core.layout import Layout
 from ..kernels.tiled.mma import make_tiled_mma
 from .canvas import img_html, render
 from .layouts import layout_panel, layout_svg, swizzle_layout
+from .linear import linear_layout_svg
 from .picture import Picture, svg_of
 from .text import layout_table
 from .tiled import tiled_copy_svg, tiled_mma_svg
@@ -84,11 +85,62 @@ def _text(obj: Any, limit: int | None) -> str:
     return repr(obj) if isinstance(obj, Picture) else str(obj)
 
 
+#: Appended to a picture's ``<img>``: where the notebook is trusted (its scripts run), the
+#: ``<img>`` becomes the same SVG inline, so that hovering a cell shows its coordinate,
+#: offset and bank (or thread and value), hovering a thread's cell highlights that thread's
+#: cells in every panel (A, B and C of a TiledMMA), and a click zooms to twice the size and
+#: back. An untrusted notebook drops the script and keeps the ``<img>``.
+LIVE_SCRIPT = r"""<script>(function (s) {
+  var img = s && s.previousElementSibling;
+  if (!img || img.tagName !== "IMG" || img.src.indexOf("data:image/svg+xml;base64,") !== 0) return;
+  var box = document.createElement("div");
+  box.className = "cutepy-live";
+  box.style.overflowX = "auto";
+  box.innerHTML = decodeURIComponent(escape(atob(img.src.split(",")[1])));
+  var svg = box.querySelector("svg");
+  if (!svg) return;
+  svg.setAttribute("style", img.getAttribute("style") || "");
+  img.replaceWith(box);
+  var cells = svg.querySelectorAll(".cutepy-hover rect"), zoomed = false;
+  function mark(hit) {
+    for (var k = 0; k < cells.length; k++) {
+      var on = hit(cells[k]);
+      cells[k].setAttribute("fill", on ? "#000000" : "#ffffff");
+      cells[k].setAttribute("fill-opacity", on ? "0.28" : "0");
+    }
+  }
+  box.addEventListener("mouseover", function (e) {
+    var r = e.target.closest ? e.target.closest(".cutepy-hover rect") : null;
+    if (!r) return;
+    var m = /thread (\d+)/.exec(r.textContent);
+    var same = m ? new RegExp("thread " + m[1] + "(?!\\d)") : null;
+    mark(function (c) { return same ? same.test(c.textContent) : c === r; });
+  });
+  box.addEventListener("mouseleave", function () { mark(function () { return false; }); });
+  box.addEventListener("click", function () {
+    zoomed = !zoomed;
+    svg.setAttribute("style", zoomed ? "width:" + 2 * parseFloat(svg.getAttribute("width")) +
+                     "px;max-width:none;height:auto" : img.getAttribute("style") || "");
+  });
+})(document.currentScript);</script>"""
+
+
+def live_html(svg: str, alt: str = "") -> str:
+    """The ``text/html`` of a picture: its ``<img>`` (untrusted notebooks, GitHub) and
+    :data:`LIVE_SCRIPT`, which trusted notebooks run to make it interactive.
+
+    >>> html = live_html(layout_svg(Layout((2, 2)), hover=True), "2x2")
+    >>> html.startswith('<img src="data:image/svg+xml;base64,') and html.endswith("</script>")
+    True
+    """
+    return img_html(svg, alt=alt) + LIVE_SCRIPT
+
+
 def _svg(obj: Any, rows: int | None, cols: int | None) -> str:
     if isinstance(obj, Picture):
         return obj.svg
     if is_layout(obj):
-        return layout_svg(obj, max_rows=rows, max_cols=cols)
+        return layout_svg(obj, max_rows=rows, max_cols=cols, hover=True)
     if isinstance(obj, Swizzle):
         return svg_of(obj, max_rows=rows, max_cols=cols)
     if _is_xla(obj):
@@ -124,9 +176,9 @@ def _kernel_picture(obj: Any) -> str | None:
     """The SVG of a TiledMMA/MMA atom, a TiledCopy, or a tensor over an integer layout."""
     name = type(obj).__name__
     if name in ("TiledMMA", "MMAAtom"):
-        return tiled_mma_svg(obj if name == "TiledMMA" else make_tiled_mma(obj))
+        return tiled_mma_svg(obj if name == "TiledMMA" else make_tiled_mma(obj), hover=True)
     if name == "TiledCopy":
-        return tiled_copy_svg(obj)
+        return tiled_copy_svg(obj, hover=True)
     if name == "Tensor":  # as C++'s print_tensor: each cell shows the tensor's element there
         plain = obj.engine is None and type(obj.offset) is int
         caption = () if plain and obj.offset == 0 else (f"the elements of {obj}",)
@@ -159,12 +211,15 @@ def mimebundle(obj: Any, rows: int | None = CELL_ROWS, cols: int | None = CELL_C
     explained = _explained(obj)
     if explained is not None:
         return explained
+    if type(obj).__name__ == "LinearLayout":  # bit matrix beside the CuTe picture
+        svg = linear_layout_svg(obj, max_rows=rows, max_cols=cols)
+        return {"text/plain": str(obj), "image/svg+xml": svg, "text/html": img_html(svg, alt=repr(obj))}
     if type(obj).__name__ in ("TiledMMA", "MMAAtom", "TiledCopy", "Tensor"):
         try:
             svg = _kernel_picture(obj)
         except CutepyError:  # e.g. a tensor over basis strides: the text alone
             return {"text/plain": str(obj)}
-        return {"text/plain": str(obj), "image/svg+xml": svg, "text/html": img_html(svg, alt=str(obj))}
+        return {"text/plain": str(obj), "image/svg+xml": svg, "text/html": live_html(svg, alt=str(obj))}
     if not drawable(obj):
         return {}
     try:
@@ -177,5 +232,5 @@ def mimebundle(obj: Any, rows: int | None = CELL_ROWS, cols: int | None = CELL_C
     except CutepyError:
         return bundle
     bundle["image/svg+xml"] = svg
-    bundle["text/html"] = img_html(svg, alt="picture" if isinstance(obj, Picture) else str(obj))
+    bundle["text/html"] = live_html(svg, alt="picture" if isinstance(obj, Picture) else str(obj))
     return bundle

@@ -6,9 +6,9 @@ coordinate labels), and which indices are shown. Beyond ``limit`` indices an axi
 keeps its first and last ones and marks the gap (``...`` lanes in the picture).
 
 >>> ax = make_axis(((2, 2), 3), limit=8)
->>> ax.size, ax.shown.tolist(), ax.gap
+>>> ax.size, ax.shown, ax.gap
 (12, [0, 1, 2, 3, 8, 9, 10, 11], 4)
->>> boundary_levels(ax).tolist()     # before shown[1:]: 1 = every 2, 2 = every 4
+>>> boundary_levels(ax)     # before shown[1:]: 1 = every 2, 2 = every 4
 [0, 1, 0, 0, 0, 1, 0]
 >>> coordinate_label(ax, 9)
 '((1,0),2)'
@@ -19,8 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 from ..core.errors import CutepyError
 from ..core.inttuple import flatten_tuple as flatten
@@ -52,13 +50,12 @@ def int_size(shape: Any, what: str = "shape") -> int:
     return n
 
 
-def cell_indices(rows: Axis, cols: Axis) -> np.ndarray:
-    """1-D (colexicographic) indices ``m + M*n`` of the shown cells, as int64; a grid whose
-    indices pass 64 bits is refused (numpy's int64 arithmetic would wrap around)."""
+def check_grid(rows: Axis, cols: Axis) -> None:
+    """Refuse a grid whose cells' 1-D (colexicographic) indices ``m + M*n`` pass 64 bits: a
+    layout is indexed with 64-bit integers in C++ CuTe, and so is every picture."""
     if rows.size * cols.size - 1 > MAX_LEAF:
         raise CutepyError(f"cannot draw a {rows.size}x{cols.size} grid: its 1-D indices pass the 64-bit "
                           "integers a layout is indexed with in C++ CuTe")
-    return rows.shown[:, None] + rows.size * cols.shown[None, :]
 
 
 def check_cells(n: int, what: str) -> None:
@@ -80,7 +77,7 @@ class Axis:
 
     shape: Any
     size: int
-    shown: np.ndarray
+    shown: list[int]
     gap: int | None
     label: Callable[[int], str] | None = None
     coords: bool = True
@@ -96,12 +93,12 @@ def make_axis(shape: Any, limit: int | None = DEFAULT_LIMIT, label: Callable[[in
     size = int_size(shape)
     if limit is None or size <= limit:
         check_cells(size, "an axis shown whole")
-        return Axis(shape, size, np.arange(size, dtype=np.int64), None, label, coords)
+        return Axis(shape, size, list(range(size)), None, label, coords)
     if limit < 2:
         raise CutepyError(f"an elided axis shows at least 2 indices, got limit {limit}")
     head = (limit + 1) // 2
     tail = limit - head
-    shown = np.concatenate([np.arange(head), np.arange(size - tail, size)]).astype(np.int64)
+    shown = [*range(head), *range(size - tail, size)]
     return Axis(shape, size, shown, head, label, coords)
 
 
@@ -115,20 +112,14 @@ def _prefixes(shape: Any) -> list[int]:
     return sorted(set(out))
 
 
-def boundary_levels(axis: Axis) -> np.ndarray:
+def boundary_levels(axis: Axis) -> list[int]:
     """For each shown index after the first: how many leaf modes roll over there.
 
     0 where the previous shown index is not its neighbour (a gap) or nothing rolls over.
     """
     s = axis.shown
-    if len(s) < 2:
-        return np.zeros(0, dtype=np.int64)
-    cur = s[1:]
-    lv = np.zeros(len(cur), dtype=np.int64)
-    for p in _prefixes(axis.shape):
-        lv += (cur % p == 0)
-    lv[(cur - s[:-1]) != 1] = 0
-    return lv
+    prefixes = _prefixes(axis.shape)
+    return [sum(cur % p == 0 for p in prefixes) if cur - prev == 1 else 0 for prev, cur in zip(s, s[1:])]
 
 
 def is_nested(shape: Any) -> bool:
@@ -143,12 +134,17 @@ def coordinate_label(axis: Axis, i: int) -> str:
 
 _LEVEL_WIDTH = (0.0, 1.3, 2.0, 2.6, 3.0)
 
+#: The smallest text a grid draws (px at its natural size): headers and coordinate labels
+#: stay readable, and a picture may only shrink as far as its smallest text stays 9 px.
+MIN_FONT = 9.0
+
 
 class GridPanel(Panel):
     """A grid of cells: ``labels[r][c]`` (``\\n`` for two lines) over ``fills[r][c]``.
 
     ``group`` (same shape, integers) draws a thick border wherever neighbours differ,
-    which is how tiles show; ``notes`` puts one short text under each shown column.
+    which is how tiles show; ``notes`` puts one short text under each shown column;
+    ``hover`` (same shape, text) is what a browser shows over each cell of an inline SVG.
     """
 
     def __init__(
@@ -160,13 +156,15 @@ class GridPanel(Panel):
         *,
         title: str | None = None,
         caption: Sequence[str] = (),
-        group: np.ndarray | None = None,
+        group: Any = None,
         label_colors: Sequence[Sequence[str]] | None = None,
         notes: Sequence[str] | None = None,
         row_headers: bool = True,
         font: float = 11,
         min_cell: float = 24,
+        hover: Sequence[Sequence[str]] | None = None,
     ):
+        self.hover = hover
         self.rows, self.cols = rows, cols
         self.labels, self.fills, self.group = labels, fills, group
         self.label_colors, self.notes = label_colors, notes
@@ -174,10 +172,11 @@ class GridPanel(Panel):
         self.row_headers = row_headers
         lines = max((len(lab.split("\n")) for row in labels for lab in row), default=1)
         longest = max((len(part) for row in labels for lab in row for part in lab.split("\n")), default=1)
-        self.hs = font * 0.85  # header font size
+        self.hs = max(font * 0.85, MIN_FONT)  # header font size
+        self.ss = max(self.hs * 0.85, MIN_FONT)  # natural-coordinate labels under the headers
         heads = [text_width(cols.name(i), self.hs) for i in cols.shown]
         if cols.coords and is_nested(cols.shape):
-            heads += [text_width(coordinate_label(cols, i), self.hs * 0.85) for i in cols.shown]
+            heads += [text_width(coordinate_label(cols, i), self.ss) for i in cols.shown]
         self.cw = max(min_cell, text_width("x" * longest, font) + 8, max(heads, default=0.0) + 4)
         self.ch = font * (1.9 if lines == 1 else 1.2 * lines + 0.8)
         self.col_gap = self.cw * 0.8 if cols.gap is not None else 0.0
@@ -204,19 +203,15 @@ class GridPanel(Panel):
         )
         self.height = self.top + self.grid_h + below + 4
 
-    def _xs(self, x0: float) -> np.ndarray:
-        k = np.arange(len(self.cols.shown) + 1, dtype=float)
-        xs = x0 + k * self.cw
-        if self.cols.gap is not None:
-            xs[self.cols.gap:] += self.col_gap
-        return xs
+    def _xs(self, x0: float) -> list[float]:
+        gap = self.cols.gap
+        return [x0 + float(k) * self.cw + (self.col_gap if gap is not None and k >= gap else 0.0)
+                for k in range(len(self.cols.shown) + 1)]
 
-    def _ys(self, y0: float) -> np.ndarray:
-        k = np.arange(len(self.rows.shown) + 1, dtype=float)
-        ys = y0 + k * self.ch
-        if self.rows.gap is not None:
-            ys[self.rows.gap:] += self.row_gap
-        return ys
+    def _ys(self, y0: float) -> list[float]:
+        gap = self.rows.gap
+        return [y0 + float(k) * self.ch + (self.row_gap if gap is not None and k >= gap else 0.0)
+                for k in range(len(self.rows.shown) + 1)]
 
     def draw(self, canvas: Canvas, x: float, y: float) -> None:
         fs, hs = self.font, self.hs
@@ -250,8 +245,12 @@ class GridPanel(Panel):
             below += hs * 1.6
         for k, line in enumerate(self.caption):
             canvas.text(x + 2, below + fs * (0.8 + 1.4 * k), line, fs, "start", color="#333333")
+        if self.hover is not None:  # last, so that the hover areas lie on top
+            for r in range(nr):
+                for c in range(nc):
+                    canvas.hover(xs[c], ys[r], self.cw, self.ch, self.hover[r][c])
 
-    def _draw_elision(self, canvas: Canvas, xs: np.ndarray, ys: np.ndarray) -> None:
+    def _draw_elision(self, canvas: Canvas, xs: list[float], ys: list[float]) -> None:
         nr, nc = len(self.rows.shown), len(self.cols.shown)
         if self.cols.gap is not None:
             g = self.cols.gap
@@ -267,7 +266,7 @@ class GridPanel(Panel):
                 canvas.text(xs[c] + self.cw / 2, y0 + self.row_gap / 2, ":", self.font * 1.2, color="#555555",
                             weight="bold")
 
-    def _draw_levels(self, canvas: Canvas, xs: np.ndarray, ys: np.ndarray) -> None:
+    def _draw_levels(self, canvas: Canvas, xs: list[float], ys: list[float]) -> None:
         top, bottom, left, right = ys[0], ys[-1], xs[0], xs[-1]
         for k, lv in enumerate(boundary_levels(self.cols), start=1):
             if lv:
@@ -276,29 +275,31 @@ class GridPanel(Panel):
             if lv:
                 canvas.line(left, ys[k], right, ys[k], "#333333", _LEVEL_WIDTH[min(lv, 4)])
 
-    def _draw_groups(self, canvas: Canvas, xs: np.ndarray, ys: np.ndarray) -> None:
+    def _draw_groups(self, canvas: Canvas, xs: list[float], ys: list[float]) -> None:
         g = self.group
         if g is None:
             return
-        g = np.asarray(g)
-        nr, nc = g.shape
+        g = g.tolist() if hasattr(g, "tolist") else [list(row) for row in g]  # numpy arrays or lists
+        nr, nc = len(g), len(g[0]) if g else 0
         for c in range(1, nc):  # vertical segments between columns c-1 and c
             if self.cols.gap == c:
                 continue
-            _runs(canvas, g[:, c - 1] != g[:, c], ys, self.ch, lambda a, b, c=c: (xs[c], a, xs[c], b))
+            mask = [g[r][c - 1] != g[r][c] for r in range(nr)]
+            _runs(canvas, mask, ys, self.ch, lambda a, b, c=c: (xs[c], a, xs[c], b))
         for r in range(1, nr):
             if self.rows.gap == r:
                 continue
-            _runs(canvas, g[r - 1, :] != g[r, :], xs, self.cw, lambda a, b, r=r: (a, ys[r], b, ys[r]))
+            mask = [g[r - 1][c] != g[r][c] for c in range(nc)]
+            _runs(canvas, mask, xs, self.cw, lambda a, b, r=r: (a, ys[r], b, ys[r]))
 
-    def _draw_headers(self, canvas: Canvas, x: float, y: float, xs: np.ndarray, ys: np.ndarray) -> None:
+    def _draw_headers(self, canvas: Canvas, x: float, y: float, xs: list[float], ys: list[float]) -> None:
         hs = self.hs
         base = y + self.top - hs * 0.8
         for c, i in enumerate(self.cols.shown):
             cx = xs[c] + self.cw / 2
             if self.col_sub:
                 canvas.text(cx, base - hs * 1.3, self.cols.name(i), hs, color="#555555")
-                canvas.text(cx, base, coordinate_label(self.cols, i), hs * 0.85, color="#7a7a7a")
+                canvas.text(cx, base, coordinate_label(self.cols, i), self.ss, color="#7a7a7a")
             else:
                 canvas.text(cx, base, self.cols.name(i), hs, color="#555555")
         if not self.row_headers:
@@ -309,13 +310,13 @@ class GridPanel(Panel):
         for r, i in enumerate(self.rows.shown):
             cy = ys[r] + self.ch / 2
             if self.row_sub:
-                canvas.text(right, cy, subs[r], hs * 0.85, "end", color="#7a7a7a")
+                canvas.text(right, cy, subs[r], self.ss, "end", color="#7a7a7a")
                 canvas.text(right - sub_w, cy, self.rows.name(i), hs, "end", color="#555555")
             else:
                 canvas.text(right, cy, self.rows.name(i), hs, "end", color="#555555")
 
 
-def _runs(canvas: Canvas, mask: np.ndarray, pos: np.ndarray, cell: float,
+def _runs(canvas: Canvas, mask: Sequence[bool], pos: Sequence[float], cell: float,
           seg: Callable[[float, float], tuple[float, float, float, float]]) -> None:
     """One thick line per run of True in ``mask``; cell ``k`` spans ``pos[k]..pos[k]+cell``.
 

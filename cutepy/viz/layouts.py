@@ -19,8 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from ..algebra.complement import complement
 from ..algebra.divides import flat_divide, logical_divide, tiled_divide, zipped_divide
 from ..algebra.products import blocked_product, logical_product, raked_product
@@ -29,19 +27,36 @@ from ..core.errors import CutepyError
 from ..core.inttuple import crd2idx
 from ..core.layout import Layout, append, make_layout
 from .canvas import HStack, Panel, Text, VStack, render
-from .colors import BW_COLORS, EMPTY_COLOR, offset_color, thread_color, tile_color
-from .grid import DEFAULT_LIMIT, Axis, GridPanel, cell_indices, check_cells, int_size, make_axis
-from .view import as_layout_like, evaluate, fmt, grid_shapes
+from .colors import BW_COLORS, EMPTY_COLOR, bank_color, offset_color, thread_color, tile_color
+from .grid import (
+    DEFAULT_LIMIT,
+    Axis,
+    GridPanel,
+    check_cells,
+    check_grid,
+    coordinate_label,
+    int_size,
+    make_axis,
+)
+from .view import as_layout_like, fmt, grid_shapes, plain_value, values_at
 
 #: ``color`` may be one of these names or a function ``(m, n, value) -> CSS colour``.
-COLOR_SCHEMES = ("offset", "tile", "bw", "none")
+COLOR_SCHEMES = ("offset", "bank", "tile", "bw", "none")
 
 ColorSpec = str | Callable[[int, int, Any], str]
 
 
-def _cells(rows: Axis, cols: Axis) -> np.ndarray:
-    """1-D (colexicographic) indices of the shown cells."""
-    return cell_indices(rows, cols)
+def _cells(rows: Axis, cols: Axis) -> list[list[int]]:
+    """1-D (colexicographic) indices of the shown cells, row by row (64-bit integers, as C++'s)."""
+    check_grid(rows, cols)
+    return [[m + rows.size * n for n in cols.shown] for m in rows.shown]
+
+
+def _cell_array(rows: Axis, cols: Axis) -> Any:
+    """:func:`_cells` as an int64 array (for the pictures that compute with numpy)."""
+    import numpy as np  # lazy: only divide and product pictures need it
+
+    return np.asarray(_cells(rows, cols), dtype=np.int64).reshape(len(rows.shown), len(cols.shown))
 
 
 def _auto_tile(shape: Any) -> int:
@@ -51,33 +66,35 @@ def _auto_tile(shape: Any) -> int:
     return int_size(shape)
 
 
-def _tile_ids(rows: Axis, cols: Axis, tile: Any) -> np.ndarray:
+def _tile_ids(rows: Axis, cols: Axis, tile: Any) -> list[list[int]]:
     tm, tn = (_auto_tile(rows.shape), _auto_tile(cols.shape)) if tile in (None, "auto") else tile
     if not (isinstance(tm, int) and isinstance(tn, int) and tm > 0 and tn > 0):
         raise CutepyError(f"tile must be (rows, columns) positive ints or 'auto', got {tile!r}")
     per_col = -(-rows.size // tm)
-    return (rows.shown // tm)[:, None] + per_col * (cols.shown // tn)[None, :]
+    return [[m // tm + per_col * (n // tn) for n in cols.shown] for m in rows.shown]
 
 
-def _fills(values: np.ndarray, rows: Axis, cols: Axis, color: ColorSpec,
-           groups: np.ndarray | None) -> list[list[str]]:
-    nr, nc = values.shape
+def _fills(values: list[list[Any]], rows: Axis, cols: Axis, color: ColorSpec,
+           groups: list[list[int]] | None, element_bytes: int = 2) -> list[list[str]]:
+    nr, nc = len(rows.shown), len(cols.shown)
     if callable(color):
-        return [[color(int(rows.shown[r]), int(cols.shown[c]), values[r, c]) for c in range(nc)]
-                for r in range(nr)]
+        return [[color(rows.shown[r], cols.shown[c], values[r][c]) for c in range(nc)] for r in range(nr)]
     if color == "none":
         return [[EMPTY_COLOR] * nc for _ in range(nr)]
     if color == "tile":
         assert groups is not None
-        return [[tile_color(g) for g in row] for row in groups.tolist()]
-    if values.dtype == object:  # coordinates: no numeric colour
+        return [[tile_color(g) for g in row] for row in groups]
+    if not all(type(v) is int for row in values for v in row):  # coordinates: no numeric colour
         return [[EMPTY_COLOR] * nc for _ in range(nr)]
     if color == "bw":
-        return [[BW_COLORS[v % 8] for v in row] for row in values.tolist()]
+        return [[BW_COLORS[v % 8] for v in row] for row in values]
+    if color == "bank":  # the shared-memory bank of the element's first byte (32 banks of 4 B)
+        return [[bank_color(v * element_bytes // 4 % 32) for v in row] for row in values]
     if color == "offset":
-        lo, hi = (int(values.min()), int(values.max())) if values.size else (0, 0)
+        flat = [v for row in values for v in row]
+        lo, hi = (min(flat), max(flat)) if flat else (0, 0)
         span = max(hi - lo, 1)
-        return [[offset_color((v - lo) / span) for v in row] for row in values.tolist()]
+        return [[offset_color((v - lo) / span) for v in row] for row in values]
     raise CutepyError(f"unknown color {color!r}; use one of {COLOR_SCHEMES} or a function (m, n, value)")
 
 
@@ -101,27 +118,46 @@ def layout_panel(
     caption: tuple[str, ...] = (),
     offset: int = 0,
     element: Any = None,
+    element_bytes: int = 2,
+    hover: bool = False,
 ) -> GridPanel:
     """The grid panel of :func:`layout_svg` (same arguments; ``offset`` and ``element`` label
     cell ``(m, n)`` with ``element(offset + L(m, n))``, as a tensor's picture does)."""
     obj = as_layout_like(layout)
     row_shape, col_shape, grouped = grid_shapes(obj)
     rows, cols = make_axis(row_shape, max_rows), make_axis(col_shape, max_cols)
-    values = evaluate(obj, _cells(rows, cols))
+    values = values_at(obj, _cells(rows, cols))
     groups = _tile_ids(rows, cols, tile) if (tile is not None or color == "tile") else None
     def label(v: Any) -> str:
         v = v if offset == 0 else v + offset
         return fmt(v if element is None else element(v))
 
-    labels = [[label(v) for v in row] for row in values.tolist()]
+    labels = [[label(v) for v in row] for row in values]
     notes = list(caption)
     if grouped:
         notes.append(f"rows: mode 0; columns: modes 1..{len(obj.shape) - 1} grouped")
     notes += _elision_note(rows, cols)
+    tips = _layout_tips(rows, cols, values, element_bytes) if hover else None
     return GridPanel(
-        rows, cols, labels, _fills(values, rows, cols, color, groups),
-        title=str(obj) if title is None else title, caption=notes, group=groups,
+        rows, cols, labels, _fills(values, rows, cols, color, groups, element_bytes),
+        title=str(obj) if title is None else title, caption=notes, group=groups, hover=tips,
     )
+
+
+def _layout_tips(rows: Axis, cols: Axis, values: list[list[Any]], element_bytes: int) -> list[list[str]]:
+    """What hovering cell ``(m, n)`` says: its coordinate, index, offset and bank."""
+    out = []
+    for r, m in enumerate(rows.shown):
+        row = []
+        for c, n in enumerate(cols.shown):
+            v = values[r][c]
+            coord = f"({coordinate_label(rows, m)},{coordinate_label(cols, n)})"
+            tip = f"cell ({m},{n})  coord {coord}  index {m + rows.size * n}  offset {fmt(v)}"
+            if type(v) is int and v >= 0:
+                tip += f"  bank {v * element_bytes // 4 % 32} ({element_bytes} B elements)"
+            row.append(tip)
+        out.append(row)
+    return out
 
 
 def layout_svg(layout: Any, **opts: Any) -> str:
@@ -131,11 +167,14 @@ def layout_svg(layout: Any, **opts: Any) -> str:
     modes 1.. are grouped as columns). Nested modes get thicker borders where their
     sub-modes roll over and their natural coordinates in the headers.
 
-    Options: ``color`` (``"offset"`` ramp, ``"tile"``, ``"bw"`` CuTe's eight greys,
+    Options: ``color`` (``"offset"`` ramp, ``"bank"`` the shared-memory bank of each
+    element of ``element_bytes`` bytes (default 2), ``"tile"``, ``"bw"`` CuTe's eight greys,
     ``"none"``, or a function ``(m, n, value) -> CSS colour``); ``tile`` (``(rows,
     cols)`` or ``"auto"``: thick borders around tiles; auto takes the first sub-mode of
     each nested mode, the tile of a ``logical_divide`` result); ``max_rows`` /
-    ``max_cols`` (elide beyond, ``None`` for no limit); ``title``; ``caption``.
+    ``max_cols`` (elide beyond, ``None`` for no limit); ``title``; ``caption``; ``hover``
+    (``True``: each cell carries a ``<title>`` with its coordinate, index, offset and bank
+    of ``element_bytes``-byte elements, which a browser shows over an inline SVG).
 
     Pre:  ``layout`` is a Layout or composed layout (text is parsed; bad text raises
           ``ParseError``); the options as above (else ``CutepyError``).
@@ -161,16 +200,16 @@ def _tile_shape(tile_mn: Any) -> tuple[Any, Any]:
     raise CutepyError(f"tile_mn must be an (M, N) shape, got {tile_mn!r}")
 
 
-def tv_owners(tv: Layout, tile_mn: Any) -> tuple[np.ndarray, np.ndarray, Any, Any]:
-    """For each cell of the ``M x N`` tile, the first ``(thread, value)`` mapping to it.
+def first_owners(tv: Any, tile_mn: Any) -> tuple[list[int], list[int], Any, Any]:
+    """For each cell ``m + M*n`` of the ``M x N`` tile, the first ``(thread, value)`` mapping
+    to it, in plain Python: ``(thread, value, m_shape, n_shape)`` with two flat lists of
+    ``M*N`` entries (``-1`` where no thread writes).
 
     Threads are scanned outermost and values inside, as CuTe's ``print_latex_tv`` does,
-    so a cell reached twice shows its first writer. Returns ``(thread, value, M, N)``,
-    two ``M x N`` arrays with ``-1`` where no thread writes.
+    so a cell reached twice shows its first writer.
 
-    >>> t, v, M, N = tv_owners(Layout((2, 2), (2, 1)), (2, 2))
-    >>> t.tolist(), v.tolist()
-    ([[0, 1], [0, 1]], [[0, 0], [1, 1]])
+    >>> first_owners(Layout((2, 2), (2, 1)), (2, 2))[:2]
+    ([0, 0, 1, 1], [0, 1, 0, 1])
     """
     tv = as_layout_like(tv)
     if not isinstance(tv, Layout) or tv.rank() != 2:
@@ -178,29 +217,39 @@ def tv_owners(tv: Layout, tile_mn: Any) -> tuple[np.ndarray, np.ndarray, Any, An
     m_shape, n_shape = _tile_shape(tile_mn)
     M, N = int_size(m_shape), int_size(n_shape)
     T, V = int_size(tv.shape[0]), int_size(tv.shape[1])
-    check_cells(T * V, f"the TV layout {tv}")
+    check_cells(T * V, f"the TV layout {tv}")  # one value per (thread, value) and per cell, below
     check_cells(M * N, f"the {M}x{N} tile")
-    j = np.arange(T * V, dtype=np.int64)
-    vals = evaluate(tv, j)
-    if vals.dtype == object:  # (m, n) coordinates, e.g. composed with an identity layout
-        idx = np.array([crd2idx(c, (m_shape, n_shape)) for c in vals], dtype=np.int64)
-    else:
-        idx = vals
-    bad = (idx < 0) | (idx >= M * N)
-    if bad.any():
-        k = int(np.argmax(bad))
-        raise CutepyError(
-            f"TV layout {tv} sends thread {k % T}, value {k // T} to {fmt(vals[k])}, "
-            f"outside the {M}x{N} tile"
-        )
-    key = (j % T) * V + j // T  # thread-major scan order
-    order = np.argsort(key, kind="stable")
-    cells, first = np.unique(idx[order], return_index=True)
-    winner = order[first]
-    thread = np.full(M * N, -1, dtype=np.int64)
-    value = np.full(M * N, -1, dtype=np.int64)
-    thread[cells], value[cells] = winner % T, winner // T
-    return thread.reshape(N, M).T, value.reshape(N, M).T, m_shape, n_shape
+    vals = [plain_value(tv(j)) for j in range(T * V)]  # index j = t + T*v
+    idx = [v if type(v) is int else crd2idx(v, (m_shape, n_shape)) for v in vals]  # (m, n) coordinates
+    for k, i in enumerate(idx):
+        if not 0 <= i < M * N:
+            raise CutepyError(
+                f"TV layout {tv} sends thread {k % T}, value {k // T} to {fmt(vals[k])}, "
+                f"outside the {M}x{N} tile"
+            )
+    thread, value = [-1] * (M * N), [-1] * (M * N)
+    for t in range(T):
+        for v in range(V):
+            i = idx[t + T * v]
+            if thread[i] < 0:
+                thread[i], value[i] = t, v
+    return thread, value, m_shape, n_shape
+
+
+def tv_owners(tv: Layout, tile_mn: Any) -> tuple[Any, Any, Any, Any]:
+    """:func:`first_owners` as two ``M x N`` int64 arrays: ``(thread, value, M, N)``.
+
+    >>> t, v, M, N = tv_owners(Layout((2, 2), (2, 1)), (2, 2))
+    >>> t.tolist(), v.tolist()
+    ([[0, 1], [0, 1]], [[0, 0], [1, 1]])
+    """
+    import numpy as np  # lazy: the pictures themselves use first_owners, without numpy
+
+    thread, value, m_shape, n_shape = first_owners(tv, tile_mn)
+    M, N = int_size(m_shape), int_size(n_shape)
+    t = np.asarray(thread, dtype=np.int64).reshape(N, M).T
+    v = np.asarray(value, dtype=np.int64).reshape(N, M).T
+    return t, v, m_shape, n_shape
 
 
 def tv_layout_panel(
@@ -211,12 +260,13 @@ def tv_layout_panel(
     max_rows: int | None = 32,
     max_cols: int | None = 32,
     title: str | None = None,
+    hover: bool = False,
 ) -> GridPanel:
     """The grid panel of :func:`tv_layout_svg` (same arguments)."""
-    thread, value, m_shape, n_shape = tv_owners(as_layout_like(tv), tile_mn)
+    thread, value, m_shape, n_shape = first_owners(tv, tile_mn)
     rows, cols = make_axis(m_shape, max_rows), make_axis(n_shape, max_cols)
-    t = thread[np.ix_(rows.shown, cols.shown)].tolist()
-    v = value[np.ix_(rows.shown, cols.shown)].tolist()
+    t = [[thread[m + rows.size * n] for n in cols.shown] for m in rows.shown]
+    v = [[value[m + rows.size * n] for n in cols.shown] for m in rows.shown]
     labels = [[f"T{a}\nV{b}" if a >= 0 else "" for a, b in zip(tr, vr)] for tr, vr in zip(t, v)]
 
     def fill(a: int, b: int) -> str:
@@ -233,7 +283,10 @@ def tv_layout_panel(
     fills = [[fill(a, b) for a, b in zip(tr, vr)] for tr, vr in zip(t, v)]
     M, N = rows.size, cols.size
     caption = [f"TV layout {as_layout_like(tv)} over a {M}x{N} tile"] + _elision_note(rows, cols)
-    return GridPanel(rows, cols, labels, fills, title=title, caption=caption, font=10)
+    tips = [[f"cell ({m},{n})  index {m + M * n}  " + (f"thread {t[r][c]}  value {v[r][c]}" if t[r][c] >= 0
+                                                       else "no thread")
+             for c, n in enumerate(cols.shown)] for r, m in enumerate(rows.shown)] if hover else None
+    return GridPanel(rows, cols, labels, fills, title=title, caption=caption, font=10, hover=tips)
 
 
 def tv_layout_svg(tv: Any, tile_mn: Any, **opts: Any) -> str:
@@ -270,9 +323,11 @@ def _as_tile_layout(t: Any) -> Layout:
     raise CutepyError(f"divide pictures take tilers made of layouts or ints, got {t!r}")
 
 
-def _mode_tiles(mode_size: int, tiler: Layout) -> tuple[np.ndarray, int]:
+def _mode_tiles(mode_size: int, tiler: Layout) -> tuple[Any, int]:
     """Tile number of each index of a mode of ``mode_size`` under ``tiler`` (-1: none),
     and the number of tiles."""
+    import numpy as np  # lazy: only divide pictures need it
+
     full = make_layout(tiler, complement(tiler, mode_size))
     where = full.offsets()
     out = np.full(mode_size, -1, dtype=np.int64)
@@ -299,6 +354,8 @@ def divide_svg(layout: Any, tiler: Any, kind: str = "logical", *, max_rows: int 
     >>> "logical_divide" in svg and "((2,2),(3,2)):((1,2),(4,12))" in svg
     True
     """
+    import numpy as np  # lazy: divide pictures compute their tiles with numpy
+
     A = as_layout_like(layout)
     if not isinstance(A, Layout):
         raise CutepyError("divide_svg takes a plain Layout")
@@ -307,7 +364,7 @@ def divide_svg(layout: Any, tiler: Any, kind: str = "logical", *, max_rows: int 
     R = _DIVIDES[kind](A, tiler)
     a_rows_shape, a_cols_shape, _ = grid_shapes(A)
     a_rows, a_cols = make_axis(a_rows_shape, max_rows), make_axis(a_cols_shape, max_cols)
-    a_idx = _cells(a_rows, a_cols)
+    a_idx = _cell_array(a_rows, a_cols)
     if isinstance(tiler, tuple):
         T = [_as_tile_layout(t) for t in tiler]
         modes = list(A) if isinstance(A.shape, tuple) else [A]
@@ -328,14 +385,14 @@ def divide_svg(layout: Any, tiler: Any, kind: str = "logical", *, max_rows: int 
                 scale *= size
         r_rows_shape, r_cols_shape, _ = grid_shapes(R)
         r_rows, r_cols = make_axis(r_rows_shape, max_rows), make_axis(r_cols_shape, max_cols)
-        r_idx = _cells(r_rows, r_cols)
+        r_idx = _cell_array(r_rows, r_cols)
         tile_r = _divided_tiles(R, r_idx, T, counts, kind)
     else:
         t = _as_tile_layout(tiler)
         tile_a = _mode_tiles(A.size(), t)[0][a_idx]
         r_rows_shape, r_cols_shape, _ = grid_shapes(R)
         r_rows, r_cols = make_axis(r_rows_shape, max_rows), make_axis(r_cols_shape, max_cols)
-        tile_r = _cells(r_rows, r_cols) // t.size()
+        tile_r = _cell_array(r_rows, r_cols) // t.size()
     left = _tiled_panel(A, a_rows, a_cols, tile_a, f"A = {A}")
     right = _tiled_panel(R, r_rows, r_cols, tile_r, f"{kind}_divide(A, {fmt_tiler(tiler)}) = {R}")
     return render(HStack([left, right]), title=f"{kind}_divide of {A}")
@@ -352,10 +409,11 @@ def fmt_tiler(tiler: Any) -> str:
     return str(tiler)
 
 
-def _divided_tiles(R: Layout, r_idx: np.ndarray, T: list[Layout], counts: list[int],
-                   kind: str) -> np.ndarray:
+def _divided_tiles(R: Layout, r_idx: Any, T: list[Layout], counts: list[int], kind: str) -> Any:
     """Tile number of each 1-D index of a by-mode divide result ``R``, numbered as
     :func:`divide_svg` numbers the tiles of the divided layout."""
+    import numpy as np  # lazy: only divide pictures need it
+
     if kind != "logical":  # ((T0,T1),(R0,R1,L..)), ((T0,T1),R0,R1,L..), (T0,T1,R0,R1,L..)
         return r_idx // int(np.prod([t.size() for t in T]))
     modes = list(R) if isinstance(R.shape, tuple) else [R]  # ((T0,R0),(T1,R1),L..)
@@ -372,9 +430,9 @@ def _divided_tiles(R: Layout, r_idx: np.ndarray, T: list[Layout], counts: list[i
     return tile
 
 
-def _tiled_panel(L: Layout, rows: Axis, cols: Axis, tiles: np.ndarray, title: str) -> GridPanel:
-    values = evaluate(L, _cells(rows, cols))
-    labels = [[fmt(v) for v in row] for row in values.tolist()]
+def _tiled_panel(L: Layout, rows: Axis, cols: Axis, tiles: Any, title: str) -> GridPanel:
+    values = values_at(L, _cells(rows, cols))
+    labels = [[fmt(v) for v in row] for row in values]
     fills = [[tile_color(t) if t >= 0 else EMPTY_COLOR for t in row] for row in tiles.tolist()]
     return GridPanel(rows, cols, labels, fills, title=title, group=tiles,
                      caption=_elision_note(rows, cols))
@@ -395,6 +453,8 @@ def product_svg(A: Any, B: Any, kind: str = "blocked", *, max_rows: int | None =
     >>> "blocked_product" in svg and "(4,6):(2,4)" not in svg
     True
     """
+    import numpy as np  # lazy: product pictures compute their copies with numpy
+
     A, B = as_layout_like(A), as_layout_like(B)
     if not (isinstance(A, Layout) and isinstance(B, Layout)):
         raise CutepyError("product_svg takes plain Layouts")
@@ -403,7 +463,7 @@ def product_svg(A: Any, B: Any, kind: str = "blocked", *, max_rows: int | None =
     R = _PRODUCTS[kind](A, B)
     rr, rc, grouped = grid_shapes(R)
     rows, cols = make_axis(rr, max_rows), make_axis(rc, max_cols)
-    m, n = rows.shown[:, None], cols.shown[None, :]
+    m, n = np.asarray(rows.shown, dtype=np.int64)[:, None], np.asarray(cols.shown, dtype=np.int64)[None, :]
     if kind == "logical":  # (A, complement o B): columns walk B
         copy = np.broadcast_to(n, (len(rows.shown), len(cols.shown)))
     else:
@@ -419,8 +479,8 @@ def product_svg(A: Any, B: Any, kind: str = "blocked", *, max_rows: int | None =
             copy = m // ra + rb * (n // ca)
         else:  # raked: ((B0,A0),(B1,A1))
             copy = m % rb + rb * (n % cb)
-    values = evaluate(R, _cells(rows, cols))
-    labels = [[fmt(v) for v in row] for row in values.tolist()]
+    values = values_at(R, _cells(rows, cols))
+    labels = [[fmt(v) for v in row] for row in values]
     fills = [[tile_color(c) for c in row] for row in np.asarray(copy).tolist()]
     group = None if kind == "raked" else np.asarray(copy)  # raked copies interleave: no blocks
     right = GridPanel(rows, cols, labels, fills, title=f"{kind}_product(A, B) = {R}",

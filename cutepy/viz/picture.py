@@ -11,9 +11,8 @@ True
 from __future__ import annotations
 
 import os
-from typing import Any
-
-import numpy as np
+import sys
+from typing import TYPE_CHECKING, Any
 
 from ..algebra.swizzle import Swizzle, is_layout
 from ..core.errors import CutepyError
@@ -22,6 +21,9 @@ from .canvas import img_html, render
 from .grid import GridPanel, make_axis
 from .layouts import layout_svg, swizzle_layout, tiler_panel
 from .xla import xla_svg
+
+if TYPE_CHECKING:  # numpy is imported where it is used, so that pictures of layouts need none
+    import numpy as np
 
 
 class Picture:
@@ -65,6 +67,8 @@ def _looks_like_xla(text: str) -> bool:
 
 
 def _array_svg(arr: np.ndarray) -> str:
+    import numpy as np  # lazy: `import cutepy.viz` and layout pictures need no numpy
+
     a = np.asarray(arr)
     if a.ndim == 1:
         a = a[None, :]
@@ -93,7 +97,8 @@ def svg_of(obj: Any, **opts: Any) -> str:
             return xla_svg(obj, **opts)
 
         return svg_of(parse(obj), **opts)
-    if isinstance(obj, np.ndarray):
+    numpy = sys.modules.get("numpy")  # an array exists only where numpy was imported
+    if numpy is not None and isinstance(obj, numpy.ndarray):
         return _array_svg(obj)
     if isinstance(obj, Picture):
         return obj.svg

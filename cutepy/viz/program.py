@@ -14,14 +14,16 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
-import numpy as np
-
 from ..core.errors import CutepyError
-from ..program.compiler import CompiledProgram
-from ..program.run import Data, materialize
+
+if TYPE_CHECKING:  # numpy is imported where it is used, so that pictures of layouts need none
+    import numpy as np
+
+    from ..program.compiler import CompiledProgram
+    from ..program.run import Data
 
 PALETTE = ("#cfe3ff", "#c8f0c8", "#fff5b8", "#ffdbb0", "#ffd1dc", "#e0d4ff", "#c9f2ee", "#f3e0c8",
            "#d9ead3", "#fce5cd")
@@ -36,6 +38,8 @@ def owners(compiled: CompiledProgram) -> tuple[np.ndarray, np.ndarray]:
     >>> [o.tolist() for o in owners(to_layout(resize(trace((3,)), (4,))))]
     [[0, 0, 0, -1], [0, 1, 2, -1]]
     """
+    import numpy as np  # lazy: `import cutepy.viz` and layout pictures need no numpy
+
     piece = np.full(compiled.buffer_size, -1, dtype=np.int64)
     elem = np.full(compiled.buffer_size, -1, dtype=np.int64)
     for k, p in enumerate(compiled.pieces):
@@ -64,6 +68,12 @@ def lanes_svg(compiled: CompiledProgram, lanes: int, *, data: Data | None = None
     >>> lanes_svg(to_layout(trace((4, 6)).reshape(4, 2, 3)), 2).startswith("<svg")
     True
     """
+    import numpy as np  # lazy: `import cutepy.viz` and layout pictures need no numpy
+
+    # lazy: programs compute with numpy
+    from ..program.compiler import CompiledProgram
+    from ..program.run import materialize  # lazy, as above
+
     if not isinstance(compiled, CompiledProgram):
         raise CutepyError(f"lanes_svg: {type(compiled).__name__} is not a compiled program (use to_layout)")
     for name, v in (("lanes", lanes), ("max_lanes", max_lanes), ("max_cols", max_cols), ("cell", cell)):

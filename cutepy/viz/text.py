@@ -29,9 +29,9 @@ import sys
 from typing import Any, TextIO
 
 from ..core.errors import CutepyError
-from ..core.layout import Layout, group
-from .grid import Axis, cell_indices, int_size, make_axis
-from .view import as_layout_like, evaluate
+from ..core.layout import Layout, group, size
+from .grid import Axis, check_grid, int_size, make_axis
+from .view import as_layout_like
 
 #: Rows (and columns) a table shows before eliding the middle ones.
 TABLE_LIMIT = 64
@@ -108,10 +108,10 @@ def layout_table(layout: Any, limit: int | None = TABLE_LIMIT) -> str:
         )
     rax, cax = make_axis(rows, limit, coords=False), make_axis(cols, limit, coords=False)
     width = num_digits(_cosize(obj)) + 2
-    idx = cell_indices(rax, cax)
-    values = evaluate(obj, idx)  # int64, or Python ints where an offset passes int64
-    if values.dtype == object and any(not isinstance(v, int) for v in values.ravel()):
-        raise CutepyError(f"print_layout needs integer offsets; {obj} has basis strides")
+    check_grid(rax, cax)
+    values = [[obj(m + rows * n) for n in cax.shown] for m in rax.shown]  # plain Python: no numpy
+    if not all(type(v) is int for row in values for v in row):
+        raise CutepyError(f"print_layout needs integer offsets; {obj} has basis or symbolic strides")
     w = width - 2
 
     dots = max(width, 5)
@@ -163,3 +163,80 @@ def print_layout(layout: Any, file: TextIO | None = None, limit: int | None = TA
         +---+---+---+
     """
     (file or sys.stdout).write(layout_table(layout, limit))
+
+
+def _pretty(v: Any) -> str:
+    """C++ ``pretty_print`` of one element: ints ``%5d``, bools ``%3d``, half ``%8.2f``,
+    float ``%10.2e``, double ``%11.3e``; anything else two spaces then its print."""
+    kind = getattr(getattr(v, "dtype", None), "kind", None)
+    name = getattr(getattr(v, "dtype", None), "name", "")
+    if kind == "b" or isinstance(v, bool):
+        return f"{int(v):3d}"
+    if kind in ("i", "u") or type(v) is int:
+        return f"{int(v):5d}"
+    if name == "float16":
+        return f"{float(v):8.2f}"
+    if name == "float32":
+        return f"{float(v):10.2e}"
+    if kind == "f" or isinstance(v, float):
+        return f"{float(v):11.3e}"
+    if isinstance(v, tuple):
+        return "  (" + ",".join(str(x) for x in v) + ")"
+    return f"  {v}"
+
+
+def tensor_table(tensor: Any) -> str:
+    """C++ ``print_tensor``'s text: the tensor, then its values by rows (rank 1: one per line;
+    rank 2: rows of ``m``; ranks 3 and 4: the rank-2 slices, separated by ``-`` / ``=`` lines).
+
+    Pre:  ``tensor`` is a cutepy Tensor of rank 1 to 4 with at most ``MAX_TABLE_CELLS`` values
+          (else ``CutepyError``).
+    Post: the text C++ ``print_tensor`` writes, element formats as C++'s ``pretty_print``.
+
+    >>> import numpy as np
+    >>> from cutepy import make_tensor
+    >>> print(tensor_table(make_tensor(np.arange(6), Layout((2, 3)))), end="")
+    array[int64] o (2,3):(1,2):
+        0    2    4
+        1    3    5
+    """
+    L = tensor.layout
+    r = len(L.shape) if isinstance(L.shape, tuple) else 1
+    if not 1 <= r <= 4:
+        raise CutepyError(f"print_tensor prints tensors of rank 1 to 4, not {r} ({tensor})")
+    n = size(L)
+    if not isinstance(n, int) or n > MAX_TABLE_CELLS:
+        raise CutepyError(f"print_tensor: {n} values exceed the limit of {MAX_TABLE_CELLS}")
+    return f"{tensor}:\n" + _tensor_body(tensor, r)
+
+
+def _tensor_body(t: Any, r: int) -> str:
+    L = t.layout
+    if r == 1:
+        return "".join(_pretty(t(m)) + "\n" for m in range(size(L)))
+    if r == 2:
+        return "".join("".join(_pretty(t(m, k)) for k in range(size(L[1]))) + "\n"
+                       for m in range(size(L[0])))
+    sep, cut = ("-", 2) if r == 3 else ("=", 3)
+    parts = []
+    for k in range(size(L[cut])):
+        crd = (None,) * cut + (k,)
+        parts.append(_tensor_body(t.slice(crd), r - 1))
+    line = sep * (5 * size(L[1])) + "\n"
+    return line.join(parts)
+
+
+def print_tensor(tensor: Any, file: TextIO | None = None) -> None:
+    """Print a tensor as C++ CuTe's ``print_tensor`` does (see :func:`tensor_table`).
+
+    Pre:  as :func:`tensor_table`.
+    Post: writes the text to ``file`` (default stdout); returns ``None``.
+
+    >>> import numpy as np
+    >>> from cutepy import make_tensor
+    >>> print_tensor(make_tensor(np.array([True, False]), Layout(2)))
+    array[bool] o 2:1:
+      1
+      0
+    """
+    (file or sys.stdout).write(tensor_table(tensor))

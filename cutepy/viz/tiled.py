@@ -46,21 +46,46 @@ def _transposed(tv: Layout, rows: int, cols: int) -> Layout:
 
 
 def tiled_mma_svg(
-    mma: TiledMMA, *, max_rows: int | None = 64, max_cols: int | None = 64, **opts: Any
+    mma: TiledMMA, *, max_rows: int | None = 64, max_cols: int | None = 64, operands: str = "ABC",
+    **opts: Any
 ) -> str:
     """The A (M x K), B (K x N, transposed as in C++'s picture) and C (M x N) tiles of a
     TiledMMA, each cell showing the thread and value that hold it (first owner for A and B,
-    which threads share). ``opts`` go to :func:`cutepy.viz.tv_layout_panel` (``color``).
+    which threads share). ``operands`` picks the tiles drawn (``"C"`` for a GMMA TiledMMA,
+    whose A and B every one of its 128 threads holds: over :data:`MAX_PAIRS`).
+    ``opts`` go to :func:`cutepy.viz.tv_layout_panel` (``color``).
+
+    Pre:  ``mma`` is a TiledMMA or an MMA atom (else ``CutepyError``).
+    Post: one SVG; every cell names the thread ``T`` and value ``V`` that hold it.
+
+    >>> from cutepy.kernels.atoms import mma_atom
+    >>> svg = tiled_mma_svg(mma_atom("SM80_16x8x16_F32F16F16F32_TN"))
+    >>> svg.startswith("<svg") and ">T31<" in svg and "C  (16x8)" in svg
+    True
+    >>> svg = tiled_mma_svg(mma_atom("SM90_64x128x16_F32BF16BF16_SS"), operands="C")
+    >>> "C  (64x128)" in svg and "A  (" not in svg
+    True
     """
     if isinstance(mma, MMAAtom):
         mma = make_tiled_mma(mma)
     if not isinstance(mma, TiledMMA):
         raise CutepyError(f"tiled_mma_svg draws a TiledMMA (or an MMA atom), not {type(mma).__name__}")
+    if not isinstance(operands, str) or not operands or set(operands) - set("ABC"):
+        raise CutepyError(f"operands picks among 'A', 'B' and 'C' (e.g. 'C' or 'AB'), not {operands!r}")
     M, N, K = mma.tile_size_mnk
     A, B, C = mma.tv_layout_A_tiled, mma.tv_layout_B_tiled, mma.tv_layout_C_tiled
-    for tv in (A, B, C):
-        _check(tv)
+    for name, tv in (("A", A), ("B", B), ("C", C)):
+        if name in operands:
+            _check(tv)
     kw = dict(max_rows=max_rows, max_cols=max_cols, **opts)
+    if operands != "ABC":
+        panels = []
+        for name, tv, shape in (("A", A, (M, K)), ("B", B, (N, K)), ("C", C, (M, N))):
+            if name in operands:
+                panels.append(tv_layout_panel(tv, shape, title=f"{name}  ({shape[0]}x{shape[1]})", **kw))
+        head = Text(f"TiledMMA {mma.atom.name}: {mma.size} threads, tile {M}x{N}x{K}, operands {operands}",
+                    size=13, weight="bold")
+        return render(VStack([head, HStack(panels)], gap=10), title=f"TiledMMA {mma.atom.name}")
     pa = tv_layout_panel(A, (M, K), title=f"A  ({M}x{K})", **kw)
     pc = tv_layout_panel(C, (M, N), title=f"C  ({M}x{N})", **kw)
     try:
@@ -82,6 +107,9 @@ def tiled_copy_svg(
     tc: TiledCopy, *, max_rows: int | None = 64, max_cols: int | None = 64, **opts: Any
 ) -> str:
     """The source and destination TV layouts of a TiledCopy over its tile, side by side.
+
+    Pre:  ``tc`` is a TiledCopy (else ``CutepyError``).
+    Post: one SVG; every cell names the thread and value that read (left) or write (right) it.
 
     >>> from cutepy.kernels.atoms import copy_atom
     >>> from cutepy.kernels.tiled import make_tiled_copy

@@ -9,15 +9,13 @@ and groups the other modes as columns (:func:`grid_shapes` says so).
 (4, 2, False)
 >>> grid_shapes(Layout(8, 1)), grid_shapes(Layout((2, 3, 4)))
 ((1, 8, False), (2, (3, 4), True))
->>> evaluate(Layout((4, 2), (2, 1)), np.array([[0, 4], [1, 5]])).tolist()
+>>> values_at(Layout((4, 2), (2, 1)), [[0, 4], [1, 5]])
 [[0, 1], [2, 3]]
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-import numpy as np
 
 from ..algebra.swizzle import ComposedLayout, is_layout
 from ..core.errors import CutepyError
@@ -53,22 +51,30 @@ def grid_shapes(obj: Layout | ComposedLayout) -> tuple[Any, Any, bool]:
     return shape[0], tuple(shape[1:]), True
 
 
-def evaluate(obj: Layout | ComposedLayout, idx: np.ndarray) -> np.ndarray:
-    """``obj(i)`` for every 1-D index in ``idx``: int64 when the offsets are integers,
-    else an object array of the values (coordinates, for identity layouts)."""
+def values_at(obj: Layout | ComposedLayout, idx: list[list[int]]) -> list[list[Any]]:
+    """``obj(i)`` for every 1-D index of the rows ``idx``, in plain Python (no numpy: a
+    picture draws at most a few thousand cells): ints, or coordinates as nested tuples."""
+    return [[plain_value(obj(i)) for i in row] for row in idx]
+
+
+def evaluate(obj: Layout | ComposedLayout, idx: Any) -> Any:
+    """``obj(i)`` for every 1-D index in the numpy array ``idx``: int64 when the offsets are
+    integers, else an object array of the values (coordinates, for identity layouts)."""
+    import numpy as np  # lazy: only the pictures that compute with numpy call this
+
     try:
         return obj.offsets(idx.ravel()).reshape(idx.shape)
     except CutepyError:
-        flat = [_plain(obj(int(i))) for i in idx.ravel()]
+        flat = [plain_value(obj(int(i))) for i in idx.ravel()]
         out = np.empty(len(flat), dtype=object)
         out[:] = flat
         return out.reshape(idx.shape)
 
 
-def _plain(value: Any) -> Any:
+def plain_value(value: Any) -> Any:
     """Coordinates as plain nested tuples (basis arithmetic tuples included)."""
     if isinstance(value, tuple):
-        return tuple(_plain(v) for v in value)
+        return tuple(plain_value(v) for v in value)
     return value
 
 

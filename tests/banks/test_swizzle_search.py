@@ -175,3 +175,23 @@ def test_bad_searches_are_refused() -> None:
         find_swizzle(Layout((64, 64), (64, 1)), [tiled_copy("ldsm_half_a")], 4)
     with pytest.raises(CutepyError, match="expected"):
         find_swizzle(smem, [(tv,)], 2)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from([(32, 32), (16, 64), (64, 16), (8, 128)]), st.sampled_from([1, 2, 4]),
+       st.sampled_from(["ld", "st"]))
+def test_a_viewed_access_is_the_access_rewritten_through_its_view(shape, E, op) -> None:
+    """A transpose: row writes and column reads (the rows of the transposed view) searched together
+    give what the hand rewrite (the read's TV layout composed into the tile's index) gives."""
+    from cutepy.algebra.composition import composition
+    from cutepy.banks import Viewed
+
+    M, N = shape
+    tile = Layout((M, N), (N, 1))
+    rows = (Layout((32, M * N // 32), (M * N // 32, 1)), "st", 1)
+    view = Layout((N, M), (M, 1))                      # transposed coordinate -> tile index
+    read = (Layout((32, M * N // 32), (M * N // 32, 1)), op, 1)
+    by_view = find_swizzle(tile, [rows, Viewed(read, view)], E)
+    by_hand = find_swizzle(tile, [rows, (composition(view, read[0]), op, 1)], E)
+    assert (by_view.found, by_view.swizzle) == (by_hand.found, by_hand.swizzle)
+    assert [a.wavefronts for a in by_view.table] == [a.wavefronts for a in by_hand.table]

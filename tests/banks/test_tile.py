@@ -73,7 +73,7 @@ def test_each_instruction_is_the_warp_formula(warps, V, s, vectors) -> None:
     smem = ComposedLayout(Swizzle(2, 2, 3), 0, Layout((64, 128), (1, 64)))   # index i -> Sw(i)
     stride = V * s
     tv = Layout((32 * warps, V * vectors), (stride, 1))
-    r = analyze_layout(smem, tv, element_bytes=4, vector_elems=V)
+    r = analyze_layout(smem, tv, element_bytes=4, vector_elems=V, partial=True)
     assert r.warps == warps and len(r.instructions) == warps * vectors
     for ins in r.instructions:
         lanes = [smem(stride * (32 * ins.warp + t) + V * ins.vector) * 4 for t in range(32)]
@@ -95,7 +95,7 @@ def test_values_split_into_one_instruction_per_vector() -> None:
 
 
 def test_partial_warps_have_inactive_lanes() -> None:
-    r = analyze_layout(Layout((32, 32), (32, 1)), Layout(40, 1), element_bytes=4)
+    r = analyze_layout(Layout((32, 32), (32, 1)), Layout(40, 1), element_bytes=4, partial=True)
     assert r.warps == 2
     assert r.instructions[1].report.addresses[8:] == (None,) * 24
     assert r.instructions[1].report.phase_costs[0].lanes == tuple(range(8))
@@ -165,10 +165,33 @@ def test_the_cli_lines_are_stable() -> None:
     # cutepy's CLI prints report.summary() (one line) or str(report) (a table)
     smem, tv = parse("Sw<3,4,3> o 0 o (32,32):(32,1)"), parse("((4,8),1):((32,1),0)")
     r = analyze_layout(smem, tv, element_bytes=2, vector_elems=1, op="ld")
-    assert r.summary() == "ld 2 B: 2 wavefronts, ideal 1, 1 bank conflicts (1 instructions, 1 warps)"
+    assert r.summary() == "ld 2 B: 2 wavefronts, ideal 1, 1 bank conflict (1 instruction, 1 warp)"
     lines = str(r).splitlines()
     assert lines[0] == "ld 2 B of Sw<3,4,3> o 0 o (32,32):(32,1) by ((4,8),1):((32,1),0)"
     assert lines[1] == r.summary()
     assert lines[2].split() == ["tile", "warp", "vector", "wavefronts", "ideal", "conflicts",
                                 "worst", "phase:", "lanes", "->", "bank"]
     assert lines[3].split()[:6] == ["0", "0", "0", "2", "1", "1"] and len(lines) == 4
+
+
+def test_analyze_copy_takes_its_direction_from_the_side_shared_memory_is_on() -> None:
+    """A UniversalCopy into shared memory is a store, out of it a load; ldmatrix cannot write it."""
+    from cutepy.kernels.atoms import copy_atom
+    from cutepy.kernels.tiled.copy import make_tiled_copy
+
+    cp = make_tiled_copy(copy_atom("UniversalCopy<uint128_t>", 16), Layout((8, 16), (16, 1)), Layout((1, 8)))
+    smem = Layout((8, 128), (128, 1))
+    st, ld = analyze_copy(cp, dst=smem), analyze_copy(cp, src=smem)
+    assert {i.report.op for i in st.instructions} == {"st"}
+    assert {i.report.op for i in ld.instructions} == {"ld"}
+    assert analyze_copy(cp, smem).instructions[0].report.op == "ld"   # the atom's own default
+    with pytest.raises(CutepyError, match="once"):
+        analyze_copy(cp, smem, dst=smem)
+
+
+def test_a_cta_layout_covering_part_of_the_tile_is_refused() -> None:
+    """Issue 21: 64 threads reading half of a 32 x 32 tile would report half the tile's cost."""
+    with pytest.raises(CutepyError, match="reaches 64 of the 1024 elements"):
+        analyze_layout(Layout((32, 32), (32, 1)), Layout(64, 1), element_bytes=4)
+    whole = analyze_layout(Layout((32, 32), (32, 1)), Layout((64, 16), (1, 64)), element_bytes=4)
+    assert len(whole.instructions) == 2 * 16

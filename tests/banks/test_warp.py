@@ -140,7 +140,7 @@ def test_the_report_names_the_worst_bank_and_its_lanes() -> None:
     p = r.phase_costs[0]
     assert (p.bank, p.bank_lanes, p.bank_words) == (0, (0, 1, 2, 3, 4), (0, 32, 64, 96, 128))
     text = str(r)
-    assert "ld 4 B: 5 wavefronts, ideal 1, 4 bank conflicts (1 phases)" in text
+    assert "ld 4 B: 5 wavefronts, ideal 1, 4 bank conflicts (1 phase)" in text
     assert "0-4" in text
 
 

@@ -6,7 +6,9 @@ harness puts every case in its own function, wraps its output in markers, batche
 two at a time (``CUTEPY_CXX_JOBS``) with ``g++ -std=c++17 -O0``. The include directories
 come from the installed wheels (nvidia-cutlass, nvidia-cuda-cccl-cu12,
 nvidia-cuda-runtime-cu12, nvidia-cuda-nvcc-cu12), located through ``importlib.metadata``;
-``CUTEPY_CXX_INCLUDE`` (os.pathsep-separated) overrides them and ``CXX`` names the compiler.
+``CUTEPY_CXX_CUTLASS`` names another CUTLASS include directory in place of the
+nvidia-cutlass wheel's (``/work/cutlass47/include`` for CUTLASS 4.7.0: PyPI stops at 4.2),
+``CUTEPY_CXX_INCLUDE`` (os.pathsep-separated) replaces them all, ``CXX`` names the compiler.
 
 A unit's result (compiler and program output) is cached under ``$CUTEPY_CXX_CACHE``
 (default ``~/.cache/cutepy-cxx``) by the sha256 of its source, the compiler's version and
@@ -80,7 +82,13 @@ def include_dirs() -> tuple[list[Path], list[str]]:
         dirs = [Path(p) for p in override.split(os.pathsep) if p]
         return dirs, [f"{d} (from CUTEPY_CXX_INCLUDE) does not exist" for d in dirs if not d.is_dir()]
     found, missing = [], []
+    cutlass = os.environ.get("CUTEPY_CXX_CUTLASS")
     for dist, rel in _HEADER_WHEELS:
+        if cutlass and dist == "nvidia-cutlass":
+            found.append(Path(cutlass))
+            if not Path(cutlass).is_dir():
+                missing.append(f"{cutlass} (from CUTEPY_CXX_CUTLASS) does not exist")
+            continue
         try:
             path = Path(str(importlib.metadata.distribution(dist).locate_file(rel)))
         except importlib.metadata.PackageNotFoundError:
@@ -101,7 +109,7 @@ def _versions() -> str:
                              timeout=60).stdout.splitlines()[0]
     except (OSError, IndexError, subprocess.SubprocessError):
         cxx = "unknown"
-    try:
+    try:  # the headers' own hash below tells other CUTLASS versions apart
         cutlass = importlib.metadata.version("nvidia-cutlass")
     except importlib.metadata.PackageNotFoundError:
         cutlass = "unknown"
@@ -109,6 +117,22 @@ def _versions() -> str:
     layout_hpp = [d / "cute" / "layout.hpp" for d in dirs if (d / "cute" / "layout.hpp").is_file()]
     header_hash = hashlib.sha256(layout_hpp[0].read_bytes()).hexdigest() if layout_hpp else "none"
     return f"{cxx}\0{cutlass}\0{header_hash}\0{' '.join(FLAGS)}"
+
+
+_VERSION_FIELD = re.compile(r"#define\s+CUTLASS_(MAJOR|MINOR|PATCH)\s+(\d+)")
+
+
+def cutlass_version() -> str | None:
+    """The version of the CUTLASS headers in use (``"4.7.0"``), read from the first
+    ``cutlass/version.h`` on the include path, or None when there is none."""
+    dirs, _ = include_dirs()
+    for d in dirs:
+        header = d / "cutlass" / "version.h"
+        if header.is_file():
+            fields = dict(_VERSION_FIELD.findall(header.read_text(errors="replace")))
+            if len(fields) == 3:
+                return f"{fields['MAJOR']}.{fields['MINOR']}.{fields['PATCH']}"
+    return None
 
 
 def cache_dir() -> Path:

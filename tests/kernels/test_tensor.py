@@ -121,5 +121,12 @@ def test_local_partition_covers_once(case, row_major) -> None:
 
 
 def test_local_partition_rejects_bad_threads() -> None:
-    with pytest.raises(CutepyError, match="outside the thread layout"):
-        local_partition(make_identity_tensor((4, 4)), Layout((2, 2)), 4)
+    with pytest.raises(CutepyError, match="non-negative"):
+        local_partition(make_identity_tensor((4, 4)), Layout((2, 2)), -1)
+
+
+@given(st.integers(0, 200), st.sampled_from([Layout(16), Layout((4, 4)), Layout((4, 4), (4, 1))]))
+def test_local_partition_wraps_the_thread_index_as_cxx(t: int, thr: Layout) -> None:
+    """C++ reads the index through the thread layout's strides: (t / d) % s per leaf, so t wraps mod size."""
+    g = make_identity_tensor((16, 16) if thr.rank() == 2 else 64)
+    assert local_partition(g, thr, t) == local_partition(g, thr, t % 16)

@@ -28,6 +28,7 @@ from ...algebra.casting import upcast
 from ...core.errors import CutepyError
 from ...core.inttuple import flatten_tuple as flatten
 from ...core.layout import Layout, size
+from .mma import TYPE_BITS
 
 #: what an atom does to shared memory, by op: the bank-conflict analysis reads it.
 OPS = ("ldmatrix", "stmatrix", "ld", "st", "cp.async")
@@ -76,7 +77,7 @@ class CopyAtom:
 
     def __str__(self) -> str:
         return (
-            f"Copy_Atom {self.name}\n  ThrID:        {self.thr_id}\n"
+            f"Copy_Atom\n  ThrID:        {self.thr_id}\n"
             f"  ValLayoutSrc: {self.layout_src_tv}\n  ValLayoutDst: {self.layout_dst_tv}\n"
             f"  ValLayoutRef: {self.layout_ref_tv}\n  ValueType:    {self.element_bits}b"
         )
@@ -103,7 +104,17 @@ _LDSM = {
     "SM75_U16x8_LDSM_T": (_L((32, 128), (128, 1)), _L(((4, 8), (16, 2, 4)), ((256, 16), (1, 128, 1024)))),
 }
 _UINT_BITS = {"uint8_t": 8, "uint16_t": 16, "uint32_t": 32, "uint64_t": 64, "uint128_t": 128}
-_TEMPLATED = re.compile(r"(SM80_CP_ASYNC_(?:CACHEALWAYS|CACHEGLOBAL)(?:_ZFILL)?|UniversalCopy)<(\w+)>")
+_TEMPLATED = re.compile(
+    r"(SM80_CP_ASYNC_(?:CACHEALWAYS|CACHEGLOBAL)(?:_ZFILL)?|UniversalCopy)<([\w:<>]+?)(?:,[\w:<>]+)?>"
+)
+#: C++'s auto-vectorizing copies (``cute/arch/copy.hpp``): one value per thread, any element type
+_AUTO = {"DefaultCopy": 8, "AutoVectorizingCopy": 128}
+_AUTO_ALIGNED = re.compile(r"AutoVectorizingCopyWithAssumedAlignment<(8|16|32|64|128)>")
+
+
+def _type_bits(name: str) -> int | None:
+    """Bits of a C++ element type named in a copy template (``uint128_t``, ``float``, ``half_t``)."""
+    return _UINT_BITS.get(name, TYPE_BITS.get(name))
 
 
 def _atom(name: str, element_bits: int, op: str | None) -> CopyAtom:
@@ -115,9 +126,12 @@ def _atom(name: str, element_bits: int, op: str | None) -> CopyAtom:
         if ld in _LDSM:
             src, dst = _LDSM[ld]
             return CopyAtom(name, element_bits, Layout(32, 1), dst, src, dst, op or "stmatrix", name)
+    if name in _AUTO or _AUTO_ALIGNED.fullmatch(name):
+        one = Layout((1, 1), (0, 0))
+        return CopyAtom(name, element_bits, Layout(1, 0), one, one, one, op or "ld", name)
     m = _TEMPLATED.fullmatch(name.replace(" ", ""))
-    if m is not None and m.group(2) in _UINT_BITS:
-        base, bits = m.group(1), _UINT_BITS[m.group(2)]
+    if m is not None and _type_bits(m.group(2)) is not None:
+        base, bits = m.group(1), _type_bits(m.group(2))
         vec = Layout((1, bits), (0, 1))
         if base.startswith("SM80"):
             if bits not in (32, 64, 128) or ("CACHEGLOBAL" in base and bits != 128):
@@ -127,8 +141,13 @@ def _atom(name: str, element_bits: int, op: str | None) -> CopyAtom:
     raise CutepyError(f"unknown copy atom {name!r} (see cutepy.copy_atoms() for the names)")
 
 
-def copy_atom(name: str, element_bits: int, op: str | None = None) -> CopyAtom:
+def copy_atom(name: str, element_bits: int | None = None, op: str | None = None) -> CopyAtom:
     """C++ ``Copy_Atom<name, T>`` for an element type ``T`` of ``element_bits`` bits.
+
+    A templated name carries its type as C++ writes it (``UniversalCopy<float>``,
+    ``SM80_CP_ASYNC_CACHEALWAYS<uint128_t>``); ``element_bits`` defaults to that type's bits.
+    ``DefaultCopy``, ``AutoVectorizingCopy`` and ``AutoVectorizingCopyWithAssumedAlignment<N>``
+    copy one value per thread of any type.
 
     ``op`` overrides what the atom does to shared memory (e.g. ``"st"`` for a
     ``UniversalCopy`` that writes shared memory; the default is ``"ld"``).
@@ -148,11 +167,18 @@ def copy_atom(name: str, element_bits: int, op: str | None = None) -> CopyAtom:
     """
     if not isinstance(name, str):
         raise CutepyError(f"a copy atom is named by a string, not {name!r}")
+    if element_bits is None:
+        m = _TEMPLATED.fullmatch(name.replace(" ", ""))
+        element_bits = _type_bits(m.group(2)) if m is not None else None
+        if element_bits is None:
+            raise CutepyError(f"copy_atom {name}: give the element type's bits (C++ Copy_Atom<{name}, T>)")
     if type(element_bits) is not int or element_bits < 1:
         raise CutepyError(f"copy_atom {name}: element_bits must be a positive int, not {element_bits!r}")
     if op is not None and op not in OPS:
         raise CutepyError(f"copy_atom {name}: op {op!r} is not one of {OPS}")
     atom = _atom(name, element_bits, op)
+    if name in _AUTO or _AUTO_ALIGNED.fullmatch(name):
+        return atom
     vbits = min(_contiguous_bits(atom.layout_src_tv_bits), _contiguous_bits(atom.layout_dst_tv_bits))
     if vbits % element_bits != 0:
         raise CutepyError(

@@ -17,8 +17,8 @@ An atom computes ``C[M,N] += A[M,K] * B[N,K]`` with ``size(thr_id)`` threads;
 
 Names are the C++ type names. Templated C++ atoms follow these rules:
 
-- ``UniversalFMA`` is ``UniversalFMA<float>``; ``UniversalFMA<T>`` or ``UniversalFMA<D,A,B,C>``
-  names the element types (the layouts do not depend on them).
+- ``UniversalFMA`` is ``UniversalFMA<float>``; ``UniversalFMA<D[,A[,B[,C]]]>`` names the element
+  types with C++'s defaults (``A = D``, ``B = A``, ``C = D``; the layouts do not depend on them).
 - SM90 GMMA atoms are ``SM90_64x{N}x{K}_{types}_{SS|RS}[_TN][_SATURATE]`` exactly as the C++
   aliases. Those C++ templates on the operand majors (``F16F16F16``, ``F32F16F16``,
   ``F32BF16BF16``) may carry them as ``<K,K>``, ``<MN,K>``, ... (default ``<K,K>``; an RS atom
@@ -87,6 +87,14 @@ TYPE_BITS = {
     "float_e3m2_t": 6,
     "SM80_8x8x4_GC64C64C64GC64_TN::GaussComplex": 192,  # three doubles (t0, t1, t2)
 }
+#: numpy dtypes that simulate the C++ element types (bfloat16, tf32 and narrow floats in float32)
+NUMPY_TYPES = {
+    "half_t": "float16", "bfloat16_t": "float32", "tfloat32_t": "float32", "float": "float32",
+    "double": "float64", "int8_t": "int8", "uint8_t": "uint8", "int16_t": "int16", "int32_t": "int32",
+    "int4b_t": "int8", "uint4b_t": "uint8", "uint1b_t": "uint8", "complex<double>": "complex128",
+    "float_e4m3_t": "float32", "float_e5m2_t": "float32", "float_e2m1_t": "float32",
+    "float_e2m3_t": "float32", "float_e3m2_t": "float32",
+}
 _CODE = {
     "F16": "half_t",
     "BF16": "bfloat16_t",
@@ -142,7 +150,7 @@ class MMAAtom:
 
     def __str__(self) -> str:
         return (
-            f"MMA_Atom {self.name}\n  ThrID:      {self.thr_id}\n"
+            f"MMA_Atom\n  ThrID:      {self.thr_id}\n"
             f"  Shape_MNK:  ({','.join(map(str, self.shape_mnk))})\n"
             f"  LayoutA_TV: {self.tv_layout_A}\n  LayoutB_TV: {self.tv_layout_B}\n"
             f"  LayoutC_TV: {self.tv_layout_C}"
@@ -539,15 +547,18 @@ _NOT_A_LAYOUT = {
 }
 
 
-_UFMA_RE = re.compile(r"UniversalFMA(?:<([a-z0-9_]+)(?:,([a-z0-9_]+),([a-z0-9_]+),([a-z0-9_]+))?>)?")
+_T = r"([a-z0-9_]+)"
+_UFMA_RE = re.compile(rf"UniversalFMA(?:<{_T}(?:,{_T})?(?:,{_T})?(?:,{_T})?>)?")
 
 
 def _ufma(name: str) -> MMAAtom | None:
+    """C++ ``UniversalFMA<D, A = D, B = A, C = D>`` (``cute/arch/mma.hpp``): 1 to 4 types."""
     m = _UFMA_RE.fullmatch(name.replace(" ", ""))
     if m is None:
         return None
     d = m.group(1) or "float"
-    a, b, c = (m.group(2) or d), (m.group(3) or d), (m.group(4) or d)
+    a = m.group(2) or d
+    b, c = (m.group(3) or a), (m.group(4) or d)
     z = Layout((1, 1), (0, 0))
     return MMAAtom(name, (1, 1, 1), Layout(1, 0), z, z, z, (d, a, b, c), f"UniversalFMA<{d},{a},{b},{c}>")
 

@@ -28,8 +28,8 @@ from ...core import inttuple as it
 from ...core.errors import CutepyError
 from ...core.layout import Layout, size
 from ..tensor import flat_coord, make_identity_tensor
-from .copy import TiledCopy, make_tiled_copy  # noqa: F401  (make_tiled_copy: doctest namespace)
-from .mma import TiledMMA, make_tiled_mma  # noqa: F401  (make_tiled_mma: doctest namespace)
+from .copy import TiledCopy, make_tiled_copy  # noqa: F401 (make_tiled_copy: doctest namespace)
+from .mma import TiledMMA, make_tiled_mma  # noqa: F401 (make_tiled_mma: doctest namespace)
 
 #: the largest tile the checks enumerate
 MAX_ELEMENTS = 1 << 20
@@ -67,10 +67,30 @@ def _tv_coverage(tv: Layout, M: int, N: int, threads: list[int] | None) -> Count
     return Counter(int(o) for o in rows.ravel())
 
 
+def replication(tv: Layout) -> int:
+    """The (thread, value) pairs a TV layout means to give each element: the product of its
+    thread mode's stride-0 leaves (threads that share the same values, as a TiledMMA's A over
+    ``ThrN``, a GMMA atom's A over its 128 threads, or ldmatrix's unused address lanes). A
+    stride-0 value leaf is not replication but a thread holding one element twice.
+
+    >>> replication(Layout(((4, 8, 2), 8), ((64, 1, 0), 8)))
+    2
+    """
+    n = 1
+    thr = tv[0] if isinstance(tv.shape, tuple) else tv
+    for s, d in zip(it.flatten_tuple(thr.shape), it.flatten_tuple(thr.stride)):
+        if d == 0:
+            n *= s
+    return n
+
+
 def _cover_one(
-    name: str, tv: Layout, M: int, N: int, times: int, threads: list[int] | None = None
+    name: str, tv: Layout, M: int, N: int, times: int | None = None, threads: list[int] | None = None
 ) -> CheckResult:
-    """Every element of the tile held by exactly ``times`` (thread, value) pairs."""
+    """Every element of the tile held by exactly ``times`` (thread, value) pairs (default: the
+    replication its stride-0 modes intend, :func:`replication`)."""
+    if times is None:
+        times = replication(tv)
     c = _tv_coverage(tv, M, N, threads)
     outside = sorted(o for o in c if not 0 <= o < M * N)
     if outside:
@@ -89,9 +109,13 @@ def _cover_one(
     wrong = [(i, k) for i, k in sorted(c.items()) if k != times]
     if wrong:
         i, k = wrong[0]
+        why = ("its stride-0 (replicated) modes account for " + (f"{times}" if times > 1 else "none")
+               + ": (thread, value) pairs with nonzero strides collide")
+        if k < times:
+            why = f"the stride-0 (replicated) modes promise {times}"
         return CheckResult(
             False,
-            f"{name}: element ({i % M},{i // M}) is held by {k} (thread, value) pairs, not {times}",
+            f"{name}: element ({i % M},{i // M}) is held by {k} (thread, value) pairs, not {times}; {why}",
         )
     k = times
     return CheckResult(
@@ -104,10 +128,14 @@ def _cover_one(
 def check_cover(obj: TiledMMA | TiledCopy) -> CheckResult:
     """Whether the threads cover their tile, with the count per element as the reason.
 
-    A TiledCopy's source and destination must be covered once each; a TiledMMA's A ``ThrN``
-    times and B ``ThrM`` times (threads of other N / M share them) and C once among the
-    threads of the first K group (with ``ThrK > 1`` every K group holds a partial C, and
-    C++'s ``get_layoutC_TV`` sends the threads of the other groups outside the tile).
+    Replication the design intends is told from a mistake by where it comes from: each
+    element must be held exactly as many times as the TV layout's stride-0 modes promise
+    (:func:`replication`: a TiledMMA's A over ``ThrN`` and B over ``ThrM``, a GMMA atom's
+    operands over its 128 threads, a ``make_tiled_copy_A`` of such an MMA, ldmatrix's unused
+    address lanes); pairs with nonzero strides that land on one element, an element no pair
+    reaches or one outside the tile is a mistake. C is checked among the threads of the first
+    K group (with ``ThrK > 1`` every K group holds a partial C, and C++'s ``get_layoutC_TV``
+    sends the threads of the other groups outside the tile).
 
     Pre:  ``obj`` is a TiledMMA or a TiledCopy (else ``CutepyError``).
     Post: ``result.ok`` iff every element of each ``M x N`` tile is hit by exactly that many
@@ -125,15 +153,15 @@ def check_cover(obj: TiledMMA | TiledCopy) -> CheckResult:
         threads = obj.thread_ids()  # C++'s thread indices: the values of ThrLayoutVMNK
         k0 = [t for t in threads if flat_coord(vmnk, t)[3] == 0]
         parts = [
-            _cover_one("A", obj.tv_layout_A_tiled, M, K, thr_n, threads),
-            _cover_one("B", obj.tv_layout_B_tiled, N, K, thr_m, threads),
+            _cover_one("A", obj.tv_layout_A_tiled, M, K, replication(obj.atom.tv_layout_A) * thr_n, threads),
+            _cover_one("B", obj.tv_layout_B_tiled, N, K, replication(obj.atom.tv_layout_B) * thr_m, threads),
             _cover_one("C", obj.tv_layout_C_tiled, M, N, 1, k0),
         ]
     elif isinstance(obj, TiledCopy):
         M, N = obj.tile_shape
         parts = [
-            _cover_one("src", obj.layout_src_tv_tiled, M, N, 1),
-            _cover_one("dst", obj.layout_dst_tv_tiled, M, N, 1),
+            _cover_one("src", obj.layout_src_tv_tiled, M, N),
+            _cover_one("dst", obj.layout_dst_tv_tiled, M, N),
         ]
     else:
         raise CutepyError(f"check_cover takes a TiledMMA or a TiledCopy, not {type(obj).__name__}")

@@ -13,7 +13,7 @@ ArithTuple(0,8) o ((8,1),1,1):((1@1,0),0,0)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...algebra.casting import upcast
@@ -55,10 +55,18 @@ class TiledCopy:
     copy_atom: CopyAtom
     layout_tv_tiled: Layout
     tiler_mn: Any
+    #: how it was made, for code that rebuilds it as a person writes it (``cutepy.emit``):
+    #: ``("make_tiled_copy", thr_layout, val_layout)`` or ``("make_tiled_copy_A", tiled_mma)``
+    #: (``_B``, ``_C``); ``None`` for other constructions. Not part of the value (not compared).
+    origin: Any = field(default=None, compare=False, repr=False)
 
     @property
     def size(self) -> int:
         return size(self.layout_tv_tiled[0])
+
+    def _size(self) -> int:
+        """C++ ``size(tiled_copy)``: the number of threads."""
+        return self.size
 
     @property
     def tile_shape(self) -> tuple:
@@ -179,6 +187,9 @@ class ThrCopy:
         """This thread's destination values: ``(CopyV, RestM, RestN, ...)``."""
         return self._part(self.tiled_copy.tidfrg_D(_layout_of(tensor)), tensor)
 
+    def __str__(self) -> str:
+        return f"ThrCopy\n  ThrIdx: {self.thr_idx}\n{self.tiled_copy}"
+
     def retile_S(self, tensor: Any) -> Any:
         return self.tiled_copy.retile(tensor)
 
@@ -197,7 +208,7 @@ def _layout_of(x: Any) -> Layout:
     return x if isinstance(x, Layout) else Layout(x)
 
 
-def make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Any) -> TiledCopy:
+def make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Any, origin: Any = None) -> TiledCopy:
     """C++ ``make_tiled_copy_impl``, with its static checks as errors."""
     if not isinstance(atom, CopyAtom):
         raise CutepyError(f"a TiledCopy is built from a copy atom (cutepy.copy_atom), not {atom!r}")
@@ -212,7 +223,7 @@ def make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Any) -> Tiled
             f"TiledCopy uses too few values for {atom.name}: {tv} values per thread are not "
             f"a multiple of the atom's {av}"
         )
-    return TiledCopy(atom, layout_tv, tiler)
+    return TiledCopy(atom, layout_tv, tiler, origin)
 
 
 def make_tiled_copy(atom: CopyAtom, thr_layout: Any, val_layout: Any = None) -> TiledCopy:
@@ -239,7 +250,7 @@ def make_tiled_copy(atom: CopyAtom, thr_layout: Any, val_layout: Any = None) -> 
     layout_tv = composition(right_inverse(layout_mn), Layout((size(thr), size(val))))
     s = layout_mn.shape
     tiler = product_each(s) if isinstance(s, tuple) else s
-    return make_tiled_copy_impl(atom, layout_tv, tiler)
+    return make_tiled_copy_impl(atom, layout_tv, tiler, ("make_tiled_copy", thr, val))
 
 
 def make_tiled_copy_A(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
@@ -257,7 +268,7 @@ def make_tiled_copy_A(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
     ((32, 16), 128)
     """
     M, _, K = mma.tile_size_mnk
-    return make_tiled_copy_impl(atom, mma.tv_layout_A_tiled, (M, K))
+    return make_tiled_copy_impl(atom, mma.tv_layout_A_tiled, (M, K), ("make_tiled_copy_A", mma))
 
 
 def make_tiled_copy_B(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
@@ -274,7 +285,7 @@ def make_tiled_copy_B(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
     (16, 16)
     """
     _, N, K = mma.tile_size_mnk
-    return make_tiled_copy_impl(atom, mma.tv_layout_B_tiled, (N, K))
+    return make_tiled_copy_impl(atom, mma.tv_layout_B_tiled, (N, K), ("make_tiled_copy_B", mma))
 
 
 def make_tiled_copy_C(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
@@ -291,7 +302,7 @@ def make_tiled_copy_C(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
     (32, 16)
     """
     M, N, _ = mma.tile_size_mnk
-    return make_tiled_copy_impl(atom, mma.tv_layout_C_tiled, (M, N))
+    return make_tiled_copy_impl(atom, mma.tv_layout_C_tiled, (M, N), ("make_tiled_copy_C", mma))
 
 
 def make_tiled_copy_S(atom: CopyAtom, tiled_copy: TiledCopy) -> TiledCopy:

@@ -26,8 +26,8 @@ from ...algebra.products import tiled_product
 from ...core.errors import CutepyError
 from ...core.inttuple import flatten_tuple as flatten
 from ...core.layout import Layout, append, make_layout, size, slice_and_offset
-from ..atoms.mma import MMAAtom
-from ..tensor import Tensor, flat_coord
+from ..atoms.mma import NUMPY_TYPES, MMAAtom
+from ..tensor import Tensor, compact_layout, flat_coord
 from .zip import rank_of, repeat_wild
 
 #: the most threads a TiledMMA may have (pictures and checks enumerate them)
@@ -141,6 +141,22 @@ class TiledMMA:
         L = composition(self.thrfrg_B(Layout((N, K))), (btile, None))
         return composition(L, (self._thridx_2_thrid(), None))
 
+    def _size(self) -> int:
+        """C++ ``size(tiled_mma)``: the number of threads."""
+        return self.size
+
+    def make_fragment_A(self, part: Any) -> Tensor:
+        """C++ ``TiledMMA::make_fragment_A``: registers of the atom's A type shaped like ``part``."""
+        return _fragment(make_fragment_like(_layout_of(part)), self.atom.element_types[1])
+
+    def make_fragment_B(self, part: Any) -> Tensor:
+        """C++ ``TiledMMA::make_fragment_B``: registers of the atom's B type shaped like ``part``."""
+        return _fragment(make_fragment_like(_layout_of(part)), self.atom.element_types[2])
+
+    def make_fragment_C(self, part: Any) -> Tensor:
+        """C++ ``TiledMMA::make_fragment_C``: compact registers of the atom's C type, ``part``'s shape."""
+        return _fragment(compact_layout(_layout_of(part).shape), self.atom.element_types[3])
+
     def thread_ids(self) -> list[int]:
         """The thread indices this TiledMMA uses: the values of ``thr_layout_vmnk``
         (``0 .. size-1`` except for atoms whose threads are not consecutive, e.g. SM70's quad pairs)."""
@@ -208,21 +224,35 @@ class ThrMMA:
         return _partition(self.tiled_mma, self.tiled_mma.thrfrg_C(_layout_of(tensor)), (v, (m, n)), tensor)
 
     def partition_fragment_A(self, tensor: Any) -> Tensor:
-        """A register fragment shaped like ``partition_A(tensor)`` (C++ ``make_fragment_like``)."""
+        """A register fragment shaped like ``partition_A(tensor)`` (C++ ``make_fragment_like``):
+        each value its own register, of the atom's A type (a coordinate tensor's partition too:
+        its basis strides are ordered, never aliased)."""
         _no_descriptor(self.tiled_mma.atom, "A")
-        return _fragment_like(self.partition_A(tensor))
+        return self.make_fragment_A(self.partition_A(tensor))
 
     def partition_fragment_B(self, tensor: Any) -> Tensor:
-        """A register fragment shaped like ``partition_B(tensor)``."""
+        """A register fragment shaped like ``partition_B(tensor)``, of the atom's B type."""
         _no_descriptor(self.tiled_mma.atom, "B")
-        return _fragment_like(self.partition_B(tensor))
+        return self.make_fragment_B(self.partition_B(tensor))
 
     def partition_fragment_C(self, tensor: Any) -> Tensor:
         """A compact register fragment of ``partition_C(tensor)``'s shape (C++ ``make_fragment_C``)."""
-        return _fragment(Layout(_layout_of(self.partition_C(tensor)).shape))
+        return self.make_fragment_C(self.partition_C(tensor))
+
+    def make_fragment_A(self, part: Any) -> Tensor:
+        """C++ ``make_fragment_A``: a register tensor like the partition ``part`` (``make_fragment_like``)."""
+        return self.tiled_mma.make_fragment_A(part)
+
+    def make_fragment_B(self, part: Any) -> Tensor:
+        """C++ ``make_fragment_B``: a register tensor like the partition ``part``."""
+        return self.tiled_mma.make_fragment_B(part)
+
+    def make_fragment_C(self, part: Any) -> Tensor:
+        """C++ ``make_fragment_C``: a compact register tensor of ``part``'s shape."""
+        return self.tiled_mma.make_fragment_C(part)
 
     def __str__(self) -> str:
-        return f"ThrMMA\n  ThrVMNK: ({','.join(map(str, self.thr_vmnk))})\n{self.tiled_mma}"
+        return f"ThrMMA\n  Thr VMNK: ({','.join(map(str, self.thr_vmnk))})\n{self.tiled_mma}"
 
 
 def _layout_of(x: Any) -> Any:
@@ -238,14 +268,13 @@ def _no_descriptor(atom: MMAAtom, which: str) -> None:
         )
 
 
-def _fragment(L: Layout) -> Tensor:
+def _fragment(L: Layout, cxx_type: str | None = None) -> Tensor:
+    """A zeroed register tensor of layout ``L``, of the numpy type simulating ``cxx_type``
+    (int64 when none is given)."""
     import numpy as np  # optional heavy dependency, loaded lazily
 
-    return Tensor(np.zeros(int(L.cosize()), dtype=np.int64), L)
-
-
-def _fragment_like(part: Any) -> Tensor:
-    return _fragment(make_fragment_like(_layout_of(part)))
+    dtype = np.dtype(NUMPY_TYPES.get(cxx_type, "float32")) if cxx_type else np.int64
+    return Tensor(np.zeros(int(L.cosize()), dtype=dtype), L)
 
 
 def _shape_of(mma: TiledMMA, thr: Layout, shape: Any) -> Any:
@@ -300,15 +329,15 @@ def partition_fragment_C(mma: TiledMMA, shape_mn: Any) -> Tensor:
     """C++ ``partition_fragment_C(mma, shape)``: a compact fragment of ``partition_shape_C``.
 
     Pre:  as :func:`partition_shape_C`.
-    Post: a zeroed register tensor whose layout is ``make_layout(partition_shape_C(mma, shape_mn))``
-          (compact, column-major).
+    Post: a zeroed register tensor of the atom's C type (numpy's nearest, :data:`NUMPY_TYPES`)
+          whose layout is ``make_layout(partition_shape_C(mma, shape_mn))`` (compact, column-major).
 
     >>> from cutepy.kernels.atoms import mma_atom
     >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
     >>> partition_fragment_C(mma, (64, 64))
-    array[int64] o ((2,2),2,4):((1,2),4,8)
+    array[float32] o ((2,2),2,4):((1,2),4,8)
     """
-    return _fragment(Layout(partition_shape_C(mma, shape_mn)))
+    return _fragment(compact_layout(partition_shape_C(mma, shape_mn)), mma.atom.element_types[3])
 
 
 def partition_fragment_A(mma: TiledMMA, shape_mk: Any) -> Tensor:
@@ -321,10 +350,10 @@ def partition_fragment_A(mma: TiledMMA, shape_mk: Any) -> Tensor:
     >>> from cutepy.kernels.atoms import mma_atom
     >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
     >>> partition_fragment_A(mma, (64, 32))
-    array[int64] o ((2,2,2),2,2):((1,2,4),8,16)
+    array[float16] o ((2,2,2),2,2):((1,2,4),8,16)
     """
     _no_descriptor(mma.atom, "A")
-    return _fragment(Layout(partition_shape_A(mma, shape_mk)))
+    return _fragment(compact_layout(partition_shape_A(mma, shape_mk)), mma.atom.element_types[1])
 
 
 def partition_fragment_B(mma: TiledMMA, shape_nk: Any) -> Tensor:
@@ -337,10 +366,10 @@ def partition_fragment_B(mma: TiledMMA, shape_nk: Any) -> Tensor:
     >>> from cutepy.kernels.atoms import mma_atom
     >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
     >>> partition_fragment_B(mma, (64, 32))
-    array[int64] o ((2,2),4,2):((1,2),4,16)
+    array[float16] o ((2,2),4,2):((1,2),4,16)
     """
     _no_descriptor(mma.atom, "B")
-    return _fragment(Layout(partition_shape_B(mma, shape_nk)))
+    return _fragment(compact_layout(partition_shape_B(mma, shape_nk)), mma.atom.element_types[2])
 
 
 def make_tiled_mma(atom: MMAAtom, atom_layout: Any = None, permutation: Any = None) -> TiledMMA:

@@ -267,3 +267,12 @@ def test_new_atoms_match_live_cxx(cxx) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def test_universal_fma_takes_cxx_default_types() -> None:
+    """C++: template <class D, class A = D, class B = A, class C = D> struct UniversalFMA."""
+    from cutepy.kernels.atoms import mma_atom as _atom
+
+    assert _atom("UniversalFMA<float,float,float>").cpp_type == "UniversalFMA<float,float,float,float>"
+    assert _atom("UniversalFMA<double,float>").element_types == ("double", "float", "float", "double")
+    assert _atom("UniversalFMA<float,half_t,half_t>").element_types == ("float", "half_t", "half_t", "float")

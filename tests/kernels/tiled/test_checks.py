@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from cutepy import CutepyError, make_layout, mma_atoms
 from cutepy.algebra.products import tile_to_shape
 from cutepy.algebra.swizzle import ComposedLayout, Swizzle
+from cutepy.core.inttuple import flatten_tuple as flatten
 from cutepy.core.layout import Layout
 from cutepy.kernels.atoms import copy_atom, gmma_smem_layout, mma_atom
 from cutepy.kernels.tiled import (
@@ -13,7 +21,7 @@ from cutepy.kernels.tiled import (
     make_tiled_copy_B,
     make_tiled_mma,
 )
-from cutepy.kernels.tiled.checks import check_cover, check_fits, check_vectorization
+from cutepy.kernels.tiled.checks import check_cover, check_fits, check_vectorization, replication
 
 MMA = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1), (32, 32, 16))
 CP_ASYNC = copy_atom("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", 16)
@@ -83,3 +91,77 @@ def test_global_copies_fit_by_threads_and_tile() -> None:
     assert check_fits(g2s_ok, MMA, "A", cta_tile=(128, 32)).ok
     r = check_fits(g2s_ok, MMA, "A", cta_tile=(128, 24))
     assert not r.ok and "block tile" in r.reason
+
+
+# -- replication the design intends vs a mistake (issue 21, item 4) ----------------------------
+
+#: CUTLASS 4.2's SM80 int4 16x8x32 atoms: their BLayout ((4,8),(8)):((32,1),(8)) reaches half
+#: of the 8x32 tile twice (CUTLASS 4.7 fixed the stride to 64): check_cover names the hole
+_CXX42_BROKEN = "SM80_16x8x32_S32"
+
+
+def _atoms(n_big: int, seed: int) -> list[str]:
+    names = [n for n in mma_atoms() if not n.startswith(_CXX42_BROKEN)]
+    small = [n for n in names if not n.startswith(("SM90_64", "SM100_MMA"))]
+    big = [n for n in names if n.startswith(("SM90_64", "SM100_MMA"))]
+    return small + random.Random(seed).sample(big, n_big)
+
+
+@pytest.mark.parametrize("layout", [(1, 1, 1), (2, 2, 1)])
+def test_cover_passes_on_cutlass_tiled_mmas(layout: tuple) -> None:
+    bad = []
+    for name in _atoms(6 if layout == (1, 1, 1) else 2, 21):
+        if layout != (1, 1, 1) and name.startswith(("SM90", "SM100")):
+            continue  # GMMA/UMMA tile over warpgroups: one atom is their C++ use here
+        r = check_cover(make_tiled_mma(mma_atom(name), layout))
+        if not r.ok:
+            bad.append((name, r.reason))
+    assert bad == []
+
+
+@pytest.mark.slow
+def test_cover_passes_on_every_cutlass_mma_atom() -> None:
+    bad = [(n, check_cover(make_tiled_mma(mma_atom(n))).reason) for n in mma_atoms()
+           if not n.startswith(_CXX42_BROKEN) and not check_cover(make_tiled_mma(mma_atom(n))).ok]
+    assert bad == []
+
+
+def test_cover_names_cutlass_42s_int4_hole() -> None:
+    r = check_cover(make_tiled_mma(mma_atom("SM80_16x8x32_S32S4S4S32_TN")))
+    assert not r.ok and r.reason.startswith("B: element (0,20) of the 8x32 tile is held by no thread")
+
+
+@pytest.mark.parametrize("mma_name,layout", [("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1)),
+                                             ("SM80_16x8x16_F16F16F16F16_TN", (4, 1, 1)),
+                                             ("SM80_16x8x8_F32F16F16F32_TN", (1, 4, 1)),
+                                             ("SM80_16x8x16_F32BF16BF16F32_TN", (2, 4, 1))])
+def test_cover_passes_on_ldmatrix_copies_of_replicated_operands(mma_name: str, layout: tuple) -> None:
+    """make_tiled_copy_A/B of a 2x2 warp MMA hold each element twice (over ThrN / ThrM): intended."""
+    mma = make_tiled_mma(mma_atom(mma_name), layout)
+    for ldsm in ("SM75_U32x4_LDSM_N", "SM75_U32x2_LDSM_N", "SM75_U32x1_LDSM_N"):
+        for make in (make_tiled_copy_A, make_tiled_copy_B):
+            try:
+                cp = make(copy_atom(ldsm, 16), mma)
+            except CutepyError:
+                continue  # C++ rejects this pairing too (too few values per thread)
+            r = check_cover(cp)
+            assert r.ok, (mma_name, ldsm, make.__name__, r.reason)
+
+
+@given(st.integers(0, 3), st.integers(1, 3))
+def test_cover_fails_when_a_thread_stride_is_broken(leaf: int, factor: int) -> None:
+    """Replace one nonzero thread stride of a correct TiledCopy with another nonzero value: pairs
+    collide or leave holes, and the reason says which element."""
+    mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    cp = make_tiled_copy_A(copy_atom("SM75_U32x4_LDSM_N", 16), mma)
+    tv = cp.layout_tv_tiled
+    shape, stride = list(flatten(tv[0].shape)), list(flatten(tv[0].stride))
+    nz = [i for i, d in enumerate(stride) if d != 0]
+    i = nz[leaf % len(nz)]
+    new = stride[i] * (factor + 1) if factor < 3 else 0
+    assume(new != stride[i])
+    stride[i] = new
+    broken = TiledCopy(cp.copy_atom, make_layout(Layout(tuple(shape), tuple(stride)), tv[1]), cp.tiler_mn)
+    r = check_cover(broken)
+    assert not r.ok and ("held by" in r.reason or "outside" in r.reason)
+    assert replication(broken.layout_tv_tiled) >= 1

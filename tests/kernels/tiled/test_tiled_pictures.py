@@ -41,3 +41,23 @@ def test_pictures_refuse_other_objects_and_huge_tiles() -> None:
     big = make_tiled_copy(copy_atom("UniversalCopy<uint32_t>", 32), Layout((64, 64)), Layout((8, 8)))
     with pytest.raises(CutepyError, match="limit"):
         tiled_copy_svg(big)
+
+
+def test_gmma_pictures_of_c_only_fit_the_limits() -> None:
+    """Issue 21 item 11: a GMMA TiledMMA's A and B (held by all 128 threads) are over the limit;
+    its C draws as SVG (operands='C') and as C++'s print_latex_tv of the C layout."""
+    import pytest
+
+    from cutepy import CutepyError, make_tiled_mma, mma_atom
+    from cutepy.viz import to_latex_tv
+    from cutepy.viz.tiled import tiled_mma_svg
+
+    mma = make_tiled_mma(mma_atom("SM90_64x256x16_F32BF16BF16_SS"))
+    with pytest.raises(CutepyError, match="over the limit"):
+        tiled_mma_svg(mma)
+    svg = tiled_mma_svg(mma, operands="C")
+    assert "C  (64x256)" in svg and ">T127<" in svg
+    tex = to_latex_tv(mma.tv_layout_C_tiled, (64, 256))
+    assert tex.count("\\node") >= 64 * 256
+    with pytest.raises(CutepyError, match="operands picks"):
+        tiled_mma_svg(mma, operands="D")
