@@ -81,7 +81,7 @@ OPERATIONS: dict[str, Operation] = {
     "composition": Operation(composition, ("LAYOUT", "TILER"), "R(c) = A(B(c)); by mode for a tiler"),
     "complement": Operation(complement, ("LAYOUT", "SHAPE?"), "the offsets A leaves out, up to a cotarget"),
     "right_inverse": Operation(right_inverse, ("LAYOUT",), "R with A(R(i)) = i"),
-    "left_inverse": Operation(left_inverse, ("LAYOUT",), "L with L(A(i)) = i"),
+    "left_inverse": Operation(left_inverse, ("LAYOUT",), "C++'s quasi-inverse L: A(L(A(i))) = A(i)"),
     "nullspace": Operation(nullspace, ("LAYOUT",), "the indices A sends to offset 0"),
     "max_common_layout": Operation(max_common_layout, ("LAYOUT", "LAYOUT"),
                                    "the largest layout R with A(R) = B(R) contiguous"),

@@ -8,6 +8,8 @@
 (3:4, 8:2)
 >>> parse("Sw<3,4,3> o 0 o (8,8):(8,1)")
 Sw<3,4,3> o 0 o (8,8):(8,1)
+>>> parse("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)")
+Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)
 >>> parse("(4,8):(1@0,1@1)")(5)
 (1,1)
 >>> parse("(2,3")
@@ -23,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .algebra.swizzle import ComposedLayout, Swizzle
+from .algebra.swizzle import ComposedLayout, SmemPtrFlag, Swizzle
 from .core.basis import ScaledBasis
 from .core.errors import CutepyError, ParseError
 from .core.inttuple import MAX_DEPTH
@@ -31,7 +33,7 @@ from .core.layout import Layout
 
 # ASCII digits only: "\d" would also take Arabic-Indic and other unicode digits
 _TOKEN = re.compile(
-    r"\s*(?:(?P<int>_?-?_?[0-9]+(?:@[0-9]+)*)|(?P<sw>Sw<)|(?P<o>o)(?![A-Za-z0-9_])|(?P<p>[(),:<>]))"
+    r"\s*(?:(?P<flag>smem_ptr\[[0-9]{1,4}b\]\(unset\))|(?P<int>_?-?_?[0-9]+(?:@[0-9]+)*)|(?P<sw>Sw<)|(?P<o>o)(?![A-Za-z0-9_])|(?P<p>[(),:<>]))"
 )
 #: The longest integer literal (in digits) the parser reads: Python's own default bound.
 MAX_DIGITS = 4300
@@ -186,7 +188,16 @@ class _Parser:
             if len(offsets) >= MAX_DEPTH:
                 raise self.error(f"composed layouts nest deeper than {MAX_DEPTH}")
             self.next()
-            if self.peek()[0] == "int" and self.toks[self.i + 1][0] == "o":
+            if self.peek()[0] == "flag":  # C++'s smem_ptr_flag_bits<b>: the swizzle acts on byte addresses
+                off = self.next()
+                try:
+                    offsets.append((SmemPtrFlag(int(off[1][len("smem_ptr["):off[1].index("b]")])), off[2]))
+                except CutepyError as e:
+                    raise ParseError(str(e), self.text, off[2]) from None
+                o = self.next()
+                if o[0] != "o":
+                    raise self.error("expected 'o' and the inner layout", o)
+            elif self.peek()[0] == "int" and self.toks[self.i + 1][0] == "o":
                 col = self.peek()[2]
                 where = "in the middle of 'outer o offset o inner'"
                 offsets.append((self.plain_int(self.next(), where), col))
@@ -212,7 +223,8 @@ def parse(text: str) -> Any:
 
     Pre:  ``text`` is a ``str`` (else ``CutepyError``) in CuTe's print notation
           (``shape:stride``, ``<L0, L1>``, ``Sw<B,M,S> o offset o L``, or ``Sw<B,M,S> o L``
-          for offset 0); else ``ParseError`` naming the column.
+          for offset 0, the offset possibly C++'s pointer flag ``smem_ptr[16b](unset)``); else
+          ``ParseError`` naming the column.
     Post: ``str(parse(text))`` is ``text`` in canonical spacing (the offset written out),
           and ``parse(str(x)) == x``.
 

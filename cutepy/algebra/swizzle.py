@@ -180,6 +180,51 @@ class Swizzle:
         return _with_swizzle(self, Layout(n, 1))
 
 
+class SmemPtrFlag(int):
+    """C++'s ``smem_ptr_flag_bits<B>``: the offset slot of ``Sw<B,M,S> o smem_ptr[Bb](unset) o L``.
+
+    It stands for a shared-memory pointer to ``B``-bit elements that is not set yet: the
+    swizzle acts on the *byte* addresses of that pointer (``make_tensor(smem_ptr(T), layout)``
+    moves it onto the pointer). As a number it is C++'s ``Int<0>``; it equals only a flag
+    of the same width, so ``Sw o smem_ptr[16b](unset) o L`` and ``Sw o 0 o L`` differ.
+
+    >>> f = SmemPtrFlag(16)
+    >>> f, f + 3, f == 0, f == SmemPtrFlag(16)
+    (smem_ptr[16b](unset), 3, False, True)
+    """
+
+    bits: int
+
+    def __new__(cls, bits: int) -> SmemPtrFlag:
+        if type(bits) is not int or bits < 1 or bits & (bits - 1):
+            raise CutepyError(f"smem_ptr[{bits!r}b]: the element width must be a power of two of bits")
+        obj = super().__new__(cls, 0)
+        obj.bits = bits
+        return obj
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SmemPtrFlag) and other.bits == self.bits
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((SmemPtrFlag, self.bits))
+
+    def __str__(self) -> str:
+        return f"smem_ptr[{self.bits}b](unset)"
+
+    __repr__ = __str__
+
+    def __reduce__(self) -> tuple:
+        return (SmemPtrFlag, (self.bits,))
+
+
+def is_ptr_flag(x: Any) -> bool:
+    """Whether ``x`` is the offset slot ``smem_ptr[Bb](unset)`` of a pointer-flag swizzled layout."""
+    return isinstance(x, SmemPtrFlag)
+
+
 def _pow2_log(n: int, what: str) -> int:
     """``log2 n`` for the power of two ``n`` a swizzle is up- or downcast by (else ``CutepyError``)."""
     if n & (n - 1):
@@ -222,6 +267,8 @@ def _offset_arg(offset: Any) -> Any:
     """A composed layout's offset checked as a stride is: an integer within 64 bits (numpy's
     become ``int``), a symbolic integer, a basis element, or a tuple of them (a coordinate offset
     of a basis-strided layout)."""
+    if isinstance(offset, int) and type(offset) is not bool and -MAX_LEAF <= offset <= MAX_LEAF:
+        return offset  # an int subclass is kept as it is (SmemPtrFlag: C++'s smem_ptr_flag_bits)
     if isinstance(offset, tuple):
         for x in offset:
             _offset_arg(x)
@@ -309,6 +356,11 @@ class ComposedLayout:
         """
         if not isinstance(self.inner, Layout):
             raise CutepyError("slicing a doubly composed layout is not supported")
+        if isinstance(self.offset, SmemPtrFlag):  # C++ keeps the flag and never folds the swizzle
+            sub, off = slice_and_offset(crd, self.inner)
+            if not _has_none(crd):
+                return sub, self(crd)
+            return ComposedLayout(self.outer, self.offset if off == 0 else off, sub), 0
         if isinstance(self.outer, Swizzle):  # C++ folds the swizzle into strides where it can
             return slice_and_offset_swizzled(crd, self)
         sub, off = slice_and_offset(crd, self.inner)
@@ -414,14 +466,25 @@ class ComposedLayout:
         even when the swizzle has no bits left: C++'s upcast offset is an unsigned ``C<0u>``, which
         the identity-dropping ``composition(Sw<0,M,S>, Int<0>, L)`` does not match)."""
         off = self.offset
-        if off % n:
+        if isinstance(off, SmemPtrFlag):  # as C++: the flag widens with the elements
+            off = SmemPtrFlag(off.bits * n)
+        elif off % n:
             raise AdmissibilityError(f"upcast by {n}: the offset {off} is not a multiple of {n}")
-        return ComposedLayout(upcast(self.outer, n), off // n, upcast(self.inner, n))
+        else:
+            off = off // n
+        return ComposedLayout(upcast(self.outer, n), off, upcast(self.inner, n))
 
     def _downcast(self, n: int) -> ComposedLayout:
         """C++'s ``downcast<N>``: the swizzle, the offset and the layout each downcast (kept
         composed, as :meth:`_upcast`)."""
-        return ComposedLayout(downcast(self.outer, n), self.offset * n, downcast(self.inner, n))
+        off = self.offset
+        if isinstance(off, SmemPtrFlag):  # as C++: the flag narrows with the elements
+            if off.bits % n:
+                raise AdmissibilityError(f"downcast by {n}: {off} has fewer than {n} bits")
+            off = SmemPtrFlag(off.bits // n)
+        else:
+            off = off * n
+        return ComposedLayout(downcast(self.outer, n), off, downcast(self.inner, n))
 
     def _make_layout_like(self) -> Layout:
         """As C++: the compact layout like the layout under the swizzle."""
@@ -523,6 +586,20 @@ def composed_parts(x: Any) -> tuple[Any, Any, Any] | None:
     ((Sw<1,0,1>, 2, 4:1), None)
     """
     return (x.outer, x.offset, x.inner) if isinstance(x, ComposedLayout) else None
+
+
+def pointer_flag(x: Any) -> SmemPtrFlag | None:
+    """The pointer flag of ``Sw<B,M,S> o smem_ptr[b](unset) o L`` (C++'s ``smem_ptr_flag_bits``),
+    None for anything else: whether the swizzle of ``x`` acts on byte addresses.
+
+    Pre:  none (any object).
+    Post: ``result is x.offset`` for a pointer-flag layout, else None.
+
+    >>> pointer_flag(ComposedLayout(Swizzle(3, 4, 3), SmemPtrFlag(16), Layout(8))), pointer_flag(Layout(8))
+    (smem_ptr[16b](unset), None)
+    """
+    parts = composed_parts(x)
+    return parts[1] if parts is not None and isinstance(parts[1], SmemPtrFlag) else None
 
 
 def make_composed_layout(outer: Any, offset: Any, inner: Any) -> ComposedLayout:
@@ -721,7 +798,8 @@ def _inverse(inverse: Any, A: ComposedLayout) -> Any:
     """``inverse(Sw o 0 o L) = inverse(L) o Sw`` (a swizzle is its own inverse), as C++; with an
     offset, C++'s ``inverse(L) o -offset o Sw``, a function of an index with no domain of its own.
     Checked element by element against the post-condition (``AdmissibilityError`` where C++'s
-    answer breaks it): the right inverse on its own domain, the left inverse on A's."""
+    answer breaks it): the right inverse on its own domain, the left (quasi-)inverse as C++'s
+    ``A(R(A(i))) == A(i)`` on A's."""
     name = inverse.__name__
     if not isinstance(A.outer, Swizzle):
         raise CutepyError(f"{name} of {A}: C++ inverts a composed layout only with a swizzle outside")
@@ -742,8 +820,9 @@ def _inverse(inverse: Any, A: ComposedLayout) -> Any:
     import numpy as np  # lazy: only this check of a swizzled inverse needs numpy
 
     idx = np.arange(n, dtype=np.int64)
-    if inverse is left_inverse:
-        got = R.offsets(A.offsets(idx))
+    if inverse is left_inverse:  # C++'s post-condition of a quasi-inverse: A(R(A(i))) == A(i)
+        idx = A.offsets(idx)
+        got = A.offsets(R.offsets(idx))
     elif A.offset != 0:
         inner = np.asarray(R.offsets(idx)) + 0
         got = A.outer(A.offset + np.sign(inner) * A.inner.offsets(np.abs(inner)))
@@ -751,7 +830,7 @@ def _inverse(inverse: Any, A: ComposedLayout) -> Any:
         got = A.offsets(R.offsets(idx))
     if not np.array_equal(got, idx):
         k = int(np.nonzero(got != idx)[0][0])
-        which = f"R(A({k}))" if inverse is left_inverse else f"A(R({k}))"
+        which = f"A(R({int(idx[k])}))" if inverse is left_inverse else f"A(R({k}))"
         why = ("the offset moves the swizzle's input out of the range the inverse of the layout covers"
                if A.offset != 0 else "L moves the swizzle's bits out of order, so the swizzle does not "
                "commute with it")

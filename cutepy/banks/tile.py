@@ -450,7 +450,7 @@ def analyze_copy(tiled_copy: Any, smem_layout: Any = None, *, src: Any = None, d
     (16, 16, 4)
     >>> st = make_tiled_copy(copy_atom("UniversalCopy<uint32_t>", 32), Layout((32, 1)), Layout((1, 1)))
     >>> analyze_copy(st, dst=Layout((32, 1))).summary(), analyze_copy(st, src=Layout((32, 1))).summary()[:5]
-    ('st 4 B: 1 wavefronts, ideal 1, 0 bank conflicts (1 instructions, 1 warps)', 'ld 4 ')
+    ('st 4 B: 1 wavefront, ideal 1, 0 bank conflicts (1 instruction, 1 warp)', 'ld 4 ')
     """
     given = [(k, v) for k, v in (("smem_layout", smem_layout), ("src", src), ("dst", dst)) if v is not None]
     if len(given) != 1:

@@ -122,7 +122,7 @@ def composed_offsets(layout: Any, outer: Any, off: Any, inner: Any, indices: Any
     >>> composed_offsets(C, C.outer, C.offset, C.inner)
     array([0, 1, 3, 2])
     """
-    if type(off) is not int:
+    if not isinstance(off, int) or isinstance(off, bool):  # a pointer flag is C++'s Int<0>
         raise CutepyError(f"the offset of {layout} must be an integer, got {off!r}")
     if _is_swizzle(outer) and max(outer.yyy_mask, outer.zzz_mask) > _INT64_MAX:
         raise CutepyError(f"{layout}: swizzled offsets go beyond int64; no array is made")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..algebra.swizzle import Swizzle, composed_parts
+from ..algebra.swizzle import SmemPtrFlag, Swizzle, composed_parts
 from ..core.basis import ScaledBasis
 from ..core.errors import CutepyError
 from ..core.layout import Layout
@@ -82,6 +82,9 @@ def cpp(obj: Any) -> str:
         outer, offset, inner = parts
         if not isinstance(offset, int):
             raise CutepyError(f"cpp: composed layout offset {offset!r} is not an int")
+        if isinstance(offset, SmemPtrFlag):  # C++'s pointer flag: the swizzle acts on bytes
+            off = f"smem_ptr_flag_bits<{offset.bits}>{{}}"
+            return f"make_composed_layout({cpp(outer)}, {off}, {cpp(inner)})"
         return f"make_composed_layout({cpp(outer)}, Int<{offset}>{{}}, {cpp(inner)})"
     if isinstance(obj, MMAAtom):
         return f"MMA_Atom<{obj.cpp_type}>{{}}"

@@ -157,7 +157,8 @@ def dsl(obj: Any) -> str:
         return f"cute.make_swizzle({obj.bits}, {obj.base}, {obj.shift})"
     if (parts := composed_parts(obj)) is not None:
         outer, offset, inner = parts
-        return f"cute.make_composed_layout({dsl(outer)}, {offset}, {dsl(inner)})"
+        # a pointer flag (C++'s smem_ptr_flag_bits) is the DSL's 0: its swizzle stays on bytes
+        return f"cute.make_composed_layout({dsl(outer)}, {int(offset)}, {dsl(inner)})"
     if isinstance(obj, MMAAtom):
         return f"cute.make_mma_atom({_mma_op(obj)})"
     if isinstance(obj, CopyAtom):

@@ -118,7 +118,7 @@ def _concrete(A: Layout, B: Layout, by: str, domain: Any) -> Equivalence:
 # -- swizzles and other composed layouts ---------------------------------------------------
 
 
-def _composed(A: Any, B: Any, by: str, domain: Any) -> Equivalence:
+def _decide_swizzled(A: Any, B: Any, by: str, domain: Any) -> Equivalence:
     if by != "index" or domain is not None:
         raise CutepyError("composed (swizzled) layouts are compared on the 1-D index only")
     na, nb = A.size(), B.size()
@@ -131,21 +131,21 @@ def _composed(A: Any, B: Any, by: str, domain: Any) -> Equivalence:
         (oa, la), (ob, lb) = plain_a, plain_b
         r = _concrete(la, lb, "index", None)
         if oa == ob and (r or na == 0):
-            return Equivalence(True, A, B, by, method="affine normal form", decide=_composed,
+            return Equivalence(True, A, B, by, method="affine normal form", decide=_decide_swizzled,
                                note=f"both are {oa} + {fmt_modes(_modes(la))} (the swizzle never applies)")
         k = 0 if oa != ob else r.counterexample.index
-        return Equivalence(False, A, B, by, method="affine normal form", decide=_composed,
+        return Equivalence(False, A, B, by, method="affine normal form", decide=_decide_swizzled,
                            counterexample=_counter_at_any(A, B, k))
     fa, fb = as_xor_map(A), as_xor_map(B)
     if fa is not None and fb is not None and len(fa.columns) == len(fb.columns):
         if fa == fb:
             cols = ", ".join(str(c) for c in fa.columns)
-            return Equivalence(True, A, B, by, method="xor map", decide=_composed,
+            return Equivalence(True, A, B, by, method="xor map", decide=_decide_swizzled,
                                note=f"both are {fa.constant} ^ XOR of the columns [{cols}] over the "
                                "set bits of the index")
         k = 0 if fa.constant != fb.constant else next(
             1 << j for j, (x, y) in enumerate(zip(fa.columns, fb.columns)) if x != y)
-        return Equivalence(False, A, B, by, method="xor map", decide=_composed,
+        return Equivalence(False, A, B, by, method="xor map", decide=_decide_swizzled,
                            counterexample=_counter_at_any(A, B, k))
     return _exhaustive(A, B, na)
 
@@ -194,8 +194,9 @@ def _exhaustive(A: Any, B: Any, n: int) -> Equivalence:
     oa, ob = A.offsets(), B.offsets()
     diff = np.nonzero(oa != ob)[0]
     if diff.size == 0:
-        return Equivalence(True, A, B, method="exhaustive", decide=_composed, note=f"all {n} offsets agree")
-    return Equivalence(False, A, B, method="exhaustive", decide=_composed,
+        return Equivalence(True, A, B, method="exhaustive", decide=_decide_swizzled,
+                           note=f"all {n} offsets agree")
+    return Equivalence(False, A, B, method="exhaustive", decide=_decide_swizzled,
                        counterexample=_counter_at_any(A, B, int(diff[0])))
 
 
@@ -208,4 +209,4 @@ def decide_concrete(A: Any, B: Any, by: str, domain: Any) -> Equivalence:
     """
     if type(A) is Layout and type(B) is Layout:
         return _concrete(A, B, by, domain)
-    return _composed(A, B, by, domain)
+    return _decide_swizzled(A, B, by, domain)

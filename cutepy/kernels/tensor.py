@@ -44,6 +44,7 @@ from ..core.layout import (
     slice_and_offset,
     take,
 )
+from .pointer import Iterator, Pointer
 
 #: The largest tensor whose values :meth:`Tensor.values` lists at once.
 MAX_VALUES = 1 << 22
@@ -97,6 +98,8 @@ class Tensor:
         """The engine's dtype (numpy), or ``"coord"`` for a coordinate tensor."""
         if self.engine is None:
             return "coord"
+        if isinstance(self.engine, Pointer):
+            return self.engine.dtype
         return getattr(self.engine, "dtype", type(self.engine[0]) if len(self.engine) else None)
 
     def size(self) -> Any:
@@ -221,6 +224,8 @@ class Tensor:
     def __str__(self) -> str:
         if self.engine is None:
             return f"{_fmt_offset(self.offset)} o {self.layout}"
+        if isinstance(self.engine, Iterator):  # as C++: the iterator advanced to the tensor's start
+            return f"{self.engine + self.offset} o {self.layout}"
         dtype = getattr(self.engine, "dtype", type(self.engine).__name__)
         at = f"+{self.offset}" if self.offset else ""
         return f"array[{dtype}]{at} o {self.layout}"
@@ -262,7 +267,10 @@ def _zero_coord(shape: Any) -> ArithTuple:
 
 
 def make_tensor(engine: Any, layout: Any) -> Tensor:
-    """A tensor over ``engine`` (a 1-D array) with ``layout`` (a Layout, shape or composed layout).
+    """A tensor over ``engine`` (a 1-D array or a pointer) with ``layout`` (a Layout, shape or
+    composed layout); over a pointer (:func:`cutepy.gmem_ptr`, ``smem_ptr``, ``tmem_ptr``) its
+    values are addresses, and a pointer-flag layout ``Sw o smem_ptr[b](unset) o L`` puts its
+    swizzle on the pointer, as C++.
 
     Pre:  ``engine`` is 1-D (or ``None`` for a coordinate tensor); every offset of ``layout``
           indexes ``engine`` (checked for array engines, else ``CutepyError``).
@@ -272,9 +280,16 @@ def make_tensor(engine: Any, layout: Any) -> Tensor:
     >>> A = make_tensor(np.arange(8), Layout((2, 4), (4, 1)))
     >>> A, int(A(1, 1))
     (array[int64] o (2,4):(4,1), 5)
+    >>> from cutepy.kernels.pointer import gmem_ptr
+    >>> G = make_tensor(gmem_ptr("half_t", 0x1000), Layout((2, 4), (4, 1)))
+    >>> G, G(1, 1)
+    (gmem_ptr[16b](0x1000) o (2,4):(4,1), 4106)
     """
     if not hasattr(layout, "offsets"):
         layout = Layout(layout)
+    if isinstance(engine, Pointer):  # addresses: a pointer-flag swizzle moves onto the pointer
+        engine, layout = engine.bind(layout)
+        return Tensor(engine, layout)
     if engine is not None and hasattr(engine, "__len__"):
         n = size(layout)
         if isinstance(n, int) and n and n <= MAX_VALUES:

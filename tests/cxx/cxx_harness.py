@@ -155,10 +155,11 @@ def compiler_reason() -> str | None:
     return None
 
 
-def _source(cases: list[tuple[int, str]], includes: tuple[str, ...], preamble: str
-            ) -> tuple[str, dict[int, tuple[int, int]]]:
+def _source(cases: list[tuple[int, str]], includes: tuple[str, ...], preamble: str,
+            defines: tuple[str, ...] = ()) -> tuple[str, dict[int, tuple[int, int]]]:
     """The unit's text and, per case, the range of lines its body occupies."""
-    lines = [f"#include <{h}>" for h in includes] + ["#include <cstdio>", "using namespace cute;"]
+    lines = [f"#define {d}" for d in defines] + [f"#include <{h}>" for h in includes]
+    lines += ["#include <cstdio>", "using namespace cute;"]
     lines += preamble.splitlines()
     spans = {}
     for ident, body in cases:
@@ -253,11 +254,11 @@ def _blame(diagnostics: str, spans: dict[int, tuple[int, int]]) -> dict[int, lis
     return blamed
 
 
-def _run_unit(cases: list[tuple[int, str]], includes: tuple[str, ...], preamble: str
-              ) -> dict[int, CaseResult]:
+def _run_unit(cases: list[tuple[int, str]], includes: tuple[str, ...], preamble: str,
+              defines: tuple[str, ...] = ()) -> dict[int, CaseResult]:
     if not cases:
         return {}
-    source, spans = _source(cases, includes, preamble)
+    source, spans = _source(cases, includes, preamble, defines)
     record = _build_and_run(source)
     bodies = dict(cases)
     results: dict[int, CaseResult] = {}
@@ -273,9 +274,10 @@ def _run_unit(cases: list[tuple[int, str]], includes: tuple[str, ...], preamble:
             for ident, errors in blamed.items():
                 results[ident] = CaseResult(bodies[ident], False, error="\n".join(errors))
             rest = [(i, b) for i, b in cases if i not in blamed]
-            return results | _run_unit(rest, includes, preamble)
+            return results | _run_unit(rest, includes, preamble, defines)
         half = len(cases) // 2
-        return _run_unit(cases[:half], includes, preamble) | _run_unit(cases[half:], includes, preamble)
+        return (_run_unit(cases[:half], includes, preamble, defines)
+                | _run_unit(cases[half:], includes, preamble, defines))
     out = record["stdout"]
     pos, started = 0, None
     for m in _MARK.finditer(out):
@@ -293,16 +295,18 @@ def _run_unit(cases: list[tuple[int, str]], includes: tuple[str, ...], preamble:
         results[crashed] = CaseResult(bodies[crashed], False, output=out[pos:] if started is not None else "",
                                       error=why)
         rest = [(i, b) for i, b in cases if i not in results]
-        results |= _run_unit(rest, includes, preamble)
+        results |= _run_unit(rest, includes, preamble, defines)
     return results
 
 
 def run_cases(cases: list[str], includes: tuple[str, ...] = DEFAULT_INCLUDES,
-              preamble: str = "", keys: list | None = None) -> list[CaseResult]:
+              preamble: str = "", keys: list | None = None, defines: tuple[str, ...] = ()
+              ) -> list[CaseResult]:
     """Compile and run every case; one CaseResult per case, in order.
 
     ``includes`` are the headers each unit includes (``using namespace cute;`` follows them),
-    ``preamble`` is C++ text placed after them (helpers the cases share). Cases with different
+    ``preamble`` is C++ text placed after them (helpers the cases share); ``defines`` are
+    macros (``NAME`` or ``NAME value``) defined before the includes. Cases with different
     ``keys`` never share a unit: put the cases expected to fail to compile under their own key
     so that the others compile in one go. Units hold at most ``CUTEPY_CXX_BATCH`` cases and
     are spread over the ``CUTEPY_CXX_JOBS`` parallel compiles.
@@ -321,7 +325,8 @@ def run_cases(cases: list[str], includes: tuple[str, ...] = DEFAULT_INCLUDES,
         units += [members[k:k + size] for k in range(0, len(members), size)]
     results: dict[int, CaseResult] = {}
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        for part in pool.map(lambda unit: _run_unit(unit, tuple(includes), preamble), units):
+        run = lambda unit: _run_unit(unit, tuple(includes), preamble, tuple(defines))  # noqa: E731
+        for part in pool.map(run, units):
             results |= part
     return [results[i] for i in range(len(cases))]
 

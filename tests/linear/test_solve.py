@@ -12,6 +12,7 @@ from cutepy import CutepyError, Layout, Swizzle, composition, gmma_smem_layout, 
 from cutepy.algebra.swizzle import ComposedLayout
 from cutepy.banks import analyze_layout, find_swizzle
 from cutepy.core.evaluate import offsets
+from cutepy.kernels.pointer import as_position_independent_swizzle_layout
 from cutepy.linear.convert import swizzles
 from cutepy.linear.solve import solve_conflict_free, solve_swizzle
 from tests.linear.strategies import linear_cute_layouts
@@ -31,7 +32,8 @@ SM80 = [
 @pytest.mark.parametrize("swizzle_bytes", [32, 64, 128])
 @pytest.mark.parametrize("bits", [8, 16, 32])
 def test_solve_swizzle_finds_the_gmma_atoms_swizzle(major, swizzle_bytes, bits):
-    atom = gmma_smem_layout(major, swizzle_bytes, bits)
+    # C++'s atom swizzles byte addresses (smem_ptr[b]); solve on its element-offset form
+    atom = as_position_independent_swizzle_layout(gmma_smem_layout(major, swizzle_bytes, bits))
     r = solve_swizzle(atom.inner, atom)
     assert r.found and r.swizzle == atom.outer and r.offset == 0
     assert np.array_equal(offsets(r.layout(atom.inner)), offsets(atom))

@@ -27,7 +27,10 @@ from ...core.errors import CutepyError
 from ...core.inttuple import flatten_tuple as flatten
 from ...core.layout import Layout, append, make_layout, size, slice_and_offset
 from ..atoms.mma import NUMPY_TYPES, MMAAtom
+from ..gmma_desc import make_gmma_desc_tensor, operand_majors
+from ..pointer import Pointer
 from ..tensor import Tensor, compact_layout, flat_coord
+from ..tmem import make_tmem_frg
 from .zip import rank_of, repeat_wild
 
 #: the most threads a TiledMMA may have (pictures and checks enumerate them)
@@ -226,18 +229,26 @@ class ThrMMA:
     def partition_fragment_A(self, tensor: Any) -> Tensor:
         """A register fragment shaped like ``partition_A(tensor)`` (C++ ``make_fragment_like``):
         each value its own register, of the atom's A type (a coordinate tensor's partition too:
-        its basis strides are ordered, never aliased)."""
-        _no_descriptor(self.tiled_mma.atom, "A")
+        its basis strides are ordered, never aliased); for a GMMA/UMMA atom reading A from shared
+        memory, C++'s descriptor fragment of the smem tensor."""
+        if _reads_smem(self.tiled_mma.atom, "A"):
+            return _descriptor_fragment(self.tiled_mma.atom, 0, self.partition_A(tensor))
         return self.make_fragment_A(self.partition_A(tensor))
 
     def partition_fragment_B(self, tensor: Any) -> Tensor:
-        """A register fragment shaped like ``partition_B(tensor)``, of the atom's B type."""
-        _no_descriptor(self.tiled_mma.atom, "B")
+        """A register fragment shaped like ``partition_B(tensor)``, of the atom's B type; for a
+        GMMA/UMMA atom, C++'s descriptor fragment of the smem tensor."""
+        if _reads_smem(self.tiled_mma.atom, "B"):
+            return _descriptor_fragment(self.tiled_mma.atom, 1, self.partition_B(tensor))
         return self.make_fragment_B(self.partition_B(tensor))
 
     def partition_fragment_C(self, tensor: Any) -> Tensor:
-        """A compact register fragment of ``partition_C(tensor)``'s shape (C++ ``make_fragment_C``)."""
-        return self.make_fragment_C(self.partition_C(tensor))
+        """A compact register fragment of ``partition_C(tensor)``'s shape (C++ ``make_fragment_C``);
+        for an SM100 UMMA atom, C++'s tensor-memory accumulator."""
+        part = self.partition_C(tensor)
+        if _umma_ss(self.tiled_mma.atom):
+            return _tmem_fragment(self.tiled_mma.atom, _layout_of(part).shape)
+        return self.make_fragment_C(part)
 
     def make_fragment_A(self, part: Any) -> Tensor:
         """C++ ``make_fragment_A``: a register tensor like the partition ``part`` (``make_fragment_like``)."""
@@ -260,12 +271,39 @@ def _layout_of(x: Any) -> Any:
     return x.layout if isinstance(x, Tensor) else _as_layout(x)
 
 
+def _reads_smem(atom: MMAAtom, which: str) -> bool:
+    """Whether a GMMA/UMMA atom reads this operand from shared memory through a descriptor."""
+    if atom.name.startswith("SM100_MMA_"):
+        return _umma_ss(atom) or which == "B"
+    return atom.name.startswith("SM90_64x") and ("_SS" in atom.name or which == "B")
+
+
+def _umma_ss(atom: MMAAtom) -> bool:
+    return atom.name.startswith("SM100_MMA_") and "_SS<" in atom.name
+
+
+def _tmem_fragment(atom: MMAAtom, shape: Any) -> Tensor:
+    """C++'s ``UMMA::tmem_frg_{1,2}sm<c_type>`` accumulator of an SM100 ``_SS`` atom."""
+    return make_tmem_frg(atom.element_types[0], shape, 2 if "_2x1SM_" in atom.name else 1)
+
+
 def _no_descriptor(atom: MMAAtom, which: str) -> None:
-    if atom.name.startswith("SM90") and ("_SS" in atom.name or which == "B"):
+    if _reads_smem(atom, which):
         raise CutepyError(
-            f"{atom.name} reads {which} from shared memory through a GMMA descriptor; "
-            "its fragment is a descriptor tensor, which cutepy does not model"
+            f"{atom.name} reads {which} from shared memory through a descriptor; its fragment is "
+            f"a descriptor tensor of the smem tile: use get_slice(t).partition_fragment_{which}(smem tensor)"
         )
+
+
+def _descriptor_fragment(atom: MMAAtom, operand: int, part: Any) -> Tensor:
+    """C++'s ``make_fragment_A/B`` of a GMMA ``smem_desc`` operand: the descriptor tensor."""
+    if not isinstance(part, Tensor) or not isinstance(part.engine, Pointer) or part.engine.space != "smem":
+        raise CutepyError(
+            f"{atom.name} reads its operand from shared memory through a descriptor: partition a "
+            "tensor over smem_ptr (C++: Expected SMEM Tensor to construct a GMMA/UMMA Desc Tensor)"
+        )
+    family = "UMMA" if atom.name.startswith("SM100_MMA_") else "GMMA"
+    return make_gmma_desc_tensor(operand_majors(atom.cpp_type)[operand], part, family)
 
 
 def _fragment(L: Layout, cxx_type: str | None = None) -> Tensor:
@@ -330,14 +368,22 @@ def partition_fragment_C(mma: TiledMMA, shape_mn: Any) -> Tensor:
 
     Pre:  as :func:`partition_shape_C`.
     Post: a zeroed register tensor of the atom's C type (numpy's nearest, :data:`NUMPY_TYPES`)
-          whose layout is ``make_layout(partition_shape_C(mma, shape_mn))`` (compact, column-major).
+          whose layout is ``make_layout(partition_shape_C(mma, shape_mn))`` (compact, column-major);
+          for an SM100 ``_SS`` UMMA atom, the tensor-memory accumulator C++'s ``UMMA::tmem_frg``
+          makes (a tensor over ``tmem_ptr``).
 
     >>> from cutepy.kernels.atoms import mma_atom
     >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
     >>> partition_fragment_C(mma, (64, 64))
     array[float32] o ((2,2),2,4):((1,2),4,8)
+    >>> umma = make_tiled_mma(mma_atom("SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,K,K>"))
+    >>> partition_fragment_C(umma, (128, 256))
+    tmem_[32b](0x0000.0000) o ((128,256),1,1):((65536,1),0,0)
     """
-    return _fragment(compact_layout(partition_shape_C(mma, shape_mn)), mma.atom.element_types[3])
+    shape = partition_shape_C(mma, shape_mn)
+    if _umma_ss(mma.atom):  # C++'s UMMA::tmem_frg: the accumulator lives in tensor memory
+        return _tmem_fragment(mma.atom, shape)
+    return _fragment(compact_layout(shape), mma.atom.element_types[3])
 
 
 def partition_fragment_A(mma: TiledMMA, shape_mk: Any) -> Tensor:

@@ -1,0 +1,199 @@
+"""make_tma_copy / make_tma_atom against C++ CuTe (CUTLASS 4.7) on seeded random configurations
+(tests/data/tma_cxx.jsonl, made by tests/kernels/tma_cxx.py with a stub cuTensorMapEncodeTiled),
+and the TMA helpers (tma_partition, create_tma_multicast_mask, pointers, the pointer-flag form).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from cutepy.algebra.coalesce import coalesce
+from cutepy.algebra.products import tile_to_shape
+from cutepy.algebra.swizzle import ComposedLayout, SmemPtrFlag, Swizzle
+from cutepy.core.errors import CutepyError
+from cutepy.core.layout import Layout
+from cutepy.kernels.atoms import gmma_smem_layout
+from cutepy.kernels.pointer import as_position_independent_swizzle_layout, gmem_ptr, smem_ptr, tmem_ptr
+from cutepy.kernels.tensor import make_tensor
+from cutepy.kernels.tma import (
+    TmaTiledCopy,
+    create_tma_multicast_mask,
+    make_tma_copy,
+)
+from cutepy.notation import parse
+from tests.kernels import tma_cxx
+
+ROWS = tma_cxx.read_rows() if tma_cxx.FILE.is_file() else []
+SAMPLE = ROWS[::6]
+
+
+def _refused_by_cxx(row: dict) -> str | None:
+    if not row["ok"]:
+        return row.get("error", "C++ did not compile")
+    if row.get("aborted"):
+        return "a C++ assert failed while building the descriptor"
+    if row.get("driver_rejects"):
+        return "the driver's documented rules reject C++'s descriptor: " + row["driver_rejects"]
+    return None
+
+
+def _same_tensor(got, text: str) -> bool:
+    """``str(got) == text``, or -- where C++ keeps modes apart because a TMA stride is a run-time
+    value (the folded TMA modes' scale) and cutepy, which has only values, coalesces them -- the
+    same origin and the same function: equal coalesced layouts."""
+    if str(got) == text:
+        return True
+    origin, _, layout = text.partition(" o ")
+    return str(got).partition(" o ")[0] == origin and coalesce(parse(layout)) == coalesce(got.layout)
+
+
+def check_row(row: dict) -> str:
+    """Compare cutepy with one stored C++ answer; returns the outcome ('built' or 'refused')."""
+    case = row["case"]
+    why = _refused_by_cxx(row)
+    if why is not None:
+        with pytest.raises(CutepyError):
+            tma_cxx.build(case)
+        return "refused"
+    obj = tma_cxx.build(case)
+    d = obj.descriptor
+    got = {k: list(v) if isinstance(v, tuple) else v for k, v in vars(d).items()}
+    assert got == row["descriptor"], case
+    sec = row["sections"]
+    if case["api"] == "copy":
+        assert isinstance(obj, TmaTiledCopy)
+        assert str(obj) == sec["TILED"], case
+        tt = obj.get_tma_tensor(tuple(case["shape"]))
+        assert str(tt) == sec["TENSOR"], case
+        sl = tma_cxx.smem_layout(case)
+        for t in sorted({0, case["cluster"] - 1}):
+            thr = obj.get_slice(t)
+            assert _same_tensor(thr.partition_S(tt), sec[f"S{t}"]), (case, t)
+            s = make_tensor(smem_ptr(case["dtype"], 0x400), sl)
+            assert str(thr.partition_D(s)) == sec[f"D{t}"], (case, t)
+    else:
+        assert str(obj) == sec["ATOM"], case
+        assert str(obj.get_tma_tensor(tuple(case["shape"]))) == sec["TENSOR"], case
+    assert str(obj.gbasis) == sec["GBASIS"], case
+    return "built"
+
+
+@pytest.mark.skipif(not ROWS, reason="tests/data/tma_cxx.jsonl is missing")
+@pytest.mark.parametrize("i", range(len(SAMPLE)))
+def test_tma_sample_equals_cxx(i: int) -> None:
+    check_row(SAMPLE[i])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not ROWS, reason="tests/data/tma_cxx.jsonl is missing")
+def test_tma_all_stored_configurations_equal_cxx() -> None:
+    counts: Counter = Counter()
+    for row in ROWS:
+        counts[(tma_cxx.family(row["case"]), check_row(row))] += 1
+    assert sum(counts.values()) == len(ROWS)
+
+
+def test_stored_configurations_cover_the_families() -> None:
+    if not ROWS:
+        pytest.skip("tests/data/tma_cxx.jsonl is missing")
+    ops = {r["case"]["op"] for r in ROWS}
+    assert ops >= {"SM90_TMA_LOAD", "SM90_TMA_LOAD_MULTICAST", "SM90_TMA_STORE", "SM100_TMA_2SM_LOAD"}
+    built = [r for r in ROWS if _refused_by_cxx(r) is None]
+    assert {r["descriptor"]["swizzle"] for r in built} >= {"NONE", "32B", "64B", "128B"}
+    assert {r["descriptor"]["rank"] for r in built} >= {2, 3, 4, 5}
+    assert {tma_cxx.element_bits(r["case"]["dtype"]) for r in built} == {8, 16, 32, 64}
+    assert any(_refused_by_cxx(r) for r in ROWS)
+
+
+# -- refusals with reasons -------------------------------------------------------------------
+
+
+def _g(dtype: str = "half_t", shape=(1024, 256), stride=(256, 1), address: int = 0x10000):
+    return make_tensor(gmem_ptr(dtype, address), Layout(shape, stride))
+
+
+K128 = tile_to_shape(gmma_smem_layout("K", 128, "half_t"), (128, 64))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"gmem_tensor": _g(address=0x10008)}, "16-byte aligned"),
+        ({"gmem_tensor": _g(stride=(260, 1), shape=(1024, 260))}, "multiple of 16 bytes"),
+        ({"gmem_tensor": _g(stride=(1, 1024))}, "majorness"),
+        ({"smem_layout": Layout((128, 32), (32, 1)), "cta_tile": (128, 64)}, "size equivalence"),
+        ({"gmem_tensor": _g("int16_t")}, "TMA format"),
+        ({"smem_layout": ComposedLayout(Swizzle(1, 4, 3), SmemPtrFlag(16), Layout((128, 64), (64, 1)))},
+         "swizzle span"),
+        ({"smem_layout": ComposedLayout(Swizzle(3, 4, 3), 0, Layout((128, 64), (64, 1)))},
+         "unsupported smem"),
+    ],
+)
+def test_refusals_name_the_rule(kwargs: dict, words: str) -> None:
+    args = {"gmem_tensor": _g(), "smem_layout": K128, "cta_tile": None} | kwargs
+    with pytest.raises(CutepyError, match=words):
+        make_tma_copy("SM90_TMA_LOAD", args["gmem_tensor"], args["smem_layout"], args["cta_tile"])
+
+
+def test_box_over_256_is_refused() -> None:
+    g = _g("float", (1024, 1024), (1, 1024))
+    with pytest.raises(CutepyError, match="1..256"):
+        make_tma_copy("SM90_TMA_LOAD", g, Layout((512, 4), (1, 512)), (512, 4))
+
+
+def test_multicast_that_does_not_divide_the_box_is_refused() -> None:
+    g = _g("half_t", (1024, 1024), (1024, 1))
+    with pytest.raises(CutepyError, match="multicast"):
+        make_tma_copy("SM90_TMA_LOAD_MULTICAST", g, Layout((3, 64), (64, 1)), (3, 64), 2)
+
+
+def test_element_offset_form_is_read_on_bytes() -> None:
+    g = _g("bfloat16_t")
+    flagged = tile_to_shape(gmma_smem_layout("K", 128, "bfloat16_t"), (128, 64))
+    element = as_position_independent_swizzle_layout(flagged)
+    a = make_tma_copy("SM90_TMA_LOAD", g, flagged)
+    b = make_tma_copy("SM90_TMA_LOAD", g, element)
+    assert a.descriptor == b.descriptor and a.descriptor.swizzle == "128B"
+    assert str(a) == str(b)
+
+
+# -- multicast masks, pointers, the pointer-flag form ----------------------------------------
+
+
+def test_multicast_mask_matches_the_block_ranks() -> None:
+    # every CTA of a (2,4) cluster, multicast along mode 1: the ranks of its row
+    cl = Layout((2, 4), (1, 2))
+    for m in range(2):
+        for n in range(4):
+            mask = create_tma_multicast_mask(cl, (m, n), modes=(1,))
+            assert mask == sum(1 << cl(m, j) for j in range(4))
+
+
+def test_smem_tensor_addresses_are_swizzled_bytes() -> None:
+    # Sw<3,4,3> on byte addresses: 16-byte chunk XOR the row (mod 8) within each 128-byte row
+    t = make_tensor(smem_ptr("half_t", 0x400), K128)
+    for r in range(16):
+        for c in range(0, 64, 8):
+            plain = 0x400 + (r % 8) * 128 + (r // 8) * 1024 + c * 2
+            chunk = ((plain >> 4) & 7) ^ ((plain >> 7) & 7)
+            assert t(r, c) == (plain & ~0x70) | (chunk << 4)
+
+
+def test_pointer_flag_form_round_trips_through_parse() -> None:
+    for L in (K128, gmma_smem_layout("MN", 64, 8), tile_to_shape(gmma_smem_layout("K", 32, 32), (64, 32))):
+        assert parse(str(L)) == L
+    assert parse("Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)").offset == SmemPtrFlag(16)
+
+
+def test_pointer_flag_needs_a_matching_smem_pointer() -> None:
+    with pytest.raises(CutepyError, match="B-bit"):
+        make_tensor(smem_ptr("float"), K128)
+    with pytest.raises(CutepyError, match="smem"):
+        make_tensor(gmem_ptr("half_t"), K128)
+
+
+def test_tmem_addresses_as_cxx() -> None:
+    assert str(tmem_ptr("float", (32 << 16) | 8)) == "tmem_[32b](0x0020.0008)"
+    assert tmem_ptr("half_t", 0)[3] == (1 | (1 << 31))

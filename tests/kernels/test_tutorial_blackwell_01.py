@@ -1,0 +1,54 @@
+"""CUTLASS's tutorial blackwell/01_mma_sm100 (1-SM UMMA 128x256 from plain gmem tensors, CTA (1, 2))
+built in cutepy: smem layouts, tiles, MMA partitions, UMMA descriptor fragments, the TMEM accumulator
+and the TMEM -> register copy of threads 0, 1, 37 and 127 equal C++'s prints
+(tests/data/tutorial_blackwell_01.txt, ``python -m tests.kernels.tutorial_cxx --sm100-01``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cutepy.core.layout import Layout
+from cutepy.kernels.atoms import gmma_smem_layout, mma_atom, tile_to_mma_shape
+from cutepy.kernels.gmma_desc import make_gmma_desc_tensor
+from cutepy.kernels.pointer import gmem_ptr, smem_ptr
+from cutepy.kernels.tensor import local_tile, make_tensor
+from cutepy.kernels.tiled import make_tiled_mma, partition_shape_A, partition_shape_B
+from cutepy.kernels.tmem_copy import make_tmem_copy
+from tests.kernels import tutorial_cxx
+
+PATH = tutorial_cxx.FILE_SM100_01
+STORED = tutorial_cxx.read(PATH) if PATH.is_file() else {}
+
+
+def build() -> dict[str, str]:
+    M, N, K = 512, 1024, 256
+    mA = make_tensor(gmem_ptr("half_t", 0x10000000), Layout((M, K), (K, 1)))
+    mB = make_tensor(gmem_ptr("half_t", 0x20000000), Layout((N, K), (K, 1)))
+    mC = make_tensor(gmem_ptr("float", 0x30000000), Layout((M, N), (N, 1)))
+    mma = make_tiled_mma(mma_atom("SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,K,K>"))
+    bM, bN, bK = mma.tile_size_mnk[0], mma.tile_size_mnk[1], mma.tile_size_mnk[2] * 4
+    sA_layout = tile_to_mma_shape(gmma_smem_layout("K", 128, "half_t"), partition_shape_A(mma, (bM, bK)))
+    sB_layout = tile_to_mma_shape(gmma_smem_layout("K", 128, "half_t"), partition_shape_B(mma, (bN, bK)))
+    gA, gB = local_tile(mA, (bM, bK), (1, None)), local_tile(mB, (bN, bK), (2, None))
+    gC = local_tile(mC, (bM, bN), (1, 2))
+    tCsA = make_tensor(smem_ptr("half_t", 0x400), sA_layout)
+    tCsB = make_tensor(smem_ptr("half_t", 0x4400), sB_layout)
+    thr = mma.get_slice(0)
+    tCgA, tCgB, tCgC = thr.partition_A(gA), thr.partition_B(gB), thr.partition_C(gC)
+    tCtAcc = thr.partition_fragment_C(gC)
+    t2r = make_tmem_copy("SM100_TMEM_LOAD_32dp32b1x", tCtAcc)
+    out = {"sA": sA_layout, "sB": sB_layout, "gA": gA, "gB": gB, "gC": gC, "tCgA": tCgA, "tCgB": tCgB,
+           "tCgC": tCgC, "tCrA": make_gmma_desc_tensor("K", tCsA, "UMMA").layout,
+           "tCrB": make_gmma_desc_tensor("K", tCsB, "UMMA").layout, "tCtAcc": tCtAcc, "t2r": t2r}
+    for t in tutorial_cxx.THREADS:
+        out[f"tDgC {t}"] = t2r.get_slice(t).partition_D(tCgC)
+        out[f"tDtAcc {t}"] = t2r.get_slice(t).partition_S(tCtAcc)
+    return {k: str(v) for k, v in out.items()}
+
+
+@pytest.mark.skipif(not STORED, reason="tests/data/tutorial_blackwell_01.txt is missing")
+def test_blackwell_01_objects_equal_cxx() -> None:
+    got = build()
+    assert set(got) == set(STORED)
+    wrong = {k: (got[k], STORED[k]) for k in got if got[k] != STORED[k]}
+    assert not wrong, wrong

@@ -1,0 +1,66 @@
+"""CUTLASS's tutorial blackwell/02_mma_tma_sm100 (Gemm 512x1024x256, CTA (1, 2)) built in cutepy:
+the UMMA TiledMMA, smem layouts (UMMA::tile_to_mma_shape), TMA atoms and descriptors, CTA tiles,
+MMA partitions, the tensor-memory accumulator and the TMA partitions equal C++'s prints
+(tests/data/tutorial_blackwell_02.txt, made by ``python -m tests.kernels.tutorial_cxx --sm100``).
+UMMA descriptor fragments (make_fragment_A/B) are not modelled yet and not compared."""
+
+from __future__ import annotations
+
+import pytest
+
+from cutepy.core.layout import Layout, group
+from cutepy.kernels.atoms import gmma_smem_layout, mma_atom, tile_to_mma_shape
+from cutepy.kernels.pointer import gmem_ptr, smem_ptr
+from cutepy.kernels.tensor import Tensor, local_tile, make_tensor
+from cutepy.kernels.tiled import make_tiled_mma, partition_shape_A, partition_shape_B
+from cutepy.kernels.tma import make_tma_atom, tma_partition
+from tests.kernels import tutorial_cxx
+
+PATH = tutorial_cxx.FILE_SM100
+STORED = tutorial_cxx.read(PATH) if PATH.is_file() else {}
+
+
+def _group(t: Tensor, end: int) -> Tensor:
+    return Tensor(t.engine, group(t.layout, 0, end), t.offset)
+
+
+def build() -> dict[str, str]:
+    M, N, K = 512, 1024, 256
+    mA = make_tensor(gmem_ptr("half_t", 0x10000000), Layout((M, K), (K, 1)))
+    mB = make_tensor(gmem_ptr("half_t", 0x20000000), Layout((N, K), (K, 1)))
+    mC = make_tensor(gmem_ptr("float", 0x30000000), Layout((M, N), (N, 1)))
+    mma = make_tiled_mma(mma_atom("SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,K,K>"))
+    bM, bN, bK = mma.tile_size_mnk[0], mma.tile_size_mnk[1], mma.tile_size_mnk[2] * 4
+    sA_layout = tile_to_mma_shape(gmma_smem_layout("K", 128, "half_t"), partition_shape_A(mma, (bM, bK)))
+    sB_layout = tile_to_mma_shape(gmma_smem_layout("K", 128, "half_t"), partition_shape_B(mma, (bN, bK)))
+    tma_a = make_tma_atom("SM90_TMA_LOAD", mA, sA_layout, (bM, bK))
+    tma_b = make_tma_atom("SM90_TMA_LOAD", mB, sB_layout, (bN, bK))
+    mA_tma, mB_tma = tma_a.get_tma_tensor((M, K)), tma_b.get_tma_tensor((N, K))
+    out = {"mma": mma, "sA": sA_layout, "sB": sB_layout, "tma_a": tma_a, "tma_b": tma_b,
+           "mA": mA_tma, "mB": mB_tma}
+    # local_tile(m, mma_tiler, (1, 2, _), Step<...>): the projected tilers and coordinates
+    gA = local_tile(mA_tma, (bM, bK), (1, None))
+    gB = local_tile(mB_tma, (bN, bK), (2, None))
+    gC = local_tile(mC, (bM, bN), (1, 2))
+    tCsA = make_tensor(smem_ptr("half_t", 0x400), sA_layout)
+    tCsB = make_tensor(smem_ptr("half_t", 0x4400), sB_layout)
+    thr = mma.get_slice(0)
+    tCgA, tCgB, tCgC = thr.partition_A(gA), thr.partition_B(gB), thr.partition_C(gC)
+    tAgA, tAsA = tma_partition(tma_a, 0, Layout(1), _group(tCsA, 3), _group(tCgA, 3))
+    tBgB, tBsB = tma_partition(tma_b, 0, Layout(1), _group(tCsB, 3), _group(tCgB, 3))
+    out |= {"gA": gA, "gB": gB, "gC": gC, "tCgA": tCgA, "tCgB": tCgB, "tCgC": tCgC,
+            "tCtAcc": thr.partition_fragment_C(gC), "tAgA": tAgA, "tAsA": tAsA, "tBgB": tBgB, "tBsB": tBsB}
+    got = {k: str(v).replace(f"MMA_Atom {mma.atom.name}", "MMA_Atom") for k, v in out.items()}
+    descs = [{k: list(v) if isinstance(v, tuple) else v for k, v in vars(a.descriptor).items()}
+             for a in (tma_a, tma_b)]
+    got["descriptors"] = str(descs)
+    return got
+
+
+@pytest.mark.skipif(not STORED, reason="tests/data/tutorial_blackwell_02.txt is missing")
+def test_blackwell_02_objects_equal_cxx() -> None:
+    got = build()
+    assert got.pop("descriptors") == str(tutorial_cxx.read_descriptors(PATH))
+    assert set(got) == set(STORED)
+    wrong = {k: (got[k], STORED[k]) for k in got if got[k] != STORED[k]}
+    assert not wrong, wrong
