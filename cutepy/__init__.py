@@ -100,7 +100,7 @@ _DISPLAYED = (
 #: names loaded on first use (fast import: proofs, derivations, and printing, which loads numpy):
 #: name -> the subpackage that defines it
 _LAZY = {"Derivation": "derivation", "explain": "derivation", "Equivalence": "equivalence",
-         "equivalent": "equivalence", "print_tensor": "viz.text"}
+         "equivalent": "equivalence", "print_tensor": "viz.text", "print_layout": "viz.text"}
 
 
 def __getattr__(name: str):

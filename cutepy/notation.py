@@ -191,25 +191,30 @@ class _Parser:
             if self.peek()[0] == "flag":  # C++'s smem_ptr_flag_bits<b>: the swizzle acts on byte addresses
                 off = self.next()
                 try:
-                    offsets.append(SmemPtrFlag(int(off[1][len("smem_ptr["):off[1].index("b]")])))
+                    offsets.append((SmemPtrFlag(int(off[1][len("smem_ptr["):off[1].index("b]")])), off[2]))
                 except CutepyError as e:
                     raise ParseError(str(e), self.text, off[2]) from None
                 o = self.next()
                 if o[0] != "o":
                     raise self.error("expected 'o' and the inner layout", o)
             elif self.peek()[0] == "int" and self.toks[self.i + 1][0] == "o":
-                offsets.append(self.plain_int(self.next(), "in the middle of 'outer o offset o inner'"))
+                col = self.peek()[2]
+                where = "in the middle of 'outer o offset o inner'"
+                offsets.append((self.plain_int(self.next(), where), col))
                 self.next()
             else:
-                offsets.append(0)
+                offsets.append((0, self.peek()[2]))
             toks.append(self.peek())
             terms.append(self.term())
         for tok, term in zip(toks, terms):
             if len(terms) > 1 and isinstance(term, tuple):
                 raise self.error("a tiler cannot be part of a composed layout", tok)
         result = terms[-1]
-        for outer, offset in zip(reversed(terms[:-1]), reversed(offsets)):
-            result = ComposedLayout(outer, offset, result)
+        for outer, (offset, col) in zip(reversed(terms[:-1]), reversed(offsets)):
+            try:
+                result = ComposedLayout(outer, offset, result)
+            except CutepyError as e:  # an offset beyond 64 bits, as a stride would be
+                raise ParseError(str(e), self.text, col) from None
         return result
 
 

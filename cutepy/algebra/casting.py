@@ -22,6 +22,7 @@ from ..core import inttuple as it
 from ..core.basis import ScaledBasis
 from ..core.errors import AdmissibilityError, CutepyError
 from ..core.layout import Layout, layout_arg, own
+from ..core.tuples import as_int, check_int_tuple
 from .coalesce import coalesce
 from .divides import logical_divide
 from .inverse import right_inverse
@@ -36,6 +37,7 @@ def _int_strides(layout: Layout, fn: str) -> None:
 
 
 def _check_factor(n: Any, what: str) -> int:
+    n = as_int(n)
     if type(n) is not int or not 1 <= n <= 1 << 63:
         raise CutepyError(f"{what}: the factor must be a positive 64-bit integer, got {it.short_repr(n)}")
     return n
@@ -138,6 +140,7 @@ def recast_layout(layout: Any, old_bits: int, new_bits: int) -> Any:
     >>> recast_layout(Layout((4, 8), (1, 4)), 32, 8)
     (16,8):(1,16)
     """
+    old_bits, new_bits = as_int(old_bits), as_int(new_bits)
     for what, b in (("old_bits", old_bits), ("new_bits", new_bits)):
         if type(b) is not int or b < 1:
             raise CutepyError(f"recast_layout: {what} must be a positive integer, got {b!r}")
@@ -189,6 +192,8 @@ def make_ordered_layout(shape: Any, order: Any = None) -> Layout:
     shape = Layout(shape).shape
     if order is None:
         return Layout._new(shape, it.compact_major(shape))
+    order = as_int(order)
+    check_int_tuple(order, "make_ordered_layout", 2)
     return Layout._new(shape, it.compact_order_tuple(shape, order))
 
 

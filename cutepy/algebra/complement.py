@@ -24,6 +24,7 @@ from ..core.basis import ScaledBasis
 from ..core.errors import AdmissibilityError, CutepyError
 from ..core.layout import Layout, layout_arg, own
 from ..core.tracing import recorder
+from ..core.tuples import as_int
 from .coalesce import coalesce_flat, filter_flat
 
 
@@ -44,7 +45,7 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
     if (rec := recorder()) and rec.opens(complement):
         return rec.framed(complement, A, cotarget)
     if cotarget is not None:
-        _check_cotarget(A, cotarget)
+        cotarget = _check_cotarget(A, cotarget)
     if (impl := own(A, "complement")) is not None:
         return impl(cotarget)
     if type(A) is not Layout:
@@ -96,14 +97,17 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
     return Layout._new(s, d)
 
 
-def _check_cotarget(A: Any, cotarget: Any) -> None:
-    """A cotarget is a positive integer or a tuple of them (C++ builds a size-0 layout from 0)."""
+def _check_cotarget(A: Any, cotarget: Any) -> Any:
+    """A cotarget is a positive integer or a tuple of them (C++ builds a size-0 layout from 0);
+    returned with numpy's integers as ``int``."""
+    cotarget = as_int(cotarget)
     leaves = it.flatten_tuple(cotarget) if type(cotarget) is tuple else (cotarget,)
     for x in leaves:
         if type(x) is not int and not it.is_symbolic_leaf(x):
             raise CutepyError(f"complement of {A}: the cotarget {cotarget!r} is not an integer or a shape")
         if type(x) is int and x < 1:
             raise CutepyError(f"complement of {A}: the cotarget {cotarget!r} must be positive")
+    return cotarget
 
 
 def coshape(layout: Layout) -> Any:

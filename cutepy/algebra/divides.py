@@ -30,8 +30,8 @@ from ..core import inttuple as it
 from ..core.errors import CutepyError
 from ..core.layout import Layout, as_layout, make_layout, own
 from ..core.tracing import recorder, recording
+from ..core.tuples import as_int, check_int_tuple
 from ..core.tuples import ceil_div as checked_ceil_div
-from ..core.tuples import check_int_tuple
 from .coalesce import coalesce_flat
 from .complement import complement
 from .composition import composition
@@ -311,6 +311,7 @@ def domain_distribute(shape_a: Any, b: Any) -> Layout:
     ((3,2):(1,15), (8,2):(1,24))
     """
     shape_a = getattr(shape_a, "shape", shape_a)  # a layout (plain or swizzled) gives its shape
+    shape_a, b = as_int(shape_a), as_int(b)
     check_int_tuple(shape_a, "domain_distribute", 1)
     if type(b) is not int or b < 1:
         raise CutepyError(f"domain_distribute: b must be a positive integer, got {it.short_repr(b)}")

@@ -20,7 +20,7 @@ from ..core import events as ev
 from ..core import inttuple as it
 from ..core.basis import ScaledBasis
 from ..core.errors import AdmissibilityError, CutepyError, Undecided
-from ..core.layout import Layout, get_1d_coord, layout_arg, own
+from ..core.layout import Layout, layout_arg, own
 from ..core.tracing import recorder
 from .coalesce import coalesce, coalesce_flat
 from .composition import composition
@@ -270,8 +270,10 @@ def max_common_vector(A: Layout, B: Layout) -> Any:
     swizzle: no cap), as C++.
 
     Pre:  as :func:`max_common_layout`.
-    Post: ``N >= 1`` with ``A(B.get_1d_coord(n)) == n`` for all ``0 <= n < N``
-          (``N == size(max_common_layout(A, B))`` for plain layouts).
+    Post: ``N >= 1`` with ``A(V(n)) == n == B(V(n))`` for all ``0 <= n < N``, where
+          ``V = max_common_layout(A, B)`` and ``N == size(V)`` for plain layouts. (C++ states
+          it as ``A(B.get_1d_coord(n)) == n``, which has no meaning where B has a stride-0
+          mode: ``get_1d_coord`` divides by that stride.)
 
     >>> max_common_vector(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 8)))
     4
@@ -284,34 +286,33 @@ def max_common_vector(A: Layout, B: Layout) -> Any:
         A = layout_arg(A, "max_common_vector")
     if type(B) is not Layout:
         B = layout_arg(B, "max_common_vector")
-    common = coalesce(composition(A, right_inverse(B)))
+    inv_b = right_inverse(B)
+    common = coalesce(composition(A, inv_b))
     s0 = common.shape[0] if type(common.shape) is tuple else common.shape
     d0 = common.stride[0] if type(common.stride) is tuple else common.stride
     n = s0 if d0 == 1 else 1
-    _check_common_vector(A, B, n)
+    _check_common_vector(A, B, inv_b, n)
     return n
 
 
-#: Elements of a common vector checked against C++'s post-condition (first and last ones)
-COMMON_VECTOR_CHECK = 4096
-
-
-def _check_common_vector(A: Layout, B: Layout, n: Any) -> None:
-    """C++'s post-condition ``A(B.get_1d_coord(k)) == k`` for ``k < n``; where C++'s formula
-    breaks it (a B that is not one-to-one, say) raise instead of answering silently wrong."""
+def _check_common_vector(A: Layout, B: Layout, inv_b: Layout, n: Any) -> None:
+    """The post-condition ``A(V(k)) == k == B(V(k))`` for every ``k < n``, with ``V`` the first
+    ``n`` elements of ``right_inverse(B)``, checked by the algebra (``A o V`` and ``B o V``
+    coalesce to ``n:1``): exact for every ``k``, near-linear in the rank. Where C++'s formula
+    breaks it, raise instead of answering silently wrong."""
     if type(n) is not int or n <= 1:
         return
-    ks = range(n) if n <= COMMON_VECTOR_CHECK else [*range(COMMON_VECTOR_CHECK // 2),
-                                                      *range(n - COMMON_VECTOR_CHECK // 2, n)]
-    for k in ks:
+    want = Layout._new(n, 1)
+    V = composition(inv_b, want)
+    for name, X in (("A", A), ("B", B)):
         try:
-            ok = A(get_1d_coord(B, k)) == k
+            ok = coalesce(composition(X, V)) == want
         except CutepyError:
             ok = False
         if not ok:
             raise AdmissibilityError(
                 f"max_common_vector({A}, {B}): C++'s answer {n} breaks its post-condition "
-                f"A(B.get_1d_coord(k)) == k at k = {k} (is B one-to-one?)")
+                f"{name}(V(k)) == k for k < {n}, V = right_inverse(B) o {n}:1")
 
 #: what cutepy exports from this module (cutepy.__all__ is made of these lists)
 __all__ = [

@@ -208,7 +208,7 @@ def tile_to_shape(block: Any, target_shape: Any, order: Any = None) -> Any:
     """
     if (rec := recorder()) and rec.opens(tile_to_shape):
         return rec.framed(tile_to_shape, block, target_shape, order)
-    layout_arg(target_shape, "tile_to_shape")  # the target is a shape: positive 64-bit leaves
+    target_shape = layout_arg(target_shape, "tile_to_shape").shape  # a shape: positive 64-bit leaves
     if (impl := own(block, "tile_to_shape")) is not None:
         return impl(target_shape, order)
     block = as_layout(block)

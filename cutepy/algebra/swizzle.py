@@ -25,11 +25,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core import inttuple as it
-from ..core.errors import AdmissibilityError, CutepyError
+from ..core.errors import AdmissibilityError, CutepyError, LayoutError
 from ..core.layout import (
+    MAX_LEAF,
     Layout,
     _fill_none,
     _has_none,
+    _leaf,
+    _wide,
     append,
     as_layout,
     flatten,
@@ -38,6 +41,7 @@ from ..core.layout import (
     slice_and_offset,
     take,
 )
+from ..core.tuples import as_int
 from .casting import cxx_gcd as _cxx_gcd
 from .casting import downcast, make_fragment_like, make_layout_like, max_alignment, upcast
 from .coalesce import coalesce, filter
@@ -259,6 +263,25 @@ def _as_inner(B: Any) -> Any:
     raise CutepyError(f"cannot compose a swizzle with {B!r}")
 
 
+def _offset_arg(offset: Any) -> Any:
+    """A composed layout's offset checked as a stride is: an integer within 64 bits (numpy's
+    become ``int``), a symbolic integer, a basis element, or a tuple of them (a coordinate offset
+    of a basis-strided layout)."""
+    if isinstance(offset, int) and type(offset) is not bool and -MAX_LEAF <= offset <= MAX_LEAF:
+        return offset  # an int subclass is kept as it is (SmemPtrFlag: C++'s smem_ptr_flag_bits)
+    if isinstance(offset, tuple):
+        for x in offset:
+            _offset_arg(x)
+        if _wide(offset) is not None:
+            raise LayoutError(f"ComposedLayout: the offset {it.short_repr(offset)} has a leaf beyond "
+                              f"64 bits (|leaf| <= {MAX_LEAF}), as in C++ CuTe")
+        return offset
+    try:
+        return _leaf(offset, "the offset", False)
+    except LayoutError as e:
+        raise LayoutError(f"ComposedLayout: {e}") from None
+
+
 class ComposedLayout:
     """``outer o offset o inner``: evaluates ``outer(offset + inner(c))``.
 
@@ -280,6 +303,8 @@ class ComposedLayout:
             raise CutepyError(f"ComposedLayout: {outer!r} cannot be the outer function")
         if not isinstance(inner, (Layout, ComposedLayout, Swizzle)):
             raise CutepyError(f"ComposedLayout: {inner!r} is not a layout")
+        if type(offset) is not int or not -MAX_LEAF <= offset <= MAX_LEAF:
+            offset = _offset_arg(offset)
         self.outer, self.offset, self.inner = outer, offset, inner
 
     def _domain(self) -> Any:
@@ -633,6 +658,7 @@ def make_swizzle(y_mask: int, z_mask: int) -> Swizzle:
     >>> make_swizzle(0b1000, 0b0100), make_swizzle(0b11000000, 0b00000110)
     (Sw<1,2,1>, Sw<2,1,5>)
     """
+    y_mask, z_mask = as_int(y_mask), as_int(z_mask)
     for what, m in (("Y", y_mask), ("Z", z_mask)):
         if type(m) is not int or m < 0:
             raise CutepyError(f"make_swizzle: the {what} mask must be a non-negative integer, got {m!r}")

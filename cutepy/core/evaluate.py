@@ -186,7 +186,12 @@ def _fill(
         s, d = modes[0]
         if d == 0:
             return np.full(n, base, dtype=np.int64)
-        return np.arange(base, base + (s - 1) * d + (1 if d > 0 else -1), d, dtype=np.int64)
+        # integer arithmetic, not np.arange(start, stop, step): its length is computed in float64
+        # and comes out short once |d| reaches 2**53
+        out = np.arange(s, dtype=np.int64)
+        out *= d
+        out += base
+        return out
     out = np.empty(n, dtype=np.int64)
     # the block: the first j modes, then L rows of mode j
     m, j = 1, 0

@@ -22,7 +22,8 @@ from typing import Any
 from . import inttuple as it
 from .basis import ScaledBasis, basis_like
 from .errors import CutepyError, LayoutError
-from .tuples import check_int_tuple
+from .limits import max_elements
+from .tuples import as_int, check_int_tuple
 
 #: Largest magnitude of a shape or stride leaf: C++ CuTe's dynamic integers are 64-bit.
 MAX_LEAF = (1 << 63) - 1
@@ -54,10 +55,68 @@ def _leaf(x: Any, what: str, positive: bool) -> Any:
         try:
             return _leaf(operator.index(x), what, positive)
         except TypeError:  # a symbolic integer: kept; a shape leaf must be positive for every value
+            if not isinstance(x, Integral):  # e.g. a numpy array of several values: not one integer
+                raise LayoutError(f"{what} has a leaf {it.short_repr(x)} of type {t.__name__}; "
+                                  "expected an integer (a tuple, not an array, for several)") from None
             if positive and not x >= 1:  # decided from the facts, or Undecided naming the fact
                 raise LayoutError(f"{what} has a leaf {x} that is never positive") from None
             return x
     raise LayoutError(f"{what} has a leaf {x!r} of type {t.__name__}; expected an integer")
+
+
+def _wide(t: Any) -> Any:
+    """The first integer of ``t`` (a leaf, a basis element's value, or nested tuples of them)
+    beyond 64 bits (``|x| > MAX_LEAF``), else ``None``. Symbolic leaves are not judged here."""
+    if type(t) is int:
+        return t if not -MAX_LEAF <= t <= MAX_LEAF else None
+    if isinstance(t, tuple):
+        for x in t:
+            if type(x) is int:
+                if not -MAX_LEAF <= x <= MAX_LEAF:
+                    return x
+            else:
+                w = _wide(x)
+                if w is not None:
+                    return w
+        return None
+    if isinstance(t, ScaledBasis):
+        return _wide(t.value)
+    return None
+
+
+def check_64bit(shape: Any, stride: Any) -> None:
+    """The 64-bit rule for a layout the library computes (strides from a shape, a result of
+    the algebra): every leaf fits in 64 bits, as for a layout given by the user.
+
+    Pre:  ``shape`` and ``stride`` are congruent, already-normalized IntTuples.
+    Post: returns; else :class:`LayoutError` naming the leaf's size, and no layout is built.
+
+    >>> check_64bit((2, 3), (1, 2))
+    >>> check_64bit((2,) * 64, it.compact_major((2,) * 64))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+      ...
+    cutepy.LayoutError: a computed stride has a leaf of 64 bits (9223372036854775808); leaves are ...
+    """
+    for what, t in (("shape", shape), ("stride", stride)):
+        w = _wide(t)
+        if w is not None:
+            shown = w if w.bit_length() <= 128 else f"about 2**{w.bit_length() - 1}"
+            raise LayoutError(f"a computed {what} has a leaf of {w.bit_length()} bits ({shown}); leaves are "
+                              f"64-bit integers (|leaf| <= {MAX_LEAF}), as in C++ CuTe")
+
+
+def _check_compact(shape: Any, right: bool) -> None:
+    """The 64-bit rule for the compact strides of ``shape``, checked before they are computed
+    (their product grows with the rank: stop at the first stride past 64 bits)."""
+    acc = 1
+    leaves = it.flatten_tuple(shape) if type(shape) is tuple else (shape,)
+    for s in reversed(leaves) if right else leaves:
+        if type(s) is not int:
+            return  # a symbolic leaf: its strides are symbolic
+        if s != 1:
+            if acc > MAX_LEAF:
+                check_64bit(1, acc)
+            acc *= s
 
 
 def _normalize(t: Any, what: str, positive: bool, depth: int = 0) -> Any:
@@ -149,10 +208,14 @@ class Layout:
     def __init__(self, shape: Any, stride: Any = None):
         if stride is None:
             shape = _normalize(shape, "shape", True)
+            _check_compact(shape, False)
             stride = it.compact_major(shape)
+            check_64bit(shape, stride)
         elif isinstance(stride, _MajorTag):
             shape = _normalize(shape, "shape", True)
+            _check_compact(shape, stride is LayoutRight)
             stride = stride.strides(shape)
+            check_64bit(shape, stride)
         elif not _canonical(shape, stride):
             try:
                 shape, stride = _pair(shape, stride, 0)
@@ -169,7 +232,10 @@ class Layout:
 
     @classmethod
     def _new(cls, shape: Any, stride: Any) -> Layout:
-        """Trusted constructor for the algebra: no checks."""
+        """Trusted constructor for the algebra: the arguments are well formed; only the 64-bit
+        rule is checked (a computed leaf may have outgrown it)."""
+        if _wide(stride) is not None or _wide(shape) is not None:
+            check_64bit(shape, stride)
         self = object.__new__(cls)
         self._shape = shape
         self._stride = stride
@@ -239,6 +305,8 @@ class Layout:
 
     def __getitem__(self, i: int) -> Layout:
         """Mode ``i`` (CuTe's ``layout<i>``); a scalar layout is its own mode 0."""
+        if type(i) is not int:
+            i = _mode_index(i, self)
         if type(self._shape) is tuple:
             try:
                 return Layout._new(self._shape[i], self._stride[i])
@@ -283,6 +351,31 @@ class Layout:
     def get_1d_coord(self, offset: Any) -> Any:
         """C++'s ``Layout::get_1d_coord``: see :func:`get_1d_coord`."""
         return get_1d_coord(self, offset)
+
+
+def _mode_index(i: Any, layout: Any) -> int:
+    """``i`` as a mode index (an integer, numpy's included), else :class:`CutepyError`."""
+    if type(i) is not bool and (isinstance(i, Integral) or hasattr(i, "__index__")):
+        try:
+            return operator.index(i)
+        except TypeError:
+            pass
+    raise CutepyError(f"a mode index is an integer, got {it.short_repr(i)} for {layout}")
+
+
+def _rank_arg(n: Any, fn: str) -> int:
+    """The target rank ``n`` of ``append``/``prepend``: a non-negative integer within the element
+    limit (the result holds ``n`` modes), else :class:`CutepyError`."""
+    if type(n) is bool or not (isinstance(n, Integral) or hasattr(n, "__index__")):
+        raise CutepyError(f"{fn}: the rank n must be an integer, got {it.short_repr(n)}")
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise CutepyError(f"{fn}: the rank n must be a concrete integer, got {it.short_repr(n)}") from None
+    if n > max_elements():
+        raise CutepyError(f"{fn}: rank {n} is above the element limit of {max_elements()} "
+                          "(raise it with cutepy.limits(max_elements=...))")
+    return n
 
 
 class _MajorTag:
@@ -464,6 +557,7 @@ def select(layout: Layout, *modes: int) -> Layout:
     (4,2):(6,1)
     """
     s, d = _modes(layout, "select")
+    modes = as_int(modes)
     for i in modes:
         if type(i) is not int:
             raise CutepyError(f"select: the mode index {it.short_repr(i)} is not an integer")
@@ -476,6 +570,7 @@ def select(layout: Layout, *modes: int) -> Layout:
 def _mode_range(layout: Any, begin: Any, end: Any, fn: str) -> tuple[tuple, tuple]:
     """The modes (shapes, strides) of ``layout`` after checking ``0 <= begin <= end <= rank``."""
     s, d = _modes(layout, fn)
+    begin, end = as_int(begin), as_int(end)
     if type(begin) is not int or type(end) is not int or not 0 <= begin <= end <= len(s):
         raise CutepyError(f"{fn}: [{it.short_repr(begin)}, {it.short_repr(end)}) "
                           f"is not a mode range of {layout}")
@@ -537,7 +632,7 @@ def append(layout: Layout, x: Layout | None = None, n: int | None = None) -> Lay
     s, d = _modes(layout, "append")
     if n is None:
         return Layout._new(s + (x._shape,), d + (x._stride,))
-    k = max(0, n - len(s))
+    k = max(0, _rank_arg(n, "append") - len(s))
     return Layout._new(s + (x._shape,) * k, d + (x._stride,) * k)
 
 
@@ -554,7 +649,7 @@ def prepend(layout: Layout, x: Layout | None = None, n: int | None = None) -> La
     s, d = _modes(layout, "prepend")
     if n is None:
         return Layout._new((x._shape,) + s, (x._stride,) + d)
-    k = max(0, n - len(s))
+    k = max(0, _rank_arg(n, "prepend") - len(s))
     return Layout._new((x._shape,) * k + s, (x._stride,) * k + d)
 
 
@@ -569,6 +664,7 @@ def replace(layout: Layout, i: int, x: Layout) -> Layout:
     """
     s, d = _modes(layout, "replace")
     x = layout_arg(x, "replace")
+    i = as_int(i)
     if type(i) is not int or not -len(s) <= i < len(s):
         raise CutepyError(f"replace: mode {i} out of range for {layout}")
     s, d = list(s), list(d)

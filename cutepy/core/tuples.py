@@ -17,6 +17,7 @@ cutepy.CutepyError: crd2idx: argument 1 is '4', not an integer or a tuple of int
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -47,6 +48,28 @@ def check_int_tuple(x: Any, fn: str, k: int, basis: bool = False) -> None:
                               "not an integer or a tuple of integers")
 
 
+def as_int(x: Any) -> Any:
+    """``x`` with every numpy integer (an integer-like that ``operator.index`` turns into an
+    ``int``, not a ``bool``) as an ``int``, nested tuples kept; anything else unchanged, for the
+    caller's check to judge. numpy's fixed-width arithmetic would wrap around; Python's does not.
+
+    >>> import numpy as np
+    >>> as_int((np.int8(100), (np.uint64(3), 2.5)))
+    (100, (3, 2.5))
+    """
+    t = type(x)
+    if t is int:
+        return x
+    if t is tuple:
+        return tuple([as_int(v) for v in x])
+    if t is not bool and hasattr(x, "__index__") and not isinstance(x, ScaledBasis):
+        try:
+            return operator.index(x)
+        except TypeError:  # a symbolic integer or an array of several values: left to the check
+            return x
+    return x
+
+
 def _checked(fn: Callable, basis_args: tuple[int, ...] = ()) -> Callable:
     """``fn`` (an algorithm of :mod:`.inttuple`) as cutepy exports it: its arguments checked
     first, named as CuTe names it (``ceil_div`` for ``inttuple.ceil_div_tuple``)."""
@@ -54,6 +77,7 @@ def _checked(fn: Callable, basis_args: tuple[int, ...] = ()) -> Callable:
 
     @functools.wraps(fn)
     def checked(*args: Any) -> Any:
+        args = tuple([as_int(a) for a in args])
         for k, a in enumerate(args, start=1):
             if a is not None or k not in basis_args:
                 check_int_tuple(a, name, k, basis=k in basis_args)

@@ -50,6 +50,7 @@ import numpy as np
 from ..algebra.swizzle import ComposedLayout
 from ..core.errors import CutepyError
 from ..core.layout import Layout
+from ..core.limits import max_elements
 from ..engine import ChainLayout, CompiledLayout, c_strides, dim_offsets
 from ..engine import compile_program as _engine_compile
 from .rewrite import hoist_pads
@@ -289,6 +290,10 @@ def _additive(R: CompiledLayout, low: Sequence[int], ext: Sequence[int]) -> str:
     for d in range(n):
         if not low[d]:
             continue
+        if low[d] + ext[d] > max_elements():  # one offset per index along the dim
+            raise ProgramError(f"checking that a placed block moves as a whole needs {low[d] + ext[d]} "
+                               f"offsets along dim {d}, above the element limit of {max_elements()} "
+                               "(raise it with cutepy.limits(max_elements=...))")
         v = dim_offsets(R.layout, d, n, np.arange(low[d] + ext[d], dtype=np.int64))
         bad = np.nonzero(v[low[d]:] != v[low[d]] + v[: ext[d]])[0]
         if bad.size:

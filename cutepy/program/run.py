@@ -65,6 +65,7 @@ def default_data(program: TracedArray) -> dict[Any, np.ndarray]:
     ([1, 2], [3, 4, 5])
     """
     inputs = _program(program, "default_data").inputs()
+    _check_elements(sum(x.size for x in inputs), "default data for the inputs")
     names = [x.name for x in inputs]
     out: dict[Any, np.ndarray] = {}
     start = 1
@@ -168,6 +169,7 @@ def materialize(compiled: CompiledProgram, data: Data | None = None, fill: Any =
     [0, 3, 1, 4, 2, 5]
     """
     _compiled(compiled, "materialize")
+    _check_elements(compiled.buffer_size, "materializing the buffer")
     data = default_data(compiled.program) if data is None else _mapping(data, "materialize")
     vals = [piece_values(p, data) for p in compiled.pieces]
     dtype = np.result_type(*[v.dtype for v in vals]) if vals else np.int64
@@ -235,6 +237,13 @@ class CheckReport:
         return f"MISMATCH: {self.mismatch}"
 
     __repr__ = __str__
+
+
+def _check_elements(n: int, what: str) -> None:
+    """Refuse, before allocating, ``n`` elements above the element limit (cutepy.core.limits)."""
+    if n > max_elements():
+        raise ProgramError(f"{what} needs {n} elements, above the limit of {max_elements()}; raise it "
+                           "with cutepy.limits(max_elements=...)")
 
 
 def _check_size(program: TracedArray) -> None:

@@ -23,6 +23,8 @@ from typing import Any
 from ..core.errors import CutepyError
 from ..core.inttuple import flatten_tuple as flatten
 from ..core.inttuple import format_tuple, idx2crd, product
+from ..core.layout import MAX_LEAF
+from ..core.limits import max_elements
 from .canvas import Canvas, Panel, text_width
 
 #: Default number of indices shown per axis before eliding.
@@ -42,7 +44,27 @@ def int_size(shape: Any, what: str = "shape") -> int:
             raise CutepyError(
                 f"cannot draw a {what} of symbolic size {n}; substitute numbers for the symbols first"
             ) from None
+    if n > MAX_LEAF:  # C++ indexes a layout with 64-bit integers; so does every picture
+        raise CutepyError(f"cannot draw a {what} of {n} cells ({n.bit_length()} bits): a picture's indices "
+                          "are 64-bit integers, as a layout's are in C++ CuTe")
     return n
+
+
+def check_grid(rows: Axis, cols: Axis) -> None:
+    """Refuse a grid whose cells' 1-D (colexicographic) indices ``m + M*n`` pass 64 bits: a
+    layout is indexed with 64-bit integers in C++ CuTe, and so is every picture."""
+    if rows.size * cols.size - 1 > MAX_LEAF:
+        raise CutepyError(f"cannot draw a {rows.size}x{cols.size} grid: its 1-D indices pass the 64-bit "
+                          "integers a layout is indexed with in C++ CuTe")
+
+
+def check_cells(n: int, what: str) -> None:
+    """Refuse, before allocating, a per-cell array of ``n`` entries above the element limit
+    (:func:`cutepy.limits`, the limit ``offsets()`` uses)."""
+    limit = max_elements()
+    if n > limit:
+        raise CutepyError(f"{what} needs {n} cells, above the element limit of {limit}; raise it with "
+                          "cutepy.limits(max_elements=...) or draw a slice of the layout")
 
 
 @dataclass(frozen=True)
@@ -70,6 +92,7 @@ def make_axis(shape: Any, limit: int | None = DEFAULT_LIMIT, label: Callable[[in
     """An axis over ``shape``, keeping at most ``limit`` indices (``None``: all)."""
     size = int_size(shape)
     if limit is None or size <= limit:
+        check_cells(size, "an axis shown whole")
         return Axis(shape, size, list(range(size)), None, label, coords)
     if limit < 2:
         raise CutepyError(f"an elided axis shows at least 2 indices, got limit {limit}")

@@ -28,7 +28,16 @@ from ..core.inttuple import crd2idx
 from ..core.layout import Layout, append, make_layout
 from .canvas import HStack, Panel, Text, VStack, render
 from .colors import BW_COLORS, EMPTY_COLOR, bank_color, offset_color, thread_color, tile_color
-from .grid import DEFAULT_LIMIT, Axis, GridPanel, coordinate_label, int_size, make_axis
+from .grid import (
+    DEFAULT_LIMIT,
+    Axis,
+    GridPanel,
+    check_cells,
+    check_grid,
+    coordinate_label,
+    int_size,
+    make_axis,
+)
 from .view import as_layout_like, fmt, grid_shapes, plain_value, values_at
 
 #: ``color`` may be one of these names or a function ``(m, n, value) -> CSS colour``.
@@ -38,7 +47,8 @@ ColorSpec = str | Callable[[int, int, Any], str]
 
 
 def _cells(rows: Axis, cols: Axis) -> list[list[int]]:
-    """1-D (colexicographic) indices of the shown cells, row by row."""
+    """1-D (colexicographic) indices of the shown cells, row by row (64-bit integers, as C++'s)."""
+    check_grid(rows, cols)
     return [[m + rows.size * n for n in cols.shown] for m in rows.shown]
 
 
@@ -207,6 +217,8 @@ def first_owners(tv: Any, tile_mn: Any) -> tuple[list[int], list[int], Any, Any]
     m_shape, n_shape = _tile_shape(tile_mn)
     M, N = int_size(m_shape), int_size(n_shape)
     T, V = int_size(tv.shape[0]), int_size(tv.shape[1])
+    check_cells(T * V, f"the TV layout {tv}")  # one value per (thread, value) and per cell, below
+    check_cells(M * N, f"the {M}x{N} tile")
     vals = [plain_value(tv(j)) for j in range(T * V)]  # index j = t + T*v
     idx = [v if type(v) is int else crd2idx(v, (m_shape, n_shape)) for v in vals]  # (m, n) coordinates
     for k, i in enumerate(idx):

@@ -30,7 +30,7 @@ from typing import Any, TextIO
 
 from ..core.errors import CutepyError
 from ..core.layout import Layout, group, size
-from .grid import Axis, int_size, make_axis
+from .grid import Axis, check_grid, int_size, make_axis
 from .view import as_layout_like
 
 #: Rows (and columns) a table shows before eliding the middle ones.
@@ -108,6 +108,7 @@ def layout_table(layout: Any, limit: int | None = TABLE_LIMIT) -> str:
         )
     rax, cax = make_axis(rows, limit, coords=False), make_axis(cols, limit, coords=False)
     width = num_digits(_cosize(obj)) + 2
+    check_grid(rax, cax)
     values = [[obj(m + rows * n) for n in cax.shown] for m in rax.shown]  # plain Python: no numpy
     if not all(type(v) is int for row in values for v in row):
         raise CutepyError(f"print_layout needs integer offsets; {obj} has basis or symbolic strides")

@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import CutepyError
+from ..core.layout import MAX_LEAF
 from .canvas import HStack, Panel, Text, VStack, render
 from .colors import PAD_COLOR, tile_color
 from .grid import GridPanel, make_axis
@@ -128,7 +129,9 @@ def _logical_panel(arr: Any, max_rows: int | None, max_cols: int | None) -> Grid
 
     rows = make_axis(row_shape, max_rows, label=names, coords=False)
     cols = make_axis(col_shape, max_cols)
-    r, c = np.meshgrid(rows.shown, cols.shown, indexing="ij")
+    # int64 even where an axis shows nothing (a dim of 0: an empty list would mesh as float64)
+    r, c = np.meshgrid(np.asarray(rows.shown, dtype=np.int64), np.asarray(cols.shown, dtype=np.int64),
+                       indexing="ij")
     if rank == 0:
         coords: list[np.ndarray] = []
         offs = np.zeros(r.shape, dtype=np.int64)
@@ -224,6 +227,10 @@ def xla_panel(shape: Any, *, max_rows: int | None = 32, max_cols: int | None = 3
     head = Text(str(shape), 13, weight="bold")
     if not shape.type.is_array_type:
         return VStack([head, Text(f"{shape.element_type}: no elements to draw")])
+    total = _xla().buffer_elements(shape)
+    if total > MAX_LEAF:  # a picture indexes cells with 64-bit integers, as C++ indexes a layout
+        raise CutepyError(f"cannot draw {shape}: its buffer has {total} slots ({total.bit_length()} bits), "
+                          "beyond 64-bit offsets")
     sz = _xla().sizes(shape)
     info = Text(f"bytes: dense {sz.dense}, XLA ArraySize {sz.array_size}, tiled {sz.nested} "
                 f"({sz.padding_overhead:.0f}% padding)", 11, color="#333333")

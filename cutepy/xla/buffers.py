@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import CutepyError
+from ..core.limits import max_elements
 from .compile import compile_details
 from .parser import as_array_shape
 from .shape import ArrayShape, Shape
@@ -67,6 +68,9 @@ def _packing(arr: ArrayShape) -> int:
 
 def _offsets(arr: ArrayShape) -> tuple[np.ndarray, int]:
     compiled = compile_details(arr)
+    if compiled.buffer_size > max_elements():  # the buffer is allocated slot by slot
+        raise CutepyError(f"{arr} has a buffer of {compiled.buffer_size} slots, above the element limit of "
+                          f"{max_elements()}; raise it with cutepy.limits(max_elements=...)")
     return compiled.offsets(), compiled.buffer_size
 
 

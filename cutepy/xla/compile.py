@@ -263,8 +263,11 @@ def compile_details(shape: Shape | str) -> XlaCompiledLayout:
     size = compiled.buffer_size
     if 0 in arr.bounds:
         size = 0
+    layout = compiled.layout
+    if not arr.bounds and type(layout) is Layout and layout.size() == 1 and layout(0) == 0:
+        layout = Layout._new((), ())  # a scalar: C++'s rank-0 layout, called with the empty coordinate
     return XlaCompiledLayout(
-        compiled.layout,
+        layout,
         tuple(arr.bounds),
         compiled.domain,
         size,

@@ -21,9 +21,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.errors import CutepyError
+from ..core.limits import max_elements
 from ..engine import MAX_ARRAY_DIMS
 from .padding import max_rank
 from .parser import as_array_shape
+from .semantics import buffer_elements
 from .shape import COMBINE_DIM, Shape
 
 #: Value the reference model stores in padding slots.
@@ -67,6 +69,10 @@ def reference_buffer(shape: Shape | str) -> np.ndarray:
     """
     arr = as_array_shape(shape)
     dims = arr.concrete_bounds("reference_buffer()")
+    slots = buffer_elements(arr)
+    if slots > max_elements():  # the model holds the whole padded buffer
+        raise CutepyError(f"the reference model of {arr} needs a buffer of {slots} slots, above the element "
+                          f"limit of {max_elements()} (raise it with cutepy.limits(max_elements=...))")
     if max_rank(arr) > MAX_ARRAY_DIMS:
         raise CutepyError(f"the reference model of {arr} needs {max_rank(arr)}-dimensional arrays; "
                           f"numpy allows at most {MAX_ARRAY_DIMS}")

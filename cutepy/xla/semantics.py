@@ -176,6 +176,8 @@ def linear_indices(shape: Shape | str, limit: int = MAX_TABLE_ELEMENTS) -> np.nd
         raise CutepyError(f"linear_indices() of {arr}: {n} elements pass the limit of {limit} "
                           "(cutepy.engine.MAX_TABLE_ELEMENTS; pass limit= to raise it)")
     dtype = _index_dtype(arr)
+    if n == 0:  # no element; the coordinate grids of the other dims would still broadcast to their product
+        return np.zeros(logical, dtype=dtype)
     grids = [
         np.arange(d, dtype=np.int64).astype(dtype).reshape([-1 if j == i else 1 for j in range(rank)])
         for i, d in enumerate(logical)

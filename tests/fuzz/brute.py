@@ -201,13 +201,15 @@ def check_max_common(R: Any, A: Any, B: Any) -> None:
 
 
 def check_max_common_vector(n: int, A: Any, B: Any) -> None:
-    """C++: the stride-1 prefix of ``coalesce(A o right_inverse(B))``: for ``j < n``, the
-    index ``i`` with ``B(i) == j`` exists and ``A(i) == j``."""
-    where: dict = {}
+    """C++: the stride-1 prefix of ``coalesce(A o right_inverse(B))``: for ``j < n``, an index
+    ``i`` with ``B(i) == j`` and ``A(i) == j`` exists (C++'s ``max_common_layout`` post-condition;
+    where B is not one-to-one, any of the indices it sends to ``j`` may be the one)."""
+    both: set = set()
     for i, x in enumerate(table(B)):
-        where.setdefault(x, i)
+        if x == evaluate(A, i):
+            both.add(x)
     for j in bounded(n):
-        require(j in where and evaluate(A, where[j]) == j, f"max_common_vector({A}, {B}) = {n} at {j}")
+        require(j in both, f"max_common_vector({A}, {B}) = {n} at {j}")
 
 
 def check_coalesce(R: Any, A: Any) -> None:

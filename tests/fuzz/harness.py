@@ -41,7 +41,7 @@ ROOT = str(paths.ROOT)
 
 SURFACES = (
     "parse", "construct", "evaluate", "algebra", "xla", "proofs", "symbolic", "programs",
-    "pictures", "cli", "threads",
+    "pictures", "cli", "threads", "edge64", "numpy", "ranks",
 )
 
 # results of pictures and the CLI larger than this are a failure to elide
@@ -119,7 +119,8 @@ def call_repr(name: str, *args: Any) -> str:
 # -- generators ------------------------------------------------------------------------------
 
 BAD_INTS: list[Any] = [0, -1, -4, 2.5, 4.0, True, False, None, "4", 2**70, 10**4400,
-                       np.int64(4), float("nan"), (), 1j]
+                       np.int64(4), float("nan"), (), 1j, np.array([2, 3]), np.float64(2.0), np.uint64(2**63),
+                       np.int8(-3), 2**63, -(2**63)]
 
 
 def rshape(rng: random.Random, budget: int = 64, depth: int = 2) -> Any:
@@ -689,6 +690,24 @@ def gen_symbolic(rng: random.Random) -> Case:
 def gen_programs(rng: random.Random) -> Case:
     import cutepy.program as cp
 
+    if rng.random() < 0.1:  # huge arrays: a size refusal, never a MemoryError (issue 25)
+        n = rng.choice([2**20, 2**31, 2**40, 2**61])
+        pad = rng.choice([1, 2, 2**20])
+        steps = [f"pad({pad})", rng.choice(["reshape", "transpose"])]
+        last = rng.choice(["to_layout", "materialize"])
+        steps.append(last)
+
+        def call_big() -> Any:
+            a = cp.pad(cp.trace((n,), "y"), pad)
+            total = n + 2 * pad
+            if total % 2 == 0 and steps[1] == "reshape":
+                a = a.reshape(2, total // 2)
+            else:
+                a = a.reshape(1, total).T
+            return cp.materialize(cp.to_layout(a)) if last == "materialize" else cp.to_layout(a)
+
+        return Case("programs", "huge", f"to_layout of trace(({n},)) with {steps}", call_big, None)
+
     rank = rng.randint(1, 3)
     shape = tuple(rng.randint(1, 5) for _ in range(rank))
     bad_shape = rng.random() < 0.15
@@ -737,26 +756,40 @@ def gen_programs(rng: random.Random) -> Case:
 def gen_pictures(rng: random.Random) -> Case:
     from cutepy import viz
 
-    fname = rng.choice(["layout_table", "print_layout", "to_latex", "layout_svg", "xla_svg"])
-    huge = rng.random() < 0.05
+    fname = rng.choice(["layout_table", "print_layout", "to_latex", "layout_svg", "xla_svg", "tv_layout_svg"])
+    huge = rng.random() < 0.1
+    tile: Any = None
     if fname == "xla_svg":
         arg: Any = rng.choice(["f32[3,5]{1,0:T(2,2)}", "bf16[16,256]{1,0:T(8,128)(2,1)}",
-                               "f32[100000,100000]{1,0}", "f32[1000,1000]{0,1:T(8,128)}"])
-    elif huge:
+                               "f32[100000,100000]{1,0}", "f32[1000,1000]{0,1:T(8,128)}",
+                               "f8e4m3fn[1,1000,1000,5,<=1000,0]{5,4,1,2,0,3}",
+                               "f32[4,4]{1,0:T(4611686018427387904)}",
+                               "u32[]{:T(128)}", "f32[0,1000000]{1,0}", "f32[3,5]{1,0:T(2,1099511627776)}"])
+    elif huge:  # large, and near the 64-bit edge (issue 25)
         arg = rng.choice([Layout((2**20, 2**20)), Layout(2**40), Layout((1000, 1000)),
                           Layout((100000, 100000)),
-                          ComposedLayout(Swizzle(3, 4, 3), 0, Layout((4096, 4096), (4096, 1)))])
+                          ComposedLayout(Swizzle(3, 4, 3), 0, Layout((4096, 4096), (4096, 1))),
+                          Layout((4294967296, 2147483648, 2, 2**63 - 1), (2, -1, -1, 2**63 - 1)),
+                          Layout((2, 2**63 - 1), (-1, 0)), Layout((2**62, 2), (1, 2**62)),
+                          Layout(((2**31, 2**31), 4), ((1, 2**31), 0))])
+        tile = rng.choice([(3, 5), (2**62, 2), (4, 2**40), (2, 2)])
     else:
         arg = rlayout(rng, 64)
         if rng.random() < 0.5:
             shp = (rng.randint(1, 8), rng.randint(1, 8))
             arg = Layout(shp, rstride_like(rng, shp))
 
+    if fname == "tv_layout_svg" and tile is None:
+        arg = Layout((rng.randint(1, 8), rng.randint(1, 4)), (rng.randint(0, 4), rng.randint(0, 8)))
+        tile = (rng.randint(1, 8), rng.randint(1, 8))
+
     def call() -> Any:
         if fname == "print_layout":
             buf = io.StringIO()
             viz.print_layout(arg, file=buf)
             return buf.getvalue()
+        if fname == "tv_layout_svg":
+            return viz.tv_layout_svg(arg, tile)
         return getattr(viz, fname)(arg)
 
     def check(R: Any) -> None:
@@ -766,7 +799,8 @@ def gen_pictures(rng: random.Random) -> Case:
             for i in range(brute.size(arg)):
                 brute.require(str(brute.evaluate(arg, i)) in R, f"{fname}({arg}) misses offset of index {i}")
 
-    return Case("pictures", fname, call_repr(f"viz.{fname}", arg), call, check)
+    repro = call_repr(f"viz.{fname}", *((arg, tile) if fname == "tv_layout_svg" else (arg,)))
+    return Case("pictures", fname, repro, call, check)
 
 
 def run_cli(argv: list[str]) -> tuple[int, str, str]:
@@ -857,14 +891,324 @@ def gen_threads(rng: random.Random) -> Case:
                 lambda errs: brute.require(not errs, "; ".join(errs[:3])))
 
 
+# -- issue 25: the 64-bit edge, numpy arguments, huge ranks -------------------------------------
+
+MAX_LEAF = (1 << 63) - 1
+EDGE_LEAVES = [1, 2, 3, 2**20, 2**31, 2**32, 2**32 + 1, 2**40, 2**53, 2**53 + 1, 2**61, 2**62, 2**62 + 1,
+               2**63 - 1]
+
+
+def fits64(R: Any) -> bool:
+    """Every integer of a built value (layouts, composed layouts, tuples of them) fits 64 bits."""
+    if isinstance(R, ComposedLayout):
+        return fits64(R.inner) and all(-MAX_LEAF <= x <= MAX_LEAF for x in brute.leaves(R.offset)
+                                       if type(x) is int)
+    if isinstance(R, tuple):
+        return all(fits64(x) for x in R)
+    if isinstance(R, Layout):
+        vals = [x for x in brute.leaves(R.shape)] + [
+            x.value if brute.is_basis(x) else x for x in brute.leaves(R.stride)]
+        return all(-MAX_LEAF <= x <= MAX_LEAF for x in vals if type(x) is int)
+    return True
+
+
+def check_built(R: Any, what: str) -> None:
+    """A built value obeys the 64-bit rule and what it prints reads back as itself."""
+    brute.require(fits64(R), f"{what} = {py(R)[:200]} has a leaf beyond 64 bits")
+    for x in (R if isinstance(R, tuple) else (R,)):
+        if isinstance(x, Layout) and all(type(d) is int for d in brute.leaves(x.stride)):
+            valid(x, what)
+            brute.require(cutepy.parse(str(x)) == x, f"{what} = {x} does not read back from its text")
+
+
+def edge_layout(rng: random.Random, max_rank: int = 3) -> Layout:
+    shape = tuple(rng.choice([1, 2, 3, 4, 2**20, 2**31, 2**32]) for _ in range(rng.randint(1, max_rank)))
+    stride = tuple(rng.choice([0, rng.choice(EDGE_LEAVES), -rng.choice(EDGE_LEAVES)]) for _ in shape)
+    return Layout(shape, stride)
+
+
+EDGE_OPS = {
+    "coalesce": lambda A, B: cutepy.coalesce(A), "composition": lambda A, B: cutepy.composition(A, B),
+    "complement": lambda A, B: cutepy.complement(A), "right_inverse": lambda A, B: cutepy.right_inverse(A),
+    "left_inverse": lambda A, B: cutepy.left_inverse(A),
+    "logical_product": lambda A, B: cutepy.logical_product(A, B),
+    "blocked_product": lambda A, B: cutepy.blocked_product(A, B),
+    "raked_product": lambda A, B: cutepy.raked_product(A, B),
+    "logical_divide": lambda A, B: cutepy.logical_divide(A, B),
+    "zipped_divide": lambda A, B: cutepy.zipped_divide(A, B),
+    "make_layout_like": lambda A, B: cutepy.make_layout_like(A),
+    "make_fragment_like": lambda A, B: cutepy.make_fragment_like(A),
+    "make_ordered_layout": lambda A, B: cutepy.make_ordered_layout(A.shape, B.stride[:1] * brute.rank(A)),
+    "upcast": lambda A, B: cutepy.upcast(A, 2), "downcast": lambda A, B: cutepy.downcast(A, 2**31),
+    "max_common_layout": lambda A, B: cutepy.max_common_layout(A, B),
+    "max_common_vector": lambda A, B: cutepy.max_common_vector(A, A),
+    "tile_to_shape": lambda A, B: cutepy.tile_to_shape(A, (2**40, 2**30)),
+    "nullspace": lambda A, B: cutepy.nullspace(A), "filter": lambda A, B: cutepy.filter(A),
+    "make_layout": lambda A, B: cutepy.make_layout(A, B),
+    "swizzled": lambda A, B: cutepy.composition(ComposedLayout(Swizzle(2, 3, 3), 0, A), B),
+    "slice": lambda A, B: cutepy.slice_and_offset((None,) + (1,) * (brute.rank(A) - 1), A)
+    if brute.rank(A) > 1 else cutepy.slice_and_offset(1, A),
+}
+
+
+def gen_edge64(rng: random.Random) -> Case:
+    kind = rng.random()
+    if kind < 0.35:  # the algebra on layouts near the edge: results obey the same rule
+        op = rng.choice(sorted(EDGE_OPS))
+        A, B = edge_layout(rng), edge_layout(rng, 2)
+        fn = EDGE_OPS[op]
+        return Case("edge64", op, f"{op}: {call_repr('f', A, B)}", lambda: fn(A, B),
+                    lambda R: check_built(R, f"{op}({A}, {B})"))
+    if kind < 0.55:  # compact strides computed from a shape
+        shape = tuple(rng.choice(EDGE_LEAVES[:9]) for _ in range(rng.randint(1, 5)))
+        right = rng.random() < 0.5
+        order = list(reversed(range(len(shape)))) if right else list(range(len(shape)))
+        want, acc = [0] * len(shape), 1
+        for k in order:
+            want[k] = 0 if shape[k] == 1 else acc
+            acc *= shape[k]
+        ok = max(want) <= MAX_LEAF
+
+        def check_compact(R: Any, want: list = want, ok: bool = ok) -> None:
+            brute.require(ok, f"compact strides {want} past 64 bits were accepted as {R}")
+            brute.require(R.stride == tuple(want), f"compact layout {R}, want strides {want}")
+            check_built(R, "Layout")
+
+        tag = cutepy.LayoutRight if right else cutepy.LayoutLeft
+        return Case("edge64", "compact", f"Layout({shape}, {tag})", lambda: Layout(shape, tag),
+                    check_compact, malformed=not ok)
+    if kind < 0.8:  # exact offsets at any stride (a float length once cut them short)
+        s = rng.randint(1, 6)
+        L = Layout(s, rng.choice([rng.choice(EDGE_LEAVES), -rng.choice(EDGE_LEAVES)]))
+        X: Any = L
+        if rng.random() < 0.4:
+            X = ComposedLayout(Swizzle(rng.randint(0, 3), rng.randint(0, 4), 3),
+                               rng.choice([0, 1, 2**62, -(2**62), MAX_LEAF - 4, -MAX_LEAF]), L)
+        want = brute.table(X)
+        reach = [X.offset + L(i) for i in range(s)] if isinstance(X, ComposedLayout) else want
+        fits = all(-MAX_LEAF <= v <= MAX_LEAF for v in want + reach)
+
+        def check_off(R: Any, X: Any = X, want: list = want, fits: bool = fits) -> None:
+            brute.require(fits, f"{X}.offsets() passed int64 and gave {R.tolist()}")
+            brute.require(R.tolist() == want, f"{X}.offsets() = {R.tolist()}, want {want}")
+
+        return Case("edge64", "offsets", f"{py(X)}.offsets()", lambda: X.offsets(), check_off,
+                    malformed=not fits)
+    if kind < 0.9:  # text with numbers near the edge
+        pool = EDGE_LEAVES + [2**63, 2**64, 1099516127776]
+        leaves = [str(rng.choice(pool)) for _ in range(rng.randint(1, 4))]
+        text = "(" + ",".join(leaves) + ")"
+        if rng.random() < 0.3:
+            text = f"Sw<3,3,3> o {rng.choice([2**62, 2**63 - 1, 2**63, -(2**63)])} o {text}"
+        elif rng.random() < 0.3:
+            text = "(" + ",".join(["2"] * rng.choice([10, 63, 64, 1000, 20000])) + ")"
+
+        def check_text(R: Any, text: str = text) -> None:
+            check_built(R, f"parse({text[:60]!r})")
+
+        return Case("edge64", "parse", call_repr("cutepy.parse", text), lambda: cutepy.parse(text),
+                    check_text,
+                    malformed=True)
+    # XLA shapes whose tiles pass 64 bits
+    from cutepy import xla
+
+    big = rng.choice([2**20, 2**40, 2**62, 4611686018427387904, 1099511627776])
+    text = rng.choice([
+        f"s32[1,1]{{0,1:T(8)(2,*,1,2,8)(8,2,{big},8,{big})}}",
+        f"s64[]{{:T(4)(128,{big},8,8)(128,{big},256,8)}}",
+        f"f32[4,4]{{1,0:T({big})}}", f"f32[3,5]{{1,0:T(2,{big})}}", f"u32[]{{:T({big})}}",
+        f"f32[{big},2]{{1,0:T(8,128)}}",
+    ])
+    op = rng.choice(["compile", "report", "offsets_at", "linear_index", "xla_svg", "pack"])
+    if op == "pack" and f"[{big}," in text:  # the harness would build the huge logical array itself
+        op = "compile"
+
+    def call_x() -> Any:
+        if op == "compile":
+            return xla.compile_details(text)
+        if op == "report":
+            return xla.report(text)
+        if op == "xla_svg":
+            from cutepy import viz
+
+            return viz.xla_svg(text)
+        if op == "pack":
+            arr = xla.parse_shape(text)
+            return xla.pack(np.zeros(arr.bounds, np.uint32 if text[0] in "uf" else np.int64), text)
+        if op == "offsets_at":
+            c = xla.compile_details(text)
+            zero = (0,) * len(c.logical_shape)
+            return c, c.offsets_at([list(zero)]), xla.linear_index(text, zero)
+        return xla.linear_index(text, (0,) * xla.parse_shape(text).rank)
+
+    def check_x(R: Any) -> None:
+        if op == "compile":
+            built = R.layout if isinstance(R.layout, Layout) else tuple(R.layout.stages)
+            check_built(built, f"compile({text})")
+        elif op == "offsets_at":
+            c, got, want = R
+            brute.require(int(got[0]) == want, f"offsets_at of {text} at 0 is {got}, linear_index {want}")
+        elif op in ("report", "xla_svg"):
+            brute.require(isinstance(R, str) and len(R) < MAX_TEXT, f"{op}({text}): not elided text")
+
+    return Case("edge64", f"xla.{op}", f"xla {op} {text!r}", call_x, check_x)
+
+
+NP_TYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, np.intp]
+
+
+def gen_numpy(rng: random.Random) -> Case:
+    """numpy arguments: its integers are integers (the same answer as the ``int``), anything else
+    (arrays of several values, floats, bools) a CutepyError."""
+    t = rng.choice(NP_TYPES)
+    A = rlayout(rng, 64, neg=False)
+    r = brute.rank(A)
+    kind = rng.random()
+
+    def np_tuple(x: Any, conv: Callable[[int], Any]) -> Any:
+        return tuple(np_tuple(v, conv) for v in x) if isinstance(x, tuple) else conv(x)
+
+    if kind < 0.3:  # numpy integers as leaves: the same layout
+        same_rng = rng.random() < 0.5
+        conv: Callable[[int], Any] = (lambda v: t(v)) if same_rng else (lambda v: np.array(v, dtype=t))
+
+        def check_same(R: Any) -> None:
+            brute.require(R == A and hash(R) == hash(A) and str(R) == str(A),
+                          f"numpy leaves gave {R}, want {A}")
+            brute.require(all(type(x) is int for x in brute.leaves(R.stride)), f"{R} keeps numpy leaves")
+
+        return Case("numpy", "Layout",
+                    f"Layout(np_tuple({py(A.shape)}), np_tuple({py(A.stride)})) as {t.__name__}",
+                    lambda: Layout(np_tuple(A.shape, conv), np_tuple(A.stride, conv)), check_same)
+    if kind < 0.45:  # arrays, floats and bools are not integers
+        bad = rng.choice([np.array([2, 3]), np.array([[1]]), np.float64(2.0), np.bool_(True), np.array([]),
+                          np.array(2.5), np.float32(4)])
+        where = rng.choice(["shape", "stride", "both", "offset", "index", "n"])
+
+        def call_bad() -> Any:
+            if where == "shape":
+                return Layout((2, bad), (1, 2))
+            if where == "stride":
+                return Layout((2, 3), (1, bad))
+            if where == "both":
+                return Layout(bad, bad)
+            if where == "offset":
+                return ComposedLayout(Swizzle(1, 0, 1), bad, A)
+            if where == "index":
+                return A[bad]
+            return cutepy.append(A, None, bad)
+
+        return Case("numpy", f"bad {where}", f"{where} = {py(bad)} for {py(A)}", call_bad, None,
+                    malformed=True)
+    # numpy integers as the other arguments of the algebra: the same answer as the ints
+    i = rng.randrange(r)
+    ops: list[tuple[str, Callable[[Any], Any]]] = [
+        ("get", lambda c: cutepy.get(A, c(i))), ("getitem", lambda c: A[c(i)]),
+        ("select", lambda c: cutepy.select(A, c(i))), ("take", lambda c: cutepy.take(A, c(0), c(i + 1))),
+        ("group", lambda c: cutepy.group(A, c(0), c(i + 1))),
+        ("append", lambda c: cutepy.append(A, None, c(r + 2))),
+        ("prepend", lambda c: cutepy.prepend(A, None, c(r + 1))),
+        ("complement", lambda c: cutepy.complement(cutepy.filter(A), c(brute.cosize(A) * 2))),
+        ("composition", lambda c: cutepy.composition(A, c(brute.size(A)))),
+        ("logical_divide", lambda c: cutepy.logical_divide(A, c(1))),
+        ("upcast", lambda c: cutepy.upcast(A, c(1))), ("downcast", lambda c: cutepy.downcast(A, c(2))),
+        ("tile_to_shape", lambda c: cutepy.tile_to_shape(A, np_tuple(A.shape, c))),
+        ("call", lambda c: A(c(rng_i))),
+        ("offsets", lambda c: A.offsets(np.array([rng_i], dtype=t)).tolist()),
+        ("make_ordered_layout", lambda c: cutepy.make_ordered_layout(np_tuple(A.shape, c))),
+        ("slice", lambda c: cutepy.slice_and_offset(c(rng_i), A)),
+        ("crd2idx", lambda c: cutepy.crd2idx(c(rng_i), np_tuple(A.shape, c), np_tuple(A.stride, c))),
+    ]
+    rng_i = rng.randrange(brute.size(A))
+    name, f = rng.choice(ops)
+
+    def fitted(v: int) -> Any:  # a value of the drawn numpy type, or int64 where it does not fit
+        info = np.iinfo(t)
+        return t(v) if info.min <= v <= info.max else np.int64(v)
+
+    def call_np() -> Any:
+        try:
+            want: Any = ("ok", f(int))
+        except CutepyError as e:
+            want = ("error", type(e).__name__)
+        try:
+            got: Any = ("ok", f(fitted))
+        except CutepyError as e:
+            got = ("error", type(e).__name__)
+        return want, got
+
+    def check_np(R: Any) -> None:
+        want, got = R
+        brute.require(str(want) == str(got), f"{name} with {t.__name__}: {got}, with int: {want}")
+
+    return Case("numpy", name, f"{name} on {py(A)} with {t.__name__} arguments", call_np, check_np)
+
+
+# an operation must finish within this many seconds at any rank the generator draws (20000 at most)
+RANK_SECONDS = 2.0
+
+
+def gen_ranks(rng: random.Random) -> Case:
+    """Huge ranks: mostly size-1 modes (any number of them is a fine layout), a few real ones.
+    Each operation is near-linear: it must answer within RANK_SECONDS, and right."""
+    r = rng.choice([1000, 4000, 8000, 20000])
+    shape = [1] * r
+    for _ in range(rng.randint(0, 3)):  # at most 64 elements: the model's checks stay cheap
+        shape[rng.randrange(r)] = rng.choice([2, 3, 4])
+    stride = [rng.choice([0, 1, 2, 4, rng.randint(0, 10**6)]) for _ in range(r)]
+    A = Layout(tuple(shape), tuple(stride))
+    small = rinjective(rng, 8)
+    ops: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {
+        "str+parse": (lambda: cutepy.parse(str(A)), lambda R: brute.require(R == A, "parse(str(A)) != A")),
+        "Layout(shape)": (lambda: Layout(tuple(shape)), lambda R: check_built(R, "Layout(shape)")),
+        "LayoutRight": (lambda: Layout(tuple(shape), cutepy.LayoutRight),
+                        lambda R: check_built(R, "LayoutRight")),
+        "offsets": (lambda: A.offsets(), lambda R: brute.require(R.tolist() == brute.table(A), "offsets")),
+        "make_layout_like": (lambda: cutepy.make_layout_like(A), lambda R: valid(R, "make_layout_like")),
+        "make_ordered_layout": (lambda: cutepy.make_ordered_layout(tuple(shape), tuple(stride)),
+                                lambda R: valid(R, "make_ordered_layout")),
+        "max_common_vector": (lambda: cutepy.max_common_vector(A, A),
+                              lambda R: brute.check_max_common_vector(R, A, A)),
+        "coalesce": (lambda: cutepy.coalesce(A), lambda R: brute.check_coalesce(R, A)),
+        "filter": (lambda: cutepy.filter(A), lambda R: brute.check_filter(R, A)),
+        "composition": (lambda: cutepy.composition(A, small),
+                        lambda R: brute.check_composition(R, A, small)),
+        "right_inverse": (lambda: cutepy.right_inverse(A), lambda R: brute.check_right_inverse(R, A)),
+        "append": (lambda: cutepy.append(A, None, r + 3),
+                   lambda R: brute.require(brute.rank(R) == r + 3, "rank")),
+        "hash+eq": (lambda: hash(A) == hash(Layout(A.shape, A.stride)), lambda R: brute.require(R, "hash")),
+        "flatten+size+cosize": (lambda: (cutepy.flatten(A), cutepy.size(A), cutepy.cosize(A)),
+                                lambda R: brute.require(R[1] == brute.size(A) and R[2] == brute.cosize(A),
+                                                        "size")),
+        "logical_divide": (lambda: cutepy.logical_divide(A, Layout(1)),
+                           lambda R: brute.check_same_image(R, A, "logical_divide")),
+    }
+    name = rng.choice(sorted(ops))
+    fn, law = ops[name]
+
+    def call_timed() -> Any:
+        t0 = time.perf_counter()
+        R = fn()
+        return R, time.perf_counter() - t0
+
+    def check_timed(R: Any) -> None:
+        value, seconds = R
+        brute.require(seconds < RANK_SECONDS, f"{name} took {seconds:.2f} s at rank {r}")
+        law(value)
+
+    return Case("ranks", name, f"{name} at rank {r} (seeded layout of {r} modes)", call_timed, check_timed)
+
+
 GENERATORS: dict[str, Callable[[random.Random], Case]] = {
     "parse": gen_parse, "construct": gen_construct, "evaluate": gen_evaluate, "algebra": gen_algebra,
     "xla": gen_xla, "proofs": gen_proofs, "symbolic": gen_symbolic, "programs": gen_programs,
-    "pictures": gen_pictures, "cli": gen_cli, "threads": gen_threads,
+    "pictures": gen_pictures, "cli": gen_cli, "threads": gen_threads, "edge64": gen_edge64,
+    "numpy": gen_numpy, "ranks": gen_ranks,
 }
 # relative weights: the cheap, varied surfaces get more calls
 WEIGHTS = {"parse": 12, "construct": 10, "evaluate": 8, "algebra": 30, "xla": 12, "proofs": 6,
-           "symbolic": 4, "programs": 5, "pictures": 5, "cli": 6, "threads": 1}
+           "symbolic": 4, "programs": 5, "pictures": 5, "cli": 6, "threads": 1, "edge64": 10, "numpy": 8,
+           "ranks": 2}
 
 
 # -- the runner ---------------------------------------------------------------------------------
