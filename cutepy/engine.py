@@ -83,7 +83,7 @@ def linear_layout(shape: Sequence[int], strides: Sequence[int]) -> Layout:
         return Layout._new(1, 0)
     s = tuple(reversed(tuple(shape)))
     d = tuple(reversed(tuple(strides)))
-    return Layout._new(s, d)
+    return Layout._grown(s, d)
 
 
 def transpose_layout(shape: Sequence[int], perm: Sequence[int]) -> Layout:
@@ -376,7 +376,7 @@ def compile_program(logical_shape: Sequence[int], steps: Sequence[Step], trim: b
         k0 += 1
     cur = list(domain)
     # re-apply the leading transposes on the widened domain
-    head = Layout._new(tuple(domain), tuple(c_strides(domain))) if n else Layout._new(1, 0)
+    head = Layout._grown(tuple(domain), tuple(c_strides(domain))) if n else Layout._grown(1, 0)
     pre_perm = _compose_perms(steps[:k0], n)
     if pre_perm != list(range(n)):
         head = composition(transpose_layout(cur, pre_perm), head)

@@ -82,7 +82,7 @@ def upcast(layout: Any, n: int) -> Any:
         layout = layout_arg(layout, "upcast")
     _int_strides(layout, "upcast")
     s, d = _up(layout.shape, layout.stride, n, layout)
-    return Layout._new(s, d)
+    return Layout._grown(s, d)
 
 
 def _down(s: Any, d: Any, n: int) -> tuple[Any, Any]:
@@ -123,7 +123,7 @@ def downcast(layout: Any, n: int) -> Any:
         raise AdmissibilityError(f"downcast of {layout} by {n}: no mode has stride 1 "
                                  "(C++: Downcast requires adjacent elements)")
     s, d = _down(layout.shape, stride, n)
-    return Layout._new(s, d)
+    return Layout._grown(s, d)
 
 
 def recast_layout(layout: Any, old_bits: int, new_bits: int) -> Any:
@@ -173,7 +173,7 @@ def make_layout_like(layout: Layout) -> Layout:
         layout = layout_arg(layout, "make_layout_like")
     _int_strides(layout, "make_layout_like")
     shape, stride = layout.shape, layout.stride
-    return Layout._new(shape, it.compact_order_tuple(it.filter_zeros_tuple(stride, shape), stride))
+    return Layout._grown(shape, it.compact_order_tuple(it.filter_zeros_tuple(stride, shape), stride))
 
 
 def make_ordered_layout(shape: Any, order: Any = None) -> Layout:
@@ -191,10 +191,10 @@ def make_ordered_layout(shape: Any, order: Any = None) -> Layout:
     """
     shape = Layout(shape).shape
     if order is None:
-        return Layout._new(shape, it.compact_major(shape))
+        return Layout._grown(shape, it.compact_major(shape))
     order = as_int(order)
     check_int_tuple(order, "make_ordered_layout", 2)
-    return Layout._new(shape, it.compact_order_tuple(shape, order))
+    return Layout._grown(shape, it.compact_order_tuple(shape, order))
 
 
 def basis_as_int(L: Layout) -> Layout:
@@ -245,13 +245,13 @@ def make_fragment_like(layout: Any, dtype: Any = None) -> Layout:
     if dtype is not None:
         raise CutepyError(f"make_fragment_like: a dtype makes a register tensor; pass a tensor, not {layout}")
     if type(layout) is not Layout:
-        return Layout._new(Layout(layout).shape, it.compact_major(Layout(layout).shape))
+        return Layout._grown(Layout(layout).shape, it.compact_major(Layout(layout).shape))
     shape, stride = layout.shape, layout.stride
     leaves = it.flatten_tuple(stride) if type(stride) is tuple else (stride,)
     if any(isinstance(d, ScaledBasis) for d in leaves):
         stride = basis_as_int(layout).stride  # a coordinate layout: one register per value
     if type(shape) is not tuple or len(shape) < 2:
-        return Layout._new(shape, it.compact_major(shape))
+        return Layout._grown(shape, it.compact_major(shape))
     mode0 = Layout._new(shape[0], it.compact_major(it.filter_zeros_tuple(stride[0], shape[0])))
     rest = Layout._new(shape[1:], it.compact_order_tuple(shape[1:], stride[1:]))
     return tiled_product(mode0, rest)

@@ -110,7 +110,7 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
             rec and rec.emit(ev.ProfileMode(i, Layout._new(shape[i], stride[i]), p,
                                             Layout._new(ss[-1], dd[-1])))
         rec and len(profile) < len(shape) and rec.emit(ev.KeptModes(len(profile)))
-        return Layout._new(tuple(ss) + shape[len(profile):], tuple(dd) + stride[len(profile):])
+        return Layout._grown(tuple(ss) + shape[len(profile):], tuple(dd) + stride[len(profile):])
     shape = layout._shape
     if type(shape) is not tuple:  # a single mode: the loop of coalesce_flat, once
         rec and rec.emit(ev.Flatten((shape,), (layout._stride,)))
@@ -120,7 +120,7 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
         rec and rec.emit(ev.Start((shape, layout._stride)))
         return layout
     s, d = coalesce_flat(it.flatten_tuple(shape), it.flatten_tuple(layout._stride))
-    return Layout._new(s, d)
+    return Layout._grown(s, d)
 
 
 def filter_zeros(layout: Layout) -> Layout:
@@ -135,7 +135,7 @@ def filter_zeros(layout: Layout) -> Layout:
     """
     if type(layout) is not Layout:
         layout = layout_arg(layout, "filter_zeros")
-    return Layout._new(
+    return Layout._grown(
         it.transform_leaf(lambda s, d: 1 if _is_zero(d) else s, layout.shape, layout.stride),
         layout.stride,
     )
@@ -163,7 +163,7 @@ def filter(layout: Layout, profile: Any = None) -> Layout:  # noqa: A001 - CuTe'
         layout = layout_arg(layout, "filter")
     if profile is None or type(profile) is not tuple:
         s, d = filter_flat(layout)
-        return Layout._new(s, d)
+        return Layout._grown(s, d)
     zeros = filter_zeros(layout)
     rec and rec.emit(ev.Zeros(zeros))
     return coalesce(zeros, profile)

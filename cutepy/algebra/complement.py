@@ -71,7 +71,7 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
     if fd == (0,):
         n = it.product(cotarget)
         rec and rec.emit(ev.OnlyZero(n))
-        return Layout._new(n, 1) if n != 1 else Layout._new(1, 0)
+        return Layout._grown(n, 1) if n != 1 else Layout._grown(1, 0)
     order = sorted(range(len(fs)), key=fd.__getitem__) if len(fs) > 1 else (0,)
     rec and rec.emit(ev.Sorted(tuple((fs[k], fd[k]) for k in order)))
     shapes: list = []
@@ -94,7 +94,7 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
     shapes.append(rest)
     strides.append(cur)
     s, d = coalesce_flat(shapes, strides)
-    return Layout._new(s, d)
+    return Layout._grown(s, d)
 
 
 def _check_cotarget(A: Any, cotarget: Any) -> Any:

@@ -131,7 +131,7 @@ def _compose_flat(ls: tuple, ld: tuple, A: Layout, B: Layout) -> Layout:
     if type(B._shape) is tuple and usage:
         rec and rec.emit(ev.Carry(tuple(usage), ls))
         _check_carry_free(ls, ld, usage, A, B)
-    return Layout._new(s, d)
+    return Layout._grown(s, d)
 
 
 def _check_carry_free(ls: tuple, ld: tuple, usage: list, A: Layout, B: Layout) -> None:

@@ -327,7 +327,7 @@ def domain_distribute(shape_a: Any, b: Any) -> Layout:
     strides = it.compact_major(flat)
     with recording(None):  # a construction, not a step to explain
         s, d = coalesce_flat(tuple(shapes), strides)
-    return Layout._new(s, d)
+    return Layout._grown(s, d)
 
 
 def evenly_divides(shape_a: Any, tiler: Any) -> bool:

@@ -35,10 +35,10 @@ def _flat(L: Layout) -> tuple[tuple, tuple]:
 
 def _wrap(shapes: list, strides: list) -> Layout:
     if not shapes:
-        return Layout._new(1, 0)
+        return Layout._grown(1, 0)
     if len(shapes) == 1:
-        return Layout._new(shapes[0], strides[0])
-    return Layout._new(tuple(shapes), tuple(strides))
+        return Layout._grown(shapes[0], strides[0])
+    return Layout._grown(tuple(shapes), tuple(strides))
 
 
 def _coalesced(A: Layout) -> tuple[tuple, tuple, list]:
@@ -93,7 +93,7 @@ def right_inverse(A: Layout) -> Layout:
         elif rec:
             rec.emit(ev.OffChain((fs[k], fd[k]), curr))
     s, d = coalesce_flat(shapes, strides)
-    return Layout._new(s, d)
+    return Layout._grown(s, d)
 
 
 def left_inverse(A: Layout) -> Layout:
@@ -154,7 +154,7 @@ def left_inverse(A: Layout) -> Layout:
     shapes.append(fs[order[-1]])
     rec and rec.emit(ev.Close(shapes[-1]))
     s, d = coalesce_flat(shapes, strides)
-    L = Layout._new(s, d)
+    L = Layout._grown(s, d)
     if overlap:
         _check_left_inverse(A, L)
     return L
@@ -183,7 +183,9 @@ def _check_left_inverse(A: Layout, L: Layout) -> None:
     overlap (C++ answers there without checking; ``L`` and ``A`` are evaluated past their
     sizes as C++ does, the last mode taking the rest of the index)."""
     n = A.size()
-    if type(n) is not int:
+    leaves = [x for X in (A, L) for t in (X.shape, X.stride)
+              for x in (it.flatten_tuple(t) if type(t) is tuple else (t,))]
+    if type(n) is not int or any(type(x) is not int for x in leaves):
         raise Undecided(f"left_inverse of {A}: its modes overlap, and whether C++'s answer meets its "
                         "post-condition depends on the symbols' values: substitute them first")
     if n > MAX_INVERSE_CHECK:

@@ -230,7 +230,7 @@ def tile_to_shape(block: Any, target_shape: Any, order: Any = None) -> Any:
         strides = it.compact_major(product_shape)
     else:
         strides = it.compact_order_tuple(product_shape, order)
-    copies = Layout._new(product_shape, strides)
+    copies = Layout._grown(product_shape, strides)
     rec and rec.emit(ev.Copies(product_shape, copies))
     return blocked_product(padded, copies)
 

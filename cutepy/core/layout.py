@@ -232,15 +232,21 @@ class Layout:
 
     @classmethod
     def _new(cls, shape: Any, stride: Any) -> Layout:
-        """Trusted constructor for the algebra: the arguments are well formed; only the 64-bit
-        rule is checked (a computed leaf may have outgrown it)."""
-        if _wide(stride) is not None or _wide(shape) is not None:
-            check_64bit(shape, stride)
+        """Trusted constructor for the algebra: the arguments are well formed and within 64 bits
+        (leaves taken from layouts that obey the rule, or checked by :meth:`_grown`)."""
         self = object.__new__(cls)
         self._shape = shape
         self._stride = stride
         self._hash = None
         return self
+
+    @classmethod
+    def _grown(cls, shape: Any, stride: Any) -> Layout:
+        """:meth:`_new` for a result whose leaves an algorithm multiplied (a composition's strides,
+        merged modes, compact strides, inverses): the 64-bit rule checked, as for given leaves."""
+        if _wide(stride) is not None or _wide(shape) is not None:
+            check_64bit(shape, stride)
+        return cls._new(shape, stride)
 
     # -- identity -------------------------------------------------------------------
 
@@ -387,7 +393,7 @@ class _MajorTag:
 
     def __call__(self, shape: Any) -> Layout:
         shape = _normalize(shape, "shape", True)
-        return Layout._new(shape, self.strides(shape))
+        return Layout._grown(shape, self.strides(shape))
 
     def __repr__(self) -> str:
         return self._name
