@@ -579,7 +579,10 @@ def _spec_rank(spec: dict) -> int | None:
     if spec["kind"] == "DotOperandLayout":
         return _spec_rank(spec["parent"])
     if spec["kind"] == "NVMMASharedLayout":
-        return spec["rank"]
+        rank = spec["rank"]
+        if type(rank) is not int or rank < 1:
+            raise CutepyError(f"from_gluon: NVMMASharedLayout's rank must be a positive int, not {rank!r}")
+        return rank
     for f in ("order", "warps_per_cta"):
         if f in spec and isinstance(spec[f], (list, tuple)):
             return len(spec[f])
