@@ -103,6 +103,7 @@ def test_a_nested_spec_with_a_junk_rank_is_refused() -> None:
     """Found by the junk-spec property: a SliceLayout over an NVMMASharedLayout whose rank is
     not an integer (it crashed with a TypeError)."""
     spec = {"kind": "SliceLayout", "dim": 0,
-            "parent": {"kind": "NVMMASharedLayout", "swizzle_byte_width": 0, "element_bitwidth": 0, "rank": ""}}
+            "parent": {"kind": "NVMMASharedLayout", "swizzle_byte_width": 0, "element_bitwidth": 0,
+                       "rank": ""}}
     with pytest.raises(CutepyError, match="rank must be a positive int"):
         from_gluon(spec, [1])
