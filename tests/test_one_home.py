@@ -80,3 +80,11 @@ def test_no_module_but_the_value_types_tests_for_a_composed_layout() -> None:
     found = {rel: lines for rel, src in SOURCES.items()
              if rel not in VALUE_TYPES and (lines := _composed_tests(src))}
     assert found == {}, f"composed-layout tests outside the value types (dispatch instead): {found}"
+
+
+def test_the_cli_runs_the_exported_operations() -> None:
+    """The CLI's table adds argument kinds and help to names; the functions are cutepy's own."""
+    from cutepy.cli import OPERATIONS
+
+    for name, op in OPERATIONS.items():
+        assert name in cutepy.__all__ and op.fn is getattr(cutepy, name), name
