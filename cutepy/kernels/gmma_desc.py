@@ -149,6 +149,28 @@ def _canonical(major: str, u128: Layout, W: int, interleave: bool) -> tuple[int,
     return _canonical_strides(f"GMMA_{major}", major, u128, tiler, W, interleave)
 
 
+def _desc_operand(family: str, fn: str, major: str, tensor: Any) -> tuple:
+    """The checks both descriptor builders make of their operand, C++'s static-assert texts:
+    ``(layout, smem pointer, element bits, layout in 16-byte units, the pointer's swizzle)``."""
+    if major not in ("K", "MN"):
+        raise CutepyError(f"{fn}: major is 'K' or 'MN', not {major!r}")
+    smem = isinstance(tensor, Tensor) and isinstance(tensor.engine, Pointer) and tensor.engine.space == "smem"
+    if not smem:
+        raise CutepyError(f"{family} Descriptors can only be constructed on smem (a tensor over smem_ptr)")
+    L = tensor.layout
+    if not isinstance(L, Layout) or not isinstance(L.shape, tuple) or len(L.shape) != 2:
+        raise CutepyError(f"{family} Descriptors can only be constructed on rank-2 tensors, not {L}")
+    ptr = tensor.engine
+    bits = ptr.bits
+    if 128 % bits:
+        raise CutepyError(f"{fn}: {bits}-bit elements do not pack into 16-byte units")
+    try:
+        u128 = upcast(L, 128 // bits)
+    except CutepyError as e:
+        raise CutepyError(f"{fn}: {L} does not recast to 16-byte units: {e}") from None
+    return L, ptr, bits, u128, ptr.swizzle if ptr.swizzle is not None else Swizzle(0, 4, 3)
+
+
 def make_gmma_desc(major: str, tensor: Tensor) -> GmmaDescriptor:
     """C++ ``GMMA::make_gmma_desc<Major>(tensor)``: the descriptor of a rank-2 smem tensor (MN x K).
 
@@ -160,23 +182,7 @@ def make_gmma_desc(major: str, tensor: Tensor) -> GmmaDescriptor:
     Post: the 64-bit word C++ builds: start address ``>> 4``, LBO and SBO in 16-byte units,
           base offset 0 and the layout type of the swizzle.
     """
-    if major not in ("K", "MN"):
-        raise CutepyError(f"make_gmma_desc: major is 'K' or 'MN', not {major!r}")
-    smem = isinstance(tensor, Tensor) and isinstance(tensor.engine, Pointer) and tensor.engine.space == "smem"
-    if not smem:
-        raise CutepyError("GMMA Descriptors can only be constructed on smem (a tensor over smem_ptr)")
-    L = tensor.layout
-    if not isinstance(L, Layout) or not isinstance(L.shape, tuple) or len(L.shape) != 2:
-        raise CutepyError(f"GMMA Descriptors can only be constructed on rank-2 tensors, not {L}")
-    ptr = tensor.engine
-    bits = ptr.bits
-    if 128 % bits:
-        raise CutepyError(f"make_gmma_desc: {bits}-bit elements do not pack into 16-byte units")
-    try:
-        u128 = upcast(L, 128 // bits)
-    except CutepyError as e:
-        raise CutepyError(f"make_gmma_desc: {L} does not recast to 16-byte units: {e}") from None
-    sw = ptr.swizzle if ptr.swizzle is not None else Swizzle(0, 4, 3)
+    L, ptr, bits, u128, sw = _desc_operand("GMMA", "make_gmma_desc", major, tensor)
     if sw.base != 4 or sw.shift != 3 or not 0 <= sw.bits <= 3:
         raise CutepyError(
             f"make_gmma_desc: unsupported layout swizzle {sw} (GMMA takes Sw<0..3,4,3> on bytes)"
@@ -260,23 +266,7 @@ def make_umma_desc(major: str, tensor: Tensor) -> UmmaDescriptor:
     >>> d.layout_type, d.stride_byte_offset, d.leading_byte_offset, d.start_address
     ('SWIZZLE_128B', 64, 1, 64)
     """
-    if major not in ("K", "MN"):
-        raise CutepyError(f"make_umma_desc: major is 'K' or 'MN', not {major!r}")
-    smem = isinstance(tensor, Tensor) and isinstance(tensor.engine, Pointer) and tensor.engine.space == "smem"
-    if not smem:
-        raise CutepyError("UMMA Descriptors can only be constructed on smem (a tensor over smem_ptr)")
-    L = tensor.layout
-    if not isinstance(L, Layout) or not isinstance(L.shape, tuple) or len(L.shape) != 2:
-        raise CutepyError(f"UMMA Descriptors can only be constructed on rank-2 tensors, not {L}")
-    ptr = tensor.engine
-    bits = ptr.bits
-    if 128 % bits:
-        raise CutepyError(f"make_umma_desc: {bits}-bit elements do not pack into 16-byte units")
-    try:
-        u128 = upcast(L, 128 // bits)
-    except CutepyError as e:
-        raise CutepyError(f"make_umma_desc: {L} does not recast to 16-byte units: {e}") from None
-    sw = ptr.swizzle if ptr.swizzle is not None else Swizzle(0, 4, 3)
+    L, ptr, bits, u128, sw = _desc_operand("UMMA", "make_umma_desc", major, tensor)
     if sw.base == 4 and sw.shift == 3 and 0 <= sw.bits <= 3:
         name = ("SWIZZLE_NONE", "SWIZZLE_32B", "SWIZZLE_64B", "SWIZZLE_128B")[sw.bits]
     elif sw.base == 5 and sw.bits == 2 and sw.shift == 2:
