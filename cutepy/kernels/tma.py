@@ -552,6 +552,29 @@ def _cta_v_map(gtensor: Any, cta_tiler: Any) -> Layout:
         ) from None
 
 
+def _check_overhang(gtensor: Any, tiler: Any) -> None:
+    """Refuse a CTA tile that overhangs a gmem mode of extent 1 (C++ builds it silently).
+
+    C++ drops an extent-1 gmem mode from the descriptor (its TMA coordinate stride is 0), so
+    the tile's indices 1, 2, ... along that mode reach the same gmem elements as index 0:
+    a load brings real data where the tile is out of bounds instead of zeros, a store writes
+    the out-of-bounds part of the tile over in-bounds elements. Measured on an H200
+    (tests/data/tma_hardware.json); TMA clips every other overhang correctly.
+    """
+    _, glayout = _gtensor_parts(gtensor)
+    shape = glayout.shape if isinstance(glayout.shape, tuple) else (glayout.shape,)
+    tiles = tiler if isinstance(tiler, tuple) else (tiler,)
+    for i, (s, t) in enumerate(zip(shape, tiles)):
+        extent = t if type(t) is int else size(t) if isinstance(t, (Layout, tuple)) else None
+        if it.product(s) == 1 and isinstance(extent, int) and extent > 1:
+            raise _refuse(
+                "the CTA tile overhangs a gmem mode of extent 1, which TMA cannot clip",
+                f"gmem mode {i} has extent 1 and the tile {extent}; C++ drops that mode from the descriptor, "
+                "so the tile's indices 1.. along it would load (or store over) the elements at index 0 "
+                "instead of being out of bounds",
+            )
+
+
 def _default_tiler(slayout: Any) -> Any:
     s = slayout.shape
     return it.product_each_tuple(s) if isinstance(s, tuple) else s
@@ -584,6 +607,7 @@ def make_tma_atom(op: str, gmem_tensor: Any, smem_layout: Any, cta_tile: Any = N
     ((64, 64), (512,64):(1@1,1@0), (1,4096):(0,1))
     """
     tiler = _default_tiler(smem_layout) if cta_tile is None else cta_tile
+    _check_overhang(gmem_tensor, tiler)
     mc = size(_cluster(cluster_size))
     atom, _ = _tma_atom(op, gmem_tensor, smem_layout, mc, _cta_v_map(gmem_tensor, tiler), internal_type)
     return atom
@@ -623,6 +647,7 @@ def make_tma_copy(op: str, gmem_tensor: Any, smem_layout: Any, cta_tile: Any = N
 (smem's contiguous direction, box 32) has gmem stride 1024 float elements, not 1
     """
     tiler = _default_tiler(smem_layout) if cta_tile is None else cta_tile
+    _check_overhang(gmem_tensor, tiler)
     cta_t_map = _cluster(cluster_size)
     cta_v_map = _cta_v_map(gmem_tensor, tiler)
     nthr_cta = cta_t_map.cosize()
