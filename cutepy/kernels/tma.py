@@ -631,7 +631,9 @@ def make_tma_copy(op: str, gmem_tensor: Any, smem_layout: Any, cta_tile: Any = N
           format; the swizzle is a TMA swizzle; the gmem address is 16-byte aligned; global
           dimensions 1..2^32; global strides multiples of 16 bytes under 2^40; box dimensions
           1..256 after the multicast split, which must divide the box; the inner box dimension
-          a multiple of 16 bytes and at most the swizzle span.
+          a multiple of 16 bytes and at most the swizzle span; and, where C++ silently builds
+          a TMA that moves the wrong elements, no tile longer than 1 along a gmem mode of
+          extent 1 (TMA cannot clip a mode the descriptor drops).
     Post: ``result.descriptor`` is C++'s; ``result.tiler_mn`` the CTA tile;
           ``result.layout_tv_tiled`` maps (CTA of the multicast, value) to smem coordinates as C++.
 
