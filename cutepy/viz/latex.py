@@ -21,8 +21,8 @@ from ..core.layout import Layout, append, make_identity_layout, slice_and_offset
 from ..kernels.atoms.mma import MMAAtom
 from ..kernels.tiled.copy import TiledCopy
 from ..kernels.tiled.mma import TiledMMA, make_tiled_mma
-from .grid import check_cells, int_size
-from .layouts import selected_threads, tv_owners
+from .grid import int_size
+from .layouts import owner_cells, selected_threads, tv_owners
 from .view import as_layout_like
 
 _HEADER = (
@@ -167,22 +167,11 @@ def static_str(x: Any) -> str:
 def _tv_cells(tv: Layout, M: int, N: int, threads: Any = None) -> list[tuple[int, int, int, int]]:
     """(tid, vid, m, n) of a (thread, value) -> m + M*n layout, first owner of each cell only, in
     CuTe's scan order (threads outermost); only the chosen ``threads`` when given."""
-    import numpy as np  # lazy: the (thread, value) pairs are scanned as arrays
-
-    T, V = int(tv[0].size()), int(tv[1].size())
-    chosen = selected_threads(threads, T)
-    ts = np.arange(T, dtype=np.int64) if chosen is None else np.asarray(chosen, dtype=np.int64)
-    check_cells(len(ts) * V, f"the (thread, value) pairs of {tv}")
-    vs = np.arange(V, dtype=np.int64)
-    offs = tv.offsets((ts[:, None] + T * vs[None, :]).ravel())  # thread-major: CuTe's scan order
-    if offs.size and (int(offs.min()) < 0 or int(offs.max()) >= M * N):
-        raise CutepyError(f"the TV layout {tv} reaches outside its {M}x{N} tile")
-    cells, first = np.unique(offs, return_index=True)
+    cells = owner_cells(tv, M * N, threads)
     if len(cells) > MAX_CELLS:
         raise CutepyError(f"the picture would draw {len(cells)} cells, over the limit {MAX_CELLS}; "
                           "draw fewer operands or threads (operands='C', threads=[0])")
-    order = np.sort(first)
-    return [(int(ts[j // V]), int(j % V), int(offs[j]) % M, int(offs[j]) // M) for j in order]
+    return [(t, v, i % M, i // M) for t, v, i in cells]
 
 
 def _node(col: Callable[[int, int], str], t: int, v: int, x: int, y: int) -> str:

@@ -260,6 +260,32 @@ def first_owners(tv: Any, tile_mn: Any, threads: Any = None) -> tuple[list[int],
     return thread, value, m_shape, n_shape
 
 
+def owner_cells(tv: Layout, cells: int, threads: Any = None) -> list[tuple[int, int, int]]:
+    """:func:`first_owners` of an integer TV layout over ``cells`` cells, scanned as arrays (numpy)
+    for tiles whose pairs are too many to scan one by one (a GMMA's A, held by 128 threads):
+    ``(thread, value, cell)`` of each cell's first owner, in CuTe's scan order.
+
+    Pre:  ``tv`` maps (thread, value) into ``0 .. cells-1``; at most the element limit of pairs;
+          ``threads`` as in :func:`first_owners` (else ``CutepyError``).
+    Post: each cell reached appears once, with the first (thread, value) reaching it.
+
+    >>> owner_cells(Layout((2, 2), (0, 1)), 2)
+    [(0, 0, 0), (0, 1, 1)]
+    """
+    import numpy as np  # lazy: the (thread, value) pairs are scanned as arrays
+
+    T, V = int_size(tv.shape[0]), int_size(tv.shape[1])
+    chosen = selected_threads(threads, T)
+    ts = np.arange(T, dtype=np.int64) if chosen is None else np.asarray(chosen, dtype=np.int64)
+    check_cells(len(ts) * V, f"the (thread, value) pairs of {tv}")
+    vs = np.arange(V, dtype=np.int64)
+    offs = tv.offsets((ts[:, None] + T * vs[None, :]).ravel())  # thread-major: CuTe's scan order
+    if offs.size and (int(offs.min()) < 0 or int(offs.max()) >= cells):
+        raise CutepyError(f"the TV layout {tv} reaches outside its tile of {cells} cells")
+    _, first = np.unique(offs, return_index=True)
+    return [(int(ts[j // V]), int(j % V), int(offs[j])) for j in np.sort(first)]
+
+
 def tv_owners(tv: Layout, tile_mn: Any) -> tuple[Any, Any, Any, Any]:
     """:func:`first_owners` as two ``M x N`` int64 arrays: ``(thread, value, M, N)``.
 
@@ -286,9 +312,14 @@ def tv_layout_panel(
     title: str | None = None,
     hover: bool = False,
     threads: Any = None,
+    owners: tuple[list[int], list[int]] | None = None,
 ) -> GridPanel:
-    """The grid panel of :func:`tv_layout_svg` (same arguments)."""
-    thread, value, m_shape, n_shape = first_owners(tv, tile_mn, threads)
+    """The grid panel of :func:`tv_layout_svg` (same arguments; ``owners``: the ``(thread, value)``
+    lists of :func:`first_owners`, when the caller has them)."""
+    if owners is None:
+        thread, value, m_shape, n_shape = first_owners(tv, tile_mn, threads)
+    else:
+        (thread, value), (m_shape, n_shape) = owners, _tile_shape(tile_mn)
     rows, cols = make_axis(m_shape, max_rows), make_axis(n_shape, max_cols)
     t = [[thread[m + rows.size * n] for n in cols.shown] for m in rows.shown]
     v = [[value[m + rows.size * n] for n in cols.shown] for m in rows.shown]

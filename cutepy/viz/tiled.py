@@ -20,10 +20,8 @@ from ..kernels.atoms.mma import MMAAtom
 from ..kernels.tiled.copy import TiledCopy
 from ..kernels.tiled.mma import TiledMMA, make_tiled_mma
 from .canvas import HStack, Panel, Text, VStack, render
-from .layouts import selected_threads, tv_layout_panel
-
-#: the most threads x values a picture draws (larger tiles are elided by the grid helpers)
-MAX_PAIRS = 1 << 16
+from .grid import check_cells
+from .layouts import owner_cells, selected_threads, tv_layout_panel
 
 
 class _Spacer(Panel):
@@ -34,16 +32,15 @@ class _Spacer(Panel):
         return None
 
 
-def _check(tv: Layout, threads: Any = None) -> None:
-    """Refuse a picture that would place more than :data:`MAX_PAIRS` (thread, value) pairs (of
-    the chosen ``threads`` only, when given)."""
-    T = int(tv[0].size())
-    chosen = selected_threads(threads, T)
-    n = int(tv.size()) if chosen is None else len(chosen) * int(tv[1].size())
-    if n > MAX_PAIRS:
-        hint = "" if chosen is not None else "; draw fewer threads (threads=[0]) or fewer operands"
-        raise CutepyError(
-            f"the picture would place {n} (thread, value) pairs, over the limit {MAX_PAIRS}{hint}")
+def _panel(tv: Layout, shape: tuple[int, int], title: str, threads: Any, kw: dict) -> Any:
+    """The TV panel of ``tv`` over its ``M x N`` tile, its first owners scanned as arrays (a GMMA's
+    A and B: every one of 128 threads holds every cell), only ``threads``' when given."""
+    M, N = shape
+    check_cells(M * N, f"the {M}x{N} tile")
+    thread, value = [-1] * (M * N), [-1] * (M * N)
+    for t, v, i in owner_cells(tv, M * N, threads):
+        thread[i], value[i] = t, v
+    return tv_layout_panel(tv, shape, title=title, threads=threads, owners=(thread, value), **kw)
 
 
 def _who(threads: Any, T: int) -> str:
@@ -65,8 +62,8 @@ def tiled_mma_svg(
 ) -> str:
     """The A (M x K), B (K x N, transposed as in C++'s picture) and C (M x N) tiles of a
     TiledMMA, each cell showing the thread and value that hold it (first owner for A and B,
-    which threads share). ``operands`` picks the tiles drawn (``"C"`` for a GMMA TiledMMA,
-    whose A and B every one of its 128 threads holds: over :data:`MAX_PAIRS`).
+    which threads share; a GMMA's A and B, which all 128 threads hold, show thread 0).
+    ``operands`` picks the tiles drawn (``"C"``, ``"AB"``, ...).
     ``threads`` (a thread index or a list) draws only what those threads hold, on the whole
     tile grid (the other cells grey): ``tiled_mma_svg(mma, threads=[0])``.
     ``opts`` go to :func:`cutepy.viz.tv_layout_panel` (``color``).
@@ -96,25 +93,24 @@ def tiled_mma_svg(
         raise CutepyError(f"operands picks among 'A', 'B' and 'C' (e.g. 'C' or 'AB'), not {operands!r}")
     M, N, K = mma.tile_size_mnk
     A, B, C = mma.tv_layout_A_tiled, mma.tv_layout_B_tiled, mma.tv_layout_C_tiled
-    for name, tv in (("A", A), ("B", B), ("C", C)):
-        if name in operands:
-            _check(tv, threads)
-    kw = dict(max_rows=max_rows, max_cols=max_cols, threads=threads, **opts)
+    kw = dict(max_rows=max_rows, max_cols=max_cols, **opts)
     who = _who(threads, int(C[0].size()))
     if operands != "ABC":
         panels = []
         for name, tv, shape in (("A", A, (M, K)), ("B", B, (N, K)), ("C", C, (M, N))):
             if name in operands:
-                panels.append(tv_layout_panel(tv, shape, title=f"{name}  ({shape[0]}x{shape[1]})", **kw))
+                panels.append(_panel(tv, shape, f"{name}  ({shape[0]}x{shape[1]})", threads, kw))
         head = Text(f"TiledMMA {mma.atom.name}: {mma.size} threads, tile {M}x{N}x{K}, "
                     f"operands {operands}{who}", size=13, weight="bold")
         return render(VStack([head, HStack(panels)], gap=10), title=f"TiledMMA {mma.atom.name}")
-    pa = tv_layout_panel(A, (M, K), title=f"A  ({M}x{K})", **kw)
-    pc = tv_layout_panel(C, (M, N), title=f"C  ({M}x{N})", **kw)
+    pa = _panel(A, (M, K), f"A  ({M}x{K})", threads, kw)
+    pc = _panel(C, (M, N), f"C  ({M}x{N})", threads, kw)
     try:
-        pb = tv_layout_panel(_transposed(B, N, K), (K, N), title=f"B  ({K}x{N}, k down)", **kw)
+        Bt = _transposed(B, N, K)
     except CutepyError:  # a B layout the transpose cannot compose with: draw it N x K
-        pb = tv_layout_panel(B, (N, K), title=f"B  ({N}x{K})", **kw)
+        pb = _panel(B, (N, K), f"B  ({N}x{K})", threads, kw)
+    else:
+        pb = _panel(Bt, (K, N), f"B  ({K}x{N}, k down)", threads, kw)
     top = HStack([_Spacer(pa.width, pb.height), pb])
     bottom = HStack([pa, pc])
     head = Text(
@@ -146,11 +142,9 @@ def tiled_copy_svg(
         raise CutepyError(f"tiled_copy_svg draws a TiledCopy, not {type(tc).__name__}")
     M, N = tc.tile_shape
     S, D = tc.layout_src_tv_tiled, tc.layout_dst_tv_tiled
-    for tv in (S, D):
-        _check(tv, threads)
-    kw = dict(max_rows=max_rows, max_cols=max_cols, threads=threads, **opts)
-    ps = tv_layout_panel(S, (M, N), title=f"source ({M}x{N})", **kw)
-    pd = tv_layout_panel(D, (M, N), title=f"destination ({M}x{N})", **kw)
+    kw = dict(max_rows=max_rows, max_cols=max_cols, **opts)
+    ps = _panel(S, (M, N), f"source ({M}x{N})", threads, kw)
+    pd = _panel(D, (M, N), f"destination ({M}x{N})", threads, kw)
     head = Text(
         f"TiledCopy {tc.copy_atom.name} ({tc.copy_atom.element_bits}b): {tc.size} threads, tile {M}x{N}"
         f"{_who(threads, int(S[0].size()))}",

@@ -132,10 +132,11 @@ def test_one_thread_svg_of_a_tiled_mma() -> None:
         assert sorted(set(re.findall(r">(T\d+)<", svg))) == [f"T{t}"] and f"thread {t} only" in svg
         want = _mma_panels(mma, t)
         assert len(re.findall(rf">T{t}<", svg)) == sum(len(v) for v in want.values())
-    # GMMA: over the pair limit whole; one thread's A, B and C draw
+    # GMMA: the whole picture (A and B held by all 128 threads: thread 0 shows), and two threads'
     g = make_tiled_mma(mma_atom(GMMA))
-    with pytest.raises(CutepyError, match="over the limit .*threads=\\[0\\]"):
-        tiled_mma_svg(g)
+    whole = tiled_mma_svg(g, max_rows=None, max_cols=None)
+    assert len(re.findall(r">T0<", whole)) == 64 * 16 + 16 * 64 + len(_mma_panels(g, 0)["C"])
+    assert len(re.findall(r">T\d+<", whole)) == 64 * 16 + 16 * 64 + 64 * 64
     svg = tiled_mma_svg(g, threads=[0, 1])
     assert sorted(set(re.findall(r">(T\d+)<", svg))) == ["T0", "T1"] and "threads 0, 1 only" in svg
 
