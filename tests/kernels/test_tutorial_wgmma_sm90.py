@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cutepy import (
     CutepyError,
@@ -24,6 +26,7 @@ from cutepy import (
     cosize,
     gemm,
     local_tile,
+    make_identity_tensor,
     make_tensor,
     make_tiled_copy,
     make_tiled_mma,
@@ -181,3 +184,31 @@ def test_position_independent_tensor_refuses_what_cxx_refuses() -> None:
     # the element-form tensor addresses the bytes C++'s swizzled pointer does, at every element
     pi = as_position_independent_swizzle_tensor(sA)
     assert _addresses(pi) == _addresses(sA)
+
+
+_TYPES = {8: "int8_t", 16: "half_t", 32: "float", 64: "double"}
+
+
+@given(major=st.sampled_from(["K", "MN"]), sw=st.sampled_from([0, 32, 64, 128]),
+       bits=st.sampled_from(sorted(_TYPES)), reps=st.tuples(st.integers(1, 2), st.integers(1, 2)),
+       pipe=st.booleans(), base=st.integers(0, 7), thread=st.integers(0, 3))
+def test_position_independent_tensor_addresses_every_byte_cxx_does(major, sw, bits, reps, pipe, base, thread):
+    """For every GMMA smem atom, element width, tiling and 1024-byte aligned base: the
+    position-independent tensor addresses each element where the swizzled pointer does, and a
+    TiledCopy's partition of it (its swizzle folded into strides where C++ folds it) lands each
+    thread's value on the byte address of the tile coordinate the same partition of an identity
+    tensor names."""
+    atom = gmma_smem_layout(major, sw, bits)
+    rows, cols = atom.inner.shape
+    shape = (rows * reps[0], cols * reps[1]) + ((2,) if pipe else ())
+    L = tile_to_shape(atom, shape)
+    s = make_tensor(smem_ptr(_TYPES[bits], 1024 * base), L)
+    pi = as_position_independent_swizzle_tensor(s)
+    assert _addresses(pi) == _addresses(s)
+    # 2x2 threads divide every atom (an MN-major 64-bit atom without swizzle has 2 rows)
+    tc = make_tiled_copy(copy_atom(f"UniversalCopy<uint{bits}_t>", bits), Layout((2, 2)), Layout((1, 1)))
+    tile = pi(None, None, 1) if pipe else pi
+    whole = s(None, None, 1) if pipe else s
+    part = tc.get_slice(thread).partition_D(tile)
+    coords = tc.get_slice(thread).partition_D(make_identity_tensor(shape[:2])).values()
+    assert [part(i) for i in range(len(coords))] == [whole(c) for c in coords]
