@@ -278,7 +278,8 @@ def make_tensor(engine: Any, layout: Any) -> Tensor:
 
     Pre:  ``engine`` is 1-D (or ``None`` for a coordinate tensor); every offset of ``layout``
           indexes ``engine`` (checked for array engines, else ``CutepyError``).
-    Post: ``result(c) == engine[layout(c)]`` for every coordinate ``c`` of ``layout``.
+    Post: ``result(c) == engine[layout(c)]`` for every coordinate ``c`` of ``layout`` (of its
+          element form, for a pointer-flag layout over an array).
 
     >>> import numpy as np
     >>> A = make_tensor(np.arange(8), Layout((2, 4), (4, 1)))
