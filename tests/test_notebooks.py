@@ -80,7 +80,10 @@ EXPECT = {
         never=("Error",),
         counts=(("same function: True", 3),),
     ),
-    "10_hopper_pipeline": Expect(pictures=3, prints=("swizzle        128B", "box of B per CTA: (64, 64)",
+    "10_hopper_pipeline": Expect(pictures=5, prints=("swizzle        128B", "box of B per CTA: (64, 64)",
+                                                     # C++'s print (tests/data/tutorial_wgmma_sm90.txt)
+                                                     "thread 37 writes smem_ptr[16b](0x570) o "
+                                                     "((8,1),1,8,(1,3)):((1,0),0,1024,(0,8192))",
                                                      "16384 of 16384 elements of C equal numpy's A @ B.T",
                                                      "majorness of smem does not match",
                                                      "16-byte aligned", "swizzle span",

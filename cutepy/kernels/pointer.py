@@ -223,6 +223,16 @@ def tmem_ptr(dtype: str, address: int = 0) -> Pointer:
     return Pointer("tmem", dtype, address)
 
 
+def element_swizzle(sw: Any, bits: int) -> Any:
+    """C++ ``recast_layout<uint8_t, uint_bit_t<bits>>(sw)``: a swizzle on byte addresses as the
+    swizzle on the offsets of ``bits``-bit elements.
+
+    >>> element_swizzle(Swizzle(3, 4, 3), 16), element_swizzle(Swizzle(3, 4, 3), 4)
+    (Sw<3,3,3>, Sw<3,5,3>)
+    """
+    return upcast(sw, bits // 8) if bits >= 8 else downcast(sw, 8 // bits)
+
+
 def as_position_independent_swizzle_layout(layout: Any) -> Any:
     """C++ ``as_position_independent_swizzle_layout``: ``Sw o smem_ptr[b](unset) o L`` with the
     swizzle recast from bytes to ``b``-bit elements, over offset 0.
@@ -238,8 +248,7 @@ def as_position_independent_swizzle_layout(layout: Any) -> Any:
     if (flag := pointer_flag(layout)) is None:
         raise CutepyError(f"{layout!r} is not a pointer-flag layout Sw o smem_ptr[b](unset) o L")
     outer, _, inner = composed_parts(layout)
-    b = flag.bits  # C++ recast_layout<uint8_t, uint_bit_t<b>>
-    sw = upcast(outer, b // 8) if b >= 8 else downcast(outer, 8 // b)
+    sw = element_swizzle(outer, flag.bits)
     if isinstance(sw, Swizzle) and sw.bits == 0:
         return inner
     return ComposedLayout(sw, 0, inner)
@@ -276,4 +285,4 @@ def as_pointer_flag_layout(layout: Any, dtype: str) -> Any:
 
 
 #: what cutepy exports from this module (cutepy.__all__ is made of these lists)
-__all__ = ["gmem_ptr", "smem_ptr", "tmem_ptr"]
+__all__ = ["as_position_independent_swizzle_layout", "gmem_ptr", "smem_ptr", "tmem_ptr"]

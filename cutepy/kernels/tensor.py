@@ -23,12 +23,14 @@ ArithTuple(1,1) o (2,2):(2@0,4@1)
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..algebra.casting import basis_as_int, make_fragment_like, make_layout_like
 from ..algebra.coalesce import coalesce
 from ..algebra.composition import composition
 from ..algebra.divides import flat_divide, logical_divide, tiled_divide, zipped_divide
+from ..algebra.swizzle import ComposedLayout, pointer_flag
 from ..core import inttuple as it
 from ..core.basis import ArithTuple
 from ..core.errors import CutepyError
@@ -44,7 +46,7 @@ from ..core.layout import (
     slice_and_offset,
     take,
 )
-from .pointer import Iterator, Pointer
+from .pointer import Iterator, Pointer, as_position_independent_swizzle_layout, element_swizzle
 
 #: The largest tensor whose values :meth:`Tensor.values` lists at once.
 MAX_VALUES = 1 << 22
@@ -270,11 +272,14 @@ def make_tensor(engine: Any, layout: Any) -> Tensor:
     """A tensor over ``engine`` (a 1-D array or a pointer) with ``layout`` (a Layout, shape or
     composed layout); over a pointer (:func:`cutepy.gmem_ptr`, ``smem_ptr``, ``tmem_ptr``) its
     values are addresses, and a pointer-flag layout ``Sw o smem_ptr[b](unset) o L`` puts its
-    swizzle on the pointer, as C++.
+    swizzle on the pointer, as C++. An array engine stands for shared memory of ``b``-bit
+    elements there (a simulation): the swizzle acts on its element offsets, recast from bytes
+    (``as_position_independent_swizzle_layout``), so the data sit where C++'s bytes do.
 
     Pre:  ``engine`` is 1-D (or ``None`` for a coordinate tensor); every offset of ``layout``
           indexes ``engine`` (checked for array engines, else ``CutepyError``).
-    Post: ``result(c) == engine[layout(c)]`` for every coordinate ``c`` of ``layout``.
+    Post: ``result(c) == engine[layout(c)]`` for every coordinate ``c`` of ``layout`` (of its
+          element form, for a pointer-flag layout over an array).
 
     >>> import numpy as np
     >>> A = make_tensor(np.arange(8), Layout((2, 4), (4, 1)))
@@ -290,6 +295,8 @@ def make_tensor(engine: Any, layout: Any) -> Tensor:
     if isinstance(engine, Pointer):  # addresses: a pointer-flag swizzle moves onto the pointer
         engine, layout = engine.bind(layout)
         return Tensor(engine, layout)
+    if engine is not None and pointer_flag(layout) is not None:  # data: the swizzle on elements
+        layout = as_position_independent_swizzle_layout(layout)
     if engine is not None and hasattr(engine, "__len__"):
         n = size(layout)
         if isinstance(n, int) and n and n <= MAX_VALUES:
@@ -300,6 +307,54 @@ def make_tensor(engine: Any, layout: Any) -> Tensor:
                     f"outside the engine of length {len(engine)}"
                 )
     return Tensor(engine, layout)
+
+
+def as_position_independent_swizzle_tensor(t: Tensor) -> Tensor:
+    """C++ ``as_position_independent_swizzle_tensor``: an smem tensor whose swizzle acts on
+    byte addresses through its pointer (``Sw<B,M,S>_smem_ptr o L``) as a plain smem pointer
+    under the swizzle recast to element offsets (``smem_ptr o Sw<B,M-log2(b/8),S> o 0 o L``),
+    which a TiledCopy partitions and slices like any layout (the wgmma_sm90 tutorial's cp.async
+    destination). A tensor without a swizzle comes back as it is.
+
+    An array engine stands for shared memory (a simulation): its pointer-flag layout
+    ``Sw o smem_ptr[b](unset) o L`` becomes ``as_position_independent_swizzle_layout`` of it.
+
+    Pre:  ``t`` is a tensor over an ``smem_ptr`` (C++'s "Expected smem tensor.") or an array;
+          a swizzled pointer's address at the tensor's start is aligned to the swizzle's base,
+          Y and Z bits (C++'s assert), else ``CutepyError``.
+    Post: ``result(c)`` is the element whose byte address ``t`` gives at ``c``: for a swizzled
+          pointer ``p``, ``result.engine[result.layout(c)] == t.engine[t.offset + t.layout(c)]``.
+
+    >>> from cutepy.kernels.pointer import smem_ptr
+    >>> from cutepy.algebra.swizzle import ComposedLayout, SmemPtrFlag, Swizzle
+    >>> sA = make_tensor(smem_ptr("half_t", 0x400),
+    ...                  ComposedLayout(Swizzle(3, 4, 3), SmemPtrFlag(16), Layout((64, 8), (1, 64))))
+    >>> sA, as_position_independent_swizzle_tensor(sA)
+    (Sw<3,4,3>_smem_ptr[16b](0x400) o (64,8):(1,64), smem_ptr[16b](0x400) o Sw<3,3,3> o 0 o (64,8):(1,64))
+    """
+    if not isinstance(t, Tensor):
+        raise CutepyError(f"as_position_independent_swizzle_tensor takes a tensor, not {t!r}")
+    p = t.engine
+    if not isinstance(p, Pointer):
+        if p is None:
+            raise CutepyError(f"{t} is a coordinate tensor, not a shared-memory tensor "
+                              "(C++: Expected smem tensor.)")
+        if pointer_flag(t.layout) is None:
+            return t
+        return Tensor(p, as_position_independent_swizzle_layout(t.layout), t.offset)
+    if p.space != "smem":
+        raise CutepyError(f"{t} is over a {p.space} pointer (C++: Expected smem tensor.)")
+    if p.swizzle is None or p.swizzle.bits == 0:
+        return t
+    sw = p.swizzle
+    start = replace(p, swizzle=None) + t.offset
+    mask = ((1 << sw.base) - 1) | sw.yyy_mask | sw.zzz_mask
+    if start.address & mask:
+        raise CutepyError(
+            f"{t} starts at smem address {start.address:#x}, not aligned to its swizzle {sw} "
+            f"(address & {mask:#x} must be 0: C++'s assert in as_position_independent_swizzle_tensor)"
+        )
+    return Tensor(start, ComposedLayout(element_swizzle(sw, p.bits), 0, t.layout))
 
 
 def make_identity_tensor(shape: Any) -> Tensor:
@@ -516,6 +571,7 @@ def local_partition(tensor: Any, thr_layout: Layout, thr_idx: int, proj: Any = N
 
 #: what cutepy exports from this module (cutepy.__all__ is made of these lists)
 __all__ = [
+    "as_position_independent_swizzle_tensor",
     "make_tensor_like",
     "tensor",
     "Tensor",

@@ -28,6 +28,8 @@ BW_COLORS: tuple[str, ...] = (
 PAD_COLOR = "#e4e4e4"
 #: Colour of a cell that no thread writes.
 EMPTY_COLOR = "#ffffff"
+#: Colour of a cell that the threads a picture was asked to show do not hold.
+OTHER_COLOR = "#ececec"
 
 # light anchors of the offset ramp: blue, green, yellow, orange, pink
 _RAMP = ((0xCF, 0xE3, 0xFF), (0xC8, 0xF0, 0xC8), (0xFF, 0xF5, 0xB8), (0xFF, 0xDB, 0xB0), (0xFF, 0xD1, 0xDC))

@@ -22,7 +22,7 @@ from ..kernels.atoms.mma import MMAAtom
 from ..kernels.tiled.copy import TiledCopy
 from ..kernels.tiled.mma import TiledMMA, make_tiled_mma
 from .grid import int_size
-from .layouts import tv_owners
+from .layouts import owner_cells, selected_threads, tv_owners
 from .view import as_layout_like
 
 _HEADER = (
@@ -54,31 +54,48 @@ def _grid(M: int, N: int) -> str:
     return f"\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] (0,0) grid ({M},{N});\n\n"
 
 
-def to_latex(layout: Any, color: Callable[..., str] | None = None) -> str:
+def to_latex(layout: Any, color: Callable[..., str] | None = None, *, operands: str = "ABC",
+             threads: Any = None) -> str:
     """A standalone TikZ document of a rank-1 or rank-2 layout, as CuTe's ``print_latex``.
 
     A :class:`~cutepy.kernels.tiled.TiledMMA` or :class:`~cutepy.kernels.tiled.TiledCopy` gives C++'s
     ``print_latex`` of it (C, A and B panels; source and destination panels), byte for
-    byte; ``color`` then maps ``(thread, value)`` to a TikZ colour.
+    byte; ``color`` then maps ``(thread, value)`` to a TikZ colour. For these, ``threads``
+    (a thread index or a list) keeps only the nodes of what those threads hold, on the whole
+    grid, and ``operands`` (a TiledMMA's: ``"C"``, ``"AB"``, ...) the panels drawn, each where
+    C++ puts it; a GMMA 64xNx16 TiledMMA (A and B held by all 128 threads) draws whole.
 
     A rank-1 layout is drawn as one column (CuTe appends a ``1:0`` mode). ``color``
     maps an offset to a TikZ colour (default: CuTe's eight greys). Row ``m`` runs down
     and column ``n`` across, as in :func:`cutepy.viz.print_layout`.
 
-    Pre:  ``layout`` has rank at most 2, or is a TiledMMA / TiledCopy (else ``CutepyError``).
+    Pre:  ``layout`` has rank at most 2, or is a TiledMMA / TiledCopy; ``operands`` and
+          ``threads`` only with those, ``threads`` their thread indices; at most
+          :data:`MAX_CELLS` nodes (else ``CutepyError``).
     Post: a complete LaTeX document (``\\documentclass`` ... ``\\end{document}``) with one node per
-          element.
+          element (per element a chosen thread holds, with ``threads``).
 
     >>> tex = to_latex(Layout(3, 2))
     >>> tex.count("\\\\node[fill="), "(0,0) grid (3,1)" in tex
     (3, True)
+    >>> from cutepy.kernels.atoms import mma_atom
+    >>> tex = to_latex(mma_atom("SM90_64x64x16_F16F16F16_SS<MN,MN>"), operands="C", threads=[0])
+    >>> tex.count("\\\\shortstack"), "(0,0) grid (64,64)" in tex, "% Threads: 0" in tex
+    (32, True, True)
     """
     if isinstance(layout, MMAAtom):  # C++: print_latex(make_tiled_mma(atom))
-        return _latex_mma(make_tiled_mma(layout), color)
+        layout = make_tiled_mma(layout)
+    if not isinstance(operands, str) or not operands or set(operands) - set("ABC"):
+        raise CutepyError(f"operands picks among 'A', 'B' and 'C' (e.g. 'C' or 'AB'), not {operands!r}")
     if isinstance(layout, TiledMMA):
-        return _latex_mma(layout, color)
+        return _latex_mma(layout, color, operands, threads)
+    if operands != "ABC":
+        raise CutepyError(f"operands picks the panels of a TiledMMA, not of {type(layout).__name__}")
     if isinstance(layout, TiledCopy):
-        return _latex_copy(layout, color)
+        return _latex_copy(layout, color, threads)
+    if threads is not None:
+        raise CutepyError(
+            f"threads picks the threads of a TiledMMA or TiledCopy, not of {type(layout).__name__}")
     obj = as_layout_like(layout)
     shape = obj.shape
     rank = len(shape) if isinstance(shape, tuple) else 1
@@ -147,21 +164,14 @@ def static_str(x: Any) -> str:
     return re.sub(r"(?:(?<=^)|(?<=[(,:]))(-?\d+)", r"_\1", str(x))
 
 
-def _tv_cells(tv: Layout, M: int, N: int) -> list[tuple[int, int, int, int]]:
-    """(tid, vid, m, n) of a (thread, value) -> m + M*n layout, first owner of each cell only."""
-    T, V = int(tv[0].size()), int(tv[1].size())
-    if T * V > MAX_CELLS:
-        raise CutepyError(f"the picture would draw {T * V} (thread, value) pairs, over the limit {MAX_CELLS}")
-    offs = tv.offsets()
-    seen: set[int] = set()
-    out = []
-    for t in range(T):
-        for v in range(V):
-            i = int(offs[t + T * v])
-            if i not in seen:
-                seen.add(i)
-                out.append((t, v, i % M, i // M))
-    return out
+def _tv_cells(tv: Layout, M: int, N: int, threads: Any = None) -> list[tuple[int, int, int, int]]:
+    """(tid, vid, m, n) of a (thread, value) -> m + M*n layout, first owner of each cell only, in
+    CuTe's scan order (threads outermost); only the chosen ``threads`` when given."""
+    cells = owner_cells(tv, M * N, threads)
+    if len(cells) > MAX_CELLS:
+        raise CutepyError(f"the picture would draw {len(cells)} cells, over the limit {MAX_CELLS}; "
+                          "draw fewer operands or threads (operands='C', threads=[0])")
+    return [(t, v, i % M, i // M) for t, v, i in cells]
 
 
 def _node(col: Callable[[int, int], str], t: int, v: int, x: int, y: int) -> str:
@@ -178,39 +188,56 @@ def composition_of_identity(shape: tuple, tv: Layout) -> Layout:
     return composition(make_identity_layout(shape), tv)
 
 
-def _latex_mma(mma: TiledMMA, color: Callable[..., str] | None) -> str:
+def _threads_line(threads: Any, T: int) -> list[str]:
+    chosen = selected_threads(threads, T)
+    return [] if chosen is None else [f"% Threads: {','.join(map(str, chosen))}\n"]
+
+
+def _latex_mma(mma: TiledMMA, color: Callable[..., str] | None, operands: str = "ABC",
+               threads: Any = None) -> str:
     col = color or (lambda t, v: TIKZ_TV[t % 8])
     M, N, K = mma.tile_size_mnk
     C, A, B = mma.tv_layout_C_tiled, mma.tv_layout_A_tiled, mma.tv_layout_B_tiled
-    out = [f"% LayoutC: {_coord_tensor(C, (M, N))}\n", f"% LayoutA: {_coord_tensor(A, (M, K))}\n",
-           f"% LayoutB: {_coord_tensor(B, (N, K))}\n", _HEADER]
-    out += [_node(col, t, v, m, n) for t, v, m, n in _tv_cells(C, M, N)]
-    out.append(f"\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] (0,0) grid ({M},{N});\n\n")
-    out += [_node(col, t, v, m, k - K - 1) for t, v, m, k in _tv_cells(A, M, K)]
-    out.append(f"\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] (0,{-K - 1}) grid ({M},-1);\n\n")
-    out += [f"\\node at ({m},{-K - 2}) {{\\Large{{\\texttt{{{m}}}}}}};\n" for m in range(M)]
-    out += [f"\\node at (-1,{k - K - 1}) {{\\Large{{\\texttt{{{k}}}}}}};\n" for k in range(K)]
-    out += [_node(col, t, v, k - K - 1, n) for t, v, n, k in _tv_cells(B, N, K)]
-    out.append(f"\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] ({-K - 1},0) grid (-1,{N});\n\n")
-    out += [f"\\node at ({-K - 2},{n}) {{\\Large{{\\texttt{{{n}}}}}}};\n" for n in range(N)]
-    out += [f"\\node at ({k - K - 1},-1) {{\\Large{{\\texttt{{{k}}}}}}};\n" for k in range(K)]
+    out = [f"% Layout{x}: {_coord_tensor(tv, shape)}\n" for x, tv, shape in
+           (("C", C, (M, N)), ("A", A, (M, K)), ("B", B, (N, K))) if x in operands]
+    out += _threads_line(threads, int(C[0].size()))
+    out.append(_HEADER)
+    if "C" in operands:
+        out += [_node(col, t, v, m, n) for t, v, m, n in _tv_cells(C, M, N, threads)]
+        out.append(f"\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] (0,0) grid ({M},{N});\n\n")
+        if "A" not in operands:  # C's row labels, where A's panel would be
+            out += [f"\\node at ({m},-1) {{\\Large{{\\texttt{{{m}}}}}}};\n" for m in range(M)]
+        if "B" not in operands:  # C's column labels, where B's panel would be
+            out += [f"\\node at (-1,{n}) {{\\Large{{\\texttt{{{n}}}}}}};\n" for n in range(N)]
+    if "A" in operands:
+        out += [_node(col, t, v, m, k - K - 1) for t, v, m, k in _tv_cells(A, M, K, threads)]
+        out.append(f"\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] (0,{-K - 1}) grid ({M},-1);\n\n")
+        out += [f"\\node at ({m},{-K - 2}) {{\\Large{{\\texttt{{{m}}}}}}};\n" for m in range(M)]
+        out += [f"\\node at (-1,{k - K - 1}) {{\\Large{{\\texttt{{{k}}}}}}};\n" for k in range(K)]
+    if "B" in operands:
+        out += [_node(col, t, v, k - K - 1, n) for t, v, n, k in _tv_cells(B, N, K, threads)]
+        out.append(f"\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] ({-K - 1},0) grid (-1,{N});\n\n")
+        out += [f"\\node at ({-K - 2},{n}) {{\\Large{{\\texttt{{{n}}}}}}};\n" for n in range(N)]
+        out += [f"\\node at ({k - K - 1},-1) {{\\Large{{\\texttt{{{k}}}}}}};\n" for k in range(K)]
     out.append(_FOOTER)
     return "".join(out)
 
 
-def _latex_copy(tc: TiledCopy, color: Callable[..., str] | None) -> str:
+def _latex_copy(tc: TiledCopy, color: Callable[..., str] | None, threads: Any = None) -> str:
     col = color or (lambda t, v: TIKZ_TV[t % 8])
     M, N = tc.tile_shape
     ident = make_identity_layout((M, N))
     S = slice_and_offset((None, None, 0), tc.tidfrg_S(ident))[0]
     D = slice_and_offset((None, None, 0), tc.tidfrg_D(ident))[0]
     out = [f"% Layout S TV: ArithTuple(_0,_0) o {static_str(S)}\n",
-           f"% Layout D TV: ArithTuple(_0,_0) o {static_str(D)}\n", _HEADER]
+           f"% Layout D TV: ArithTuple(_0,_0) o {static_str(D)}\n"]
     src, dst = tc.layout_src_tv_tiled, tc.layout_dst_tv_tiled
-    out += [_node(col, t, v, m, n) for t, v, m, n in _tv_cells(src, M, N)]
+    out += _threads_line(threads, int(src[0].size()))
+    out.append(_HEADER)
+    out += [_node(col, t, v, m, n) for t, v, m, n in _tv_cells(src, M, N, threads)]
     out.append(f"\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] (0,0) grid ({M},{N});\n\n")
     out += _labels(M, N)
-    out += [_node(col, t, v, m, n + N + 3) for t, v, m, n in _tv_cells(dst, M, N)]
+    out += [_node(col, t, v, m, n + N + 3) for t, v, m, n in _tv_cells(dst, M, N, threads)]
     out.append(f"\\draw[color=black,thick,shift={{(-0.5,-0.5)}}] (0,{N + 3}) grid ({M},{N + N + 3});\n\n")
     out += [f"\\node at ({m},{N + N + 3}) {{\\Large{{\\texttt{{{m}}}}}}};\n" for m in range(M)]
     out += [f"\\node at (-1,{n + N + 3}) {{\\Large{{\\texttt{{{n}}}}}}};\n" for n in range(N)]

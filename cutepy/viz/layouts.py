@@ -27,7 +27,7 @@ from ..core.errors import CutepyError
 from ..core.inttuple import crd2idx
 from ..core.layout import Layout, append, make_layout
 from .canvas import HStack, Panel, Text, VStack, render
-from .colors import BW_COLORS, EMPTY_COLOR, bank_color, offset_color, thread_color, tile_color
+from .colors import BW_COLORS, EMPTY_COLOR, OTHER_COLOR, bank_color, offset_color, thread_color, tile_color
 from .grid import (
     DEFAULT_LIMIT,
     Axis,
@@ -200,16 +200,41 @@ def _tile_shape(tile_mn: Any) -> tuple[Any, Any]:
     raise CutepyError(f"tile_mn must be an (M, N) shape, got {tile_mn!r}")
 
 
-def first_owners(tv: Any, tile_mn: Any) -> tuple[list[int], list[int], Any, Any]:
+def selected_threads(threads: Any, T: int) -> list[int] | None:
+    """The threads a picture draws: ``None`` (every thread), or ``threads`` (an int or ints,
+    each a thread index ``0 <= t < T``) sorted without repeats.
+
+    >>> selected_threads([37, 0, 37], 128), selected_threads(5, 8), selected_threads(None, 8)
+    ([0, 37], [5], None)
+    """
+    if threads is None:
+        return None
+    items = [threads] if type(threads) is int else threads
+    try:
+        items = list(items)
+    except TypeError:
+        raise CutepyError(f"threads is a thread index or a list of them, not {threads!r}") from None
+    if not items:
+        raise CutepyError("threads names at least one thread (None draws them all)")
+    for t in items:
+        if type(t) is not int or not 0 <= t < T:
+            raise CutepyError(f"thread {t!r} is not a thread index 0..{T - 1} of the TV layout")
+    return sorted(set(items))
+
+
+def first_owners(tv: Any, tile_mn: Any, threads: Any = None) -> tuple[list[int], list[int], Any, Any]:
     """For each cell ``m + M*n`` of the ``M x N`` tile, the first ``(thread, value)`` mapping
     to it, in plain Python: ``(thread, value, m_shape, n_shape)`` with two flat lists of
     ``M*N`` entries (``-1`` where no thread writes).
 
     Threads are scanned outermost and values inside, as CuTe's ``print_latex_tv`` does,
-    so a cell reached twice shows its first writer.
+    so a cell reached twice shows its first writer. ``threads`` (a thread index or a list)
+    scans only those threads: the cells they hold, ``-1`` elsewhere.
 
     >>> first_owners(Layout((2, 2), (2, 1)), (2, 2))[:2]
     ([0, 0, 1, 1], [0, 1, 0, 1])
+    >>> first_owners(Layout((2, 2), (2, 1)), (2, 2), threads=[1])[:2]
+    ([-1, -1, 1, 1], [-1, -1, 0, 1])
     """
     tv = as_layout_like(tv)
     if not isinstance(tv, Layout) or tv.rank() != 2:
@@ -217,23 +242,48 @@ def first_owners(tv: Any, tile_mn: Any) -> tuple[list[int], list[int], Any, Any]
     m_shape, n_shape = _tile_shape(tile_mn)
     M, N = int_size(m_shape), int_size(n_shape)
     T, V = int_size(tv.shape[0]), int_size(tv.shape[1])
-    check_cells(T * V, f"the TV layout {tv}")  # one value per (thread, value) and per cell, below
+    chosen = selected_threads(threads, T)
+    scan = range(T) if chosen is None else chosen
+    check_cells(len(scan) * V, f"the TV layout {tv}")  # one value per (thread, value) and per cell, below
     check_cells(M * N, f"the {M}x{N} tile")
-    vals = [plain_value(tv(j)) for j in range(T * V)]  # index j = t + T*v
-    idx = [v if type(v) is int else crd2idx(v, (m_shape, n_shape)) for v in vals]  # (m, n) coordinates
-    for k, i in enumerate(idx):
-        if not 0 <= i < M * N:
-            raise CutepyError(
-                f"TV layout {tv} sends thread {k % T}, value {k // T} to {fmt(vals[k])}, "
-                f"outside the {M}x{N} tile"
-            )
     thread, value = [-1] * (M * N), [-1] * (M * N)
-    for t in range(T):
+    for t in scan:
         for v in range(V):
-            i = idx[t + T * v]
+            val = plain_value(tv(t + T * v))
+            i = val if type(val) is int else crd2idx(val, (m_shape, n_shape))  # (m, n) coordinates
+            if not 0 <= i < M * N:
+                raise CutepyError(
+                    f"TV layout {tv} sends thread {t}, value {v} to {fmt(val)}, outside the {M}x{N} tile"
+                )
             if thread[i] < 0:
                 thread[i], value[i] = t, v
     return thread, value, m_shape, n_shape
+
+
+def owner_cells(tv: Layout, cells: int, threads: Any = None) -> list[tuple[int, int, int]]:
+    """:func:`first_owners` of an integer TV layout over ``cells`` cells, scanned as arrays (numpy)
+    for tiles whose pairs are too many to scan one by one (a GMMA's A, held by 128 threads):
+    ``(thread, value, cell)`` of each cell's first owner, in CuTe's scan order.
+
+    Pre:  ``tv`` maps (thread, value) into ``0 .. cells-1``; at most the element limit of pairs;
+          ``threads`` as in :func:`first_owners` (else ``CutepyError``).
+    Post: each cell reached appears once, with the first (thread, value) reaching it.
+
+    >>> owner_cells(Layout((2, 2), (0, 1)), 2)
+    [(0, 0, 0), (0, 1, 1)]
+    """
+    import numpy as np  # lazy: the (thread, value) pairs are scanned as arrays
+
+    T, V = int_size(tv.shape[0]), int_size(tv.shape[1])
+    chosen = selected_threads(threads, T)
+    ts = np.arange(T, dtype=np.int64) if chosen is None else np.asarray(chosen, dtype=np.int64)
+    check_cells(len(ts) * V, f"the (thread, value) pairs of {tv}")
+    vs = np.arange(V, dtype=np.int64)
+    offs = tv.offsets((ts[:, None] + T * vs[None, :]).ravel())  # thread-major: CuTe's scan order
+    if offs.size and (int(offs.min()) < 0 or int(offs.max()) >= cells):
+        raise CutepyError(f"the TV layout {tv} reaches outside its tile of {cells} cells")
+    _, first = np.unique(offs, return_index=True)
+    return [(int(ts[j // V]), int(j % V), int(offs[j])) for j in np.sort(first)]
 
 
 def tv_owners(tv: Layout, tile_mn: Any) -> tuple[Any, Any, Any, Any]:
@@ -261,9 +311,15 @@ def tv_layout_panel(
     max_cols: int | None = 32,
     title: str | None = None,
     hover: bool = False,
+    threads: Any = None,
+    owners: tuple[list[int], list[int]] | None = None,
 ) -> GridPanel:
-    """The grid panel of :func:`tv_layout_svg` (same arguments)."""
-    thread, value, m_shape, n_shape = first_owners(tv, tile_mn)
+    """The grid panel of :func:`tv_layout_svg` (same arguments; ``owners``: the ``(thread, value)``
+    lists of :func:`first_owners`, when the caller has them)."""
+    if owners is None:
+        thread, value, m_shape, n_shape = first_owners(tv, tile_mn, threads)
+    else:
+        (thread, value), (m_shape, n_shape) = owners, _tile_shape(tile_mn)
     rows, cols = make_axis(m_shape, max_rows), make_axis(n_shape, max_cols)
     t = [[thread[m + rows.size * n] for n in cols.shown] for m in rows.shown]
     v = [[value[m + rows.size * n] for n in cols.shown] for m in rows.shown]
@@ -271,7 +327,7 @@ def tv_layout_panel(
 
     def fill(a: int, b: int) -> str:
         if a < 0:
-            return EMPTY_COLOR
+            return EMPTY_COLOR if threads is None else OTHER_COLOR
         if callable(color):
             return color(a, b)
         if color == "thread":
@@ -283,8 +339,15 @@ def tv_layout_panel(
     fills = [[fill(a, b) for a, b in zip(tr, vr)] for tr, vr in zip(t, v)]
     M, N = rows.size, cols.size
     caption = [f"TV layout {as_layout_like(tv)} over a {M}x{N} tile"] + _elision_note(rows, cols)
+    if threads is not None:
+        chosen = selected_threads(threads, int_size(as_layout_like(tv).shape[0]))
+        held = sum(x >= 0 for x in thread)
+        who = ", ".join(map(str, chosen[:8])) + (", ..." if len(chosen) > 8 else "")
+        caption.insert(1, f"thread{'s' if len(chosen) > 1 else ''} {who}: {held} of {M * N} cells "
+                          "(grey: held by other threads, or by none)")
+    nobody = "no thread" if threads is None else "not these threads"
     tips = [[f"cell ({m},{n})  index {m + M * n}  " + (f"thread {t[r][c]}  value {v[r][c]}" if t[r][c] >= 0
-                                                       else "no thread")
+                                                       else nobody)
              for c, n in enumerate(cols.shown)] for r, m in enumerate(rows.shown)] if hover else None
     return GridPanel(rows, cols, labels, fills, title=title, caption=caption, font=10, hover=tips)
 
@@ -295,16 +358,21 @@ def tv_layout_svg(tv: Any, tile_mn: Any, **opts: Any) -> str:
     ``tv`` maps ``(thread, value)`` to an index into the tile (``m + M*n``), or to an
     ``(m, n)`` coordinate. Each cell is labelled ``T#`` / ``V#`` and coloured by thread
     (``color="value"``, or a function ``(t, v) -> colour``, to change that).
+    ``threads`` (a thread index or a list of them) draws what those threads hold over the
+    whole tile, the other cells grey.
 
-    Pre:  ``tv`` has two modes (thread, value) and maps into the ``M x N`` tile ``tile_mn``
-          (else ``CutepyError``).
-    Post: an SVG document where the cell of ``tv(t, v)`` reads ``T{t}`` / ``V{v}``.
+    Pre:  ``tv`` has two modes (thread, value) and maps into the ``M x N`` tile ``tile_mn``;
+          ``threads`` are thread indices of ``tv`` (else ``CutepyError``).
+    Post: an SVG document where the cell of ``tv(t, v)`` reads ``T{t}`` / ``V{v}`` (for the
+          chosen threads only, when ``threads`` is given).
 
     >>> tv = Layout(((4, 8), 2), ((16, 1), 8))  # 32 threads, 2 values, a 16x4 tile
     >>> svg = tv_layout_svg(tv, (16, 4))
     >>> import re
     >>> len(re.findall(r">T[0-9]+<", svg)), ">T31<" in svg
     (64, True)
+    >>> sorted(set(re.findall(r">(T[0-9]+)<", tv_layout_svg(tv, (16, 4), threads=[5]))))
+    ['T5']
     """
     return render(tv_layout_panel(tv, tile_mn, **opts), title=f"TV layout {as_layout_like(tv)}")
 

@@ -20,10 +20,8 @@ from ..kernels.atoms.mma import MMAAtom
 from ..kernels.tiled.copy import TiledCopy
 from ..kernels.tiled.mma import TiledMMA, make_tiled_mma
 from .canvas import HStack, Panel, Text, VStack, render
-from .layouts import tv_layout_panel
-
-#: the most threads x values a picture draws (larger tiles are elided by the grid helpers)
-MAX_PAIRS = 1 << 16
+from .grid import check_cells
+from .layouts import owner_cells, selected_threads, tv_layout_panel
 
 
 class _Spacer(Panel):
@@ -34,10 +32,23 @@ class _Spacer(Panel):
         return None
 
 
-def _check(tv: Layout) -> None:
-    n = int(tv.size())
-    if n > MAX_PAIRS:
-        raise CutepyError(f"the picture would place {n} (thread, value) pairs, over the limit {MAX_PAIRS}")
+def _panel(tv: Layout, shape: tuple[int, int], title: str, threads: Any, kw: dict) -> Any:
+    """The TV panel of ``tv`` over its ``M x N`` tile, its first owners scanned as arrays (a GMMA's
+    A and B: every one of 128 threads holds every cell), only ``threads``' when given."""
+    M, N = shape
+    check_cells(M * N, f"the {M}x{N} tile")
+    thread, value = [-1] * (M * N), [-1] * (M * N)
+    for t, v, i in owner_cells(tv, M * N, threads):
+        thread[i], value[i] = t, v
+    return tv_layout_panel(tv, shape, title=title, threads=threads, owners=(thread, value), **kw)
+
+
+def _who(threads: Any, T: int) -> str:
+    chosen = selected_threads(threads, T)
+    if chosen is None:
+        return ""
+    names = ", ".join(map(str, chosen[:8])) + (", ..." if len(chosen) > 8 else "")
+    return f"; thread{'s' if len(chosen) > 1 else ''} {names} only"
 
 
 def _transposed(tv: Layout, rows: int, cols: int) -> Layout:
@@ -47,16 +58,20 @@ def _transposed(tv: Layout, rows: int, cols: int) -> Layout:
 
 def tiled_mma_svg(
     mma: TiledMMA, *, max_rows: int | None = 64, max_cols: int | None = 64, operands: str = "ABC",
-    **opts: Any
+    threads: Any = None, **opts: Any
 ) -> str:
     """The A (M x K), B (K x N, transposed as in C++'s picture) and C (M x N) tiles of a
     TiledMMA, each cell showing the thread and value that hold it (first owner for A and B,
-    which threads share). ``operands`` picks the tiles drawn (``"C"`` for a GMMA TiledMMA,
-    whose A and B every one of its 128 threads holds: over :data:`MAX_PAIRS`).
+    which threads share; a GMMA's A and B, which all 128 threads hold, show thread 0).
+    ``operands`` picks the tiles drawn (``"C"``, ``"AB"``, ...).
+    ``threads`` (a thread index or a list) draws only what those threads hold, on the whole
+    tile grid (the other cells grey): ``tiled_mma_svg(mma, threads=[0])``.
     ``opts`` go to :func:`cutepy.viz.tv_layout_panel` (``color``).
 
-    Pre:  ``mma`` is a TiledMMA or an MMA atom (else ``CutepyError``).
-    Post: one SVG; every cell names the thread ``T`` and value ``V`` that hold it.
+    Pre:  ``mma`` is a TiledMMA or an MMA atom; ``threads`` are thread indices of it (else
+          ``CutepyError``).
+    Post: one SVG; every cell names the thread ``T`` and value ``V`` that hold it (the chosen
+          threads' cells only, when ``threads`` is given).
 
     >>> from cutepy.kernels.atoms import mma_atom
     >>> svg = tiled_mma_svg(mma_atom("SM80_16x8x16_F32F16F16F32_TN"))
@@ -65,6 +80,10 @@ def tiled_mma_svg(
     >>> svg = tiled_mma_svg(mma_atom("SM90_64x128x16_F32BF16BF16_SS"), operands="C")
     >>> "C  (64x128)" in svg and "A  (" not in svg
     True
+    >>> import re
+    >>> svg = tiled_mma_svg(mma_atom("SM90_64x128x16_F32BF16BF16_SS"), threads=[37])
+    >>> sorted(set(re.findall(r">(T[0-9]+)<", svg))), "thread 37 only" in svg
+    (['T37'], True)
     """
     if isinstance(mma, MMAAtom):
         mma = make_tiled_mma(mma)
@@ -74,29 +93,29 @@ def tiled_mma_svg(
         raise CutepyError(f"operands picks among 'A', 'B' and 'C' (e.g. 'C' or 'AB'), not {operands!r}")
     M, N, K = mma.tile_size_mnk
     A, B, C = mma.tv_layout_A_tiled, mma.tv_layout_B_tiled, mma.tv_layout_C_tiled
-    for name, tv in (("A", A), ("B", B), ("C", C)):
-        if name in operands:
-            _check(tv)
     kw = dict(max_rows=max_rows, max_cols=max_cols, **opts)
+    who = _who(threads, int(C[0].size()))
     if operands != "ABC":
         panels = []
         for name, tv, shape in (("A", A, (M, K)), ("B", B, (N, K)), ("C", C, (M, N))):
             if name in operands:
-                panels.append(tv_layout_panel(tv, shape, title=f"{name}  ({shape[0]}x{shape[1]})", **kw))
-        head = Text(f"TiledMMA {mma.atom.name}: {mma.size} threads, tile {M}x{N}x{K}, operands {operands}",
-                    size=13, weight="bold")
+                panels.append(_panel(tv, shape, f"{name}  ({shape[0]}x{shape[1]})", threads, kw))
+        head = Text(f"TiledMMA {mma.atom.name}: {mma.size} threads, tile {M}x{N}x{K}, "
+                    f"operands {operands}{who}", size=13, weight="bold")
         return render(VStack([head, HStack(panels)], gap=10), title=f"TiledMMA {mma.atom.name}")
-    pa = tv_layout_panel(A, (M, K), title=f"A  ({M}x{K})", **kw)
-    pc = tv_layout_panel(C, (M, N), title=f"C  ({M}x{N})", **kw)
+    pa = _panel(A, (M, K), f"A  ({M}x{K})", threads, kw)
+    pc = _panel(C, (M, N), f"C  ({M}x{N})", threads, kw)
     try:
-        pb = tv_layout_panel(_transposed(B, N, K), (K, N), title=f"B  ({K}x{N}, k down)", **kw)
+        Bt = _transposed(B, N, K)
     except CutepyError:  # a B layout the transpose cannot compose with: draw it N x K
-        pb = tv_layout_panel(B, (N, K), title=f"B  ({N}x{K})", **kw)
+        pb = _panel(B, (N, K), f"B  ({N}x{K})", threads, kw)
+    else:
+        pb = _panel(Bt, (K, N), f"B  ({K}x{N}, k down)", threads, kw)
     top = HStack([_Spacer(pa.width, pb.height), pb])
     bottom = HStack([pa, pc])
     head = Text(
         f"TiledMMA {mma.atom.name}: {mma.size} threads, tile {M}x{N}x{K}, "
-        f"ThrLayoutVMNK {mma.thr_layout_vmnk}",
+        f"ThrLayoutVMNK {mma.thr_layout_vmnk}{who}",
         size=13,
         weight="bold",
     )
@@ -104,30 +123,31 @@ def tiled_mma_svg(
 
 
 def tiled_copy_svg(
-    tc: TiledCopy, *, max_rows: int | None = 64, max_cols: int | None = 64, **opts: Any
+    tc: TiledCopy, *, max_rows: int | None = 64, max_cols: int | None = 64, threads: Any = None,
+    **opts: Any
 ) -> str:
-    """The source and destination TV layouts of a TiledCopy over its tile, side by side.
+    """The source and destination TV layouts of a TiledCopy over its tile, side by side;
+    ``threads`` (a thread index or a list) draws only what those threads read and write.
 
-    Pre:  ``tc`` is a TiledCopy (else ``CutepyError``).
+    Pre:  ``tc`` is a TiledCopy; ``threads`` are thread indices of it (else ``CutepyError``).
     Post: one SVG; every cell names the thread and value that read (left) or write (right) it.
 
     >>> from cutepy.kernels.atoms import copy_atom
     >>> from cutepy.kernels.tiled import make_tiled_copy
     >>> tc = make_tiled_copy(copy_atom("UniversalCopy<uint32_t>", 16), Layout((4, 8)), Layout((1, 2)))
-    >>> ">T31<" in tiled_copy_svg(tc)
-    True
+    >>> ">T31<" in tiled_copy_svg(tc), ">T31<" in tiled_copy_svg(tc, threads=0)
+    (True, False)
     """
     if not isinstance(tc, TiledCopy):
         raise CutepyError(f"tiled_copy_svg draws a TiledCopy, not {type(tc).__name__}")
     M, N = tc.tile_shape
     S, D = tc.layout_src_tv_tiled, tc.layout_dst_tv_tiled
-    for tv in (S, D):
-        _check(tv)
     kw = dict(max_rows=max_rows, max_cols=max_cols, **opts)
-    ps = tv_layout_panel(S, (M, N), title=f"source ({M}x{N})", **kw)
-    pd = tv_layout_panel(D, (M, N), title=f"destination ({M}x{N})", **kw)
+    ps = _panel(S, (M, N), f"source ({M}x{N})", threads, kw)
+    pd = _panel(D, (M, N), f"destination ({M}x{N})", threads, kw)
     head = Text(
-        f"TiledCopy {tc.copy_atom.name} ({tc.copy_atom.element_bits}b): {tc.size} threads, tile {M}x{N}",
+        f"TiledCopy {tc.copy_atom.name} ({tc.copy_atom.element_bits}b): {tc.size} threads, tile {M}x{N}"
+        f"{_who(threads, int(S[0].size()))}",
         size=13,
         weight="bold",
     )

@@ -22,6 +22,7 @@ from ...algebra.composition import composition
 from ...algebra.divides import zipped_divide
 from ...algebra.inverse import left_inverse, right_inverse
 from ...algebra.products import logical_product, raked_product
+from ...algebra.swizzle import is_layout
 from ...core.errors import CutepyError
 from ...core.inttuple import flatten_tuple as flatten
 from ...core.inttuple import product_each_tuple as product_each
@@ -197,15 +198,12 @@ class ThrCopy:
         return self.tiled_copy.retile(tensor)
 
 
-def _layout_of(x: Any) -> Layout:
+def _layout_of(x: Any) -> Any:
+    """The layout a TiledCopy partitions: a tensor's (plain or composed, e.g. the swizzled
+    ``Sw o 0 o L`` of ``as_position_independent_swizzle_tensor``), or a layout or its shape."""
     if isinstance(x, Tensor):
-        if not isinstance(x.layout, Layout):
-            raise CutepyError(
-                "TiledCopy partitions tensors with plain layouts here; partition the "
-                "swizzle's inner layout and apply the swizzle to the offsets"
-            )
         return x.layout
-    return x if isinstance(x, Layout) else Layout(x)
+    return x if is_layout(x) else Layout(x)
 
 
 def make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Any, origin: Any = None) -> TiledCopy:

@@ -149,15 +149,25 @@ class TiledMMA:
         return self.size
 
     def make_fragment_A(self, part: Any) -> Tensor:
-        """C++ ``TiledMMA::make_fragment_A``: registers of the atom's A type shaped like ``part``."""
+        """C++ ``TiledMMA::make_fragment_A``: registers of the atom's A type shaped like ``part``;
+        for a GMMA/UMMA atom reading A from shared memory and a partition over ``smem_ptr``,
+        C++'s descriptor tensor (the wgmma_sm90 tutorial's ``thr_mma.make_fragment_A(tCsA)``)."""
+        if _reads_smem(self.atom, "A") and _over_smem(part):
+            return _descriptor_fragment(self.atom, 0, part)
         return _fragment(make_fragment_like(_layout_of(part)), self.atom.element_types[1])
 
     def make_fragment_B(self, part: Any) -> Tensor:
-        """C++ ``TiledMMA::make_fragment_B``: registers of the atom's B type shaped like ``part``."""
+        """C++ ``TiledMMA::make_fragment_B``: registers of the atom's B type shaped like ``part``;
+        a descriptor tensor for a GMMA/UMMA atom's smem B partition over ``smem_ptr``."""
+        if _reads_smem(self.atom, "B") and _over_smem(part):
+            return _descriptor_fragment(self.atom, 1, part)
         return _fragment(make_fragment_like(_layout_of(part)), self.atom.element_types[2])
 
     def make_fragment_C(self, part: Any) -> Tensor:
-        """C++ ``TiledMMA::make_fragment_C``: compact registers of the atom's C type, ``part``'s shape."""
+        """C++ ``TiledMMA::make_fragment_C``: compact registers of the atom's C type, ``part``'s shape
+        (tensor memory for an SM100 UMMA ``_SS`` atom, as C++)."""
+        if _umma_ss(self.atom):
+            return _tmem_fragment(self.atom, _layout_of(part).shape)
         return _fragment(compact_layout(_layout_of(part).shape), self.atom.element_types[3])
 
     def thread_ids(self) -> list[int]:
@@ -245,10 +255,7 @@ class ThrMMA:
     def partition_fragment_C(self, tensor: Any) -> Tensor:
         """A compact register fragment of ``partition_C(tensor)``'s shape (C++ ``make_fragment_C``);
         for an SM100 UMMA atom, C++'s tensor-memory accumulator."""
-        part = self.partition_C(tensor)
-        if _umma_ss(self.tiled_mma.atom):
-            return _tmem_fragment(self.tiled_mma.atom, _layout_of(part).shape)
-        return self.make_fragment_C(part)
+        return self.make_fragment_C(self.partition_C(tensor))
 
     def make_fragment_A(self, part: Any) -> Tensor:
         """C++ ``make_fragment_A``: a register tensor like the partition ``part`` (``make_fragment_like``)."""
@@ -276,6 +283,11 @@ def _reads_smem(atom: MMAAtom, which: str) -> bool:
     if atom.name.startswith("SM100_MMA_"):
         return _umma_ss(atom) or which == "B"
     return atom.name.startswith("SM90_64x") and ("_SS" in atom.name or which == "B")
+
+
+def _over_smem(part: Any) -> bool:
+    """Whether ``part`` is a tensor over a shared-memory pointer (C++'s ``is_smem``)."""
+    return isinstance(part, Tensor) and isinstance(part.engine, Pointer) and part.engine.space == "smem"
 
 
 def _umma_ss(atom: MMAAtom) -> bool:

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+import cutepy
 from cutepy.core.errors import CutepyError
 from cutepy.core.layout import Layout
 from cutepy.kernels.atoms import copy_atom, mma_atom
@@ -39,13 +40,15 @@ def test_pictures_refuse_other_objects_and_huge_tiles() -> None:
     with pytest.raises(CutepyError):
         tiled_copy_svg(make_tiled_mma(mma_atom("UniversalFMA")))  # type: ignore[arg-type]
     big = make_tiled_copy(copy_atom("UniversalCopy<uint32_t>", 32), Layout((64, 64)), Layout((8, 8)))
-    with pytest.raises(CutepyError, match="limit"):
-        tiled_copy_svg(big)
+    assert ">T4095<" in tiled_copy_svg(big)  # 262144 (thread, value) pairs: scanned as arrays, elided grid
+    with cutepy.limits(max_elements=1 << 16), pytest.raises(CutepyError, match="element limit"):
+        tiled_copy_svg(big)  # over the element limit: refused before scanning
 
 
-def test_gmma_pictures_of_c_only_fit_the_limits() -> None:
-    """Issue 21 item 11: a GMMA TiledMMA's A and B (held by all 128 threads) are over the limit;
-    its C draws as SVG (operands='C') and as C++'s print_latex_tv of the C layout."""
+def test_gmma_pictures_fit_the_limits() -> None:
+    """Issue 21 item 11: a GMMA TiledMMA's A and B are held by all 128 threads (thread 0 shows as
+    their first owner); the whole picture draws, its C alone too (operands='C'), and C++'s
+    print_latex_tv of the C layout (whole print_latex: tests/viz/test_thread_pictures.py)."""
     import pytest
 
     from cutepy import CutepyError, make_tiled_mma, mma_atom
@@ -53,8 +56,8 @@ def test_gmma_pictures_of_c_only_fit_the_limits() -> None:
     from cutepy.viz.tiled import tiled_mma_svg
 
     mma = make_tiled_mma(mma_atom("SM90_64x256x16_F32BF16BF16_SS"))
-    with pytest.raises(CutepyError, match="over the limit"):
-        tiled_mma_svg(mma)
+    whole = tiled_mma_svg(mma)
+    assert "A  (64x16)" in whole and "B  (16x256, k down)" in whole and ">T127<" in whole
     svg = tiled_mma_svg(mma, operands="C")
     assert "C  (64x256)" in svg and ">T127<" in svg
     tex = to_latex_tv(mma.tv_layout_C_tiled, (64, 256))
