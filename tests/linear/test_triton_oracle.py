@@ -19,17 +19,6 @@ from cutepy.linear.spec import FIELDS
 from tests.linear.oracle import accepted_cases, oracle, stored_layout
 
 CASES = oracle()["cases"]
-#: Triton pads the TMA block of a transposed, unswizzled NVMMA shared layout of rank > 2 in a
-#: way cutepy does not model: from_gluon refuses these, saying so
-UNMODELLED = "transposed NVMMASharedLayout of rank > 2 without swizzle is not supported"
-
-
-def _unmodelled(case: dict) -> bool:
-    s = case["spec"]
-    return (
-        s["kind"] == "NVMMASharedLayout" and s["transposed"] and s["rank"] > 2 and not s["swizzle_byte_width"]
-    )
-
 
 def test_the_oracle_covers_every_family_and_says_where_it_came_from():
     prov = oracle()["provenance"]
@@ -51,10 +40,6 @@ def test_the_oracle_covers_every_family_and_says_where_it_came_from():
 def test_from_gluon_equals_triton(case):
     if "rejected" in case:
         with pytest.raises(CutepyError):
-            from_gluon(case["spec"], case["shape"])
-        return
-    if _unmodelled(case):
-        with pytest.raises(CutepyError, match=UNMODELLED):
             from_gluon(case["spec"], case["shape"])
         return
     want = stored_layout(case)
