@@ -491,10 +491,12 @@ def _nvmma_shared(spec: dict, shape: Sequence[int]) -> LinearLayout:
     if swizzle:
         return combine_cta_cga(_nvmma_swizzled(cta_shape, swizzle, bits, transposed, fp4), spec, shape)
     # no swizzle: identities over the TMA block (each dim at most 256), the last dim first.
-    # Transposed, Triton 3.9 takes the block rotated to put dim0 last (R[j] = block[(j + 1) % rank])
-    # and names R's dim j as dim (j - 1) % rank, the inverse of the rotation: for rank 2 that is
-    # the block itself, for rank > 2 the sizes land on other dims, and the fit below grows or
-    # broadcasts them as Triton's layout does (checked against Triton on random specs)
+    # Transposed, Triton 3.9 builds them over the block rotated to put dim0 last
+    # (R[j] = block[(j + 1) % rank]), then permutes each basis vector's components
+    # (transposeLinearLayout) but keeps the out dims' names, inferring their sizes: R's dim j
+    # lands on dim (j - 1) % rank. For rank 2 that is the block itself; for rank > 2 the sizes
+    # land on other dims, and the fit below grows or broadcasts them as Triton's layout does
+    # (tests/data/triton_linear_layouts_focus.json holds Triton's answers)
     tma = [min(x, 256) for x in cta_shape]
     if transposed:
         factors = [((j - 1) % rank, tma[(j + 1) % rank]) for j in range(rank - 1, -1, -1)]
