@@ -251,6 +251,94 @@ def large_cases() -> list[dict]:
     return out
 
 
+#: the families the first random sample held thinly, each drawn on its own (``--focus``): the
+#: corners of Triton's NVMMA shared construction (transposed without swizzle at rank > 2, fp4
+#: padding, swizzled rank 3-4), slices of rank-3 parents, AMD MFMA layouts transposed (and their
+#: dot operands)
+FOCUS = (
+    "nvmma_unswizzled_transposed",
+    "nvmma_fp4_padded",
+    "nvmma_swizzled_rank3",
+    "slice_of_rank3",
+    "mfma_transposed",
+)
+
+
+def _nvmma_spec(rng: random.Random, rank: int, swizzle: int, bits: int, transposed: bool, fp4: bool) -> dict:
+    return {
+        "kind": "NVMMASharedLayout",
+        "swizzle_byte_width": swizzle,
+        "element_bitwidth": bits,
+        "rank": rank,
+        "transposed": transposed,
+        "fp4_padded": fp4,
+        "cga_layout": _cga(rng, rank),
+    }
+
+
+def _focus_case(rng: random.Random, focus: str) -> dict:
+    if focus == "nvmma_unswizzled_transposed":
+        rank = rng.choice([3, 3, 4])
+        spec = _nvmma_spec(rng, rank, 0, rng.choice([8, 16, 32, 64]), rng.random() < 0.85, False)
+        shape = _shape(rng, rank, lo=0, hi=9, total=16)
+    elif focus in ("nvmma_fp4_padded", "nvmma_swizzled_rank3"):
+        fp4 = focus == "nvmma_fp4_padded"
+        rank = rng.choice([2, 2, 3]) if fp4 else rng.choice([3, 3, 4])
+        bits = 8 if fp4 else rng.choice([8, 16, 32])
+        swizzle = 128 if fp4 else rng.choice([32, 64, 128])
+        spec = _nvmma_spec(rng, rank, swizzle, bits, rng.random() < 0.5, fp4)
+        shape = _shape(rng, rank, lo=1, hi=8, total=16)
+        if rng.random() < 0.85:  # mostly tiles that hold one swizzle span (8 rows of it), so Triton accepts
+            contig = 0 if spec["transposed"] else rank - 1
+            shape[contig] = max(shape[contig], 8 * swizzle // bits // (2 if fp4 else 1))
+            other = rng.choice([d for d in range(rank) if d != contig])
+            shape[other] = max(shape[other], 8)
+    elif focus == "slice_of_rank3":
+        parent = rng.choice([_blocked, _mma, _dot, _mfma])(rng, 3)
+        while _rank_of(parent) != 3:  # an MMA v3 parent is rank 2
+            parent = rng.choice([_blocked, _dot])(rng, 3)
+        spec = {"kind": "SliceLayout", "dim": rng.randrange(3), "parent": parent}
+        shape = _shape(rng, 2, lo=0 if rng.random() < 0.3 else 2, hi=8)
+    elif focus == "mfma_transposed":
+        rank = rng.choice([2, 2, 3])
+        spec = _mfma(rng, rank)
+        spec["transposed"] = True
+        if rng.random() < 0.4:
+            spec = {
+                "kind": "DotOperandLayout",
+                "operand_index": rng.randint(0, 1),
+                "parent": spec,
+                "k_width": rng.choice([1, 2, 4, 8, 16]),
+            }
+        shape = _shape(rng, rank, lo=0 if rng.random() < 0.3 else 2, hi=8 if rank < 3 else 5)
+    else:
+        raise ValueError(focus)
+    return {"family": spec["kind"], "focus": focus, "spec": spec, "shape": shape}
+
+
+#: unswizzled NVMMA shared layouts past one TMA box in two dims (the order in which Triton grows
+#: them), and one whose 2**32 offsets leave its inverses beyond Triton's int32 bases
+LARGE_UNSWIZZLED = [
+    (16, [512, 512, 2], False),
+    (16, [512, 2, 512], False),
+    (16, [1024, 512], True),
+    (16, [512, 1024], True),
+    (16, [512, 2, 1024], True),
+    (64, [256, 1, 1, 256], True),
+]
+
+
+def focus_specs(seed: int, per_family: int) -> list[dict]:
+    rng = random.Random(seed)
+    cases = [_focus_case(rng, f) for f in FOCUS for _ in range(per_family)]
+    for bits, shape, transposed in LARGE_UNSWIZZLED:
+        spec = _nvmma_spec(rng, len(shape), 0, bits, transposed, False)
+        spec["cga_layout"] = []
+        large = {"family": spec["kind"], "focus": "nvmma_unswizzled_large", "spec": spec, "shape": shape}
+        cases.append(large)
+    return cases
+
+
 # --- the child: Triton's answers for one batch --------------------------------------------------
 
 
@@ -277,13 +365,21 @@ def _ll_dict(ll) -> dict:
     }
 
 
-def _answers(ll) -> dict:
+#: Triton's bases are int32: an inverse whose outputs (the layout's inputs) reach 2**31 would
+#: overflow them, and Triton ends the process; such a layout's inverses are not asked for
+MAX_INVERSE_BITS = 30
+
+
+def _answers(ll, in_bits: int) -> dict:
     out = _ll_dict(ll)
     out["flags"] = {
         "injective": ll.is_injective(),
         "surjective": ll.is_surjective(),
         "invertible": ll.is_invertible(),
     }
+    if in_bits > MAX_INVERSE_BITS:
+        out["no_inverses"] = f"{in_bits} input bits: Triton's int32 bases cannot hold its inverses"
+        return out
     if ll.is_invertible():
         out["invert"] = _ll_dict(ll.invert())
     if ll.is_surjective():
@@ -335,7 +431,7 @@ def child(cases: list[dict]) -> list[dict]:
         rank = len(case["shape"])
         outs = [(f"dim{i}", case["shape"][i]) for i in range(rank)]
         ll = _triton_ll(bases, outs)
-        got = _answers(ll)
+        got = _answers(ll, sum(len(b) for _, b in bases))
         got["text"] = text
         out.append(got)
     return out
@@ -384,11 +480,25 @@ def _algebra_cases(seed: int, count: int) -> list[dict]:
     return cases
 
 
+def run(cases: list[dict]) -> list[dict]:
+    """Triton's answers for ``cases`` (filled in place), a child process per batch of 25."""
+    batch = 25
+    for i in range(0, len(cases), batch):
+        chunk = cases[i : i + batch]
+        got = _run_child(chunk)
+        if got is None:
+            got = [_fatal(c) for c in chunk]
+        for c, r in zip(chunk, got):
+            c.update(r)
+    return cases
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=23)
     ap.add_argument("--per-family", type=int, default=40)
     ap.add_argument("--out", default="tests/data/triton_linear_layouts.json")
+    ap.add_argument("--focus", action="store_true", help="the thinly sampled families (FOCUS) only")
     ap.add_argument("--child", action="store_true")
     args = ap.parse_args()
     if args.child:
@@ -396,27 +506,21 @@ def main() -> None:
         return
     import triton
 
-    cases = make_specs(args.seed, args.per_family) + large_cases()
-    algebra = _algebra_cases(args.seed, args.per_family)
-    results = []
-    batch = 25
-    todo = cases + algebra
-    for i in range(0, len(todo), batch):
-        chunk = todo[i : i + batch]
-        got = _run_child(chunk)
-        if got is None:
-            got = [_fatal(c) for c in chunk]
-        results.extend(got)
-    for c, r in zip(todo, results):
-        c.update(r)
+    if args.focus:
+        cases, algebra = focus_specs(args.seed, args.per_family), []
+    else:
+        cases = make_specs(args.seed, args.per_family) + large_cases()
+        algebra = _algebra_cases(args.seed, args.per_family)
+    run(cases + algebra)
     data = {
         "provenance": {
             "source": "Triton's own conversions (GluonOpBuilder.to_linear_layout) and "
             "triton._C.libtriton.linear_layout.LinearLayout (is_*, invert, pseudoinvert, compose), "
             "run on the CPU",
             "triton_version": triton.__version__,
-            "command": f"/work/venvs/triton/bin/python benchmarks/triton_oracle.py --seed {args.seed} "
-            f"--per-family {args.per_family} --out {args.out}",
+            "command": "/work/venvs/triton/bin/python benchmarks/triton_oracle.py "
+            + ("--focus " if args.focus else "")
+            + f"--seed {args.seed} --per-family {args.per_family} --out {args.out}",
         },
         "cases": cases,
         "algebra": algebra,

@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..algebra.coalesce import coalesce_flat
 from ..algebra.swizzle import Swizzle, composed_parts
-from ..core import inttuple as it
+from ..core.errors import CutepyError
 from ..core.layout import Layout
+from ..linear.convert import bit_columns
 
 
 @dataclass(frozen=True)
@@ -49,34 +49,12 @@ class XorMap:
         return XorMap(g(self.constant), tuple(g(c) for c in self.columns))
 
 
-def _pow2(x: int) -> bool:
-    return x > 0 and x & (x - 1) == 0
-
-
 def _layout_map(L: Layout) -> XorMap | None:
-    fs, fd = it.flatten_tuple(L.shape), it.flatten_tuple(L.stride)
-    if not all(type(x) is int for x in fs + fd):
+    # a layout's F2 columns have one home, cutepy.linear's (None where it is not F2-linear)
+    try:
+        return XorMap(0, tuple(bit_columns(L, "the layout")))
+    except CutepyError:
         return None
-    s, d = coalesce_flat(fs, fd)
-    modes = tuple(zip(s, d)) if type(s) is tuple else (((s, d),) if s != 1 else ())
-    cols: list = []
-    used = 0
-    for size, stride in modes:
-        if not _pow2(size):
-            return None
-        n = size.bit_length() - 1
-        if stride == 0:
-            cols.extend([0] * n)
-            continue
-        if not _pow2(stride):
-            return None
-        for j in range(n):
-            c = stride << j
-            if c & used:
-                return None
-            used |= c
-            cols.append(c)
-    return XorMap(0, tuple(cols))
 
 
 def as_xor_map(F: Any) -> XorMap | None:

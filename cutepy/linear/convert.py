@@ -196,8 +196,11 @@ def _flat_modes(layout: Layout) -> list[tuple[int, int, tuple[int, ...]]]:
     return out
 
 
-def _bit_columns(F: Any, what: str) -> list[int]:
-    """The value of each index bit of a linear CuTe layout (colexicographic index, mode 0 lowest)."""
+def bit_columns(F: Any, what: str) -> list[int]:
+    """The value of each index bit of a linear CuTe layout (colexicographic index, mode 0 lowest):
+    ``F(i)`` is the XOR of the columns of ``i``'s set bits. The one home of a layout's F2 columns
+    (``cutepy.equivalence.gf2`` reads its XOR maps from here); a ``CutepyError`` names the mode
+    that is not F2-linear (``what`` says which layout it is in the message)."""
     if (parts := composed_parts(F)) is not None:
         outer, offset, inner = parts
         if not isinstance(outer, Swizzle) or offset != 0 or not isinstance(inner, Layout):
@@ -205,13 +208,15 @@ def _bit_columns(F: Any, what: str) -> list[int]:
                 f"from_cute: {what} {F} is not linear: only Swizzle o 0 o Layout composed layouts are "
                 "(an offset or a layout outer adds, it does not XOR)"
             )
-        return [outer(c) for c in _bit_columns(inner, what)]
+        return [outer(c) for c in bit_columns(inner, what)]
     if not isinstance(F, Layout):
         raise CutepyError(f"from_cute: expected a Layout or a swizzled layout, got {type(F).__name__}")
     cols: list[int] = []
     seen = 0
     for size, stride, path in _flat_modes(F):
         where = f"mode {list(path)} ({size}:{stride}) of {what} {F}"
+        if size == 1 and type(size) is int:
+            continue  # one value: no index bit, its stride is never used
         if type(size) is not int or type(stride) is not int:
             raise CutepyError(f"from_cute: {where} is symbolic; only integer layouts are linear maps")
         if size & (size - 1):
@@ -291,7 +296,7 @@ def from_cute(
                 f"from_cute: a TV layout has rank 2 (thread, value); {layout} has rank "
                 f"{it.rank_tuple(layout.shape)}"
             )
-        cols = _bit_columns(layout, "the TV layout")
+        cols = bit_columns(layout, "the TV layout")
         threads = _log2_size(it.size(layout.shape[0]), "thread mode", layout)
         _log2_size(it.size(layout.shape[1]), "value mode", layout)
         total = sum(_log2(s) for s in shape)
@@ -324,7 +329,7 @@ def from_cute(
             f"from_cute: {layout} has {it.size(layout.shape)} coordinates but the shape "
             f"{shape} has {_prod(shape)}"
         )
-    cols = _bit_columns(layout, "the shared layout")
+    cols = bit_columns(layout, "the shared layout")
     n = len(cols)
     coord_to_offset = (
         LinearLayout({"in": [[c] for c in cols]}, [("offset", 1 << n)])

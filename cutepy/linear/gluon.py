@@ -490,18 +490,23 @@ def _nvmma_shared(spec: dict, shape: Sequence[int]) -> LinearLayout:
         return combine_cta_cga(identity1d(cta_shape[0], "offset", "dim0"), spec, shape)
     if swizzle:
         return combine_cta_cga(_nvmma_swizzled(cta_shape, swizzle, bits, transposed, fp4), spec, shape)
-    if transposed and rank > 2:
-        raise CutepyError(
-            "from_gluon: a transposed NVMMASharedLayout of rank > 2 without swizzle is not supported: "
-            "Triton 3.9 pads its TMA block in a way cutepy does not model"
-        )
-    # no swizzle: the TMA block (each dim at most 256) in order, the contiguous dim first, then
-    # the others from the innermost out; then grown to the per-CTA shape dim0 first
-    order = [0] + list(range(rank - 1, 0, -1)) if transposed else list(range(rank - 1, -1, -1))
+    # no swizzle: identities over the TMA block (each dim at most 256), the last dim first.
+    # Transposed, Triton 3.9 builds them over the block rotated to put dim0 last
+    # (R[j] = block[(j + 1) % rank]), then permutes each basis vector's components
+    # (transposeLinearLayout) but keeps the out dims' names, inferring their sizes: R's dim j
+    # lands on dim (j - 1) % rank. For rank 2 that is the block itself; for rank > 2 the sizes
+    # land on other dims, and the fit below grows or broadcasts them as Triton's layout does
+    # (tests/data/triton_linear_layouts_focus.json holds Triton's answers)
+    tma = [min(x, 256) for x in cta_shape]
+    if transposed:
+        factors = [((j - 1) % rank, tma[(j + 1) % rank]) for j in range(rank - 1, -1, -1)]
+    else:
+        factors = [(d, tma[d]) for d in range(rank - 1, -1, -1)]
     cta = empty()
-    for d in order:
-        cta = times(cta, identity1d(min(cta_shape[d], 256), "offset", names[d]))
-    cta = ensure_not_smaller(transpose_outs(cta, names), dict(zip(names, cta_shape)))
+    for d, size in factors:
+        cta = times(cta, identity1d(size, "offset", names[d]))
+    # then more offsets up to the per-CTA shape, the last dim first
+    cta = ensure_not_smaller(transpose_outs(cta, names[::-1]), dict(zip(names, cta_shape)))
     return combine_cta_cga(cta, spec, shape)
 
 

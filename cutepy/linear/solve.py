@@ -36,7 +36,7 @@ from ..core import inttuple as it
 from ..core.errors import CutepyError
 from ..core.layout import Layout
 from . import f2
-from .convert import _bit_columns, swizzles
+from .convert import bit_columns, swizzles
 
 
 def _affine(F: Any, what: str) -> tuple[int, list[int]]:
@@ -46,7 +46,7 @@ def _affine(F: Any, what: str) -> tuple[int, list[int]]:
         outer, offset, inner = parts
         if not isinstance(outer, Swizzle) or not isinstance(inner, Layout) or type(offset) is not int:
             raise CutepyError(f"solve_swizzle: {what} {F} is not F2-affine")
-        cols = _bit_columns(inner, what)
+        cols = bit_columns(inner, what)
         bits = 0
         for c in cols:
             bits |= c
@@ -56,7 +56,7 @@ def _affine(F: Any, what: str) -> tuple[int, list[int]]:
                 "offset + layout carries: not F2-affine"
             )
         return outer(offset), [outer(c) for c in cols]
-    return 0, _bit_columns(F, what)
+    return 0, bit_columns(F, what)
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,7 @@ def solve_swizzle(A: Any, B: Any) -> SwizzleSolution:
         )
     if (parts := composed_parts(A)) is not None and parts[1] != 0:
         raise CutepyError("solve_swizzle: A must be linear (no offset); put the offset in B")
-    a_cols = _bit_columns(A, "A")
+    a_cols = bit_columns(A, "A")
     b0, b_cols = _affine(B, "B")
     # 1. the linear system X a_k = b_k: consistent iff the relations among the a_k hold for the b_k
     width = max([c.bit_length() for c in a_cols + b_cols] + [1])
@@ -274,7 +274,7 @@ def solve_conflict_free(
         raise CutepyError(
             f"solve_conflict_free: element_bytes = {element_bytes!r}: expected 1, 2, 4, 8 or 16"
         )
-    smem_cols = _bit_columns(smem, "the shared-memory layout")
+    smem_cols = bit_columns(smem, "the shared-memory layout")
     nbits = max([c.bit_length() for c in smem_cols] + [1])
     e_log = element_bytes.bit_length() - 1
     checks = []
@@ -289,7 +289,7 @@ def solve_conflict_free(
             raise CutepyError(
                 f"solve_conflict_free: access {k}: {nbytes!r} bytes per lane: expected 4, 8 or 16"
             )
-        tv_cols = _bit_columns(tv, f"access {k}'s TV layout")
+        tv_cols = bit_columns(tv, f"access {k}'s TV layout")
         threads = it.size(tv.shape[0]) if isinstance(tv.shape, tuple) else it.size(tv.shape)
         phase_bits = min((128 // nbytes).bit_length() - 1, threads.bit_length() - 1)
         lane_cols = []

@@ -15,37 +15,51 @@ from cutepy.core.evaluate import offsets
 from cutepy.kernels.pointer import as_position_independent_swizzle_layout
 from cutepy.linear.convert import swizzles
 from cutepy.linear.solve import solve_conflict_free, solve_swizzle
+from cutepy.notation import parse
+from tests.kernels.atoms.atoms_cxx import SMEM_CASES, SMEM_FILE, read_table
+from tests.linear import sm80_cxx
 from tests.linear.strategies import linear_cute_layouts
 
-# CUTLASS's SM80 shared-memory layouts, as the C++ sources write them (CUTLASS 4.7):
-# examples/cute/tutorial/sgemm_sm80.cu:358 and test/unit/cute/ampere/cooperative_copy.cu:443-489,
-# each tiled to a CTA tile with tile_to_shape
-SM80 = [
-    ("sgemm_sm80 fp16 A/B", Swizzle(3, 3, 3), Layout((8, (8, 8)), (8, (1, 64))), (128, 64)),
-    ("cooperative_copy fp16", Swizzle(3, 3, 3), Layout((8, 64), (64, 1)), (64, 64)),
-    ("cooperative_copy tf32", Swizzle(3, 2, 3), Layout((8, 32), (32, 1)), (128, 32)),
-    ("cooperative_copy int8", Swizzle(2, 4, 3), Layout((16, 64), (64, 1)), (128, 64)),
-]
+STORED_SM80 = sm80_cxx.read()
+STORED_GMMA = read_table(SMEM_FILE)
 
 
-@pytest.mark.parametrize("major", ["K", "MN"])
-@pytest.mark.parametrize("swizzle_bytes", [32, 64, 128])
-@pytest.mark.parametrize("bits", [8, 16, 32])
-def test_solve_swizzle_finds_the_gmma_atoms_swizzle(major, swizzle_bytes, bits):
+@pytest.mark.parametrize("case", SMEM_CASES, ids=lambda c: "/".join(map(str, c)))
+def test_solve_swizzle_finds_the_gmma_atoms_swizzle(case):
+    """Every GMMA smem atom (K/MN, INTER/SW32/64/128, 8-64 bits): the swizzle found is the one C++
+    prints for the atom's element-offset form (tests/data/atoms_smem.txt; none for INTER)."""
     # C++'s atom swizzles byte addresses (smem_ptr[b]); solve on its element-offset form
-    atom = as_position_independent_swizzle_layout(gmma_smem_layout(major, swizzle_bytes, bits))
-    r = solve_swizzle(atom.inner, atom)
-    assert r.found and r.swizzle == atom.outer and r.offset == 0
-    assert np.array_equal(offsets(r.layout(atom.inner)), offsets(atom))
+    atom = as_position_independent_swizzle_layout(gmma_smem_layout(*case))
+    cxx = STORED_GMMA["/".join(map(str, case))][1]
+    assert str(atom) == cxx
+    inner = atom.inner if isinstance(atom, ComposedLayout) else atom
+    r = solve_swizzle(inner, atom)
+    assert r.found and r.offset == 0
+    if cxx.startswith("Sw<"):
+        assert str(r.swizzle) == cxx.split(" o ")[0]
+    else:
+        assert r.swizzle.bits == 0
+    assert np.array_equal(offsets(r.layout(inner)), offsets(atom))
 
 
-@pytest.mark.parametrize("name, sw, atom, tile", SM80, ids=[c[0] for c in SM80])
-def test_solve_swizzle_finds_cutlass_sm80_swizzles(name, sw, atom, tile):
-    B = tile_to_shape(composition(sw, atom), tile)
-    A = tile_to_shape(atom, tile)
+@pytest.mark.parametrize("name", [c[0] for c in sm80_cxx.CASES])
+def test_solve_swizzle_finds_cutlass_sm80_swizzles(name):
+    """CUTLASS's SM80 smem atoms tiled to a CTA tile, both layouts as C++ 4.7 prints them: the
+    swizzle found from their offsets alone is the one C++ printed."""
+    plain, swizzled = STORED_SM80[name]
+    A, B = parse(plain), parse(swizzled)
     r = solve_swizzle(A, B)
-    assert r.found and r.swizzle == sw, (name, r)
+    assert r.found and str(r.swizzle) == swizzled.split(" o ")[0] and r.offset == 0, (name, r)
     assert np.array_equal(offsets(r.layout(A)), offsets(B))
+    _, sw, atom, tile = next(c for c in sm80_cxx.CASES if c[0] == name)
+    assert str(tile_to_shape(composition(sw, atom), tile)) == swizzled  # cutepy builds the same
+
+
+def test_sm80_layouts_match_live_cxx(cxx):
+    res = cxx.run_cases([sm80_cxx.case_source(sw, atom, tile) for _, sw, atom, tile in sm80_cxx.CASES])
+    for (name, *_), r in zip(sm80_cxx.CASES, res):
+        assert r.ok, r.error[:300]
+        assert cxx.normalise(r.output).split("|") == STORED_SM80[name]
 
 
 def test_solve_swizzle_with_an_offset():
