@@ -29,6 +29,7 @@ ArithTuple(0,0) o (1024,256):(1@1,1@0)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from math import gcd
 from typing import Any
 
@@ -494,12 +495,9 @@ def _g_stride(gshape: Any, glayout: Layout, glayout_t: Layout, gbasis: Layout, b
                 break
         else:
             return 0
-        if j == 0:
-            scale = old_bits * _get_path(glayout.stride, e.mode)
-            if scale % tma_bits:
-                raise _refuse("the gmem stride does not recast to the TMA type",
-                              f"stride {_get_path(glayout.stride, e.mode)} of {old_bits}-bit elements")
-            return ScaledBasis(scale // tma_bits, (0,))
+        if j == 0:  # C++ trait_ratio(old, tma) * stride: a fraction where the TMA type is wider
+            scale = Fraction(old_bits * _get_path(glayout.stride, e.mode), tma_bits)
+            return ScaledBasis(int(scale) if scale.denominator == 1 else scale, (0,))
         if len(dj if isinstance(dj, tuple) else (dj,)) == 1:
             return ScaledBasis(1, (j,))
         scale = -(-int(di * tma_bits // max(bstride[j], 16)) // 8)
