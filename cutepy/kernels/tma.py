@@ -232,7 +232,7 @@ def _tma_type(dtype: str, internal_type: str | None) -> tuple[str, int]:
         raise _refuse(
             "unknown TMA format (C++ to_CUtensorMapDataType: static_assert \"Unknown TMA Format!\")",
             f"{name} has no CU_TENSOR_MAP_DATA_TYPE; known are {', '.join(TMA_DATA_TYPE)} "
-            "(pass internal_type to move it as another type of its width)",
+            "(pass internal_type to move it as another type of its width or wider)",
         )
     return name, bits
 
@@ -597,10 +597,13 @@ def make_tma_copy(op: str, gmem_tensor: Any, smem_layout: Any, cta_tile: Any = N
     ``tile_to_shape(gmma_smem_layout(...), ...)`` gives) or on element offsets (``Sw o 0 o L``,
     read as ``Sw<B,M+log2(b/8),S>`` on bytes); ``cta_tile`` defaults to the smem layout's
     shape, ``cluster_size`` (the multicast CTAs) to 1; ``internal_type`` moves the data as
-    another C++ type (C++'s ``TmaInternalType``).
+    another C++ type (C++'s ``make_tma_copy<TmaInternalType>``): C++ recasts the gmem tensor to
+    it, so the descriptor counts internal elements and, for a wider type, the TMA tensor's step
+    along the contiguous mode is a fraction (``1/2@0`` for ``half_t`` moved as ``uint32_t``).
 
     Pre:  every rule C++ checks and the driver's documented rules (else ``CutepyError`` naming
-          the rule and the numbers): the smem tile's size is the CTA tile's; smem element 1
+          the rule and the numbers): the gmem tensor recasts to the internal type (C++'s
+          "Divisibility condition"); the smem tile's size is the CTA tile's; smem element 1
           continues a gmem mode with stride 1 (same majorness); the element type has a TMA
           format; the swizzle is a TMA swizzle; the gmem address is 16-byte aligned; global
           dimensions 1..2^32; global strides multiples of 16 bytes under 2^40; box dimensions
