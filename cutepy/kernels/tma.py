@@ -397,6 +397,12 @@ def _descriptor(ptr: Pointer, glayout_t: Layout, gbasis: Layout, sw: Swizzle, nu
     pshape, pstride = [1] * MAX_RANK, [0] * MAX_RANK
     for i, ds in enumerate(gbasis.stride):
         parts = ds if isinstance(ds, tuple) else (ds,)
+        if not all(isinstance(e, ScaledBasis) for e in parts):
+            raise _refuse(
+                "a TMA box mode reaches no gmem mode (C++'s fill_tma_gmem_shape_stride does not compile)",
+                f"box mode {i} of the TMA box {gbasis} has stride {ds}: the tile is a single {tma_name} "
+                "along smem's contiguous direction",
+            )
         if len(parts) == 1:
             e = parts[0]
             pshape[i] = _get_path(gshape, e.mode)

@@ -128,11 +128,42 @@ def read() -> dict[str, dict[str, str]]:
     return {k: {s: "\n".join(v) for s, v in secs.items()} for k, secs in out.items()}
 
 
+def counts() -> None:
+    """Per op family (``{LOAD,STORE}_{shape}[_16b]``): stored cases cutepy builds exactly as C++, that
+    differ, that both refuse, that only one refuses: ``python -m tests.kernels.tmem_ops_cxx --counts``."""
+    import re
+    from collections import Counter
+
+    from tests.kernels.test_tmem_ops import build
+
+    stored = read()
+    table: Counter = Counter()
+    for c in cases():
+        want, got = stored[key(c)], build(c)
+        fam = re.sub(r"\d+x", "Nx", c[0].replace("SM100_TMEM_", ""))
+        if "REFUSED" in want:
+            what = "refused by both" if isinstance(got, Exception) else "only C++ refuses"
+        elif isinstance(got, Exception):
+            what = "only cutepy refuses"
+        else:
+            what = "exact" if got == want else "DIFFER"
+        table[(fam, what)] += 1
+    for (fam, what), n in sorted(table.items()):
+        print(f"{fam:28s} {what:20s} {n}")
+    total: Counter = Counter()
+    for (_, what), n in table.items():
+        total[what] += n
+    print("total", dict(total))
+
+
 def main() -> None:
     from tests.cxx import cxx_harness
 
     if "--traits" in sys.argv:
         main_traits()
+        return
+    if "--counts" in sys.argv:
+        counts()
         return
     from tests.kernels.test_tmem_ops import build
 
