@@ -137,6 +137,14 @@ def test_wider_internal_type_moves_whole_internal_elements() -> None:
                       K128, internal_type="uint32_t")
 
 
+def test_box_of_one_internal_element_is_refused() -> None:
+    """4 bfloat16_t moved as one double: C++'s box mode 0 has no gmem mode and does not compile
+    (stored in tma_internal_cxx.jsonl); cutepy says why instead of crashing."""
+    g = make_tensor(gmem_ptr("bfloat16_t", 0x10000), Layout((4, 8), (8, 1)))
+    with pytest.raises(CutepyError, match="reaches no gmem mode"):
+        make_tma_copy("SM90_TMA_STORE", g, Layout((1, 4), (4, 1)), (1, 4), internal_type="double")
+
+
 def test_stored_configurations_cover_the_families() -> None:
     if not ROWS:
         pytest.skip("tests/data/tma_cxx.jsonl is missing")
