@@ -86,3 +86,63 @@ def test_emitted_umma_tiled_mma_prints_the_same_in_the_cute_dsl(tmp_path) -> Non
         assert thr == str(m.atom.thr_id), name
         assert re.sub(r"\s", "", shape) == str(tuple(m.atom.shape_mnk)).replace(" ", ""), name
         assert _norm_print("\n".join(lines[5:])) == _norm_print(str(m)), name
+
+
+def _dsl_layout_lines(text: str) -> dict[str, str]:
+    """``name: layout`` lines of a DSL print (``TV Layout Src: ...``) keyed by name, spaces squeezed."""
+    out = {}
+    for line in text.splitlines():
+        if ":" in line:
+            k, v = (x.strip() for x in line.split(":", 1))
+            out[k] = v
+    return out
+
+
+def test_emitted_tmem_copies_print_the_same_in_the_cute_dsl(tmp_path) -> None:
+    """emit.dsl of TMEM copy atoms (``cute.nvgpu.tcgen05.Ld16x256bOp(Repetition.x2, Pack.PACK_16b_IN_32b)``,
+    ...) and of make_tmem_copy's TiledCopy over UMMA accumulators: the DSL builds the same atoms (thread
+    ids, source and destination TV layouts), and its own ``tcgen05.make_tmem_copy`` gives cutepy's
+    tiler, tiled TV layout and thread 37's partition of the accumulator."""
+    from cutepy.emit.dsl import DTYPE
+    from cutepy.kernels.tmem import make_tmem_frg
+    from cutepy.kernels.tmem_copy import TMEM_COPY_OPS, make_tmem_copy, tmem_copy_atom
+
+    exe = _dsl_python()
+    ops = [o for o in TMEM_COPY_OPS if "STAT" not in o and re.search(r"b(1|4)x", o)]
+    atoms = [tmem_copy_atom(o, 16 if o.endswith("_16b") else 32) for o in ops]
+    accs = [("SM100_TMEM_LOAD_32dp32b8x", "float", ((128, 256), 1, 1), 1),
+            ("SM100_TMEM_LOAD_16dp256b2x", "float", ((64, 128), 1, 2), 1),
+            ("SM100_TMEM_STORE_16dp64b4x_16b", "half_t", ((128, 64), 2, 1), 2),
+            ("SM100_TMEM_LOAD_16dp32b1x", "float", ((128, 128), 1, 1), 2),
+            ("SM100_TMEM_LOAD_32dp32b2x_16b", "half_t", ((128, 64), 1, 1), 1)]
+    body = []
+    for a in atoms:
+        body += [f"    a = {dsl(a)}", '    print("@@")', "    print(a)"]
+    copies = []
+    for op, t, shape, n_sm in accs:
+        acc = make_tmem_frg(t, shape, n_sm, t)
+        cp = make_tmem_copy(op, acc)
+        copies.append((cp, acc))
+        ptr = f"cute.make_ptr({DTYPE[t]}, 0, cute.AddressSpace.tmem)"
+        body += [f"    acc = cute.make_tensor({ptr}, {dsl(acc.layout)})",
+                 f"    c = cute.nvgpu.tcgen05.make_tmem_copy({dsl(cp.copy_atom)}, acc)", '    print("@@")',
+                 "    print(c)", "    print(c.get_slice(37).partition_S(acc))"]
+    src = tmp_path / "tmem.py"
+    src.write_text("import cutlass, cutlass.cute as cute\n\n\n@cute.jit\ndef f():\n" + "\n".join(body)
+                   + "\n\n\nf()\n")
+    out = subprocess.run([exe, str(src)], capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "CUTE_DSL_ARCH": "sm_100a"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    blocks = out.stdout.split("@@\n")[1:]
+    assert len(blocks) == len(atoms) + len(copies)
+    for a, block in zip(atoms, blocks):
+        got = _dsl_layout_lines(block)
+        want = [str(a.thr_id), str(a.layout_src_tv), str(a.layout_dst_tv)]
+        assert [got["ThrID"], got["TV Layout Src"], got["TV Layout Dst"]] == want, a.name
+    for (cp, acc), block in zip(copies, blocks[len(atoms):]):
+        got = _dsl_layout_lines(block)
+        assert got["Tiler MN"] == str(cp.tiler_mn).replace(" ", ""), cp.copy_atom.name
+        assert got["TV Layout tiled"] == str(cp.layout_tv_tiled), cp.copy_atom.name
+        part = block.strip().splitlines()[-1]  # tensor<ptr<f32, tmem> o LAYOUT>
+        want = cp.get_slice(37).partition_S(acc)
+        assert part.rsplit(" o ", 1)[1].rstrip(">") == str(want.layout), cp.copy_atom.name
