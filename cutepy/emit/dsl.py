@@ -35,6 +35,11 @@ DTYPE = {
     "int8_t": "cutlass.Int8",
     "uint8_t": "cutlass.Uint8",
     "int32_t": "cutlass.Int32",
+    "int16_t": "cutlass.Int16",
+    "uint16_t": "cutlass.Uint16",
+    "uint32_t": "cutlass.Uint32",
+    "int64_t": "cutlass.Int64",
+    "uint64_t": "cutlass.Uint64",
     "float_e4m3_t": "cutlass.Float8E4M3FN",
     "float_e5m2_t": "cutlass.Float8E5M2",
     "float_e2m1_t": "cutlass.Float4E2M1FN",
@@ -121,6 +126,17 @@ def _copy_atom(a: CopyAtom) -> str:
             f"cute.make_copy_atom(cute.nvgpu.cpasync.CopyG2SOp(cache_mode={mode}), {dt}, "
             f"num_bits_per_copy={m.group(3)})"
         )
+    m = re.fullmatch(r"SM100_TMEM_(LOAD|STORE)_(16|32)dp(256|128|64|32)b(\d+)x(_16b)?", n)
+    if m is not None:  # cute.nvgpu.tcgen05's Ld/St ops: shape, repetition, 16-bit packing
+        kind, lanes, bits, reps, pack = m.groups()
+        t5 = "cute.nvgpu.tcgen05."
+        shape = f"{lanes}x{bits}b" + ("x2" if (lanes, bits) == ("16", "32") else "")
+        if kind == "LOAD":
+            op = f"{t5}Ld{shape}Op({t5}Repetition.x{reps}, {t5}Pack.{'PACK_16b_IN_32b' if pack else 'NONE'})"
+        else:
+            unpack = "UNPACK_32b_IN_16b" if pack else "NONE"
+            op = f"{t5}St{shape}Op({t5}Repetition.x{reps}, {t5}Unpack.{unpack})"
+        return f"cute.make_copy_atom({op}, {dt})"
     m = re.fullmatch(r"UniversalCopy<uint(\d+)_t>", n)
     if m is not None:
         return f"cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), {dt}, num_bits_per_copy={m.group(1)})"

@@ -32,7 +32,7 @@ from ..core.layout import Layout
 from ..kernels.atoms.smem import gmma_smem_layout
 from ..kernels.pointer import as_pointer_flag_layout
 from ..kernels.tma import make_tma_atom, make_tma_copy
-from .dsl import dsl
+from .dsl import DTYPE, dsl
 
 _SW_NAME = {0: "INTER", 32: "SW32", 64: "SW64", 128: "SW128"}
 
@@ -93,9 +93,10 @@ def _smem(L: Any, dtype: str, bits: int) -> str:
 
 
 def cpp_make_tma_copy(op: str, gmem_tensor: Any, smem_layout: Any, cta_tile: Any = None,
-                      cluster_size: int = 1, atom: bool = False) -> str:
+                      cluster_size: int = 1, atom: bool = False, internal_type: str | None = None) -> str:
     """C++ host code declaring ``gmem``, ``smem_layout`` and ``tma`` (``make_tma_copy``, or
-    ``make_tma_atom`` with ``atom=True``) for these arguments.
+    ``make_tma_atom`` with ``atom=True``; ``make_tma_copy<TmaInternalType>`` with ``internal_type``)
+    for these arguments.
 
     Pre:  the arguments build a TMA copy (:func:`cutepy.kernels.tma.make_tma_copy`'s rules; else
           its ``CutepyError``); shapes and strides are integers (emitted as ``Int<N>``).
@@ -103,10 +104,12 @@ def cpp_make_tma_copy(op: str, gmem_tensor: Any, smem_layout: Any, cta_tile: Any
           CUTLASS's headers, build the copy whose descriptor is ``make_tma_copy(...).descriptor``.
     """
     build = make_tma_atom if atom else make_tma_copy
-    build(op, gmem_tensor, smem_layout, cta_tile, cluster_size)  # checks every rule first
+    build(op, gmem_tensor, smem_layout, cta_tile, cluster_size, internal_type)  # checks every rule first
     ptr, g = gmem_tensor.engine + gmem_tensor.offset, gmem_tensor.layout
     tile = cta_tile if cta_tile is not None else _tile_of(smem_layout)
     fn = "make_tma_atom" if atom else "make_tma_copy"
+    if internal_type is not None:
+        fn += f"<{_cxx_type(internal_type)}>"
     return "\n".join([
         f"using T = {_cxx_type(ptr.dtype)};",
         f"Tensor gmem = make_tensor(make_gmem_ptr(reinterpret_cast<T*>(0x{ptr.address:x}ull)), "
@@ -132,12 +135,14 @@ DSL_OPS = {
 
 
 def dsl_make_tma_atom(op: str, gmem_tensor_name: str, smem_layout: Any, cta_tile: Any,
-                      num_multicast: int = 1) -> str:
+                      num_multicast: int = 1, internal_type: str | None = None) -> str:
     """The CuTe DSL call ``cpasync.make_tiled_tma_atom(op, gmem, smem_layout, cta_tiler,
-    num_multicast)`` for a gmem tensor named ``gmem_tensor_name`` in the jit function.
+    num_multicast[, internal_type=...])`` for a gmem tensor named ``gmem_tensor_name`` in the jit
+    function.
 
     Pre:  ``op`` is one of :data:`DSL_OPS`; ``smem_layout`` a layout or swizzled layout with
-          integer shapes (else ``CutepyError``).
+          integer shapes; ``internal_type`` None or a C++ element name with a DSL numeric type
+          (else ``CutepyError``).
     Post: one Python expression, returning ``(tma_atom, tma_tensor)`` in the DSL.
 
     >>> from cutepy.core.layout import Layout
@@ -147,8 +152,13 @@ cute.make_layout((64, 32), stride=(32, 1)), (64, 32), num_multicast=1)'
     """
     if op not in DSL_OPS:
         raise CutepyError(f"dsl_make_tma_atom: unknown TMA operation {op!r}; one of {', '.join(DSL_OPS)}")
+    it = ""
+    if internal_type is not None:
+        if internal_type not in DTYPE:
+            raise CutepyError(f"dsl_make_tma_atom: no CuTe DSL numeric type for {internal_type!r}")
+        it = f", internal_type={DTYPE[internal_type]}"
     return (f"cpasync.make_tiled_tma_atom({DSL_OPS[op]}, {gmem_tensor_name}, {dsl(smem_layout)}, "
-            f"{cta_tile}, num_multicast={num_multicast})")
+            f"{cta_tile}, num_multicast={num_multicast}{it})")
 
 
 __all__ = ["DSL_OPS", "cpp_make_tma_copy", "dsl_make_tma_atom"]

@@ -29,6 +29,7 @@ ArithTuple(0,0) o (1024,256):(1@1,1@0)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from math import gcd
 from typing import Any
 
@@ -231,7 +232,7 @@ def _tma_type(dtype: str, internal_type: str | None) -> tuple[str, int]:
         raise _refuse(
             "unknown TMA format (C++ to_CUtensorMapDataType: static_assert \"Unknown TMA Format!\")",
             f"{name} has no CU_TENSOR_MAP_DATA_TYPE; known are {', '.join(TMA_DATA_TYPE)} "
-            "(pass internal_type to move it as another type of its width)",
+            "(pass internal_type to move it as another type of its width or wider)",
         )
     return name, bits
 
@@ -396,6 +397,12 @@ def _descriptor(ptr: Pointer, glayout_t: Layout, gbasis: Layout, sw: Swizzle, nu
     pshape, pstride = [1] * MAX_RANK, [0] * MAX_RANK
     for i, ds in enumerate(gbasis.stride):
         parts = ds if isinstance(ds, tuple) else (ds,)
+        if not all(isinstance(e, ScaledBasis) for e in parts):
+            raise _refuse(
+                "a TMA box mode reaches no gmem mode (C++'s fill_tma_gmem_shape_stride does not compile)",
+                f"box mode {i} of the TMA box {gbasis} has stride {ds}: the tile is a single {tma_name} "
+                "along smem's contiguous direction",
+            )
         if len(parts) == 1:
             e = parts[0]
             pshape[i] = _get_path(gshape, e.mode)
@@ -494,12 +501,9 @@ def _g_stride(gshape: Any, glayout: Layout, glayout_t: Layout, gbasis: Layout, b
                 break
         else:
             return 0
-        if j == 0:
-            scale = old_bits * _get_path(glayout.stride, e.mode)
-            if scale % tma_bits:
-                raise _refuse("the gmem stride does not recast to the TMA type",
-                              f"stride {_get_path(glayout.stride, e.mode)} of {old_bits}-bit elements")
-            return ScaledBasis(scale // tma_bits, (0,))
+        if j == 0:  # C++ trait_ratio(old, tma) * stride: a fraction where the TMA type is wider
+            scale = Fraction(old_bits * _get_path(glayout.stride, e.mode), tma_bits)
+            return ScaledBasis(int(scale) if scale.denominator == 1 else scale, (0,))
         if len(dj if isinstance(dj, tuple) else (dj,)) == 1:
             return ScaledBasis(1, (j,))
         scale = -(-int(di * tma_bits // max(bstride[j], 16)) // 8)
@@ -623,10 +627,13 @@ def make_tma_copy(op: str, gmem_tensor: Any, smem_layout: Any, cta_tile: Any = N
     ``tile_to_shape(gmma_smem_layout(...), ...)`` gives) or on element offsets (``Sw o 0 o L``,
     read as ``Sw<B,M+log2(b/8),S>`` on bytes); ``cta_tile`` defaults to the smem layout's
     shape, ``cluster_size`` (the multicast CTAs) to 1; ``internal_type`` moves the data as
-    another C++ type (C++'s ``TmaInternalType``).
+    another C++ type (C++'s ``make_tma_copy<TmaInternalType>``): C++ recasts the gmem tensor to
+    it, so the descriptor counts internal elements and, for a wider type, the TMA tensor's step
+    along the contiguous mode is a fraction (``1/2@0`` for ``half_t`` moved as ``uint32_t``).
 
     Pre:  every rule C++ checks and the driver's documented rules (else ``CutepyError`` naming
-          the rule and the numbers): the smem tile's size is the CTA tile's; smem element 1
+          the rule and the numbers): the gmem tensor recasts to the internal type (C++'s
+          "Divisibility condition"); the smem tile's size is the CTA tile's; smem element 1
           continues a gmem mode with stride 1 (same majorness); the element type has a TMA
           format; the swizzle is a TMA swizzle; the gmem address is 16-byte aligned; global
           dimensions 1..2^32; global strides multiples of 16 bytes under 2^40; box dimensions

@@ -1,6 +1,8 @@
-"""Blackwell tensor-memory copies: the ``SM100_TMEM_LOAD/STORE_32dp32b{N}x`` atoms and C++'s
+"""Blackwell tensor-memory copies: the ``SM100_TMEM_{LOAD,STORE}_{L}dp{B}b{N}x[_16b]`` atoms
+(``32dp32b``: each thread one lane; ``16dp256b``/``16dp128b``/``16dp64b``/``16dp32b``: 16 lanes
+shared by the warp's threads), C++'s ``TMEM::op_repeater`` / ``TMEM::tmem_load_to_store`` and
 ``make_tmem_copy`` (``cute/atom/copy_traits_sm100.hpp``, CUTLASS 4.7): each of a warpgroup's
-4 warps reads its own quarter of the 128 lanes, each thread one lane, ``N`` columns at a time.
+4 warps works in its own quarter of the 128 lanes.
 
 >>> from cutepy.kernels.tmem import make_tmem_frg
 >>> t2r = make_tmem_copy("SM100_TMEM_LOAD_32dp32b8x", make_tmem_frg("float", ((128, 256), 1, 1)))
@@ -27,12 +29,31 @@ from .tmem import dp
 DP_BITS = 1 << 21
 #: the repetitions C++ defines for the 32dp32b TMEM load/store atoms
 TMEM_REPS = (1, 2, 4, 8, 16, 32, 64, 128)
+#: C++'s TMEM load/store shapes (``{lanes}dp{bits}b``) and the repetitions each is defined for
+#: (``copy_traits_sm100.hpp``); ``16dp32b`` is PTX's ``16x32bx2`` (two 16-lane halves)
+TMEM_SHAPES = {
+    "16dp256b": TMEM_REPS[:6], "16dp128b": TMEM_REPS[:7], "16dp64b": TMEM_REPS,
+    "16dp32b": TMEM_REPS, "32dp32b": TMEM_REPS,
+}
+#: the row-statistics loads (same layouts as the 32dp32b loads of these repetitions)
+TMEM_STAT_REPS = (32, 128)
+_OP = re.compile(r"SM100_TMEM_(LOAD|STORE|LOAD_STAT)_(16|32)dp(256|128|64|32)b(\d+)x(_16b)?")
+
+
+def _op_names() -> tuple[str, ...]:
+    names = [f"SM100_TMEM_{kind}_{shape}{n}x{pack}" for kind in ("LOAD", "STORE")
+             for shape, reps in TMEM_SHAPES.items() for n in reps for pack in ("", "_16b")]
+    return tuple(names + [f"SM100_TMEM_LOAD_STAT_32dp32b{n}x" for n in TMEM_STAT_REPS])
+
+
+#: every TMEM load/store op C++ 4.7 defines (``SM100_TMEM_{LOAD,STORE}_*``, ``SM100_TMEM_LOAD_STAT_*``)
+TMEM_COPY_OPS = _op_names()
 
 
 @dataclass(frozen=True)
 class TmemCopyAtom(CopyAtom):
-    """C++ ``Copy_Atom<SM100_TMEM_{LOAD,STORE}_32dp32b{N}x, T>``: a warp moving 32 lanes x ``N``
-    32-bit columns between tensor memory and registers; ``val_id`` is the traits' ``ValID``
+    """C++ ``Copy_Atom<SM100_TMEM_{LOAD,STORE}_{L}dp{B}b{N}x[_16b], T>``: a warp moving ``L`` lanes x
+    ``B*N`` bits between tensor memory and registers; ``val_id`` is the traits' ``ValID``
     (logical bit -> TMEM bit address)."""
 
     val_id: Layout | None = None
@@ -45,35 +66,113 @@ class TmemCopyAtom(CopyAtom):
         )
 
 
-def tmem_copy_atom(name: str, element_bits: int) -> TmemCopyAtom:
-    """C++ ``Copy_Atom<SM100_TMEM_LOAD_32dp32b{N}x, T>`` (or ``_STORE_``) for ``element_bits``-bit ``T``.
+def _parse(name: Any) -> tuple[str, int, int, int, bool]:
+    """(kind, lanes, bits, repetitions, 16b-packed) of a TMEM op name C++ defines, else CutepyError."""
+    m = _OP.fullmatch(name) if isinstance(name, str) else None
+    if m is None or name not in TMEM_COPY_OPS:
+        raise CutepyError(f"unknown TMEM copy atom {name!r}: C++ defines "
+                          f"SM100_TMEM_{{LOAD,STORE}}_{{shape}}{{N}}x"
+                          f"[_16b] for the shapes and N of {TMEM_SHAPES} and SM100_TMEM_LOAD_STAT_32dp32b"
+                          f"{{N}}x for N in {TMEM_STAT_REPS}")
+    kind, lanes, bits, n, pack = m.groups()
+    return kind, int(lanes), int(bits), int(n), pack is not None
 
-    Pre:  ``name`` is ``SM100_TMEM_LOAD_32dp32b{N}x`` or ``SM100_TMEM_STORE_32dp32b{N}x`` with ``N`` one of
-          :data:`TMEM_REPS` (the other TMEM shapes are not modelled here); ``element_bits`` divides 32
-          (else ``CutepyError``).
-    Post: the traits' layouts as C++ (``copy_traits_sm100.hpp``): 32 threads, each ``N`` columns of
-          its lane; a store swaps the source and destination of the load.
+
+def _traits(lanes: int, bits: int, n: int, pack: bool) -> tuple[Layout, Layout, Layout]:
+    """(ValID, TMEM-side (thr,val)->bit, register-side (thr,val)->bit) of a TMEM load, as C++'s traits."""
+    cols = (64 if (lanes, bits) == (16, 32) else bits) * n  # bits one lane spans (32bx2: two 32b halves)
+    val_id = (Layout(((16, cols // 16), lanes), ((1, 32), DP_BITS)) if pack
+              else Layout((cols, lanes), (1, DP_BITS)))
+    tmem_side = Layout((32, cols * lanes), (0, 1))
+    rep = ((n,), (bits,)) if n > 1 else ((), ())  # C++ writes the repetition mode only when N > 1
+    if lanes == 32:  # thread t: lane t
+        reg = Layout((32, cols), (cols, 1))
+    elif bits in (256, 128):  # thread (t0,t1): lane t1 (+8), 32-bit words t0 of each B/4-bit quarter
+        w = bits // 4
+        reg = Layout(((4, 8), (w, 2) + rep[0]), ((w, cols), (1, 8 * cols) + rep[1]))
+    elif bits == 64:  # thread (t0,t1,t2): lane t2 + 8*t0, word t1
+        reg = Layout(((2, 2, 8), (32, n) if n > 1 else 32), ((8 * cols, 32, cols), (1, 64) if n > 1 else 1))
+    else:  # 16x32bx2: thread (t0,t1): lane t0 of half t1
+        reg = Layout(((16, 2), 32 * n), ((cols, cols // 2), 1))
+    return val_id, tmem_side, reg
+
+
+def tmem_copy_atom(name: str, element_bits: int) -> TmemCopyAtom:
+    """C++ ``Copy_Atom<Op, T>`` of a TMEM load or store op (``SM100_TMEM_LOAD_16dp256b2x_16b``, ...)
+    for ``element_bits``-bit ``T``.
+
+    Pre:  ``name`` is one of :data:`TMEM_COPY_OPS` (C++ 4.7's ``SM100_TMEM_{LOAD,STORE}_{L}dp{B}b{N}x``
+          with or without ``_16b``, and ``SM100_TMEM_LOAD_STAT_32dp32b{32,128}x``); ``element_bits``
+          divides 32 (else ``CutepyError``).
+    Post: the traits' layouts as C++ (``copy_traits_sm100.hpp``): 32 threads; the TMEM side is
+          every thread seeing the whole ``L`` lanes x ``B*N`` bits, the register side C++'s
+          fragment; a store swaps the source and destination of the load; ``val_id`` is C++'s
+          ``ValID`` (a ``_16b`` op reads the low 16 bits of each 32-bit column).
 
     >>> a = tmem_copy_atom("SM100_TMEM_LOAD_32dp32b8x", 32)
     >>> a.layout_src_tv, a.layout_dst_tv, a.val_id
     ((32,256):(0,1), (32,8):(8,1), (256,32):(1,2097152))
+    >>> a = tmem_copy_atom("SM100_TMEM_STORE_16dp256b1x_16b", 16)
+    >>> a.layout_src_tv, a.val_id
+    (((4,8),(4,2)):((4,16),(1,128)), ((16,16),16):((1,32),2097152))
     """
-    m = re.fullmatch(r"SM100_TMEM_(LOAD|STORE)_32dp32b(\d+)x", name)
-    if m is None or int(m.group(2)) not in TMEM_REPS:
-        raise CutepyError(f"unknown TMEM copy atom {name!r}: SM100_TMEM_LOAD_32dp32b{{N}}x or "
-                          f"SM100_TMEM_STORE_32dp32b{{N}}x with N in {TMEM_REPS}")
+    kind, lanes, bits, n, pack = _parse(name)
     if type(element_bits) is not int or element_bits < 1 or 32 % element_bits:
         raise CutepyError(f"{name}: the element width must divide 32 bits, not {element_bits!r}")
-    n = int(m.group(2))
-    tmem_side = Layout((32, 1024 * n), (0, 1))
-    reg_side = Layout((32, 32 * n), (32 * n, 1))
-    load = m.group(1) == "LOAD"
+    val_id, tmem_side, reg_side = _traits(lanes, bits, n, pack)
+    load = kind != "STORE"
     src, dst = (tmem_side, reg_side) if load else (reg_side, tmem_side)
     return TmemCopyAtom(
         name=name, element_bits=element_bits, thr_id=Layout(32, 1), layout_src_tv_bits=src,
         layout_dst_tv_bits=dst, layout_ref_tv_bits=tmem_side, op="ld" if load else "st", cpp_type=name,
-        val_id=Layout((32 * n, 32), (1, DP_BITS)),
+        val_id=val_id,
     )
+
+
+def op_repeater(op: str, bits_n: int) -> str:
+    """C++ ``TMEM::op_repeater<Op, bits_n>()``: the widest repetition of a 1x TMEM load/store op whose
+    columns divide ``bits_n`` bits (what CUTLASS's SM100 epilogue builder picks).
+
+    Pre:  ``op`` is a ``1x`` load or store of :data:`TMEM_COPY_OPS` (C++: "Must pass 1x tmem copy
+          operator"); ``bits_n`` a positive int that one repetition's bits per lane divide (C++
+          returns nothing then and the caller fails to compile); else ``CutepyError``.
+    Post: the op's name with ``1x`` replaced by the largest ``Nx`` C++ defines whose ``N`` times the
+          bits per lane of one repetition divides ``bits_n``.
+
+    >>> op_repeater("SM100_TMEM_LOAD_32dp32b1x", 32 * 24)
+    'SM100_TMEM_LOAD_32dp32b8x'
+    >>> op_repeater("SM100_TMEM_STORE_16dp256b1x_16b", 1 << 20)
+    'SM100_TMEM_STORE_16dp256b32x_16b'
+    """
+    kind, lanes, bits, n, pack = _parse(op)
+    if n != 1 or kind == "LOAD_STAT":
+        raise CutepyError(f"TMEM::op_repeater: Must pass 1x tmem copy operator, not {op}")
+    if type(bits_n) is not int or bits_n < 1:
+        raise CutepyError(f"TMEM::op_repeater: bits_n must be a positive int, not {bits_n!r}")
+    shape = f"{lanes}dp{bits}b"
+    unit = 64 if (lanes, bits) == (16, 32) else bits
+    for reps in reversed(TMEM_SHAPES[shape]):
+        if bits_n % (unit * reps) == 0:
+            return f"SM100_TMEM_{kind}_{shape}{reps}x{'_16b' if pack else ''}"
+    raise CutepyError(f"TMEM::op_repeater<{op}, {bits_n}>: {bits_n} bits is not a multiple of the op's "
+                      f"{unit} bits per lane, so C++ selects no op")
+
+
+def tmem_load_to_store(op: str) -> str:
+    """C++ ``TMEM::tmem_load_to_store(Op{})``: the TMEM store that writes back what the load reads.
+
+    Pre:  ``op`` is an ``SM100_TMEM_LOAD_*`` op of :data:`TMEM_COPY_OPS` other than ``LOAD_STAT`` (C++:
+          "No TMEM_STORE matching for provided TMEM_LOAD"; else ``CutepyError``).
+    Post: the ``SM100_TMEM_STORE_*`` op of the same shape, repetition and packing; its atom's source
+          and destination layouts are the load's swapped.
+
+    >>> tmem_load_to_store("SM100_TMEM_LOAD_16dp64b4x_16b")
+    'SM100_TMEM_STORE_16dp64b4x_16b'
+    """
+    kind = _parse(op)[0]
+    if kind != "LOAD":
+        raise CutepyError(f"TMEM::tmem_load_to_store: No TMEM_STORE matching for provided TMEM_LOAD {op}")
+    return op.replace("SM100_TMEM_LOAD_", "SM100_TMEM_STORE_", 1)
 
 
 def make_tmem_copy(atom: Any, tmem: Tensor) -> TiledCopy:
@@ -107,4 +206,7 @@ def make_tmem_copy(atom: Any, tmem: Tensor) -> TiledCopy:
     return make_cotiled_copy(atom, tv, tmem.layout)
 
 
-__all__ = ["DP_BITS", "TMEM_REPS", "TmemCopyAtom", "make_tmem_copy", "tmem_copy_atom"]
+__all__ = [
+    "DP_BITS", "TMEM_COPY_OPS", "TMEM_REPS", "TMEM_SHAPES", "TMEM_STAT_REPS", "TmemCopyAtom",
+    "make_tmem_copy", "op_repeater", "tmem_copy_atom", "tmem_load_to_store",
+]

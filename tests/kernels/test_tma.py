@@ -27,6 +27,8 @@ from tests.kernels import tma_cxx
 
 ROWS = tma_cxx.read_rows() if tma_cxx.FILE.is_file() else []
 SAMPLE = ROWS[::6]
+#: configurations with a TmaInternalType (tests/data/tma_internal_cxx.jsonl)
+ROWS_INTERNAL = tma_cxx.read_rows(tma_cxx.FILE_INTERNAL) if tma_cxx.FILE_INTERNAL.is_file() else []
 
 
 def _refused_by_cxx(row: dict) -> str | None:
@@ -105,6 +107,54 @@ def test_tma_all_stored_configurations_equal_cxx() -> None:
     for row in ROWS:
         counts[(tma_cxx.family(row["case"]), check_row(row))] += 1
     assert sum(counts.values()) == len(ROWS)
+
+
+@pytest.mark.skipif(not ROWS_INTERNAL, reason="tests/data/tma_internal_cxx.jsonl is missing")
+@pytest.mark.parametrize("i", range(0, len(ROWS_INTERNAL), 4))
+def test_tma_internal_type_sample_equals_cxx(i: int) -> None:
+    """make_tma_copy<TmaInternalType>: C++ recasts the gmem tensor to the internal type; a wider one
+    gives the TMA tensor a fractional stride (C++'s ``1/2@0``), and C++'s refusals are refused."""
+    check_row(ROWS_INTERNAL[i])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not ROWS_INTERNAL, reason="tests/data/tma_internal_cxx.jsonl is missing")
+def test_tma_internal_type_all_stored_configurations_equal_cxx() -> None:
+    counts: Counter = Counter(check_row(row) for row in ROWS_INTERNAL)
+    assert sum(counts.values()) == len(ROWS_INTERNAL)
+
+
+def test_tma_internal_type_configurations_cover_wider_types() -> None:
+    if not ROWS_INTERNAL:
+        pytest.skip("tests/data/tma_internal_cxx.jsonl is missing")
+    built = [r for r in ROWS_INTERNAL if _refused_by_cxx(r) is None]
+    bits = tma_cxx.element_bits
+    wider = [r for r in built if bits(r["case"]["internal"]) > bits(r["case"]["dtype"])]
+    assert len(wider) >= len(ROWS_INTERNAL) // 4
+    assert any("/" in r["sections"].get("TENSOR", "") for r in wider)  # a fractional TMA stride
+    assert any(_refused_by_cxx(r) for r in ROWS_INTERNAL)
+
+
+def test_wider_internal_type_moves_whole_internal_elements() -> None:
+    """half_t moved as uint32_t: the descriptor counts 32-bit elements, the TMA tensor steps 1/2 of one
+    (the numbers are C++ 4.7's, from tma_cxx.run_cxx of this configuration with internal uint32_t)."""
+    g = make_tensor(gmem_ptr("half_t", 0x10000), Layout((256, 64), (64, 1)))
+    tma = make_tma_copy("SM90_TMA_LOAD", g, K128, internal_type="uint32_t")
+    d = tma.descriptor
+    got = (d.data_type, d.global_dim, d.global_strides, d.box_dim, d.swizzle)
+    assert got == ("UINT32", (32, 256), (128,), (32, 128), "128B")
+    assert str(tma.get_tma_tensor((256, 64))) == "ArithTuple(0,0) o (256,64):(1@1,1/2@0)"
+    with pytest.raises(CutepyError, match="recast"):  # 65 half_t per row is not a whole number of uint32_t
+        make_tma_copy("SM90_TMA_LOAD", make_tensor(gmem_ptr("half_t", 0x10000), Layout((256, 64), (65, 1))),
+                      K128, internal_type="uint32_t")
+
+
+def test_box_of_one_internal_element_is_refused() -> None:
+    """4 bfloat16_t moved as one double: C++'s box mode 0 has no gmem mode and does not compile
+    (stored in tma_internal_cxx.jsonl); cutepy says why instead of crashing."""
+    g = make_tensor(gmem_ptr("bfloat16_t", 0x10000), Layout((4, 8), (8, 1)))
+    with pytest.raises(CutepyError, match="reaches no gmem mode"):
+        make_tma_copy("SM90_TMA_STORE", g, Layout((1, 4), (4, 1)), (1, 4), internal_type="double")
 
 
 def test_stored_configurations_cover_the_families() -> None:

@@ -33,6 +33,10 @@ from tests.paths import DATA
 FILE = DATA / "tma_cxx.jsonl"
 SEED = 2207
 COUNT = 360
+#: configurations moved as a wider (or another same-width) TMA type: C++'s make_tma_copy<TmaInternalType>
+FILE_INTERNAL = DATA / "tma_internal_cxx.jsonl"
+SEED_INTERNAL = 2208
+COUNT_INTERNAL = 96
 
 INCLUDES = ("cute/tensor.hpp", "cute/atom/copy_traits_sm90_tma.hpp", "cute/atom/copy_traits_sm100_tma.hpp",
             "cute/atom/mma_traits_sm90_gmma.hpp")
@@ -176,6 +180,23 @@ def cases(count: int = COUNT, seed: int = SEED) -> list[dict]:
     return [random_case(rng) for _ in range(count)]
 
 
+def internal_cases(count: int = COUNT_INTERNAL, seed: int = SEED_INTERNAL) -> list[dict]:
+    """Seeded configurations of 8- to 32-bit elements with an ``internal`` TMA type: mostly wider
+    (``half_t`` moved as ``uint32_t``, ...), sometimes another type of the same width."""
+    rng = random.Random(seed)
+    out: list[dict] = []
+    while len(out) < count:
+        c = random_case(rng)
+        bits = element_bits(c["dtype"])
+        if bits >= 64 or c["dtype"] in ODD_TYPES:
+            continue
+        wider = [w for w in (16, 32, 64) if w > bits]
+        w = rng.choice(wider) if rng.random() < 0.8 else bits
+        c["internal"] = rng.choice([t for t in TYPES[w] if t != c["dtype"]])
+        out.append(c)
+    return out
+
+
 def key(case: dict) -> str:
     return json.dumps(case, sort_keys=True)
 
@@ -215,9 +236,10 @@ def cxx_case(case: dict) -> str:
         f"auto sl = {_cxx_smem(case)};",
     ]
     c = case["cluster"]
+    it_ = f"<{_cxx_type(case['internal'])}>" if case.get("internal") else ""
     if case["api"] == "copy":
         lines += [
-            f"auto tma = make_tma_copy({case['op']}{{}}, g, sl, {_cxx_tuple(tile)}, Int<{c}>{{}});",
+            f"auto tma = make_tma_copy{it_}({case['op']}{{}}, g, sl, {_cxx_tuple(tile)}, Int<{c}>{{}});",
             'printf("@TILED\\n"); print(tma);',
             "auto tt = tma.get_tma_tensor(shape(g));",
             'printf("@GBASIS\\n"); print(typename decltype(tma)::AuxParams::TmaGmemBasis{});',
@@ -229,7 +251,7 @@ def cxx_case(case: dict) -> str:
                          f'make_tensor(make_smem_ptr((T*)0x400), sl)));')
     else:
         lines += [
-            f"auto tma = make_tma_atom({case['op']}{{}}, g, sl, {_cxx_tuple(tile)}, Int<{c}>{{}});",
+            f"auto tma = make_tma_atom{it_}({case['op']}{{}}, g, sl, {_cxx_tuple(tile)}, Int<{c}>{{}});",
             'printf("@ATOM\\n"); print(tma);',
             'printf("\\n@GBASIS\\n"); print(typename decltype(tma)::AuxParams::TmaGmemBasis{});',
             'printf("\\n@TENSOR\\n"); print(tma.get_tma_tensor(shape(g)));',
@@ -278,7 +300,8 @@ def build(case: dict) -> Any:
     g = make_tensor(gmem_ptr(case["dtype"], case["address"]),
                     Layout(tuple(case["shape"]), tuple(case["stride"])))
     fn = make_tma_copy if case["api"] == "copy" else make_tma_atom
-    return fn(case["op"], g, smem_layout(case), tuple(case["tile"]), case["cluster"])
+    return fn(case["op"], g, smem_layout(case), tuple(case["tile"]), case["cluster"],
+              internal_type=case.get("internal"))
 
 
 def family(case: dict) -> str:
@@ -304,8 +327,8 @@ def run_cxx(cs: list[dict]) -> list[dict]:
     return rows
 
 
-def read_rows() -> list[dict]:
-    return [json.loads(line) for line in FILE.read_text().splitlines() if line and not line.startswith("#")]
+def read_rows(file: Any = FILE) -> list[dict]:
+    return [json.loads(line) for line in file.read_text().splitlines() if line and not line.startswith("#")]
 
 
 def counts() -> None:
@@ -334,6 +357,21 @@ def counts() -> None:
 def main() -> None:
     if "--counts" in sys.argv:
         counts()
+        return
+    if "--internal" in sys.argv:
+        rows = run_cxx(internal_cases())
+        head = (
+            "# C++ CuTe (CUTLASS 4.7) make_tma_copy<TmaInternalType> / make_tma_atom<TmaInternalType>\n"
+            f"# on seeded configurations (tests/kernels/tma_cxx.py internal_cases, seed {SEED_INTERNAL}, "
+            f"{COUNT_INTERNAL}); as tma_cxx.jsonl.\n"
+            "# Regenerate (CUTLASS 4.7 headers, CUTEPY_CXX_BATCH=45):\n"
+            "#   SP=$(python -c \"import site;print(site.getsitepackages()[0])\")\n"
+            "#   CUTEPY_CXX_INCLUDE=/work/cutlass47/include:$SP/nvidia/cuda_cccl/include:"
+            "$SP/nvidia/cuda_runtime/include:$SP/nvidia/cuda_nvcc/include \\\n"
+            "#     python -m tests.kernels.tma_cxx --internal\n"
+        )
+        FILE_INTERNAL.write_text(head + "".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
+        print(f"{sum(r['ok'] for r in rows)} of {len(rows)} configurations built by C++", file=sys.stderr)
         return
     n = int(sys.argv[sys.argv.index("--count") + 1]) if "--count" in sys.argv else COUNT
     rows = run_cxx(cases(n))
