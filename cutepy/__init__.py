@@ -51,12 +51,16 @@ from .notation import *  # noqa: F403
 # isort: split
 # kernel design: tensors (the algebra takes them too), atoms, tiled MMA and copy
 from .kernels import atoms as _atoms
+from .kernels import gmma_desc as _gmma_desc
 from .kernels import pointer as _pointer
 from .kernels import simulate as _simulate
 from .kernels import tensor as _tensor
 from .kernels import tiled as _tiled
 from .kernels import tma as _tma
+from .kernels import tmem as _tmem
+from .kernels import tmem_copy as _tmem_copy
 from .kernels.atoms import *  # noqa: F403
+from .kernels.gmma_desc import *  # noqa: F403
 from .kernels.pointer import *  # noqa: F403
 from .kernels.simulate import *  # noqa: F403
 from .kernels.tensor import *  # noqa: F403
@@ -64,6 +68,8 @@ from .kernels.tiled import *  # noqa: F403
 from .kernels.tiled import checks as _checks
 from .kernels.tiled.checks import *  # noqa: F403
 from .kernels.tma import *  # noqa: F403
+from .kernels.tmem import *  # noqa: F403
+from .kernels.tmem_copy import *  # noqa: F403
 
 # isort: split
 # symbolic, proofs, derivations: namespaces of their own; cutepy takes their main entry points
@@ -141,7 +147,8 @@ __all__ = [
     *_errors.__all__, *_basis.__all__, *_layout.__all__, *_tuples.__all__, *_limits.__all__,
     *_coalesce.__all__, *_composition.__all__, *_complement.__all__, *_inverse.__all__, *_divides.__all__,
     *_products.__all__, *_casting.__all__, *_swizzle.__all__, *_notation.__all__,
-    *_tensor.__all__, *_simulate.__all__, *_pointer.__all__, *_tma.__all__, *_atoms.__all__,
+    *_tensor.__all__, *_simulate.__all__, *_pointer.__all__, *_tma.__all__, *_tmem.__all__,
+    *_tmem_copy.__all__, *_gmma_desc.__all__, *_atoms.__all__,
     *_tiled.__all__, *_checks.__all__, *_ANALYSES,
     *_LAZY,
 ]

@@ -181,6 +181,15 @@ def make_gmma_desc(major: str, tensor: Tensor) -> GmmaDescriptor:
           (else ``CutepyError`` with C++'s static-assert text and the numbers).
     Post: the 64-bit word C++ builds: start address ``>> 4``, LBO and SBO in 16-byte units,
           base offset 0 and the layout type of the swizzle.
+
+    >>> from cutepy.algebra.products import tile_to_shape
+    >>> from cutepy.kernels.atoms.smem import gmma_smem_layout
+    >>> from cutepy.kernels.pointer import smem_ptr
+    >>> from cutepy.kernels.tensor import make_tensor
+    >>> sA = make_tensor(smem_ptr("half_t", 0x400), tile_to_shape(gmma_smem_layout("K", 32, 16), (64, 16)))
+    >>> d = make_gmma_desc("K", sA)
+    >>> hex(int(d)), d.layout_type, d.start_address, d.stride_byte_offset
+    ('0xc000001000010040', 'B32', 64, 16)
     """
     L, ptr, bits, u128, sw = _desc_operand("GMMA", "make_gmma_desc", major, tensor)
     if sw.base != 4 or sw.shift != 3 or not 0 <= sw.bits <= 3:
@@ -332,12 +341,11 @@ def operand_majors(cpp_type: str) -> tuple[str, str]:
     return "K", "K"
 
 
+#: what cutepy exports from this module (cutepy.__all__ is made of these lists)
 __all__ = [
     "DescriptorIterator",
     "GmmaDescriptor",
     "UmmaDescriptor",
     "make_gmma_desc",
-    "make_gmma_desc_tensor",
     "make_umma_desc",
-    "operand_majors",
 ]

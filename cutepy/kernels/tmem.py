@@ -46,6 +46,10 @@ def make_tmem_frg(value_type: str, tmem_shape: Any, n_sm: int = 1, storage_type:
           is available."); else ``CutepyError`` naming C++'s assert.
     Post: a tensor over ``tmem_ptr(value_type)`` whose value at ``(m, n)`` is the TMEM address
           (``lane << 16 | column``) of accumulator element ``(m, n)``.
+
+    >>> t = make_tmem_frg("float", ((128, 256), 1, 1))
+    >>> t.layout, hex(t(((1, 2), 0, 0)))
+    (((128,256),1,1):((65536,1),0,0), '0x10002')
     """
     vbits, sbits = element_bits(value_type), element_bits(storage_type)
     if vbits > sbits:
@@ -95,6 +99,9 @@ def tmem_columns(t: Tensor) -> int:
 
     Pre:  ``t`` is a tensor over ``tmem_ptr`` with a plain layout (else ``CutepyError``).
     Post: ``1 + max(column) - min(column)`` over its addresses.
+
+    >>> tmem_columns(make_tmem_frg("float", ((128, 256), 1, 1)))
+    256
     """
     if not isinstance(t, Tensor) or getattr(t.engine, "space", None) != "tmem":
         raise CutepyError(f"tmem_columns takes a tensor over tmem_ptr, not {t!r}")
@@ -102,4 +109,5 @@ def tmem_columns(t: Tensor) -> int:
     return max(cols) - min(cols) + 1
 
 
-__all__ = ["COLUMNS", "LANES", "make_tmem_frg", "tmem_columns"]
+#: what cutepy exports from this module (cutepy.__all__ is made of these lists)
+__all__ = ["make_tmem_frg", "tmem_columns"]

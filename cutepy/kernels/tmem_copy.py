@@ -54,7 +54,12 @@ TMEM_COPY_OPS = _op_names()
 class TmemCopyAtom(CopyAtom):
     """C++ ``Copy_Atom<SM100_TMEM_{LOAD,STORE}_{L}dp{B}b{N}x[_16b], T>``: a warp moving ``L`` lanes x
     ``B*N`` bits between tensor memory and registers; ``val_id`` is the traits' ``ValID``
-    (logical bit -> TMEM bit address)."""
+    (logical bit -> TMEM bit address).
+
+    >>> a = tmem_copy_atom("SM100_TMEM_LOAD_16dp256b1x", 32)
+    >>> type(a).__name__, a.thr_id, a.layout_src_tv
+    ('TmemCopyAtom', 32:1, (32,128):(0,1))
+    """
 
     val_id: Layout | None = None
 
@@ -206,7 +211,6 @@ def make_tmem_copy(atom: Any, tmem: Tensor) -> TiledCopy:
     return make_cotiled_copy(atom, tv, tmem.layout)
 
 
-__all__ = [
-    "DP_BITS", "TMEM_COPY_OPS", "TMEM_REPS", "TMEM_SHAPES", "TMEM_STAT_REPS", "TmemCopyAtom",
-    "make_tmem_copy", "op_repeater", "tmem_copy_atom", "tmem_load_to_store",
-]
+#: what cutepy exports from this module (cutepy.__all__ is made of these lists); the tables and
+#: C++'s ``TMEM::op_repeater`` / ``TMEM::tmem_load_to_store`` stay namespaced here
+__all__ = ["TmemCopyAtom", "make_tmem_copy", "tmem_copy_atom"]

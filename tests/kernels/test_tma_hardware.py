@@ -60,4 +60,5 @@ def test_cutepy_still_plans_what_the_gpu_checked(row: dict) -> None:
 def test_cutepy_still_refuses_what_it_refused(row: dict) -> None:
     with pytest.raises(CutepyError) as e:
         hw.plan(row["case"])
-    assert str(e.value).split("\n")[0] == row["cutepy_refuses"]
+    rule = row["cutepy_refuses"].split(":")[1]  # the rule, not its wording of the numbers
+    assert rule in str(e.value)
