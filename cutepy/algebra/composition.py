@@ -30,6 +30,7 @@ from typing import Any
 from ..core import events as ev
 from ..core import inttuple as it
 from ..core.basis import ScaledBasis
+from ..core.dynamic import DynamicInt
 from ..core.errors import AdmissibilityError, CutepyError
 from ..core.layout import Layout, as_layout, own
 from ..core.tracing import recorder
@@ -102,7 +103,7 @@ def coalesce_x(A: Layout) -> tuple[tuple, tuple]:
     fs, fd = it.flatten_tuple(A._shape), it.flatten_tuple(A._stride)
     if not fs:
         return (2,), (0,)
-    if fs[-1] == 1:
+    if fs[-1] == 1 and type(fs[-1]) is not DynamicInt:  # as C++: a static _1 (a run-time 1 stays)
         fs = fs[:-1] + (2,)
         (rec := recorder()) and rec.emit(ev.LastOne())
     s, d = coalesce_flat(fs, fd)
@@ -179,10 +180,10 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
     (rec := recorder()) and rec.emit(ev.Leaf(rs, rd))
     if type(rd) is not int and isinstance(rd, ScaledBasis):
         return _compose_basis(A, rs, rd, B)
-    if rd == 0:
+    last = len(ls) - 1
+    if rd == 0 and (type(rd) is not DynamicInt or last > 0):  # a run-time 0: C++ divides by it
         rec and rec.emit(ev.ZeroLeaf(rs))
         return rs, rd
-    last = len(ls) - 1
     if last == 0:
         rec and rec.emit(ev.Single((ls[0], ld[0]), (rs, rd), rd * ld[0]))
         return rs, rd * ld[0]
@@ -204,10 +205,19 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
                 raise _inadmissible(A, B, "stride", i, ls, ld,
                                     f"B's remaining stride {rest_d} is neither a multiple of "
                                     f"A's shape {s} nor smaller than it")
-            rec and rec.emit(ev.Skip(i, (s, ld[i]), (rest_s, rest_d), next_stride))
+            if _one(next_shape) or _one(rest_s):
+                rec and rec.emit(ev.Skip(i, (s, ld[i]), (rest_s, rest_d), next_stride))
+                rest_d = next_stride
+                continue
+            # as C++: a run-time 1 is not known to be 1, so it makes a mode of extent 1
+            result_s.append(DynamicInt(1))
+            result_d.append(sign * rest_d * ld[i])
+            rest_s = rest_s // result_s[-1]
             rest_d = next_stride
             continue
         new = next_shape if next_shape < rest_s else rest_s
+        if type(new) is int and (type(next_shape) is DynamicInt or type(rest_s) is DynamicInt):
+            new = DynamicInt(new)  # C++'s min(int, Int<N>) is an int
         if rest_s % new != 0:
             raise _inadmissible(A, B, "shape", i, ls, ld,
                                 f"B's remaining shape {rest_s} is not a multiple of {new}, "
@@ -227,7 +237,7 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
     if not result_s:
         rec and rec.emit(ev.LastMode((ls[last], ld[last]), (rest_s, rest_d), rest_d * ld[last]))
         return rest_s, rest_d * ld[last]
-    if rest_s == 1:
+    if _one(rest_s):
         if len(result_s) == 1:
             return result_s[0], result_d[0]
         return tuple(result_s), tuple(result_d)
@@ -235,6 +245,11 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
     result_s.append(rest_s)
     result_d.append(rest_d * ld[last])
     return tuple(result_s), tuple(result_d)
+
+
+def _one(x: Any) -> bool:
+    """C++'s ``is_constant<1, ...>``: a static 1 (a run-time 1 is not known to be 1)."""
+    return x == 1 and type(x) is not DynamicInt
 
 
 def _inadmissible(A, B, kind: str, i: int, ls: tuple, ld: tuple, why: str) -> AdmissibilityError:

@@ -27,6 +27,7 @@ from typing import Any
 
 from ..core import events as ev
 from ..core import inttuple as it
+from ..core.dynamic import has_dynamic
 from ..core.errors import CutepyError
 from ..core.layout import Layout, as_layout, make_layout, own
 from ..core.tracing import recorder, recording
@@ -59,6 +60,10 @@ def _cotarget(A: Any, T: Any) -> Any:
     size = A.size()
     if type(A) is not Layout or type(T) is not Layout:
         return size
+    fs = it.flatten_tuple(A.shape)
+    if has_dynamic(fs) or has_dynamic(it.flatten_tuple(A.stride)):  # C++'s shape(coalesce(A)), exactly
+        with recording(None):
+            return coalesce_flat(fs, it.flatten_tuple(A.stride))[0]
     if type(T.shape) is int and type(T.stride) is int:  # the common case, without flattening
         extent = T.shape * abs(T.stride) if T.stride != 0 and T.shape != 1 else 1
         first = A.shape

@@ -19,6 +19,7 @@ from typing import Any
 from ..core import events as ev
 from ..core import inttuple as it
 from ..core.basis import ScaledBasis
+from ..core.dynamic import DynamicInt, has_dynamic, is_static_int
 from ..core.errors import AdmissibilityError, CutepyError, Undecided
 from ..core.layout import Layout, layout_arg, own
 from ..core.tracing import recorder
@@ -84,8 +85,12 @@ def right_inverse(A: Layout) -> Layout:
     fs, fd, pre = _coalesced(A)
     shapes, strides = [], []
     curr = 1
-    for k in _cxx_sort_order(fd):
-        if fd[k] == curr:
+    order = _cxx_sort_order(fd)
+    if has_dynamic(fs, fd):  # as C++: only static strides are sorted, and the chain follows
+        keep = [k for k in range(len(fd)) if is_static_int(fd[k])]  # statically equal strides
+        order = [keep[j] for j in _cxx_sort_order([fd[k] for k in keep])]
+    for k in order:
+        if fd[k] == curr and type(curr) is not DynamicInt:
             shapes.append(fs[k])
             strides.append(pre[k])
             curr = fs[k] * fd[k]

@@ -808,15 +808,34 @@ def crd2idx(crd: IntTuple, shape: IntTuple, stride: IntTuple | None = None) -> A
     return crd * stride
 
 
-def format_tuple(t: IntTuple) -> str:
+def format_tuple(t: IntTuple, cxx: bool = False) -> str:
     """CuTe's text for an IntTuple: ``(a,(b,c))``, no spaces; the one tuple formatter.
+
+    With ``cxx``, C++'s exact print: ``_N`` for a static integer, ``N`` for a dynamic one.
 
     >>> format_tuple((2, (3, 4))), format_tuple(5), format_tuple(())
     ('(2,(3,4))', '5', '()')
+    >>> format_tuple((2, (3, -4)), cxx=True)
+    '(_2,(_3,_-4))'
     """
     if type(t) is tuple:
-        return "(" + ",".join([format_tuple(x) for x in t]) + ")"
+        return "(" + ",".join([format_tuple(x, cxx) for x in t]) + ")"
+    if cxx:
+        return format_leaf_cxx(t)
     return str(t)
+
+
+def format_leaf_cxx(x: Any) -> str:
+    """One leaf as C++ prints it: ``_N`` for a static integer, ``N`` for a dynamic one, a basis
+    element as ``value@mode``, ``_`` for the wildcard ``None``."""
+    if type(x) is int:
+        return f"_{x}"
+    if x is None:
+        return "_"
+    fmt = getattr(x, "format_cxx", None)
+    if fmt is not None:
+        return fmt()
+    return str(x)
 
 
 def is_integer(x: Any) -> bool:
@@ -841,7 +860,7 @@ def tdivmod(a: Any, b: Any) -> tuple[Any, Any]:
     """
     if b == 0:
         raise CutepyError(f"division of {short_repr(a)} by a size-0 mode (a shape's sizes are positive)")
-    if type(a) is int and type(b) is int and (a < 0) != (b < 0) and a % b:
+    if isinstance(a, int) and isinstance(b, int) and (a < 0) != (b < 0) and a % b:
         q = -(abs(a) // abs(b))
         return q, a - q * b
     return a // b, a % b

@@ -39,6 +39,7 @@ from ..core.layout import (
     flatten,
     get,
     group,
+    is_static,
     make_identity_layout,
     size,
     slice_and_offset,
@@ -231,6 +232,16 @@ class Tensor:
         return f"array[{dtype}]{at} o {self.layout}"
 
     __repr__ = __str__
+
+    def __format__(self, spec: str) -> str:
+        """``format(T, "cxx")``: the tensor with its layout as C++ prints it (``_N`` static ints)."""
+        if spec != "cxx":
+            return format(str(self), spec)
+        text = str(self)
+        return text[: len(text) - len(str(self.layout))] + format(self.layout, "cxx")
+
+    def _is_static(self) -> bool:
+        return is_static(self.layout)
 
 
 def _plain_tuple(x: Any) -> Any:
