@@ -27,7 +27,7 @@ except ImportError as exc:  # an ImportError (not a CutepyError): the module its
 
 from .algebra.complement import complement
 from .algebra.composition import is_admissible
-from .algebra.swizzle import ComposedLayout, Swizzle
+from .algebra.swizzle import ComposedLayout, Swizzle, composed_parts
 from .core import inttuple as it
 from .core.dynamic import dynamic
 from .core.errors import CutepyError
@@ -288,8 +288,8 @@ def with_dynamic_leaves(draw: Any, x: Any) -> Any:
     """
     if type(x) is Layout:
         return Layout(draw(with_dynamic_leaves(x.shape)), draw(with_dynamic_leaves(x.stride)))
-    if type(x) is ComposedLayout:
-        return ComposedLayout(x.outer, x.offset, draw(with_dynamic_leaves(x.inner)))
+    if (parts := composed_parts(x)) is not None:
+        return ComposedLayout(parts[0], parts[1], draw(with_dynamic_leaves(parts[2])))
     if type(x) is tuple:
         return tuple(draw(with_dynamic_leaves(y)) for y in x)
     if type(x) is int and draw(st.booleans()):

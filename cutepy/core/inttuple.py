@@ -22,6 +22,7 @@ from __future__ import annotations
 from numbers import Integral
 from typing import Any
 
+from .dynamic import DynamicInt
 from .errors import CutepyError
 
 IntTuple = int | tuple
@@ -568,6 +569,11 @@ def compact_order_tuple(shape: IntTuple, order: IntTuple) -> IntTuple:
     """
     flat_order = flatten_tuple(order) if type(order) is tuple else (order,)
     ref_shape = flatten_tuple(_product_like(shape, order)) if type(order) is tuple else (product(shape),)
+    if any(type(o) is DynamicInt for o in flat_order):
+        # as C++: a run-time order comes after every static one, in its place in the flat order
+        top = max([o for o in flat_order if type(o) is not DynamicInt and 0 < o] + [0])
+        flat_order = tuple(top + 1 + k if type(o) is DynamicInt else o for k, o in enumerate(flat_order))
+        order = unflatten_tuple(flat_order, order) if type(order) is tuple else flat_order[0]
     if all(type(o) is int for o in flat_order):
         # one sort instead of a scan per leaf: near-linear in the rank
         starts: dict[int, Any] = {}

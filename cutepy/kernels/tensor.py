@@ -516,7 +516,7 @@ def local_partition(tensor: Any, thr_layout: Layout, thr_idx: int, proj: Any = N
         if not isinstance(thr_layout.shape, tuple) or len(proj) != len(thr_layout.shape):
             raise CutepyError(f"the projection {proj!r} must have one entry per mode of {thr_layout}")
         thr_layout = dice(proj, thr_layout)  # stays a tuple: its modes tile the tensor's by mode
-    if type(thr_idx) is not int or thr_idx < 0:
+    if not isinstance(thr_idx, int) or type(thr_idx) is bool or thr_idx < 0:  # a run-time int too
         raise CutepyError(f"thread index {thr_idx!r} must be a non-negative int")
     if isinstance(thr_layout.shape, tuple):
         return outer_partition(

@@ -142,7 +142,7 @@ class TiledCopy:
         return out[0]
 
     def get_slice(self, thr_idx: int) -> ThrCopy:
-        if type(thr_idx) is not int or not 0 <= thr_idx < self.size:
+        if not isinstance(thr_idx, int) or type(thr_idx) is bool or not 0 <= thr_idx < self.size:
             raise CutepyError(f"thread {thr_idx!r} is outside this TiledCopy's {self.size} threads")
         return ThrCopy(self, thr_idx)
 

@@ -169,7 +169,7 @@ class TiledMMA:
         """The partitioner of thread ``thr_idx`` (C++ ``get_slice``); an index between the
         :meth:`thread_ids` (an SM70 lane outside the quad pair) aliases one, as in C++."""
         top = self.thread_ids()[-1]
-        if type(thr_idx) is not int or not 0 <= thr_idx <= top:
+        if not isinstance(thr_idx, int) or type(thr_idx) is bool or not 0 <= thr_idx <= top:
             raise CutepyError(f"thread {thr_idx!r} is outside this TiledMMA's thread indices 0..{top}")
         return ThrMMA(self, flat_coord(self.thr_layout_vmnk, thr_idx))
 
