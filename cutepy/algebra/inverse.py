@@ -190,7 +190,7 @@ def _check_left_inverse(A: Layout, L: Layout) -> None:
     n = A.size()
     leaves = [x for X in (A, L) for t in (X.shape, X.stride)
               for x in (it.flatten_tuple(t) if type(t) is tuple else (t,))]
-    if type(n) is not int or any(type(x) is not int for x in leaves):
+    if not isinstance(n, int) or any(not isinstance(x, int) for x in leaves):  # run-time ints are values
         raise Undecided(f"left_inverse of {A}: its modes overlap, and whether C++'s answer meets its "
                         "post-condition depends on the symbols' values: substitute them first")
     if n > MAX_INVERSE_CHECK:

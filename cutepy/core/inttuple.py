@@ -19,6 +19,7 @@ strides and coordinates of layouts are IntTuples.
 
 from __future__ import annotations
 
+import re
 from numbers import Integral
 from typing import Any
 
@@ -829,6 +830,20 @@ def format_tuple(t: IntTuple, cxx: bool = False) -> str:
     if cxx:
         return format_leaf_cxx(t)
     return str(t)
+
+
+def static_text(text: str) -> str:
+    """C++'s print of a value all of whose integers are static (a TiledMMA, a TiledCopy, an atom:
+    C++ builds their layouts from types): ``_`` before every integer of ``text`` that stands alone
+    (not a basis mode ``@0``, not part of a name or of ``32b``).
+
+    >>> static_text("TiledLayout_TV: (256,4):(4,-1) ValueType: 32b E: 1@0")
+    'TiledLayout_TV: (_256,_4):(_4,_-1) ValueType: 32b E: _1@0'
+    """
+    return _STANDALONE_INT.sub(r"_\1", text)
+
+
+_STANDALONE_INT = re.compile(r"(?<![\w@\[.])(-?\d+)(?![\w\]])")
 
 
 def format_leaf_cxx(x: Any) -> str:

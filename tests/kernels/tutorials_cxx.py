@@ -26,7 +26,6 @@ import hashlib
 import numpy as np
 
 from cutepy import (
-    ComposedLayout,
     Layout,
     Swizzle,
     composition,
@@ -249,18 +248,11 @@ def cases() -> list[tuple[str, int]]:
 # -- cutepy's side ---------------------------------------------------------------------------------
 
 
-#: the lines that print a TiledCopy or TiledMMA: compared with C++'s print without its ``_``
-#: (their layouts are all static; cutepy prints them as ``str``)
-TILED = {"copyA", "copyB", "mmaC", "s2r_copy_a", "s2r_copy_b", "tiled_copy"}
-
-
 def _fmt(x: object) -> str:
-    """C++'s exact print of a value: layouts, tensors and integers with ``_`` on static ints."""
+    """C++'s exact print of a value (layouts, tensors, TiledCopy/TiledMMA): ``_`` on static ints."""
     if isinstance(x, (tuple, int)):
         return format_tuple(x, cxx=True)
-    if isinstance(x, (Layout, ComposedLayout, Tensor)):
-        return format(x, "cxx")
-    return str(x)
+    return format(x, "cxx")
 
 
 class _Out:

@@ -25,6 +25,7 @@ from ...algebra.products import logical_product, raked_product
 from ...core.errors import CutepyError
 from ...core.inttuple import flatten_tuple as flatten
 from ...core.inttuple import product_each_tuple as product_each
+from ...core.inttuple import static_text
 from ...core.layout import Layout, make_layout, prepend, size, slice_and_offset
 from ..atoms.copy import CopyAtom
 from ..tensor import Tensor
@@ -147,6 +148,10 @@ class TiledCopy:
         return ThrCopy(self, thr_idx)
 
     get_thread_slice = get_slice
+
+    def __format__(self, spec: str) -> str:
+        """``format(x, "cxx")``: C++'s exact print (its layouts are static: ``_N``)."""
+        return static_text(str(self)) if spec == "cxx" else format(str(self), spec)
 
     def __str__(self) -> str:
         tiler = self.tiler_mn

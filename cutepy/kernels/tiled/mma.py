@@ -25,6 +25,7 @@ from ...algebra.inverse import right_inverse
 from ...algebra.products import tiled_product
 from ...core.errors import CutepyError
 from ...core.inttuple import flatten_tuple as flatten
+from ...core.inttuple import static_text
 from ...core.layout import Layout, append, make_layout, size, slice_and_offset
 from ..atoms.mma import NUMPY_TYPES, MMAAtom
 from ..gmma_desc import make_gmma_desc_tensor, operand_majors
@@ -174,6 +175,10 @@ class TiledMMA:
         return ThrMMA(self, flat_coord(self.thr_layout_vmnk, thr_idx))
 
     get_thread_slice = get_slice
+
+    def __format__(self, spec: str) -> str:
+        """``format(x, "cxx")``: C++'s exact print (its layouts are static: ``_N``)."""
+        return static_text(str(self)) if spec == "cxx" else format(str(self), spec)
 
     def __str__(self) -> str:
         perm = ",".join("_" if p is None else str(p) for p in self.permutation_mnk)
