@@ -31,6 +31,11 @@ def coalesce_flat(fs: Any, fd: Any) -> tuple[Any, Any]:
     """
     if has_dynamic(fs, fd):
         return _coalesce_cxx(fs, fd)
+    return coalesce_static(fs, fd)
+
+
+def coalesce_static(fs: Any, fd: Any) -> tuple[Any, Any]:
+    """:func:`coalesce_flat` for leaves known to hold no run-time integer (no test for them)."""
     (rec := recorder()) and rec.emit(ev.Flatten(tuple(fs), tuple(fd)))
     rs: list = []
     rd: list = []
@@ -90,6 +95,8 @@ def coalesce_shape(shape: Any) -> Any:
     >>> coalesce_shape((2, (dynamic(4), dynamic(3)), 8)), coalesce_shape((2, 4))
     ((2, 12, 8), 8)
     """
+    if type(shape) is int:
+        return shape
     fs = it.flatten_tuple(shape)
     if not has_dynamic(fs):
         return it.product(shape)
@@ -114,7 +121,7 @@ def filter_flat(layout: Layout) -> tuple[Any, Any]:
             keep_s.append(s)
             keep_d.append(d)
     (rec := recorder()) and rec.emit(ev.Filter(tuple(keep_s), tuple(keep_d), len(fs) - len(keep_s)))
-    return coalesce_flat(keep_s, keep_d)
+    return coalesce_static(keep_s, keep_d)
 
 
 def coalesce(layout: Layout, profile: Any = None) -> Layout:

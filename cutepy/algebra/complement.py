@@ -21,12 +21,12 @@ from typing import Any
 from ..core import events as ev
 from ..core import inttuple as it
 from ..core.basis import ScaledBasis
-from ..core.dynamic import DynamicInt
+from ..core.dynamic import DynamicInt, has_dynamic
 from ..core.errors import AdmissibilityError, CutepyError
 from ..core.layout import Layout, layout_arg, own
 from ..core.tracing import recorder
 from ..core.tuples import as_int
-from .coalesce import coalesce_flat, coalesce_shape, filter_flat
+from .coalesce import coalesce_flat, coalesce_shape, coalesce_static, filter_flat
 
 
 def complement(A: Layout, cotarget: Any = None) -> Layout:
@@ -56,6 +56,8 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
     fs, fd = filter_flat(A)
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)
+    dyn = has_dynamic(fs, fd) or (cotarget is not None and type(cotarget) is not int
+                                  and has_dynamic(it.flatten_tuple(cotarget)))
     rec and rec.emit(ev.Filtered(fs, fd))
     if cotarget is None:
         cotarget = 1
@@ -90,7 +92,8 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
         strides.append(cur)
         cur = d * s
         rec and rec.emit(ev.Gap((s, d), strides[-1], shapes[-1], cur))
-    rest = coalesce_shape(it.ceil_div_tuple(cotarget, cur))  # one integer unless some leaf is dynamic
+    rest = it.ceil_div_tuple(cotarget, cur)
+    rest = coalesce_shape(rest) if dyn else it.product(rest)  # one integer unless a leaf is dynamic
     rec and rec.emit(ev.CotargetRest(cotarget, cur, rest))
     if type(rest) is tuple:  # C++'s compact_major(rest_shape, new_stride)
         shapes.extend(rest)
@@ -98,7 +101,7 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
     else:
         shapes.append(rest)
         strides.append(cur)
-    s, d = coalesce_flat(shapes, strides)
+    s, d = (coalesce_flat if dyn else coalesce_static)(shapes, strides)
     return Layout._grown(s, d)
 
 

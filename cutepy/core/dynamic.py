@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .basis import ScaledBasis
 from .errors import CutepyError
 
 
@@ -211,19 +212,9 @@ def has_dynamic(*seqs: Any) -> bool:
     for seq in seqs:
         for x in seq:
             t = type(x)
-            if t is not int and (t is DynamicInt or type(getattr(x, "value", None)) is DynamicInt):
+            if t is not int and (t is DynamicInt or (t is ScaledBasis and type(x.value) is DynamicInt)):
                 return True
     return False
-
-
-def dyn_min(a: Any, b: Any) -> Any:
-    """C++'s ``min`` of two integers: static only when both are."""
-    r = a if a < b else b
-    return r if type(a) is type(b) is int else _as_dynamic(r)
-
-
-def _as_dynamic(x: Any) -> Any:
-    return DynamicInt(x) if type(x) is int else x
 
 
 #: what cutepy exports from this module (cutepy.__all__ is made of these lists)
