@@ -237,6 +237,8 @@ class Tensor:
         """``format(T, "cxx")``: the tensor with its layout as C++ prints it (``_N`` static ints)."""
         if spec != "cxx":
             return format(str(self), spec)
+        if self.engine is None:
+            return f"{_fmt_offset(self.offset, True)} o {format(self.layout, 'cxx')}"
         text = str(self)
         return text[: len(text) - len(str(self.layout))] + format(self.layout, "cxx")
 
@@ -260,12 +262,13 @@ def _in_shape(crd: Any, shape: Any) -> bool:
     return not isinstance(n, int) or 0 <= int(crd) < n
 
 
-def _fmt_offset(off: Any) -> str:
+def _fmt_offset(off: Any, cxx: bool = False) -> str:
+    """A coordinate tensor's origin as C++ prints it (``cxx``: ``_0`` for a static coordinate)."""
     if hasattr(off, "as_tuple"):
         off = off.as_tuple()
     if isinstance(off, tuple):
-        return "ArithTuple(" + ",".join(str(x) for x in off) + ")"
-    return f"ArithTuple({off})"
+        return "ArithTuple(" + ",".join(it.format_tuple(x, cxx) for x in off) + ")"
+    return f"ArithTuple({it.format_tuple(off, cxx)})"
 
 
 def _zero_coord(shape: Any) -> ArithTuple:
