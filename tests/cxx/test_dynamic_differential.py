@@ -20,6 +20,8 @@ from tests.cxx import dyn_cases
 
 #: C++ statements (keys) whose print cutepy does not match yet, with the reason
 KNOWN_DIFFERENT: dict[str, str] = {}
+#: exact cases per sample when this was written: fewer is a regression
+MIN_EXACT = {dyn_cases.SAMPLES[0]: 94, dyn_cases.SAMPLES[1]: 228}
 
 
 @pytest.mark.parametrize("sample", dyn_cases.SAMPLES[:1], ids=lambda s: f"{s[0]}-{s[1]}")
@@ -46,4 +48,4 @@ def _check(sample, capsys) -> None:
     bad = [(c, m, x) for c, k, m, x in vs if k == "differs" and key(c.cxx) not in KNOWN_DIFFERENT]
     assert not bad, "\n".join(f"{c.cxx}\n  cutepy: {m}\n  C++:    {x}" for c, m, x in bad[:20])
     kinds = Counter(k for _, k, _, _ in vs)
-    assert kinds["exact"] >= len(vs) // 2, kinds
+    assert kinds["exact"] >= MIN_EXACT[sample], kinds
