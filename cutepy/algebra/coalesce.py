@@ -111,9 +111,14 @@ def coalesce_shape(shape: Any) -> Any:
 
 def filter_flat(layout: Layout) -> tuple[Any, Any]:
     """``filter(layout)`` as ``(shape, stride)``: coalesce of the modes with non-zero stride."""
+    return filter_flat_dyn(layout)[:2]
+
+
+def filter_flat_dyn(layout: Layout) -> tuple[Any, Any, bool]:
+    """:func:`filter_flat` and whether the layout holds a run-time integer."""
     fs, fd = it.flatten_tuple(layout._shape), it.flatten_tuple(layout._stride)
     if has_dynamic(fs, fd):  # C++: coalesce(filter_zeros(L)), a static _0 stride makes the mode _1
-        return _coalesce_cxx([1 if static_eq(d, 0) else s for s, d in zip(fs, fd)], fd)
+        return (*_coalesce_cxx([1 if static_eq(d, 0) else s for s, d in zip(fs, fd)], fd), True)
     keep_s = []
     keep_d = []
     for s, d in zip(fs, fd):
@@ -121,7 +126,7 @@ def filter_flat(layout: Layout) -> tuple[Any, Any]:
             keep_s.append(s)
             keep_d.append(d)
     (rec := recorder()) and rec.emit(ev.Filter(tuple(keep_s), tuple(keep_d), len(fs) - len(keep_s)))
-    return coalesce_static(keep_s, keep_d)
+    return (*coalesce_static(keep_s, keep_d), False)
 
 
 def coalesce(layout: Layout, profile: Any = None) -> Layout:

@@ -26,7 +26,7 @@ from ..core.errors import AdmissibilityError, CutepyError
 from ..core.layout import Layout, layout_arg, own
 from ..core.tracing import recorder
 from ..core.tuples import as_int
-from .coalesce import coalesce_flat, coalesce_shape, coalesce_static, filter_flat
+from .coalesce import coalesce_flat, coalesce_shape, coalesce_static, filter_flat_dyn
 
 
 def complement(A: Layout, cotarget: Any = None) -> Layout:
@@ -53,11 +53,11 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
         A = layout_arg(A, "complement")
     if A._shape == ():
         raise CutepyError("complement of the empty layout ():() is undefined (C++ builds no layout for it)")
-    fs, fd = filter_flat(A)
+    fs, fd, dyn = filter_flat_dyn(A)
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)
-    dyn = has_dynamic(fs, fd) or (cotarget is not None and type(cotarget) is not int
-                                  and has_dynamic(it.flatten_tuple(cotarget)))
+    if not dyn and cotarget is not None and type(cotarget) is not int:
+        dyn = has_dynamic(it.flatten_tuple(cotarget))
     rec and rec.emit(ev.Filtered(fs, fd))
     if cotarget is None:
         cotarget = 1

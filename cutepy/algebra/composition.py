@@ -237,7 +237,7 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
     if not result_s:
         rec and rec.emit(ev.LastMode((ls[last], ld[last]), (rest_s, rest_d), rest_d * ld[last]))
         return rest_s, rest_d * ld[last]
-    if _one(rest_s):
+    if rest_s == 1 and type(rest_s) is not DynamicInt:  # a static 1 (C++'s is_constant<1>)
         if len(result_s) == 1:
             return result_s[0], result_d[0]
         return tuple(result_s), tuple(result_d)

@@ -206,15 +206,21 @@ def static_eq(a: Any, b: Any) -> bool:
     return False
 
 
-def has_dynamic(*seqs: Any) -> bool:
-    """Whether a flat sequence of leaves holds a :class:`DynamicInt` (a basis element's value too):
-    the one test that sends an algorithm off its static fast path."""
-    for seq in seqs:
-        for x in seq:
-            t = type(x)
-            if t is not int and (t is DynamicInt or (t is ScaledBasis and type(x.value) is DynamicInt)):
-                return True
+def has_dynamic(fs: Any, fd: Any = ()) -> bool:
+    """Whether the flat leaves ``fs`` (or ``fd``) hold a :class:`DynamicInt` (a basis element's
+    value too): the one test that sends an algorithm off its static fast path."""
+    for x in fs:
+        if type(x) is not int and _dynamic_leaf(x):
+            return True
+    for x in fd:
+        if type(x) is not int and _dynamic_leaf(x):
+            return True
     return False
+
+
+def _dynamic_leaf(x: Any) -> bool:
+    t = type(x)
+    return t is DynamicInt or (t is ScaledBasis and type(x.value) is DynamicInt)
 
 
 #: what cutepy exports from this module (cutepy.__all__ is made of these lists)
