@@ -30,7 +30,7 @@ def coalesce_flat(fs: Any, fd: Any) -> tuple[Any, Any]:
     ``Drop``, ``Start``, ``Merge`` or ``Keep`` for each mode.
     """
     if has_dynamic(fs, fd):
-        return _coalesce_cxx(fs, fd)
+        return coalesce_dynamic(fs, fd)
     return coalesce_static(fs, fd)
 
 
@@ -62,7 +62,7 @@ def coalesce_static(fs: Any, fd: Any) -> tuple[Any, Any]:
     return tuple(rs), tuple(rd)
 
 
-def _coalesce_cxx(fs: Any, fd: Any) -> tuple[Any, Any]:
+def coalesce_dynamic(fs: Any, fd: Any) -> tuple[Any, Any]:
     """C++'s ``bw_coalesce`` with run-time integers, from the last mode to the first: a static
     ``1`` is dropped (a dynamic one is kept), and a mode merges into the one after it only when
     that one's shape is static and ``s * d`` statically equals its stride."""
@@ -116,9 +116,10 @@ def filter_flat(layout: Layout) -> tuple[Any, Any]:
 
 def filter_flat_dyn(layout: Layout) -> tuple[Any, Any, bool]:
     """:func:`filter_flat` and whether the layout holds a run-time integer."""
-    fs, fd = it.flatten_tuple(layout._shape), it.flatten_tuple(layout._stride)
-    if has_dynamic(fs, fd):  # C++: coalesce(filter_zeros(L)), a static _0 stride makes the mode _1
-        return (*_coalesce_cxx([1 if static_eq(d, 0) else s for s, d in zip(fs, fd)], fd), True)
+    fs, dyn_s = it.flatten_dyn(layout._shape)
+    fd, dyn_d = it.flatten_dyn(layout._stride)
+    if dyn_s or dyn_d:  # C++: coalesce(filter_zeros(L)), a static _0 stride makes the mode _1
+        return (*coalesce_dynamic([1 if static_eq(d, 0) else s for s, d in zip(fs, fd)], fd), True)
     keep_s = []
     keep_d = []
     for s, d in zip(fs, fd):
@@ -181,7 +182,9 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
             return Layout._new(1, 0)
         rec and rec.emit(ev.Start((shape, layout._stride)))
         return layout
-    s, d = coalesce_flat(it.flatten_tuple(shape), it.flatten_tuple(layout._stride))
+    fs, dyn_s = it.flatten_dyn(shape)
+    fd, dyn_d = it.flatten_dyn(layout._stride)
+    s, d = coalesce_dynamic(fs, fd) if dyn_s or dyn_d else coalesce_static(fs, fd)
     return Layout._grown(s, d)
 
 

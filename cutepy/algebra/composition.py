@@ -34,7 +34,7 @@ from ..core.dynamic import DynamicInt
 from ..core.errors import AdmissibilityError, CutepyError
 from ..core.layout import Layout, as_layout, own
 from ..core.tracing import recorder
-from .coalesce import coalesce_flat
+from .coalesce import coalesce_dynamic, coalesce_static
 
 
 def composition(A: Any, B: Any) -> Any:
@@ -100,13 +100,14 @@ def coalesce_x(A: Layout) -> tuple[tuple, tuple]:
     A trailing size-1 mode is treated as size 2 so that its stride survives: only the
     last mode's stride matters past the domain, and composition reads nothing else there.
     """
-    fs, fd = it.flatten_tuple(A._shape), it.flatten_tuple(A._stride)
+    fs, dyn_s = it.flatten_dyn(A._shape)
+    fd, dyn_d = it.flatten_dyn(A._stride)
     if not fs:
         return (2,), (0,)
     if fs[-1] == 1 and type(fs[-1]) is not DynamicInt:  # as C++: a static _1 (a run-time 1 stays)
         fs = fs[:-1] + (2,)
         (rec := recorder()) and rec.emit(ev.LastOne())
-    s, d = coalesce_flat(fs, fd)
+    s, d = coalesce_dynamic(fs, fd) if dyn_s or dyn_d else coalesce_static(fs, fd)
     if type(s) is not tuple:
         return (s,), (d,)
     return s, d
@@ -205,7 +206,8 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
                 raise _inadmissible(A, B, "stride", i, ls, ld,
                                     f"B's remaining stride {rest_d} is neither a multiple of "
                                     f"A's shape {s} nor smaller than it")
-            if _one(next_shape) or _one(rest_s):
+            if (next_shape == 1 and type(next_shape) is not DynamicInt) or (
+                    rest_s == 1 and type(rest_s) is not DynamicInt):  # static 1s (is_constant<1>)
                 rec and rec.emit(ev.Skip(i, (s, ld[i]), (rest_s, rest_d), next_stride))
                 rest_d = next_stride
                 continue
@@ -216,7 +218,8 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
             rest_d = next_stride
             continue
         new = next_shape if next_shape < rest_s else rest_s
-        if type(new) is int and (type(next_shape) is DynamicInt or type(rest_s) is DynamicInt):
+        if type(next_shape) is not type(rest_s) and type(new) is int and (
+                type(next_shape) is DynamicInt or type(rest_s) is DynamicInt):
             new = DynamicInt(new)  # C++'s min(int, Int<N>) is an int
         if rest_s % new != 0:
             raise _inadmissible(A, B, "shape", i, ls, ld,
@@ -245,11 +248,6 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
     result_s.append(rest_s)
     result_d.append(rest_d * ld[last])
     return tuple(result_s), tuple(result_d)
-
-
-def _one(x: Any) -> bool:
-    """C++'s ``is_constant<1, ...>``: a static 1 (a run-time 1 is not known to be 1)."""
-    return x == 1 and type(x) is not DynamicInt
 
 
 def _inadmissible(A, B, kind: str, i: int, ls: tuple, ld: tuple, why: str) -> AdmissibilityError:

@@ -60,12 +60,12 @@ def _cotarget(A: Any, T: Any) -> Any:
     size = A.size()
     if type(A) is not Layout or type(T) is not Layout:
         return size
-    fs = it.flatten_tuple(A.shape) if type(A.shape) is tuple else (A.shape,)
-    fd = it.flatten_tuple(A.stride) if type(A.stride) is tuple else (A.stride,)
+    fs, dyn_s = it.flatten_dyn(A.shape)
+    fd, dyn_d = it.flatten_dyn(A.stride)
     plain_t = type(T.shape) is int and type(T.stride) is int
     ts = (T.shape,) if plain_t or type(T.shape) is not tuple else it.flatten_tuple(T.shape)
     td = (T.stride,) if plain_t or type(T.stride) is not tuple else it.flatten_tuple(T.stride)
-    if has_dynamic(fs, fd) or (not plain_t and has_dynamic(ts, td)):  # C++'s shape(coalesce(A))
+    if dyn_s or dyn_d or (not plain_t and has_dynamic(ts, td)):  # C++'s shape(coalesce(A))
         with recording(None):
             return coalesce_flat(fs, fd)[0]
     if plain_t:  # the common case

@@ -23,7 +23,7 @@ from ..core.dynamic import DynamicInt, has_dynamic, is_static_int
 from ..core.errors import AdmissibilityError, CutepyError, Undecided
 from ..core.layout import Layout, layout_arg, own
 from ..core.tracing import recorder
-from .coalesce import coalesce, coalesce_flat
+from .coalesce import coalesce, coalesce_dynamic, coalesce_flat, coalesce_static
 from .composition import composition
 
 
@@ -44,7 +44,9 @@ def _wrap(shapes: list, strides: list) -> Layout:
 
 def _coalesced(A: Layout) -> tuple[tuple, tuple, list]:
     """``coalesce(A)``'s flat modes (integer strides only) and their column-major positions."""
-    fs, fd = coalesce_flat(it.flatten_tuple(A._shape), it.flatten_tuple(A._stride))
+    fs, dyn_s = it.flatten_dyn(A._shape)
+    fd, dyn_d = it.flatten_dyn(A._stride)
+    fs, fd = coalesce_dynamic(fs, fd) if dyn_s or dyn_d else coalesce_static(fs, fd)
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)
     _int_strides(A, fd)
@@ -86,11 +88,12 @@ def right_inverse(A: Layout) -> Layout:
     shapes, strides = [], []
     curr = 1
     order = _cxx_sort_order(fd)
-    if has_dynamic(fs, fd):  # as C++: only static strides are sorted, and the chain follows
+    dyn = has_dynamic(fs, fd)
+    if dyn:  # as C++: only static strides are sorted, and the chain follows
         keep = [k for k in range(len(fd)) if is_static_int(fd[k])]  # statically equal strides
         order = [keep[j] for j in _cxx_sort_order([fd[k] for k in keep])]
     for k in order:
-        if fd[k] == curr and type(curr) is not DynamicInt:
+        if fd[k] == curr and (not dyn or type(curr) is not DynamicInt):
             shapes.append(fs[k])
             strides.append(pre[k])
             curr = fs[k] * fd[k]
