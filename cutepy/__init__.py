@@ -13,11 +13,13 @@ import sys
 # re-exports them, and ``__all__`` is made of those lists, so a new operation is exported by
 # adding it to its module's list. Layer by layer: values and the layout, the algebra, text in.
 from .core import basis as _basis
+from .core import dynamic as _dynamic
 from .core import errors as _errors
 from .core import layout as _layout
 from .core import limits as _limits
 from .core import tuples as _tuples
 from .core.basis import *  # noqa: F403
+from .core.dynamic import *  # noqa: F403
 from .core.errors import *  # noqa: F403
 from .core.layout import *  # noqa: F403
 from .core.layout import slice_
@@ -144,7 +146,8 @@ def _register_display() -> None:
 _register_display()
 
 __all__ = [
-    *_errors.__all__, *_basis.__all__, *_layout.__all__, *_tuples.__all__, *_limits.__all__,
+    *_errors.__all__, *_basis.__all__, *_dynamic.__all__, *_layout.__all__, *_tuples.__all__,
+    *_limits.__all__,
     *_coalesce.__all__, *_composition.__all__, *_complement.__all__, *_inverse.__all__, *_divides.__all__,
     *_products.__all__, *_casting.__all__, *_swizzle.__all__, *_notation.__all__,
     *_tensor.__all__, *_simulate.__all__, *_pointer.__all__, *_tma.__all__, *_tmem.__all__,

@@ -27,9 +27,10 @@ from typing import Any
 
 from .algebra.swizzle import ComposedLayout, SmemPtrFlag, Swizzle
 from .core.basis import ScaledBasis
+from .core.dynamic import DynamicInt
 from .core.errors import CutepyError, ParseError
 from .core.inttuple import MAX_DEPTH
-from .core.layout import Layout
+from .core.layout import Layout, is_static  # noqa: F401  (is_static: the doctest)
 
 # ASCII digits only: "\d" would also take Arabic-Indic and other unicode digits
 _TOKEN = re.compile(
@@ -63,6 +64,8 @@ class _Parser:
         self.text = text
         self.toks = _tokenize(text)
         self.i = 0
+        # C++'s exact print (some integers written _N): the bare ones are C++'s run-time ints
+        self.mixed = any(k == "int" and v.startswith("_") for k, v, _ in self.toks)
 
     def peek(self) -> tuple[str, str, int]:
         return self.toks[self.i]
@@ -88,9 +91,13 @@ class _Parser:
             raise ParseError(msg, self.text, col)
         return int(text)
 
+    def kind(self, tok: tuple[str, str, int], v: int) -> Any:
+        """``v`` static, or dynamic where the text is C++'s print and ``tok`` has no ``_``."""
+        return DynamicInt(v) if self.mixed and not tok[1].startswith("_") else v
+
     def int_leaf(self, tok: tuple[str, str, int]) -> Any:
         parts = tok[1].replace("_", "").split("@")
-        v = self.integer(parts[0], tok[2])
+        v = self.kind(tok, self.integer(parts[0], tok[2]))
         if len(parts) == 1:
             return v
         col = tok[2] + len(tok[1]) - len(tok[1].split("@", 1)[1]) - 1
@@ -200,7 +207,8 @@ class _Parser:
             elif self.peek()[0] == "int" and self.toks[self.i + 1][0] == "o":
                 col = self.peek()[2]
                 where = "in the middle of 'outer o offset o inner'"
-                offsets.append((self.plain_int(self.next(), where), col))
+                off = self.next()
+                offsets.append((self.kind(off, self.plain_int(off, where)), col))
                 self.next()
             else:
                 offsets.append((0, self.peek()[2]))
@@ -226,7 +234,7 @@ def parse(text: str) -> Any:
           for offset 0, the offset possibly C++'s pointer flag ``smem_ptr[16b](unset)``); else
           ``ParseError`` naming the column.
     Post: ``str(parse(text))`` is ``text`` in canonical spacing (the offset written out),
-          and ``parse(str(x)) == x``.
+          and ``parse(str(x)) == x``; for C++'s print, ``format(parse(text), "cxx")`` is ``text``.
 
     >>> parse("(2,(2,2)):(4,(2,1))"), parse("<3:4, 8:2>")
     ((2,(2,2)):(4,(2,1)), (3:4, 8:2))
@@ -234,6 +242,13 @@ def parse(text: str) -> Any:
     Sw<3,4,3> o 0 o (8,8):(8,1)
     >>> parse("Sw<3,0,3> o (8,8):(8,1)") == parse("Sw<3,0,3> o 0 o (8,8):(8,1)")
     True
+
+    C++'s exact print, where some integers are written ``_N``: the bare ones are run-time
+    integers (:func:`cutepy.dynamic`), so ``format(parse(t), "cxx") == t``.
+
+    >>> L = parse("((_2,_2),_4):((5120,_8),_32)")
+    >>> format(L, "cxx"), is_static(L)
+    ('((_2,_2),_4):((5120,_8),_32)', False)
     """
     if not isinstance(text, str):
         raise CutepyError(f"parse expects text, got {type(text).__name__}")

@@ -27,8 +27,9 @@ except ImportError as exc:  # an ImportError (not a CutepyError): the module its
 
 from .algebra.complement import complement
 from .algebra.composition import is_admissible
-from .algebra.swizzle import ComposedLayout, Swizzle
+from .algebra.swizzle import ComposedLayout, Swizzle, composed_parts
 from .core import inttuple as it
+from .core.dynamic import dynamic
 from .core.errors import CutepyError
 from .core.layout import Layout
 
@@ -46,6 +47,7 @@ __all__ = [
     "swizzled_layouts",
     "offset_swizzled_layouts",
     "coordinates",
+    "with_dynamic_leaves",
 ]
 
 _SMALL = (1, 2, 2, 3, 4, 4, 6, 8)
@@ -268,3 +270,28 @@ def coordinates(draw: Any, shape: Any, natural: bool = False) -> Any:
     if not natural and draw(st.booleans()):
         return draw(st.integers(0, it.product(shape) - 1))
     return tuple(draw(coordinates(s, natural)) for s in shape)
+
+
+@st.composite
+def with_dynamic_leaves(draw: Any, x: Any) -> Any:
+    """``x`` (an integer, a tuple, a layout or a swizzled layout) with a random subset of its
+    integer leaves made run-time integers (:func:`cutepy.dynamic`, C++'s ``int``); the values,
+    and so every operation's result as a function, stay the same.
+
+    >>> from hypothesis import given, settings
+    >>> from cutepy import Layout, is_static
+    >>> @settings(max_examples=5)
+    ... @given(with_dynamic_leaves(Layout((4, 8))))
+    ... def check(L):
+    ...     assert L == Layout((4, 8))
+    >>> check()
+    """
+    if type(x) is Layout:
+        return Layout(draw(with_dynamic_leaves(x.shape)), draw(with_dynamic_leaves(x.stride)))
+    if (parts := composed_parts(x)) is not None:
+        return ComposedLayout(parts[0], parts[1], draw(with_dynamic_leaves(parts[2])))
+    if type(x) is tuple:
+        return tuple(draw(with_dynamic_leaves(y)) for y in x)
+    if type(x) is int and draw(st.booleans()):
+        return dynamic(x)
+    return x

@@ -21,7 +21,7 @@ from typing import Any
 from ..core import inttuple as it
 from ..core.basis import ScaledBasis
 from ..core.errors import AdmissibilityError, CutepyError
-from ..core.layout import Layout, layout_arg, own
+from ..core.layout import Layout, is_static, layout_arg, own
 from ..core.tuples import as_int, check_int_tuple
 from .coalesce import coalesce
 from .divides import logical_divide
@@ -250,8 +250,8 @@ def make_fragment_like(layout: Any, dtype: Any = None) -> Layout:
     leaves = it.flatten_tuple(stride) if type(stride) is tuple else (stride,)
     if any(isinstance(d, ScaledBasis) for d in leaves):
         stride = basis_as_int(layout).stride  # a coordinate layout: one register per value
-    if type(shape) is not tuple or len(shape) < 2:
-        return Layout._grown(shape, it.compact_major(shape))
+    if type(shape) is not tuple or len(shape) < 2 or not is_static(shape):  # as C++: a run-time
+        return Layout._grown(shape, it.compact_major(shape))  # shape gives the compact layout
     mode0 = Layout._new(shape[0], it.compact_major(it.filter_zeros_tuple(stride[0], shape[0])))
     rest = Layout._new(shape[1:], it.compact_order_tuple(shape[1:], stride[1:]))
     return tiled_product(mode0, rest)

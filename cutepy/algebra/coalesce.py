@@ -16,6 +16,7 @@ from typing import Any
 from ..core import events as ev
 from ..core import inttuple as it
 from ..core.basis import ScaledBasis
+from ..core.dynamic import DynamicInt, has_dynamic, is_static_int, static_eq
 from ..core.errors import CutepyError
 from ..core.layout import Layout, layout_arg, own
 from ..core.tracing import recorder
@@ -28,6 +29,13 @@ def coalesce_flat(fs: Any, fd: Any) -> tuple[Any, Any]:
     ``s0*s1:d0``; an all-size-1 layout becomes ``1:0``. A recorder hears ``Flatten``, then
     ``Drop``, ``Start``, ``Merge`` or ``Keep`` for each mode.
     """
+    if has_dynamic(fs, fd):
+        return coalesce_dynamic(fs, fd)
+    return coalesce_static(fs, fd)
+
+
+def coalesce_static(fs: Any, fd: Any) -> tuple[Any, Any]:
+    """:func:`coalesce_flat` for leaves known to hold no run-time integer (no test for them)."""
     (rec := recorder()) and rec.emit(ev.Flatten(tuple(fs), tuple(fd)))
     rs: list = []
     rd: list = []
@@ -54,9 +62,64 @@ def coalesce_flat(fs: Any, fd: Any) -> tuple[Any, Any]:
     return tuple(rs), tuple(rd)
 
 
+def coalesce_dynamic(fs: Any, fd: Any) -> tuple[Any, Any]:
+    """C++'s ``bw_coalesce`` with run-time integers, from the last mode to the first: a static
+    ``1`` is dropped (a dynamic one is kept), and a mode merges into the one after it only when
+    that one's shape is static and ``s * d`` statically equals its stride."""
+    fs, fd = list(fs), list(fd)
+    if not fs:
+        return 1, 0
+    ns, nd = [fs[-1]], [fd[-1]]  # the result's modes, front first
+    single = True  # the result is still one integer (C++'s NewShape not yet a tuple)
+    for s, d in zip(reversed(fs[:-1]), reversed(fd[:-1])):
+        if static_eq(s, 1):
+            continue
+        if single and static_eq(ns[0], 1):
+            ns[0], nd[0] = s, d
+        elif is_static_int(ns[0]) and static_eq(s * d, nd[0]):
+            ns[0], nd[0] = s * ns[0], d
+        else:
+            ns.insert(0, s)
+            nd.insert(0, d)
+            single = False
+    if single:
+        return (1, 0) if static_eq(ns[0], 1) else (ns[0], nd[0])
+    return tuple(ns), tuple(nd)
+
+
+def coalesce_shape(shape: Any) -> Any:
+    """C++'s ``coalesce`` of a shape: the flat leaves, each run of equally static (or equally
+    dynamic) leaves multiplied into one; a single leaf unwrapped. All static: the size.
+
+    >>> from cutepy import dynamic
+    >>> coalesce_shape((2, (dynamic(4), dynamic(3)), 8)), coalesce_shape((2, 4))
+    ((2, 12, 8), 8)
+    """
+    if type(shape) is int:
+        return shape
+    fs = it.flatten_tuple(shape)
+    if not has_dynamic(fs):
+        return it.product(shape)
+    out = [fs[0]]
+    for x in fs[1:]:
+        if is_static_int(out[-1]) == is_static_int(x):
+            out[-1] = out[-1] * x
+        else:
+            out.append(x)
+    return out[0] if len(out) == 1 else tuple(out)
+
+
 def filter_flat(layout: Layout) -> tuple[Any, Any]:
     """``filter(layout)`` as ``(shape, stride)``: coalesce of the modes with non-zero stride."""
-    fs, fd = it.flatten_tuple(layout._shape), it.flatten_tuple(layout._stride)
+    return filter_flat_dyn(layout)[:2]
+
+
+def filter_flat_dyn(layout: Layout) -> tuple[Any, Any, bool]:
+    """:func:`filter_flat` and whether the layout holds a run-time integer."""
+    fs, dyn_s = it.flatten_dyn(layout._shape)
+    fd, dyn_d = it.flatten_dyn(layout._stride)
+    if dyn_s or dyn_d:  # C++: coalesce(filter_zeros(L)), a static _0 stride makes the mode _1
+        return (*coalesce_dynamic([1 if static_eq(d, 0) else s for s, d in zip(fs, fd)], fd), True)
     keep_s = []
     keep_d = []
     for s, d in zip(fs, fd):
@@ -64,7 +127,7 @@ def filter_flat(layout: Layout) -> tuple[Any, Any]:
             keep_s.append(s)
             keep_d.append(d)
     (rec := recorder()) and rec.emit(ev.Filter(tuple(keep_s), tuple(keep_d), len(fs) - len(keep_s)))
-    return coalesce_flat(keep_s, keep_d)
+    return (*coalesce_static(keep_s, keep_d), False)
 
 
 def coalesce(layout: Layout, profile: Any = None) -> Layout:
@@ -114,12 +177,14 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     shape = layout._shape
     if type(shape) is not tuple:  # a single mode: the loop of coalesce_flat, once
         rec and rec.emit(ev.Flatten((shape,), (layout._stride,)))
-        if shape == 1:
+        if shape == 1 and type(shape) is not DynamicInt:  # as C++: a run-time 1 stays
             rec and rec.emit(ev.Drop((shape, layout._stride)))
             return Layout._new(1, 0)
         rec and rec.emit(ev.Start((shape, layout._stride)))
         return layout
-    s, d = coalesce_flat(it.flatten_tuple(shape), it.flatten_tuple(layout._stride))
+    fs, dyn_s = it.flatten_dyn(shape)
+    fd, dyn_d = it.flatten_dyn(layout._stride)
+    s, d = coalesce_dynamic(fs, fd) if dyn_s or dyn_d else coalesce_static(fs, fd)
     return Layout._grown(s, d)
 
 
@@ -136,7 +201,8 @@ def filter_zeros(layout: Layout) -> Layout:
     if type(layout) is not Layout:
         layout = layout_arg(layout, "filter_zeros")
     return Layout._grown(
-        it.transform_leaf(lambda s, d: 1 if _is_zero(d) else s, layout.shape, layout.stride),
+        it.transform_leaf(lambda s, d: 1 if _is_zero(d) and type(d) is not DynamicInt else s,
+                          layout.shape, layout.stride),
         layout.stride,
     )
 

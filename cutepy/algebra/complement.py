@@ -21,11 +21,12 @@ from typing import Any
 from ..core import events as ev
 from ..core import inttuple as it
 from ..core.basis import ScaledBasis
+from ..core.dynamic import DynamicInt, has_dynamic
 from ..core.errors import AdmissibilityError, CutepyError
 from ..core.layout import Layout, layout_arg, own
 from ..core.tracing import recorder
 from ..core.tuples import as_int
-from .coalesce import coalesce_flat, filter_flat
+from .coalesce import coalesce_flat, coalesce_shape, coalesce_static, filter_flat_dyn
 
 
 def complement(A: Layout, cotarget: Any = None) -> Layout:
@@ -52,9 +53,11 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
         A = layout_arg(A, "complement")
     if A._shape == ():
         raise CutepyError("complement of the empty layout ():() is undefined (C++ builds no layout for it)")
-    fs, fd = filter_flat(A)
+    fs, fd, dyn = filter_flat_dyn(A)
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)
+    if not dyn and cotarget is not None and type(cotarget) is not int:
+        dyn = has_dynamic(it.flatten_tuple(cotarget))
     rec and rec.emit(ev.Filtered(fs, fd))
     if cotarget is None:
         cotarget = 1
@@ -69,9 +72,9 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
                 f"complement of {A} is undefined: stride {d} is negative"
             )
     if fd == (0,):
-        n = it.product(cotarget)
+        n = coalesce_shape(cotarget)  # C++: make_layout(coalesce(cotarget))
         rec and rec.emit(ev.OnlyZero(n))
-        return Layout._grown(n, 1) if n != 1 else Layout._grown(1, 0)
+        return Layout._grown(n, it.compact_major(n)) if n != 1 or type(n) is not int else Layout._grown(1, 0)
     order = sorted(range(len(fs)), key=fd.__getitem__) if len(fs) > 1 else (0,)
     rec and rec.emit(ev.Sorted(tuple((fs[k], fd[k]) for k in order)))
     shapes: list = []
@@ -89,11 +92,16 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
         strides.append(cur)
         cur = d * s
         rec and rec.emit(ev.Gap((s, d), strides[-1], shapes[-1], cur))
-    rest = it.product(it.ceil_div_tuple(cotarget, cur))
+    rest = it.ceil_div_tuple(cotarget, cur)
+    rest = coalesce_shape(rest) if dyn else it.product(rest)  # one integer unless a leaf is dynamic
     rec and rec.emit(ev.CotargetRest(cotarget, cur, rest))
-    shapes.append(rest)
-    strides.append(cur)
-    s, d = coalesce_flat(shapes, strides)
+    if type(rest) is tuple:  # C++'s compact_major(rest_shape, new_stride)
+        shapes.extend(rest)
+        strides.extend(it.compact_major(rest, cur))
+    else:
+        shapes.append(rest)
+        strides.append(cur)
+    s, d = (coalesce_flat if dyn else coalesce_static)(shapes, strides)
     return Layout._grown(s, d)
 
 
@@ -103,9 +111,9 @@ def _check_cotarget(A: Any, cotarget: Any) -> Any:
     cotarget = as_int(cotarget)
     leaves = it.flatten_tuple(cotarget) if type(cotarget) is tuple else (cotarget,)
     for x in leaves:
-        if type(x) is not int and not it.is_symbolic_leaf(x):
+        if type(x) is not int and type(x) is not DynamicInt and not it.is_symbolic_leaf(x):
             raise CutepyError(f"complement of {A}: the cotarget {cotarget!r} is not an integer or a shape")
-        if type(x) is int and x < 1:
+        if isinstance(x, int) and x < 1:
             raise CutepyError(f"complement of {A}: the cotarget {cotarget!r} must be positive")
     return cotarget
 

@@ -30,10 +30,11 @@ from typing import Any
 from ..core import events as ev
 from ..core import inttuple as it
 from ..core.basis import ScaledBasis
+from ..core.dynamic import DynamicInt
 from ..core.errors import AdmissibilityError, CutepyError
 from ..core.layout import Layout, as_layout, own
 from ..core.tracing import recorder
-from .coalesce import coalesce_flat
+from .coalesce import coalesce_dynamic, coalesce_static
 
 
 def composition(A: Any, B: Any) -> Any:
@@ -99,13 +100,14 @@ def coalesce_x(A: Layout) -> tuple[tuple, tuple]:
     A trailing size-1 mode is treated as size 2 so that its stride survives: only the
     last mode's stride matters past the domain, and composition reads nothing else there.
     """
-    fs, fd = it.flatten_tuple(A._shape), it.flatten_tuple(A._stride)
+    fs, dyn_s = it.flatten_dyn(A._shape)
+    fd, dyn_d = it.flatten_dyn(A._stride)
     if not fs:
         return (2,), (0,)
-    if fs[-1] == 1:
+    if fs[-1] == 1 and type(fs[-1]) is not DynamicInt:  # as C++: a static _1 (a run-time 1 stays)
         fs = fs[:-1] + (2,)
         (rec := recorder()) and rec.emit(ev.LastOne())
-    s, d = coalesce_flat(fs, fd)
+    s, d = coalesce_dynamic(fs, fd) if dyn_s or dyn_d else coalesce_static(fs, fd)
     if type(s) is not tuple:
         return (s,), (d,)
     return s, d
@@ -179,10 +181,10 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
     (rec := recorder()) and rec.emit(ev.Leaf(rs, rd))
     if type(rd) is not int and isinstance(rd, ScaledBasis):
         return _compose_basis(A, rs, rd, B)
-    if rd == 0:
+    last = len(ls) - 1
+    if rd == 0 and (type(rd) is not DynamicInt or last > 0):  # a run-time 0: C++ divides by it
         rec and rec.emit(ev.ZeroLeaf(rs))
         return rs, rd
-    last = len(ls) - 1
     if last == 0:
         rec and rec.emit(ev.Single((ls[0], ld[0]), (rs, rd), rd * ld[0]))
         return rs, rd * ld[0]
@@ -204,10 +206,21 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
                 raise _inadmissible(A, B, "stride", i, ls, ld,
                                     f"B's remaining stride {rest_d} is neither a multiple of "
                                     f"A's shape {s} nor smaller than it")
-            rec and rec.emit(ev.Skip(i, (s, ld[i]), (rest_s, rest_d), next_stride))
+            if (next_shape == 1 and type(next_shape) is not DynamicInt) or (
+                    rest_s == 1 and type(rest_s) is not DynamicInt):  # static 1s (is_constant<1>)
+                rec and rec.emit(ev.Skip(i, (s, ld[i]), (rest_s, rest_d), next_stride))
+                rest_d = next_stride
+                continue
+            # as C++: a run-time 1 is not known to be 1, so it makes a mode of extent 1
+            result_s.append(DynamicInt(1))
+            result_d.append(sign * rest_d * ld[i])
+            rest_s = rest_s // result_s[-1]
             rest_d = next_stride
             continue
         new = next_shape if next_shape < rest_s else rest_s
+        if type(next_shape) is not type(rest_s) and type(new) is int and (
+                type(next_shape) is DynamicInt or type(rest_s) is DynamicInt):
+            new = DynamicInt(new)  # C++'s min(int, Int<N>) is an int
         if rest_s % new != 0:
             raise _inadmissible(A, B, "shape", i, ls, ld,
                                 f"B's remaining shape {rest_s} is not a multiple of {new}, "
@@ -227,7 +240,7 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
     if not result_s:
         rec and rec.emit(ev.LastMode((ls[last], ld[last]), (rest_s, rest_d), rest_d * ld[last]))
         return rest_s, rest_d * ld[last]
-    if rest_s == 1:
+    if rest_s == 1 and type(rest_s) is not DynamicInt:  # a static 1 (C++'s is_constant<1>)
         if len(result_s) == 1:
             return result_s[0], result_d[0]
         return tuple(result_s), tuple(result_d)

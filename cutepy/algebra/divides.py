@@ -27,6 +27,7 @@ from typing import Any
 
 from ..core import events as ev
 from ..core import inttuple as it
+from ..core.dynamic import has_dynamic
 from ..core.errors import CutepyError
 from ..core.layout import Layout, as_layout, make_layout, own
 from ..core.tracing import recorder, recording
@@ -59,17 +60,21 @@ def _cotarget(A: Any, T: Any) -> Any:
     size = A.size()
     if type(A) is not Layout or type(T) is not Layout:
         return size
-    if type(T.shape) is int and type(T.stride) is int:  # the common case, without flattening
+    fs, dyn_s = it.flatten_dyn(A.shape)
+    fd, dyn_d = it.flatten_dyn(A.stride)
+    plain_t = type(T.shape) is int and type(T.stride) is int
+    ts = (T.shape,) if plain_t or type(T.shape) is not tuple else it.flatten_tuple(T.shape)
+    td = (T.stride,) if plain_t or type(T.stride) is not tuple else it.flatten_tuple(T.stride)
+    if dyn_s or dyn_d or (not plain_t and has_dynamic(ts, td)):  # C++'s shape(coalesce(A))
+        with recording(None):
+            return coalesce_flat(fs, fd)[0]
+    if plain_t:  # the common case
         extent = T.shape * abs(T.stride) if T.stride != 0 and T.shape != 1 else 1
         first = A.shape
         while type(first) is tuple and first:
             first = first[0]
         if type(first) is int and first != 1 and first % extent == 0:
             return size  # the extent splits A's first mode evenly: the size will do
-    fs = it.flatten_tuple(A.shape) if type(A.shape) is tuple else (A.shape,)
-    fd = it.flatten_tuple(A.stride) if type(A.stride) is tuple else (A.stride,)
-    ts = it.flatten_tuple(T.shape) if type(T.shape) is tuple else (T.shape,)
-    td = it.flatten_tuple(T.stride) if type(T.stride) is tuple else (T.stride,)
     if any(type(x) is not int for x in fs + fd + ts + td):
         return size
     extent = max([s * abs(d) for s, d in zip(ts, td) if d != 0 and s != 1], default=1)

@@ -19,10 +19,11 @@ from typing import Any
 from ..core import events as ev
 from ..core import inttuple as it
 from ..core.basis import ScaledBasis
+from ..core.dynamic import DynamicInt, has_dynamic, is_static_int
 from ..core.errors import AdmissibilityError, CutepyError, Undecided
 from ..core.layout import Layout, layout_arg, own
 from ..core.tracing import recorder
-from .coalesce import coalesce, coalesce_flat
+from .coalesce import coalesce, coalesce_dynamic, coalesce_flat, coalesce_static
 from .composition import composition
 
 
@@ -43,7 +44,9 @@ def _wrap(shapes: list, strides: list) -> Layout:
 
 def _coalesced(A: Layout) -> tuple[tuple, tuple, list]:
     """``coalesce(A)``'s flat modes (integer strides only) and their column-major positions."""
-    fs, fd = coalesce_flat(it.flatten_tuple(A._shape), it.flatten_tuple(A._stride))
+    fs, dyn_s = it.flatten_dyn(A._shape)
+    fd, dyn_d = it.flatten_dyn(A._stride)
+    fs, fd = coalesce_dynamic(fs, fd) if dyn_s or dyn_d else coalesce_static(fs, fd)
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)
     _int_strides(A, fd)
@@ -84,8 +87,13 @@ def right_inverse(A: Layout) -> Layout:
     fs, fd, pre = _coalesced(A)
     shapes, strides = [], []
     curr = 1
-    for k in _cxx_sort_order(fd):
-        if fd[k] == curr:
+    order = _cxx_sort_order(fd)
+    dyn = has_dynamic(fs, fd)
+    if dyn:  # as C++: only static strides are sorted, and the chain follows
+        keep = [k for k in range(len(fd)) if is_static_int(fd[k])]  # statically equal strides
+        order = [keep[j] for j in _cxx_sort_order([fd[k] for k in keep])]
+    for k in order:
+        if fd[k] == curr and (not dyn or type(curr) is not DynamicInt):
             shapes.append(fs[k])
             strides.append(pre[k])
             curr = fs[k] * fd[k]
@@ -185,7 +193,7 @@ def _check_left_inverse(A: Layout, L: Layout) -> None:
     n = A.size()
     leaves = [x for X in (A, L) for t in (X.shape, X.stride)
               for x in (it.flatten_tuple(t) if type(t) is tuple else (t,))]
-    if type(n) is not int or any(type(x) is not int for x in leaves):
+    if not isinstance(n, int) or any(not isinstance(x, int) for x in leaves):  # run-time ints are values
         raise Undecided(f"left_inverse of {A}: its modes overlap, and whether C++'s answer meets its "
                         "post-condition depends on the symbols' values: substitute them first")
     if n > MAX_INVERSE_CHECK:

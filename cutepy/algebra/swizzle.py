@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core import inttuple as it
+from ..core.dynamic import DynamicInt
 from ..core.errors import AdmissibilityError, CutepyError, LayoutError
 from ..core.layout import (
     MAX_LEAF,
@@ -38,6 +39,7 @@ from ..core.layout import (
     flatten,
     get,
     group,
+    is_static,
     slice_and_offset,
     take,
 )
@@ -560,6 +562,25 @@ class ComposedLayout:
 
     __repr__ = __str__
 
+    def __format__(self, spec: str) -> str:
+        """``format(C, "cxx")``: C++'s exact print (``_N`` static, ``N`` dynamic) of every part."""
+        if spec != "cxx":
+            return format(str(self), spec)
+        return f"{_format_cxx(self.outer)} o {_format_cxx(self.offset)} o {_format_cxx(self.inner)}"
+
+    def _is_static(self) -> bool:
+        return all(is_static(p) for p in (self.offset, self.inner)
+                   if not isinstance(p, (Swizzle, SmemPtrFlag)))
+
+
+def _format_cxx(x: Any) -> str:
+    """A part of a composed layout as C++ prints it: layouts and offsets with ``_`` on static ints."""
+    if isinstance(x, (Swizzle, SmemPtrFlag)):
+        return str(x)
+    if isinstance(x, (Layout, ComposedLayout)):
+        return format(x, "cxx")
+    return it.format_tuple(x, True)
+
 
 def is_layout(x: Any) -> bool:
     """Whether ``x`` is a layout, plain or composed (C++'s ``is_layout`` trait).
@@ -779,15 +800,18 @@ def slice_and_offset_swizzled(crd: Any, C: ComposedLayout) -> tuple[Any, Any]:
     y = sw.yyy_mask & -sw.yyy_mask
     b, m, s = sw.bits, sw.base, abs(sw.shift)
 
+    # C++ chooses each stride by a test of the offset: a run-time offset makes them run-time strides
+    kind = DynamicInt if type(off_only_zy) is DynamicInt else int
+
     def strides(first: bool) -> tuple:
         if first:
-            return tuple(z << i if off_only_zy & (y << i) == 0 else -(z << i) for i in range(b))
-        return tuple((y + z) << i if off_only_zy & (z << i) == 0 else (y - z) << i for i in range(b))
+            return tuple(kind(z << i if off_only_zy & (y << i) == 0 else -(z << i)) for i in range(b))
+        return tuple(kind((y + z) << i if off_only_zy & (z << i) == 0 else (y - z) << i) for i in range(b))
 
     lo, hi = strides(z < y), strides(z > y)
     # C++'s layout (1<<M, (2,..), 1<<(S-B), (2,..), 1):(1, lo, 1<<(M+B), hi, 1<<(M+B+S)), composed
-    # as C++ composes it for static coordinates (a coordinate known only at run time makes lo and
-    # hi run-time strides, which C++ then leaves unmerged: cutepy's integers are all static)
+    # as C++ composes it (a coordinate known only at run time makes lo and hi run-time strides,
+    # which C++ then leaves unmerged)
     two = (2,) * b
     shape = (1 << m, two if b != 1 else 2, 1 << (s - b), two if b != 1 else 2, 1)
     stride = (1, lo if b != 1 else lo[0], 1 << (m + b), hi if b != 1 else hi[0], 1 << (m + b + s))

@@ -162,6 +162,12 @@ class ScaledBasis:
 
     __str__ = __repr__
 
+    def format_cxx(self) -> str:
+        """C++'s print: the value as a static (``_1``) or dynamic integer, then ``@mode``."""
+        v = self.value
+        head = f"_{v}" if type(v) is int else format(v, "cxx") if isinstance(v, int) else str(v)
+        return head + "".join(f"@{m}" for m in reversed(self.mode))
+
 
 def E(*mode: int) -> ScaledBasis:
     """The unit basis stride of ``mode``: ``E(0)`` is ``1@0``, ``E(1, 0)`` is ``1@0@1``.

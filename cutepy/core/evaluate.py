@@ -49,6 +49,8 @@ def _flat_int_modes(layout: Any) -> tuple[tuple, tuple]:
     fd = it.flatten_tuple(layout.stride)
     for s, d in zip(fs, fd):
         if type(s) is not int or type(d) is not int:
+            if isinstance(s, int) and isinstance(d, int):  # run-time integers (cutepy.dynamic): values
+                return tuple(int(x) for x in fs), tuple(int(x) for x in fd)
             raise CutepyError(
                 f"whole-domain evaluation of {layout} needs integer shapes and strides; "
                 "substitute symbols (or use the identity's coordinates) first"

@@ -21,6 +21,7 @@ from typing import Any
 
 from . import inttuple as it
 from .basis import ScaledBasis, basis_like
+from .dynamic import DynamicInt, is_static_int
 from .errors import CutepyError, LayoutError
 from .limits import max_elements
 from .tuples import as_int, check_int_tuple
@@ -47,6 +48,9 @@ def _leaf(x: Any, what: str, positive: bool) -> Any:
         return x
     if t is bool:
         raise LayoutError(f"{what} has a boolean leaf {x}; expected an integer")
+    if t is DynamicInt:  # a run-time integer keeps its kind (operator.index would make it static)
+        _leaf(int(x), what, positive)
+        return x
     if isinstance(x, ScaledBasis):
         if positive:
             raise LayoutError(f"{what} has a basis element {x}; only strides may hold one")
@@ -276,6 +280,13 @@ class Layout:
 
     __repr__ = __str__
 
+    def __format__(self, spec: str) -> str:
+        """``format(L, "cxx")``: C++'s exact print, ``_N`` for static integers and ``N`` for
+        dynamic ones (:func:`cutepy.dynamic`); any other spec formats ``str(L)``."""
+        if spec == "cxx":
+            return f"{it.format_tuple(self._shape, True)}:{it.format_tuple(self._stride, True)}"
+        return format(str(self), spec)
+
     def __reduce__(self):
         return (Layout, (self._shape, self._stride))
 
@@ -419,7 +430,7 @@ def _normalize_coord(c: Any) -> Any:
         return tuple(_normalize_coord(x) for x in c)
     if c is None:
         return None
-    if type(c) is int:
+    if type(c) is int or type(c) is DynamicInt:
         return c
     if type(c) is not bool and (isinstance(c, Integral) or hasattr(c, "__index__")):
         try:
@@ -941,6 +952,37 @@ def depth(x: Any) -> int:
     return x.depth() if callable(getattr(x, "depth", None)) else it.depth_tuple(x)
 
 
+def is_static(x: Any) -> bool:
+    """C++'s ``is_static`` (the DSL's ``cute.is_static``): whether ``x`` is known at compile
+    time. A plain ``int`` is static, as in the CuTe DSL; a :func:`cutepy.dynamic` integer or a
+    symbolic one is not; a tuple is static when every leaf is; a layout when its shape and
+    stride are; a swizzled layout when its offset and layout are; a tensor when its layout is.
+
+    Pre:  an integer, a tuple of them (``None`` for C++'s static ``_``), a basis element or a
+          layout-like value.
+    Post: ``True`` iff no leaf is dynamic.
+
+    >>> from cutepy import dynamic
+    >>> is_static(8), is_static(dynamic(8)), is_static((2, (dynamic(3), 4)))
+    (True, False, False)
+    >>> is_static(Layout((4, 8))), is_static(make_layout((4, 8), (1, dynamic(4))))
+    (True, False)
+    """
+    if type(x) is int or x is None:
+        return True
+    if (impl := own(x, "is_static")) is not None:
+        return impl()
+    if type(x) is tuple:
+        return all(is_static(y) for y in x)
+    if type(x) is Layout:
+        return is_static(x._shape) and is_static(x._stride)
+    if isinstance(x, ScaledBasis):
+        return is_static(x.value)
+    if it.is_integer(x):
+        return is_static_int(x)
+    raise CutepyError(f"is_static: {it.short_repr(x)} is not an integer, a tuple or a layout")
+
+
 def shape(layout: Layout) -> Any:
     """The shape of a layout.
 
@@ -967,7 +1009,7 @@ def stride(layout: Layout) -> Any:
 #: what cutepy exports from this module (cutepy.__all__ is made of these lists)
 __all__ = [
     "Layout", "LayoutLeft", "LayoutRight", "append", "coprofile", "cosize", "depth", "dice", "flatten",
-    "get", "get_1d_coord", "get_flat_coord", "get_hier_coord", "group", "group_modes",
+    "get", "get_1d_coord", "get_flat_coord", "get_hier_coord", "group", "group_modes", "is_static",
     "make_identity_layout", "make_layout", "prepend", "rank", "replace", "select", "shape", "size",
     "slice_and_offset", "stride", "take", "unflatten",
 ]

@@ -23,6 +23,7 @@ from typing import Any
 
 from . import inttuple as it
 from .basis import ScaledBasis
+from .dynamic import DynamicInt
 from .errors import CutepyError
 
 
@@ -58,7 +59,7 @@ def as_int(x: Any) -> Any:
     (100, (3, 2.5))
     """
     t = type(x)
-    if t is int:
+    if t is int or t is DynamicInt:  # a run-time integer keeps its kind
         return x
     if t is tuple:
         return tuple([as_int(v) for v in x])

@@ -41,6 +41,7 @@ from ..core.layout import (
     flatten,
     get,
     group,
+    is_static,
     make_identity_layout,
     size,
     slice_and_offset,
@@ -234,6 +235,18 @@ class Tensor:
 
     __repr__ = __str__
 
+    def __format__(self, spec: str) -> str:
+        """``format(T, "cxx")``: the tensor with its layout as C++ prints it (``_N`` static ints)."""
+        if spec != "cxx":
+            return format(str(self), spec)
+        if self.engine is None:
+            return f"{_fmt_offset(self.offset, True)} o {format(self.layout, 'cxx')}"
+        text = str(self)
+        return text[: len(text) - len(str(self.layout))] + format(self.layout, "cxx")
+
+    def _is_static(self) -> bool:
+        return is_static(self.layout)
+
 
 def _plain_tuple(x: Any) -> Any:
     """A coordinate as plain nested tuples (what ``elem_less`` and the tuple functions take)."""
@@ -251,12 +264,13 @@ def _in_shape(crd: Any, shape: Any) -> bool:
     return not isinstance(n, int) or 0 <= int(crd) < n
 
 
-def _fmt_offset(off: Any) -> str:
+def _fmt_offset(off: Any, cxx: bool = False) -> str:
+    """A coordinate tensor's origin as C++ prints it (``cxx``: ``_0`` for a static coordinate)."""
     if hasattr(off, "as_tuple"):
         off = off.as_tuple()
     if isinstance(off, tuple):
-        return "ArithTuple(" + ",".join(str(x) for x in off) + ")"
-    return f"ArithTuple({off})"
+        return "ArithTuple(" + ",".join(it.format_tuple(x, cxx) for x in off) + ")"
+    return f"ArithTuple({it.format_tuple(off, cxx)})"
 
 
 def _zero_coord(shape: Any) -> ArithTuple:
@@ -560,7 +574,7 @@ def local_partition(tensor: Any, thr_layout: Layout, thr_idx: int, proj: Any = N
         if not isinstance(thr_layout.shape, tuple) or len(proj) != len(thr_layout.shape):
             raise CutepyError(f"the projection {proj!r} must have one entry per mode of {thr_layout}")
         thr_layout = dice(proj, thr_layout)  # stays a tuple: its modes tile the tensor's by mode
-    if type(thr_idx) is not int or thr_idx < 0:
+    if not isinstance(thr_idx, int) or type(thr_idx) is bool or thr_idx < 0:  # a run-time int too
         raise CutepyError(f"thread index {thr_idx!r} must be a non-negative int")
     if isinstance(thr_layout.shape, tuple):
         return outer_partition(

@@ -42,6 +42,7 @@ from ..algebra.products import tile_to_shape
 from ..algebra.swizzle import Swizzle, composed_parts, pointer_flag
 from ..core import inttuple as it
 from ..core.basis import ArithTuple, ScaledBasis, basis_like
+from ..core.dynamic import DynamicInt
 from ..core.errors import CutepyError
 from ..core.layout import Layout, make_identity_layout, size, slice_and_offset
 from .atoms.copy import CopyAtom
@@ -507,7 +508,7 @@ def _g_stride(gshape: Any, glayout: Layout, glayout_t: Layout, gbasis: Layout, b
         if len(dj if isinstance(dj, tuple) else (dj,)) == 1:
             return ScaledBasis(1, (j,))
         scale = -(-int(di * tma_bits // max(bstride[j], 16)) // 8)
-        return ScaledBasis(scale, (j,))
+        return ScaledBasis(DynamicInt(scale), (j,))  # C++: an int32_t, a run-time scale
 
     return it.transform_leaf(leaf, basis_like(gshape))
 

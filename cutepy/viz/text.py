@@ -110,6 +110,7 @@ def layout_table(layout: Any, limit: int | None = TABLE_LIMIT) -> str:
     width = num_digits(_cosize(obj)) + 2
     check_grid(rax, cax)
     values = [[obj(m + rows * n) for n in cax.shown] for m in rax.shown]  # plain Python: no numpy
+    values = [[int(v) if isinstance(v, int) else v for v in row] for row in values]  # run-time ints
     if not all(type(v) is int for row in values for v in row):
         raise CutepyError(f"print_layout needs integer offsets; {obj} has basis or symbolic strides")
     w = width - 2

@@ -8,8 +8,9 @@ TiledMMA, TiledCopy, fragment and per-thread partition; and the same objects bui
 Each printed line is ``name: <C++ print of the layout or object>`` and, for tensors over
 memory, `` | <offset of element i from the buffer's start, for every 1-D index i>`` (a gmem
 tensor's k mode sliced at 0). Problem sizes are the tutorials' defaults (5120 x 5120 x 4096;
-256 x 512 and 528 x 300 for the copies) but static (``Int<5120>``): C++ keeps the modes of
-run-time strides apart (issue 21, item 9), which cutepy does not model yet.
+256 x 512 and 528 x 300 for the copies), run-time ``int`` as in the tutorials, like the
+leading dimensions, the block index and ``threadIdx.x``; prints are C++'s exact form (``_N``
+static, ``N`` run-time; cutepy's ``format(x, "cxx")``).
 
 Regenerate the stored prints (tests/data/tutorials_cxx47.txt) with CUTLASS 4.7's headers::
 
@@ -29,6 +30,7 @@ from cutepy import (
     Swizzle,
     composition,
     copy_atom,
+    dynamic,
     elem_less,
     local_partition,
     local_tile,
@@ -44,6 +46,7 @@ from cutepy import (
     tile_to_shape,
     tiled_divide,
 )
+from cutepy.core.inttuple import format_tuple
 from cutepy.kernels.tensor import Tensor
 from tests.cxx import cxx_harness
 from tests.kernels.atoms.atoms_cxx import INCLUDES
@@ -65,14 +68,14 @@ template <class TT, class B> static void O(const char* name, TT const& t, B cons
 """
 
 _GEMM_HEAD = """
-auto prob_shape = make_shape(Int<5120>{}, Int<5120>{}, Int<4096>{});
+auto prob_shape = make_shape(M, N, K);
 auto cta_tiler = make_shape(bM, bN, bK);
 TA const* A = reinterpret_cast<TA const*>(0x10000); TB const* B = reinterpret_cast<TB const*>(0x10000);
 TC* C = reinterpret_cast<TC*>(0x10000);
 Tensor mA = make_tensor(make_gmem_ptr(A), select<0,2>(prob_shape), dA);
 Tensor mB = make_tensor(make_gmem_ptr(B), select<1,2>(prob_shape), dB);
 Tensor mC = make_tensor(make_gmem_ptr(C), select<0,1>(prob_shape), dC);
-auto cta_coord = make_coord(1, 2, _);
+auto cta_coord = make_coord(bx, by, _);
 Tensor gA = local_tile(mA, cta_tiler, cta_coord, Step<_1, X,_1>{});
 Tensor gB = local_tile(mB, cta_tiler, cta_coord, Step< X,_1,_1>{});
 Tensor gC = local_tile(mC, cta_tiler, cta_coord, Step<_1,_1, X>{});
@@ -86,8 +89,9 @@ O("gA", gA(_,_,0), A); O("gB", gB(_,_,0), B); O("gC", gC, C);
 
 _NT = """
 using TA = float; using TB = float; using TC = float;
-auto dA = make_stride(Int<1>{}, Int<5120>{}); auto dB = make_stride(Int<1>{}, Int<5120>{});
-auto dC = make_stride(Int<1>{}, Int<5120>{});
+int M = 5120; int N = 5120; int K = 4096; int ldA = M; int ldB = N; int ldC = M; int bx = 1; int by = 2;
+auto dA = make_stride(Int<1>{}, ldA); auto dB = make_stride(Int<1>{}, ldB);
+auto dC = make_stride(Int<1>{}, ldC);
 auto bK = Int<8>{}; auto bM = Int<128>{}; auto bN = Int<128>{};
 """
 
@@ -165,8 +169,9 @@ P("s2r_copy_b", s2r_copy_b); O("tXsB", tXsB, smemB); P("tXrB", tXrB.layout());
 """,
     "sgemm_sm80_tn": """
 using TA = half_t; using TB = half_t; using TC = half_t;
-auto dA = make_stride(Int<4096>{}, Int<1>{}); auto dB = make_stride(Int<4096>{}, Int<1>{});
-auto dC = make_stride(Int<1>{}, Int<5120>{});
+int M = 5120; int N = 5120; int K = 4096; int ldA = K; int ldB = K; int ldC = M; int bx = 1; int by = 2;
+auto dA = make_stride(ldA, Int<1>{}); auto dB = make_stride(ldB, Int<1>{});
+auto dC = make_stride(Int<1>{}, ldC);
 auto bK = Int<64>{}; auto bP = Int<3>{}; auto bM = Int<128>{}; auto bN = Int<128>{};
 auto swizzle_atom = composition(Swizzle<3,3,3>{}, Layout<Shape<_8,Shape<_8,_8>>, Stride<_8,Stride<_1,_64>>>{});
 auto sA_layout = tile_to_shape(swizzle_atom, make_shape(Int<128>{}, bK, bP));
@@ -190,14 +195,15 @@ P("s2r_copy_b", s2r_copy_b); O("tXsB", tXsB, smemB); P("tXrB", tXrB.layout());
     "tiled_copy": """
 using Element = float;
 Element const* S = reinterpret_cast<Element const*>(0x10000);
-Tensor tensor_S = make_tensor(make_gmem_ptr(S), make_layout(make_shape(Int<256>{}, Int<512>{})));
+Tensor tensor_S = make_tensor(make_gmem_ptr(S), make_layout(make_shape(256, 512)));
 auto block_shape = make_shape(Int<128>{}, Int<64>{});
 Tensor tiled_tensor_S = tiled_divide(tensor_S, block_shape);
 Layout thr_layout = make_layout(make_shape(Int<32>{}, Int<8>{}));
 Layout val_layout = make_layout(make_shape(Int<4>{}, Int<1>{}));
 using CopyOp = UniversalCopy<uint_byte_t<sizeof(Element) * size(val_layout)>>;
 TiledCopy tiled_copy = make_tiled_copy(Copy_Atom<CopyOp, Element>{}, thr_layout, val_layout);
-Tensor tile_S = tiled_tensor_S(make_coord(_, _), 1, 2);
+int bx = 1; int by = 2;
+Tensor tile_S = tiled_tensor_S(make_coord(_, _), bx, by);
 ThrCopy thr_copy = tiled_copy.get_thread_slice(tid);
 Tensor thr_tile_S = thr_copy.partition_S(tile_S);
 Tensor fragment = make_fragment_like(thr_copy.partition_D(tile_S));
@@ -207,13 +213,14 @@ O("tile_S", tile_S, S); O("thr_tile_S", thr_tile_S, S); P("fragment", fragment.l
     "tiled_copy_if": """
 using Element = float;
 Element const* S = reinterpret_cast<Element const*>(0x10000);
-Tensor tensor_S = make_tensor(make_gmem_ptr(S), make_layout(make_shape(Int<528>{}, Int<300>{})));
+Tensor tensor_S = make_tensor(make_gmem_ptr(S), make_layout(make_shape(528, 300)));
 auto block_shape = make_shape(Int<128>{}, Int<64>{});
 Layout thr_layout = make_layout(make_shape(Int<32>{}, Int<8>{}));
 Layout val_layout = make_layout(make_shape(Int<4>{}, Int<1>{}));
 TiledCopy tiled_copy = make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, Element>{}, thr_layout, val_layout);
 Tensor C = make_identity_tensor(shape(tensor_S));
-auto block_coord = make_coord(4, 4);
+int bx = 4; int by = 4;
+auto block_coord = make_coord(bx, by);
 Tensor tile_S = local_tile(tensor_S, block_shape, block_coord);
 Tensor tile_C = local_tile(C, block_shape, block_coord);
 Tensor thr_tile_S = local_partition(tile_S, thr_layout, tid);
@@ -242,9 +249,10 @@ def cases() -> list[tuple[str, int]]:
 
 
 def _fmt(x: object) -> str:
-    if isinstance(x, tuple):
-        return "(" + ",".join(_fmt(y) for y in x) + ")"
-    return str(x)
+    """C++'s exact print of a value (layouts, tensors, TiledCopy/TiledMMA): ``_`` on static ints."""
+    if isinstance(x, (tuple, int)):
+        return format_tuple(x, cxx=True)
+    return format(x, "cxx")
 
 
 class _Out:
@@ -255,18 +263,21 @@ class _Out:
         self.lines: list[str] = []
 
     def P(self, name: str, x: object) -> None:  # noqa: N802 - the C++ helper's name
-        self.lines.append(f"{name}: {_fmt(x) if isinstance(x, tuple) else x}")
+        self.lines.append(f"{name}: {_fmt(x)}")
 
     def O(self, name: str, t: Tensor, swizzled: object = None) -> None:  # noqa: N802, E743
         """``swizzled``: the swizzle of a ``Sw o 0 o L`` smem tensor, ``t`` a partition of ``L``:
-        the element offsets are the swizzled offsets of ``t`` (cutepy partitions swizzled tensors
-        through their inner layout until issue 20 lands), compared without the layout print."""
+        the element offsets are the swizzled offsets of ``t``. The copies' partitions ``tAsA`` and
+        ``tBsB`` print as C++ prints them (C++ keeps the swizzle in the smem pointer); the ldmatrix
+        partitions ``tXsA``/``tXsB`` compare offsets only: C++ prints them with the swizzle of
+        the pointer moved into run-time strides (its swizzle pointers, not modelled here)."""
         if swizzled is not None:
             offs = [swizzled(int(x)) for x in np.asarray(t.layout.offsets()) + int(t.offset)]
-            self.lines.append(f"{name}: <swizzled> |" + "".join(f" {int(o)}" for o in offs))
+            head = format(t.layout, "cxx") if name in ("tAsA", "tBsB") else "<swizzled>"
+            self.lines.append(f"{name}: {head} |" + "".join(f" {int(o)}" for o in offs))
             return
         offs = np.asarray(t.layout.offsets()) + int(t.offset)
-        self.lines.append(f"{name}: {t.layout} |" + "".join(f" {int(o)}" for o in offs))
+        self.lines.append(f"{name}: {format(t.layout, 'cxx')} |" + "".join(f" {int(o)}" for o in offs))
 
 
 def _buffer(L: object) -> Tensor:
@@ -281,11 +292,15 @@ class _NoData:
         return 1 << 40
 
 
+# the tutorials' run-time values: problem sizes, leading dimensions, block index (threadIdx.x: tid)
+M, N, K = dynamic(5120), dynamic(5120), dynamic(4096)
+
+
 def _gemm_head(o: _Out, dA: tuple, dB: tuple, dC: tuple, bK: int, sA_layout: object, sB_layout: object):
     cta = (128, 128, bK)
-    mA, mB = _buffer(Layout((5120, 4096), dA)), _buffer(Layout((5120, 4096), dB))
-    mC = _buffer(Layout((5120, 5120), dC))
-    coord = (1, 2, None)
+    mA, mB = _buffer(Layout((M, K), dA)), _buffer(Layout((N, K), dB))
+    mC = _buffer(Layout((M, N), dC))
+    coord = (dynamic(1), dynamic(2), None)
     gA = local_tile(mA, cta, coord, proj=(1, None, 1))
     gB = local_tile(mB, cta, coord, proj=(None, 1, 1))
     gC = local_tile(mC, cta, coord, proj=(1, 1, None))
@@ -320,7 +335,8 @@ def _fma_design(atom: str):
 
 def cutepy_lines(name: str, tid: int) -> list[str]:
     o = _Out()
-    nt = ((1, 5120), (1, 5120), (1, 5120))
+    tid = dynamic(tid)  # threadIdx.x
+    nt = ((1, M), (1, N), (1, M))
     if name == "sgemm_1":
         sAL, sBL = Layout((128, 8)), Layout((128, 8))
         gA, gB, gC = _gemm_head(o, *nt, 8, sAL, sBL)
@@ -371,16 +387,16 @@ def cutepy_lines(name: str, tid: int) -> list[str]:
         cp = make_tiled_copy(copy_atom("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", 16),
                              Layout((16, 8), (8, 1)), Layout((1, 8)))
         mma = make_tiled_mma(mma_atom("SM80_16x8x16_F16F16F16F16_TN"), (2, 2), (32, 32, 16))
-        gA, gB, gC = _gemm_head(o, (4096, 1), (4096, 1), (1, 5120), 64, sAL, sAL)
+        gA, gB, gC = _gemm_head(o, (K, 1), (K, 1), (1, M), 64, sAL, sAL)
         inner = _buffer(sAL.inner)  # Sw<3,3,3> o 0 o inner: partitions of inner, then the swizzle
         tA, tB, thr, tCgC = _copy_mma(o, tid, cp, cp, mma, gA, gB, gC, inner, inner)
         _s2r(o, tid, thr, mma, inner, inner, tA.partition_D(inner), tB.partition_D(inner), tCgC,
-             copy_atom("SM75_U32x4_LDSM_N", 16), swizzled=sAL.outer)
+             copy_atom("SM75_U32x4_LDSM_N", 16), swizzled=sAL.outer, whole=_buffer(sAL))
     elif name == "tiled_copy":
-        S = _buffer(Layout((256, 512)))
+        S = _buffer(Layout(dynamic((256, 512))))
         tiled = tiled_divide(S, (128, 64))
         cp = make_tiled_copy(copy_atom("UniversalCopy<uint128_t>", 32), Layout((32, 8)), Layout((4, 1)))
-        tile_S = tiled((None, None), 1, 2)
+        tile_S = tiled((None, None), dynamic(1), dynamic(2))
         thr = cp.get_slice(tid)
         o.P("tiled_tensor_S", tiled.layout)
         o.P("tiled_copy", cp)
@@ -388,11 +404,11 @@ def cutepy_lines(name: str, tid: int) -> list[str]:
         o.O("thr_tile_S", thr.partition_S(tile_S))
         o.P("fragment", make_fragment_like(thr.partition_D(tile_S).layout))
     elif name == "tiled_copy_if":
-        shape = (528, 300)
+        shape = dynamic((528, 300))
         S = _buffer(Layout(shape))
         cp = make_tiled_copy(copy_atom("UniversalCopy<uint128_t>", 32), Layout((32, 8)), Layout((4, 1)))
-        tile_S = local_tile(S, (128, 64), (4, 4))
-        tile_C = local_tile(make_identity_tensor(shape), (128, 64), (4, 4))
+        tile_S = local_tile(S, (128, 64), dynamic((4, 4)))
+        tile_C = local_tile(make_identity_tensor(shape), (128, 64), dynamic((4, 4)))
         thr = cp.get_slice(tid)
         vC = thr.partition_S(tile_C)
         o.P("tiled_copy", cp)
@@ -408,8 +424,11 @@ def cutepy_lines(name: str, tid: int) -> list[str]:
     return o.lines
 
 
-def _s2r(o, tid, thr, mma, sA, sB, tAsA, tBsB, tCgC, atom, swizzled=None):
-    sA0, sB0 = sA(None, None, 0), sB(None, None, 0)
+def _s2r(o, tid, thr, mma, sA, sB, tAsA, tBsB, tCgC, atom, swizzled=None, whole=None):
+    """``whole``: the swizzled smem tensor the register fragments are made from (C++ partitions it
+    at the run-time thread index, which turns the swizzle into run-time strides)."""
+    src = sA if whole is None else whole  # the TN tutorial's sA and sB share one layout
+    sA0, sB0 = src(None, None, 0), src(None, None, 0)
     tCrA, tCrB = thr.partition_fragment_A(sA0), thr.partition_fragment_B(sB0)
     cpa, cpb = make_tiled_copy_A(atom, mma), make_tiled_copy_B(atom, mma)
     o.O("tAsA", tAsA, swizzled)
@@ -465,7 +484,7 @@ def generate() -> str:
     body = []
     for (n, t), r in zip(cs, res):
         body.append(f"== {n} {t}")
-        body += [condense(cxx_harness.normalise(x)) for x in r.output.strip().splitlines() if x.strip()]
+        body += [condense(x.strip()) for x in r.output.strip().splitlines() if x.strip()]
     return "\n".join(head + body) + "\n"
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from ...algebra.casting import upcast
 from ...core.errors import CutepyError
 from ...core.inttuple import flatten_tuple as flatten
+from ...core.inttuple import static_text
 from ...core.layout import Layout, size
 from .mma import TYPE_BITS
 
@@ -74,6 +75,10 @@ class CopyAtom:
     @property
     def num_val_dst(self) -> int:
         return size(self.layout_dst_tv[1])
+
+    def __format__(self, spec: str) -> str:
+        """``format(x, "cxx")``: C++'s exact print (its layouts are static: ``_N``)."""
+        return static_text(str(self)) if spec == "cxx" else format(str(self), spec)
 
     def __str__(self) -> str:
         return (

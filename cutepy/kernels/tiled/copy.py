@@ -26,6 +26,7 @@ from ...algebra.swizzle import is_layout
 from ...core.errors import CutepyError
 from ...core.inttuple import flatten_tuple as flatten
 from ...core.inttuple import product_each_tuple as product_each
+from ...core.inttuple import static_text
 from ...core.layout import Layout, make_layout, prepend, size, slice_and_offset
 from ..atoms.copy import CopyAtom
 from ..tensor import Tensor
@@ -143,11 +144,15 @@ class TiledCopy:
         return out[0]
 
     def get_slice(self, thr_idx: int) -> ThrCopy:
-        if type(thr_idx) is not int or not 0 <= thr_idx < self.size:
+        if not isinstance(thr_idx, int) or type(thr_idx) is bool or not 0 <= thr_idx < self.size:
             raise CutepyError(f"thread {thr_idx!r} is outside this TiledCopy's {self.size} threads")
         return ThrCopy(self, thr_idx)
 
     get_thread_slice = get_slice
+
+    def __format__(self, spec: str) -> str:
+        """``format(x, "cxx")``: C++'s exact print (its layouts are static: ``_N``)."""
+        return static_text(str(self)) if spec == "cxx" else format(str(self), spec)
 
     def __str__(self) -> str:
         tiler = self.tiler_mn

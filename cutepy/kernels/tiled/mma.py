@@ -25,6 +25,7 @@ from ...algebra.inverse import right_inverse
 from ...algebra.products import tiled_product
 from ...core.errors import CutepyError
 from ...core.inttuple import flatten_tuple as flatten
+from ...core.inttuple import static_text
 from ...core.layout import Layout, append, make_layout, size, slice_and_offset
 from ..atoms.mma import NUMPY_TYPES, MMAAtom
 from ..gmma_desc import make_gmma_desc_tensor, operand_majors
@@ -179,11 +180,15 @@ class TiledMMA:
         """The partitioner of thread ``thr_idx`` (C++ ``get_slice``); an index between the
         :meth:`thread_ids` (an SM70 lane outside the quad pair) aliases one, as in C++."""
         top = self.thread_ids()[-1]
-        if type(thr_idx) is not int or not 0 <= thr_idx <= top:
+        if not isinstance(thr_idx, int) or type(thr_idx) is bool or not 0 <= thr_idx <= top:
             raise CutepyError(f"thread {thr_idx!r} is outside this TiledMMA's thread indices 0..{top}")
         return ThrMMA(self, flat_coord(self.thr_layout_vmnk, thr_idx))
 
     get_thread_slice = get_slice
+
+    def __format__(self, spec: str) -> str:
+        """``format(x, "cxx")``: C++'s exact print (its layouts are static: ``_N``)."""
+        return static_text(str(self)) if spec == "cxx" else format(str(self), spec)
 
     def __str__(self) -> str:
         perm = ",".join("_" if p is None else str(p) for p in self.permutation_mnk)

@@ -1,0 +1,217 @@
+"""Run-time integers (issue 21 item 9): C++'s ``int`` beside ``Int<N>``.
+
+Making any subset of leaves dynamic never changes an operation's result as a function, only
+its nesting (C++ keeps modes it cannot prove mergeable); the arithmetic follows C++'s overloads
+(cute/numeric/integral_constant.hpp); ``format(x, "cxx")`` and ``parse`` read and write C++'s print.
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import cutepy as cp
+from cutepy import DynamicInt, Layout, dynamic, is_static
+from cutepy.strategies import (
+    complementable_pairs,
+    composable_pairs,
+    divisible_pairs,
+    layouts,
+    swizzled_layouts,
+    tiling_layouts,
+    with_dynamic_leaves,
+)
+
+SETTINGS = settings(max_examples=60, deadline=None)
+
+
+def _values(L) -> list:
+    return [L(i) for i in range(L.size())]
+
+
+def _same_function(R, D) -> None:
+    assert R.size() == D.size()
+    assert _values(R) == _values(D)
+
+
+# -- the integer -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("expr, static", [
+    (lambda d: d * 0, True), (lambda d: 0 * d, True), (lambda d: 0 // d, True), (lambda d: d % 1, True),
+    (lambda d: d % -1, True), (lambda d: 0 % d, True), (lambda d: d & 0, True), (lambda d: 0 & d, True),
+    (lambda d: d * 1, False), (lambda d: d + 0, False), (lambda d: d // 1, False), (lambda d: d % 2, False),
+    (lambda d: -d, False), (lambda d: abs(d), False), (lambda d: 2 - d, False), (lambda d: d * d * 0, True),
+    (lambda d: d * dynamic(0), False),
+])
+def test_arithmetic_follows_cxx_static_zero_rules(expr, static):
+    d = dynamic(6)
+    r = expr(d)
+    assert r == expr(6)
+    assert is_static(r) is static
+
+
+@given(st.integers(-50, 50), st.integers(-50, 50).filter(bool), st.booleans(), st.booleans())
+def test_values_are_python_ints(a, b, da, db):
+    x, y = (dynamic(a) if da else a), (dynamic(b) if db else b)
+    for op in (lambda p, q: p + q, lambda p, q: p - q, lambda p, q: p * q, lambda p, q: p // q,
+               lambda p, q: p % q, lambda p, q: p & q, lambda p, q: p | q, lambda p, q: p ^ q):
+        r = op(x, y)
+        assert r == op(a, b)
+        assert isinstance(r, int)
+
+
+def test_dynamic_int_pickles_and_prints_plain():
+    d = dynamic(12)
+    assert type(pickle.loads(pickle.dumps(d))) is DynamicInt
+    assert str(d) == repr(d) == format(d, "cxx") == "12"
+    assert str(Layout((d, 4))) == "(12,4):(1,12)"
+
+
+def test_dynamic_rejects_non_integers():
+    with pytest.raises(cp.CutepyError):
+        dynamic(2.5)
+    with pytest.raises(cp.CutepyError):
+        dynamic((1, "a"))
+
+
+def test_is_static():
+    assert is_static(4) and is_static((2, (3, 4))) and is_static(Layout((2, 3)))
+    assert not is_static(dynamic(4)) and not is_static((2, (dynamic(3), 4)))
+    assert not is_static(Layout((2, 3), (1, dynamic(2))))
+    sw = cp.composition(cp.Swizzle(3, 0, 3), Layout((8, 8), (8, 1)))
+    assert is_static(sw)
+    assert not is_static(cp.composition(cp.Swizzle(3, 0, 3), Layout((8, 8), (dynamic(8), 1))))
+    assert not is_static(cp.make_tensor(None, Layout((dynamic(4), 2))))
+    with pytest.raises(cp.CutepyError):
+        is_static("8")
+
+
+# -- C++'s print --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", [
+    "((_2,_2),_4,(_2,_4)):((5120,_8),_32,(81920,163840))",
+    "Sw<3,0,3> o 1 o (_8,_8):(_8,_1)",
+    "(_4,8):(_1@0,1@1)",
+    "(_2,_4):(_-1,_2)",
+    "_1:_0",
+])
+def test_cxx_print_round_trips(text):
+    assert format(cp.parse(text), "cxx") == text
+
+
+def test_parse_without_underscores_is_static():
+    assert is_static(cp.parse("(2,4):(1,2)"))
+    assert format(cp.parse("(2,4):(1,2)"), "cxx") == "(_2,_4):(_1,_2)"
+
+
+@SETTINGS
+@given(st.data())
+def test_format_cxx_parses_back(data):
+    L = data.draw(with_dynamic_leaves(data.draw(layouts())))
+    text = format(L, "cxx")
+    # an all-static layout reads back static (checked above); an all-dynamic print has no _ to
+    # tell C++'s form from cutepy's and reads back static too
+    assume(not is_static(L) and "_" in text)
+    P = cp.parse(text)
+    assert P == L and format(P, "cxx") == format(L, "cxx")
+
+
+# -- the function never changes --------------------------------------------------------------------
+
+
+@SETTINGS
+@given(st.data())
+def test_coalesce_and_filter_keep_the_function(data):
+    L = data.draw(layouts())
+    D = data.draw(with_dynamic_leaves(L))
+    _same_function(cp.coalesce(L), cp.coalesce(D))
+    assert sorted(set(_values(cp.filter(L)))) == sorted(set(_values(cp.filter(D))))
+
+
+@SETTINGS
+@given(st.data())
+def test_composition_keeps_the_function(data):
+    A, B = data.draw(composable_pairs())
+    DA, DB = data.draw(with_dynamic_leaves(A)), data.draw(with_dynamic_leaves(B))
+    try:  # C++ checks divisibility where it is static: modes a run-time leaf keeps apart are
+        R = cp.composition(DA, DB)  # checked one by one, and C++ static_asserts there too
+    except cp.AdmissibilityError:
+        assume(False)
+    _same_function(cp.composition(A, B), R)
+
+
+@SETTINGS
+@given(st.data())
+def test_complement_keeps_the_function(data):
+    A, M = data.draw(complementable_pairs())
+    DA, DM = data.draw(with_dynamic_leaves(A)), data.draw(with_dynamic_leaves(M))
+    _same_function(cp.complement(A, M), cp.complement(DA, DM))
+
+
+@SETTINGS
+@given(st.data(), st.sampled_from(["logical_divide", "zipped_divide", "tiled_divide"]))
+def test_divides_keep_the_function(data, op):
+    A, T = data.draw(divisible_pairs())
+    DA, DT = data.draw(with_dynamic_leaves(A)), data.draw(with_dynamic_leaves(T))
+    fn = getattr(cp, op)
+    try:  # C++ checks divisibility only where it is static: a run-time zero stride keeps modes
+        D = fn(DA, DT)  # apart that a static one merges, and their divisibility is checked here
+    except cp.AdmissibilityError:
+        assume(False)
+    _same_function(fn(A, T), D)
+
+
+@SETTINGS
+@given(st.data(), st.sampled_from(["logical_product", "zipped_product", "blocked_product", "raked_product"]))
+def test_products_keep_the_function(data, op):
+    A = data.draw(tiling_layouts(3))
+    B = data.draw(tiling_layouts(2))
+    DA, DB = data.draw(with_dynamic_leaves(A)), data.draw(with_dynamic_leaves(B))
+    fn = getattr(cp, op)
+    try:
+        R = fn(A, B)
+        D = fn(DA, DB)
+    except cp.CutepyError:  # C++ rejects it too (mismatched ranks, divisibility checked statically)
+        assume(False)
+    _same_function(R, D)
+
+
+@SETTINGS
+@given(st.data())
+def test_left_inverse_keeps_the_function(data):
+    A = data.draw(tiling_layouts(3))
+    DA = data.draw(with_dynamic_leaves(A))
+    _same_function(cp.left_inverse(A), cp.left_inverse(DA))
+
+
+@SETTINGS
+@given(st.data())
+def test_right_inverse_is_a_prefix(data):
+    """C++ follows the chain of strides only while they are static: a run-time stride ends it,
+    so the right inverse of a dynamic layout is a prefix of the static one's, still an inverse."""
+    A = data.draw(tiling_layouts(3))
+    DA = data.draw(with_dynamic_leaves(A))
+    R, DR = cp.right_inverse(A), cp.right_inverse(DA)
+    assert R.size() % DR.size() == 0
+    assert _values(DR) == _values(R)[: DR.size()]
+    assert all(A(DR(i)) == i for i in range(DR.size()))
+
+
+@SETTINGS
+@given(st.data())
+def test_swizzled_slices_keep_the_function(data):
+    C = data.draw(swizzled_layouts())
+    assume(type(C.inner.shape) is tuple)
+    crd = tuple(None if data.draw(st.booleans()) else data.draw(st.integers(0, cp.size(m) - 1))
+                for m in C.inner)
+    crd = (None,) + crd[1:]
+    D = data.draw(with_dynamic_leaves(C))
+    Dcrd = data.draw(with_dynamic_leaves(crd))
+    S, o = cp.slice_and_offset(crd, C)
+    DS, Do = cp.slice_and_offset(Dcrd, D)
+    assert [S(i) + o for i in range(cp.size(S))] == [DS(i) + Do for i in range(cp.size(DS))]
