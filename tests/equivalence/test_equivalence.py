@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+import sys
 
 import numpy as np
 import pytest
@@ -101,9 +101,19 @@ def test_normal_form_check_rejects_a_forged_step():
 def test_huge_layouts_decide_instantly():
     A = Layout((1 << 20, 1 << 20, 1 << 20), (1, 1 << 20, 1 << 40))
     B = Layout(((1 << 30, 1 << 10), 1 << 20), ((1, 1 << 30), 1 << 40))
-    t = time.perf_counter()
-    r = equivalent(A, B)
-    assert r and time.perf_counter() - t < 0.01
+    n = 0
+
+    def trace(frame, event, arg):  # work counted as executed lines, not timed
+        nonlocal n
+        n += event == "line"
+        return trace
+
+    sys.settrace(trace)
+    try:
+        r = equivalent(A, B)
+    finally:
+        sys.settrace(None)
+    assert r and n < 5_000  # 342 lines measured; enumerating would be 2^60 elements
     C = Layout((1 << 30, 1 << 30), (1, (1 << 30) + 1))
     r = equivalent(A, C)
     assert not r and r.counterexample.index == 1 << 30 and r.check()

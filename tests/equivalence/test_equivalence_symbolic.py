@@ -3,8 +3,6 @@ exact conditions, and agreement with the concrete verdict after substitution."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -29,11 +27,9 @@ def _hand_tiled() -> Layout:
 
 
 def test_xla_tiling_by_the_algebra_equals_the_hand_derivation():
-    t = time.perf_counter()
     r = equivalent(lambda: cutepy.blocked_product(LayoutRight((8, 128)), LayoutRight((M / 8, N / 128))),
                    _hand_tiled(), by="modes")
     assert r and r.check()
-    assert time.perf_counter() - t < 2.0
     assert "M" not in (r.condition or "")
 
 

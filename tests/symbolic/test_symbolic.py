@@ -320,3 +320,17 @@ def test_symbolic_results_agree_after_substitution(A, B, name, seed):
             continue
         concrete = op(a, b)
         assert str(subs(res, sigma) if not isinstance(res, int) else res) == str(concrete), (A, B, sigma)
+
+
+def test_symbols_of_one_name_and_different_facts_meet_in_one_expression() -> None:
+    """sympy orders symbols by their hashable content, facts included: it must not raise
+    (found by test_symbolic_and_concrete_max_common_vector_agree, which crashed in sympy's cache)."""
+
+    from cutepy.core.symbolic.facts import Facts
+
+    a, b = cutepy.symbols("M", min=2), cutepy.symbols("M", min=3)
+    e = a.expr + b.expr
+    assert len(e.args) == 2 and a.expr != b.expr
+    assert a.expr.compare(b.expr) == -b.expr.compare(a.expr) != 0  # a total order, no TypeError
+    facts = [Facts(8, 1), Facts(1, None), Facts(1, 2, 5), Facts(1, 2)]
+    assert sorted(facts) == sorted(reversed(facts)) and sorted(facts)[0] == Facts(1, None)

@@ -26,6 +26,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import total_ordering
 from types import MappingProxyType
 from typing import Any
 
@@ -35,6 +36,7 @@ __all__ = ["Facts", "Scope", "SymbolicError", "Undecided", "assuming", "declare"
            "facts_of", "memo", "named", "own_facts", "relations", "remember_names", "scope"]
 
 
+@total_ordering
 @dataclass(frozen=True)
 class Facts:
     """``multiple`` divides the symbol; ``lo <= symbol <= hi`` (``None``: unbounded).
@@ -63,6 +65,16 @@ class Facts:
             m = self.multiple
             if -(-self.lo // m) * m > self.hi:
                 raise SymbolicError(f"no multiple of {m} lies in [{self.lo}, {self.hi}]")
+
+    def _key(self) -> tuple:
+        return (self.multiple, self.lo is not None, self.lo or 0, self.hi is not None, self.hi or 0)
+
+    def __lt__(self, other: object) -> bool:
+        # sympy orders symbols by their hashable content, which holds the facts: two symbols of
+        # one name and different facts must compare, not raise TypeError
+        if not isinstance(other, Facts):
+            return NotImplemented
+        return self._key() < other._key()
 
     def first(self) -> int | None:
         """The smallest admissible value (``None`` when unbounded below)."""
