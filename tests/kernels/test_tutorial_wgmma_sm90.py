@@ -93,6 +93,7 @@ def build(variant: str) -> dict[str, str]:
                  "tBsB": cb.partition_D(sB_), "tCsA": tCsA, "tCsB": tCsB, "tCgC": tCgC}
         for name, p in parts.items():
             out[f"{name} {t}"], out[f"{name} {t} addr"] = p, _addresses(p)
+        out[f"thr_copy_a {t}"], out[f"thr_mma {t}"] = ca, thr
         out[f"tCrA {t}"] = thr.make_fragment_A(tCsA).layout
         out[f"tCrB {t}"] = thr.make_fragment_B(tCsB).layout
         out[f"tCrC {t}"] = thr.make_fragment_C(tCgC).layout

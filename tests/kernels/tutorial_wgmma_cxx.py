@@ -95,6 +95,8 @@ for (int tid : threads) {
   Tensor tCrA = thr_mma.make_fragment_A(tCsA);
   Tensor tCrB = thr_mma.make_fragment_B(tCsB);
   Tensor tCrC = thr_mma.make_fragment_C(tCgC);
+  std::snprintf(n, sizeof n, "thr_copy_a %d", tid); P(n, thr_copy_a);
+  std::snprintf(n, sizeof n, "thr_mma %d", tid); P(n, thr_mma);
 #define T(x) std::snprintf(n, sizeof n, #x " %d", tid); P(n, x); ADDR(n, x);
   T(tAgA) T(tAsA) T(tBgB) T(tBsB) T(tCsA) T(tCsB) T(tCgC)
 #undef T
