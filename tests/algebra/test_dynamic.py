@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import cutepy as cp
 from cutepy import DynamicInt, Layout, dynamic, is_static
+from cutepy.core.inttuple import flatten_tuple
 from cutepy.strategies import (
     complementable_pairs,
     composable_pairs,
@@ -215,3 +216,54 @@ def test_swizzled_slices_keep_the_function(data):
     S, o = cp.slice_and_offset(crd, C)
     DS, Do = cp.slice_and_offset(Dcrd, D)
     assert [S(i) + o for i in range(cp.size(S))] == [DS(i) + Do for i in range(cp.size(DS))]
+
+
+# -- explain() and the equivalence decision with run-time integers -----------------------------
+
+
+@SETTINGS
+@given(st.data())
+def test_explain_coalesce_shows_cxx_steps_with_run_time_integers(data):
+    """explain(coalesce) of a layout with run-time integers shows C++'s steps (from the last mode
+    to the first): one per flat mode after the flatten, a merge only where C++ merges, and the
+    modes its steps leave are the result's."""
+    L = data.draw(with_dynamic_leaves(data.draw(layouts())))
+    assume(not is_static(L))
+    D = cp.explain(cp.coalesce, L)
+    R = cp.coalesce(L)
+    assert format(D.result, "cxx") == format(R, "cxx")
+    texts = [s.text for s in D.steps]
+    n = len(flatten_tuple(L.shape))
+    assert texts[0].startswith("flatten: ") and len(texts) == n + 1
+    kept = sum(t.startswith(("start", "keep")) for t in texts)
+    assert kept == (len(R.shape) if isinstance(R.shape, tuple) else int(not (R.shape == 1 and R.stride == 0)))
+    for t in texts:  # a keep says why; never a false 'a*b != c'
+        if t.startswith("keep ") and "!=" in t:
+            s0, d0, d1 = (int(x) for x in t.split("(")[1].replace("*", " ").replace("!=", " ")
+                          .rstrip(")").split())
+            assert s0 * d0 != d1
+
+
+def test_explain_coalesce_names_cxx_reasons():
+    d = dynamic
+    steps = [s.text for s in cp.explain(cp.coalesce, cp.make_layout((2, 4), (1, d(2)))).steps]
+    assert steps == ["flatten: (2,4):(1,2)", "start with 4:2",
+                     "keep 2:1 | 4:2 apart (2*1 == 2 only at run time: C++ merges statically equal strides)"]
+    steps = [s.text for s in cp.explain(cp.coalesce, cp.make_layout((2, d(4), 1), (1, 2, 7))).steps]
+    assert steps[1:] == ["drop 1:7 (size 1)", "start with 4:2",
+                         "keep 2:1 | 4:2 apart (4 is a run-time shape: C++ merges into static ones)"]
+
+
+@SETTINGS
+@given(st.data())
+def test_equivalence_reads_run_time_integers_by_value(data):
+    """equivalent() and normal_form() decide the function: marking leaves run-time changes neither
+    (they used C++'s coalesce, which keeps run-time modes apart, and answered 'not equivalent')."""
+    from cutepy.equivalence import equivalent, normal_form
+
+    L = data.draw(layouts())
+    D = data.draw(with_dynamic_leaves(L))
+    assert equivalent(D, L)
+    assert equivalent(D, cp.coalesce(L))
+    nf = normal_form(D)
+    assert str(nf.layout()) == str(normal_form(L).layout()) and nf.check()
