@@ -64,3 +64,12 @@ def test_wgmma_tma_sm90_objects_equal_cxx() -> None:
     assert set(got) == set(STORED)
     wrong = {k: (got[k], STORED[k]) for k in got if got[k] != STORED[k]}
     assert not wrong, wrong
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("flag", list(tutorial_cxx.RUNS))
+def test_the_stored_tma_tutorial_prints_are_what_cxx_prints_now(cxx, flag: str) -> None:
+    """The stored hopper/wgmma_tma_sm90 and blackwell/01..05 prints are what CUTLASS's headers print
+    today (the 4.7 headers where CUTEPY_CXX_INCLUDE points at them; the default headers must agree)."""
+    path = tutorial_cxx.RUNS[flag][1]
+    assert tutorial_cxx.run_cxx(flag) == path.read_text()

@@ -406,11 +406,12 @@ RUNS = {
 }
 
 
-def main() -> None:
+def run_cxx(flag: str = "") -> str:
+    """Compile and run the host code of ``RUNS[flag]``; the stored file's text (SystemExit with the
+    compiler's words where C++ fails)."""
     from tests.cxx import cxx_harness
 
-    flag = next((f for f in RUNS if f and f in sys.argv), "")
-    source, path, name = RUNS[flag]
+    source, _, name = RUNS[flag]
     sm100 = flag != ""
     includes = tma_cxx.INCLUDES + (("cute/atom/mma_traits_sm100.hpp", "cute/atom/copy_traits_sm100.hpp")
                                    if sm100 else ())
@@ -423,7 +424,12 @@ def main() -> None:
     head = (f"# C++ CuTe (CUTLASS 4.7): {name} objects as host code\n"
             "# (tests/kernels/tutorial_cxx.py), in C++'s exact form (_N static, N run-time).\n"
             f"# Regenerate: python -m tests.kernels.tutorial_cxx {flag} (CUTEPY_CXX_INCLUDE: see there)\n")
-    path.write_text(head + "\n".join(out.strip().splitlines()) + "\n")
+    return head + "\n".join(out.strip().splitlines()) + "\n"
+
+
+def main() -> None:
+    flag = next((f for f in RUNS if f and f in sys.argv), "")
+    RUNS[flag][1].write_text(run_cxx(flag))
     print("stored", file=sys.stderr)
 
 
