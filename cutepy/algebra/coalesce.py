@@ -67,18 +67,25 @@ def coalesce_dynamic(fs: Any, fd: Any) -> tuple[Any, Any]:
     ``1`` is dropped (a dynamic one is kept), and a mode merges into the one after it only when
     that one's shape is static and ``s * d`` statically equals its stride."""
     fs, fd = list(fs), list(fd)
+    (rec := recorder()) and rec.emit(ev.Flatten(tuple(fs), tuple(fd)))
     if not fs:
         return 1, 0
     ns, nd = [fs[-1]], [fd[-1]]  # the result's modes, front first
+    if rec:  # explain(): C++'s steps, from the last mode to the first
+        rec.emit(ev.Drop((ns[0], nd[0])) if static_eq(ns[0], 1) else ev.Start((ns[0], nd[0])))
     single = True  # the result is still one integer (C++'s NewShape not yet a tuple)
     for s, d in zip(reversed(fs[:-1]), reversed(fd[:-1])):
         if static_eq(s, 1):
+            rec and rec.emit(ev.Drop((s, d)))
             continue
         if single and static_eq(ns[0], 1):
+            rec and rec.emit(ev.Start((s, d)))
             ns[0], nd[0] = s, d
         elif is_static_int(ns[0]) and static_eq(s * d, nd[0]):
+            rec and rec.emit(ev.Merge((s, d), (ns[0], nd[0])))
             ns[0], nd[0] = s * ns[0], d
         else:
+            rec and rec.emit(ev.Keep((s, d), (ns[0], nd[0])))
             ns.insert(0, s)
             nd.insert(0, d)
             single = False

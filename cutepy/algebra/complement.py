@@ -97,7 +97,7 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
     rec and rec.emit(ev.CotargetRest(cotarget, cur, rest))
     if type(rest) is tuple:  # C++'s compact_major(rest_shape, new_stride)
         shapes.extend(rest)
-        strides.extend(it.compact_major(rest, cur))
+        strides.extend(it.compact_major(rest, "left", cur))
     else:
         shapes.append(rest)
         strides.append(cur)

@@ -22,6 +22,7 @@ cutepy.CutepyError: cannot add 3 to the coordinate (0,1): integer and basis stri
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from .errors import CutepyError
@@ -69,13 +70,37 @@ def _add(x: Any, y: Any) -> Any:
         x = x if isinstance(x, tuple) else (x,)
         y = y if isinstance(y, tuple) else (y,)
         return ArithTuple(x) + ArithTuple(y)
-    return x + y
+    r = x + y
+    return int(r) if type(r) is Fraction and r.denominator == 1 else r  # C++: a whole R<n,1> is C<n>
 
 
 def _mul(x: Any, k: Any) -> Any:
     if isinstance(x, tuple):
         return ArithTuple(_mul(v, k) for v in x)
-    return x * k
+    return ratio_mul(x, k) if type(x) is Fraction else x * k
+
+
+def ratio_mul(r: Fraction, k: Any) -> Any:
+    """``r * k`` for a static ratio ``r`` (C++'s ``R<a,b>``: the TMA stride ``1/2@0`` of an internal
+    type wider than the element) as C++ computes it: times a static integer a static ratio, a whole
+    one the integer (``R<a*k,b>::type``); times a run-time ``int`` C++'s integer arithmetic
+    ``k * a / b``, truncated, run-time.
+
+    Pre:  ``r`` a ``Fraction``; ``k`` an integer (static ``int``, run-time ``DynamicInt``, symbol).
+    Post: a ``Fraction`` only where the static product is not whole; else an integer of ``k``'s kind.
+
+    >>> from cutepy.core.dynamic import dynamic
+    >>> ratio_mul(Fraction(1, 2), 3), ratio_mul(Fraction(1, 2), 4), ratio_mul(Fraction(1, 2), dynamic(3))
+    (Fraction(3, 2), 2, 1)
+    """
+    if type(k) is int or type(k) is Fraction:
+        v = r * k
+        return int(v) if v.denominator == 1 else v
+    if isinstance(k, int) and type(k) is not bool:  # a run-time int (DynamicInt)
+        n = int(k) * r.numerator
+        q = abs(n) // r.denominator  # C++'s int division truncates toward zero
+        return type(k)(q if n >= 0 else -q)
+    return r * k
 
 
 class ScaledBasis:
@@ -122,7 +147,8 @@ class ScaledBasis:
             raise CutepyError(f"cannot multiply the basis element {self} by {k}")
         if isinstance(k, (bool, float, complex, str, bytes, list)):
             raise CutepyError(f"a basis element scales by an integer, got {k!r}")
-        return ScaledBasis._new(self.value * k, self.mode)
+        v = self.value
+        return ScaledBasis._new(ratio_mul(v, k) if type(v) is Fraction else v * k, self.mode)
 
     __rmul__ = __mul__
 
@@ -165,7 +191,10 @@ class ScaledBasis:
     def format_cxx(self) -> str:
         """C++'s print: the value as a static (``_1``) or dynamic integer, then ``@mode``."""
         v = self.value
-        head = f"_{v}" if type(v) is int else format(v, "cxx") if isinstance(v, int) else str(v)
+        if type(v) is Fraction:  # C++'s static ratio R<a,b> prints _a/_b
+            head = f"_{v.numerator}/_{v.denominator}"
+        else:
+            head = f"_{v}" if type(v) is int else format(v, "cxx") if isinstance(v, int) else str(v)
         return head + "".join(f"@{m}" for m in reversed(self.mode))
 
 

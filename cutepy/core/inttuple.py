@@ -20,6 +20,7 @@ strides and coordinates of layouts are IntTuples.
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from numbers import Integral
 from typing import Any
 
@@ -885,6 +886,8 @@ def format_leaf_cxx(x: Any) -> str:
         return f"_{x}"
     if x is None:
         return "_"
+    if type(x) is Fraction:  # C++'s static ratio R<a,b> (a TMA coordinate): _a/_b
+        return f"_{x.numerator}/_{x.denominator}"
     fmt = getattr(x, "format_cxx", None)
     if fmt is not None:
         return fmt()

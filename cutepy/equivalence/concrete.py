@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..algebra.coalesce import coalesce_flat
+from ..algebra.coalesce import coalesce_static
 from ..algebra.composition import composition
 from ..algebra.swizzle import Swizzle, composed_parts
 from ..core import inttuple as it
@@ -30,7 +30,7 @@ EXHAUSTIVE_LIMIT = 1 << 22
 
 def _modes(L: Layout) -> tuple:
     """Normal-form modes of an integer layout, fast (coalesce on the flat leaves)."""
-    s, d = coalesce_flat(it.flatten_tuple(L._shape), it.flatten_tuple(L._stride))
+    s, d = coalesce_static(it.flatten_tuple(L._shape), it.flatten_tuple(L._stride))  # by value
     if type(s) is tuple:
         return tuple(zip(s, d))
     return () if s == 1 else ((s, d),)

@@ -25,9 +25,10 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..algebra.coalesce import coalesce_flat
+from ..algebra.coalesce import coalesce_static
 from ..core import events as ev
 from ..core import inttuple as it
+from ..core.dynamic import has_dynamic, is_static_int
 from ..core.errors import SymbolicError
 from ..core.layout import Layout
 from ..core.symbolic.facts import undecided_unequal
@@ -91,7 +92,13 @@ class Step:
             return f"merge {s0}:{d0} ++ {s1}:{d1} -> {s0 * s1}:{d0} ({s0}*{d0} == {d1})"
         if not self.decided:
             return f"keep {s0}:{d0} | {s1}:{d1} apart (undecided whether {s0}*{d0} == {d1}: kept)"
-        return f"keep {s0}:{d0} | {s1}:{d1} apart ({s0}*{d0} != {d1})"
+        if not has_dynamic((s0, d0, s1, d1)) or s0 * d0 != d1:
+            return f"keep {s0}:{d0} | {s1}:{d1} apart ({s0}*{d0} != {d1})"
+        # C++'s coalesce with run-time integers (from the last mode to the first)
+        if not is_static_int(s1):
+            return f"keep {s0}:{d0} | {s1}:{d1} apart ({s1} is a run-time shape: C++ merges into static ones)"
+        return (f"keep {s0}:{d0} | {s1}:{d1} apart ({s0}*{d0} == {d1} only at run time: "
+                "C++ merges statically equal strides)")
 
     def latex(self) -> str:
         d = self.data
@@ -201,7 +208,7 @@ class _Steps:
 def normal_form(L: Layout, lenient: bool = False) -> NormalForm:
     """The normal form with its steps; ``lenient`` keeps what it cannot decide (symbols).
 
-    The steps are those of :func:`cutepy.algebra.coalesce.coalesce_flat` (the one coalesce), read
+    The steps are those of :func:`cutepy.algebra.coalesce.coalesce_static` (the one coalesce), read
     from its events. With ``lenient``, a mode whose size may or may not be 1 stays, and
     two modes that may or may not merge stay apart: the result is the same function, not
     always the shortest one.
@@ -218,7 +225,7 @@ def normal_form(L: Layout, lenient: bool = False) -> NormalForm:
     fs, fd = it.flatten_tuple(L.shape), it.flatten_tuple(L.stride)
     rec = _Steps()
     with recording(rec), (undecided_unequal() if lenient else nullcontext()):
-        coalesce_flat(fs, fd)
+        coalesce_static(fs, fd)  # the function's normal form: run-time integers count by value
     steps = [Step("flatten", (), tuple(zip(fs, fd)))]
     out: list = []
     for e in rec.events:

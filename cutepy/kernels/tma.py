@@ -385,7 +385,7 @@ def _gtensor_parts(gtensor: Any) -> tuple[Pointer, Layout]:
     if not isinstance(gtensor.layout, Layout):
         raise CutepyError(f"TMA: the gmem tensor's layout must be a plain Layout, not {gtensor.layout}")
     for x in it.flatten_tuple((gtensor.layout.shape, gtensor.layout.stride)):
-        if type(x) is not int:
+        if not isinstance(x, int) or type(x) is bool:  # static or run-time (DynamicInt) integers
             raise CutepyError(f"TMA: the gmem layout {gtensor.layout} must have integer shapes and strides")
     return ptr + gtensor.offset, gtensor.layout
 
@@ -570,7 +570,7 @@ def _check_overhang(gtensor: Any, tiler: Any) -> None:
     shape = glayout.shape if isinstance(glayout.shape, tuple) else (glayout.shape,)
     tiles = tiler if isinstance(tiler, tuple) else (tiler,)
     for i, (s, t) in enumerate(zip(shape, tiles)):
-        extent = t if type(t) is int else size(t) if isinstance(t, (Layout, tuple)) else None
+        extent = t if isinstance(t, int) else size(t) if isinstance(t, (Layout, tuple)) else None
         if it.product(s) == 1 and isinstance(extent, int) and extent > 1:
             raise _refuse(
                 "the CTA tile overhangs a gmem mode of extent 1, which TMA cannot clip",

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import cutepy as cp
 from cutepy import DynamicInt, Layout, dynamic, is_static
+from cutepy.core.inttuple import flatten_tuple
 from cutepy.strategies import (
     complementable_pairs,
     composable_pairs,
@@ -215,3 +216,87 @@ def test_swizzled_slices_keep_the_function(data):
     S, o = cp.slice_and_offset(crd, C)
     DS, Do = cp.slice_and_offset(Dcrd, D)
     assert [S(i) + o for i in range(cp.size(S))] == [DS(i) + Do for i in range(cp.size(DS))]
+
+
+# -- explain() and the equivalence decision with run-time integers -----------------------------
+
+
+@SETTINGS
+@given(st.data())
+def test_explain_coalesce_shows_cxx_steps_with_run_time_integers(data):
+    """explain(coalesce) of a layout with run-time integers shows C++'s steps (from the last mode
+    to the first): one per flat mode after the flatten, a merge only where C++ merges, and the
+    modes its steps leave are the result's."""
+    L = data.draw(with_dynamic_leaves(data.draw(layouts())))
+    assume(not is_static(L))
+    D = cp.explain(cp.coalesce, L)
+    R = cp.coalesce(L)
+    assert format(D.result, "cxx") == format(R, "cxx")
+    texts = [s.text for s in D.steps]
+    n = len(flatten_tuple(L.shape))
+    assert texts[0].startswith("flatten: ") and len(texts) == n + 1
+    kept = sum(t.startswith(("start", "keep")) for t in texts)
+    assert kept == (len(R.shape) if isinstance(R.shape, tuple) else int(not (R.shape == 1 and R.stride == 0)))
+    for t in texts:  # a keep says why; never a false 'a*b != c'
+        if t.startswith("keep ") and "!=" in t:
+            s0, d0, d1 = (int(x) for x in t.split("(")[1].replace("*", " ").replace("!=", " ")
+                          .rstrip(")").split())
+            assert s0 * d0 != d1
+
+
+def test_explain_coalesce_names_cxx_reasons():
+    d = dynamic
+    steps = [s.text for s in cp.explain(cp.coalesce, cp.make_layout((2, 4), (1, d(2)))).steps]
+    assert steps == ["flatten: (2,4):(1,2)", "start with 4:2",
+                     "keep 2:1 | 4:2 apart (2*1 == 2 only at run time: C++ merges statically equal strides)"]
+    steps = [s.text for s in cp.explain(cp.coalesce, cp.make_layout((2, d(4), 1), (1, 2, 7))).steps]
+    assert steps[1:] == ["drop 1:7 (size 1)", "start with 4:2",
+                         "keep 2:1 | 4:2 apart (4 is a run-time shape: C++ merges into static ones)"]
+
+
+@SETTINGS
+@given(st.data())
+def test_equivalence_reads_run_time_integers_by_value(data):
+    """equivalent() and normal_form() decide the function: marking leaves run-time changes neither
+    (they used C++'s coalesce, which keeps run-time modes apart, and answered 'not equivalent')."""
+    from cutepy.equivalence import equivalent, normal_form
+
+    L = data.draw(layouts())
+    D = data.draw(with_dynamic_leaves(L))
+    assert equivalent(D, L)
+    assert equivalent(D, cp.coalesce(L))
+    nf = normal_form(D)
+    assert str(nf.layout()) == str(normal_form(L).layout()) and nf.check()
+
+
+# -- complement with a shape cotarget holding run-time leaves ----------------------------------
+
+
+def test_complement_of_a_mixed_shape_cotarget_equals_cxx():
+    """C++ lays the cotarget's rest out column-major after the gaps (it was laid out row-major
+    from 1: complement(2:1, (4, int 3)) gave (_2,3):(3,_1), overlapping A; C++ (_2,3):(_2,_4))."""
+    from tests.algebra import complement_dyn_cxx as cd
+
+    stored = cd.read()
+    got = {cd.statement(c): cd.cutepy_print(c) for c in cd.CASES}
+    assert set(got) == set(stored)
+    wrong = {k: (got[k], stored[k]) for k in got if got[k] != stored[k]}
+    assert not wrong, wrong
+
+
+@pytest.mark.slow
+def test_stored_complement_prints_are_what_cxx_prints_now(cxx):
+    from tests.algebra import complement_dyn_cxx as cd
+
+    assert [p for p in cd.run_cxx()] == [cd.read()[cd.statement(c)] for c in cd.CASES]
+
+
+@SETTINGS
+@given(st.data())
+def test_complement_with_a_run_time_cotarget_keeps_the_function(data):
+    A, n = data.draw(complementable_pairs())
+    shape = data.draw(st.sampled_from([(n,), (n, 2), (2, n), (n, 3, 2)]))
+    D = data.draw(with_dynamic_leaves(shape))
+    assume(not is_static(D))
+    R, C = cp.complement(A, shape), cp.complement(A, D)
+    _same_function(R, C)

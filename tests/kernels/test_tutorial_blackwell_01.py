@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from cutepy.core.dynamic import dynamic
 from cutepy.core.layout import Layout
 from cutepy.kernels.atoms import gmma_smem_layout, mma_atom, tile_to_mma_shape
 from cutepy.kernels.gmma_desc import make_gmma_desc_tensor
@@ -21,7 +22,7 @@ STORED = tutorial_cxx.read(PATH) if PATH.is_file() else {}
 
 
 def build() -> dict[str, str]:
-    M, N, K = 512, 1024, 256
+    M, N, K = dynamic(512), dynamic(1024), dynamic(256)  # the tutorial's run-time int Gemm_M, _N, _K
     mA = make_tensor(gmem_ptr("half_t", 0x10000000), Layout((M, K), (K, 1)))
     mB = make_tensor(gmem_ptr("half_t", 0x20000000), Layout((N, K), (K, 1)))
     mC = make_tensor(gmem_ptr("float", 0x30000000), Layout((M, N), (N, 1)))
@@ -29,21 +30,23 @@ def build() -> dict[str, str]:
     bM, bN, bK = mma.tile_size_mnk[0], mma.tile_size_mnk[1], mma.tile_size_mnk[2] * 4
     sA_layout = tile_to_mma_shape(gmma_smem_layout("K", 128, "half_t"), partition_shape_A(mma, (bM, bK)))
     sB_layout = tile_to_mma_shape(gmma_smem_layout("K", 128, "half_t"), partition_shape_B(mma, (bN, bK)))
-    gA, gB = local_tile(mA, (bM, bK), (1, None)), local_tile(mB, (bN, bK), (2, None))
-    gC = local_tile(mC, (bM, bN), (1, 2))
+    bx, by = dynamic(1), dynamic(2)  # blockIdx.x, blockIdx.y; the cluster's V mode has size _1
+    v, m = bx % 1, bx // 1  # mma_coord_vmnk: bx % _1 is C++'s static _0
+    gA, gB = local_tile(mA, (bM, bK), (m, None)), local_tile(mB, (bN, bK), (by, None))
+    gC = local_tile(mC, (bM, bN), (m, by))
     tCsA = make_tensor(smem_ptr("half_t", 0x400), sA_layout)
     tCsB = make_tensor(smem_ptr("half_t", 0x4400), sB_layout)
-    thr = mma.get_slice(0)
+    thr = mma.get_slice(v)
     tCgA, tCgB, tCgC = thr.partition_A(gA), thr.partition_B(gB), thr.partition_C(gC)
     tCtAcc = thr.partition_fragment_C(gC)
     t2r = make_tmem_copy("SM100_TMEM_LOAD_32dp32b1x", tCtAcc)
     out = {"sA": sA_layout, "sB": sB_layout, "gA": gA, "gB": gB, "gC": gC, "tCgA": tCgA, "tCgB": tCgB,
            "tCgC": tCgC, "tCrA": make_gmma_desc_tensor("K", tCsA, "UMMA").layout,
            "tCrB": make_gmma_desc_tensor("K", tCsB, "UMMA").layout, "tCtAcc": tCtAcc, "t2r": t2r}
-    for t in tutorial_cxx.THREADS:
+    for t in map(dynamic, tutorial_cxx.THREADS):  # threadIdx.x
         out[f"tDgC {t}"] = t2r.get_slice(t).partition_D(tCgC)
         out[f"tDtAcc {t}"] = t2r.get_slice(t).partition_S(tCtAcc)
-    return {k: str(v) for k, v in out.items()}
+    return {k: tutorial_cxx.cxx_print(v) for k, v in out.items()}
 
 
 @pytest.mark.skipif(not STORED, reason="tests/data/tutorial_blackwell_01.txt is missing")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from cutepy.core.dynamic import dynamic
 from cutepy.core.layout import Layout, group
 from cutepy.kernels.atoms import gmma_smem_layout, mma_atom, tile_to_mma_shape
 from cutepy.kernels.pointer import gmem_ptr, smem_ptr
@@ -25,7 +26,7 @@ def _group(t: Tensor, end: int) -> Tensor:
 
 
 def build() -> dict[str, str]:
-    M, N, K = 512, 1024, 256
+    M, N, K = dynamic(512), dynamic(1024), dynamic(256)  # the tutorial's run-time int Gemm_M, _N, _K
     mA = make_tensor(gmem_ptr("half_t", 0x10000000), Layout((M, K), (K, 1)))
     mB = make_tensor(gmem_ptr("half_t", 0x20000000), Layout((N, K), (K, 1)))
     mC = make_tensor(gmem_ptr("float", 0x30000000), Layout((M, N), (N, 1)))
@@ -38,19 +39,20 @@ def build() -> dict[str, str]:
     mA_tma, mB_tma = tma_a.get_tma_tensor((M, K)), tma_b.get_tma_tensor((N, K))
     out = {"mma": mma, "sA": sA_layout, "sB": sB_layout, "tma_a": tma_a, "tma_b": tma_b,
            "mA": mA_tma, "mB": mB_tma}
-    # local_tile(m, mma_tiler, (1, 2, _), Step<...>): the projected tilers and coordinates
-    gA = local_tile(mA_tma, (bM, bK), (1, None))
-    gB = local_tile(mB_tma, (bN, bK), (2, None))
-    gC = local_tile(mC, (bM, bN), (1, 2))
+    bx, by = dynamic(1), dynamic(2)  # blockIdx.x, blockIdx.y; the cluster's V mode has size _1
+    v, m = bx % 1, bx // 1  # mma_coord_vmnk: bx % _1 is C++'s static _0
+    gA = local_tile(mA_tma, (bM, bK), (m, None))
+    gB = local_tile(mB_tma, (bN, bK), (by, None))
+    gC = local_tile(mC, (bM, bN), (m, by))
     tCsA = make_tensor(smem_ptr("half_t", 0x400), sA_layout)
     tCsB = make_tensor(smem_ptr("half_t", 0x4400), sB_layout)
-    thr = mma.get_slice(0)
+    thr = mma.get_slice(v)
     tCgA, tCgB, tCgC = thr.partition_A(gA), thr.partition_B(gB), thr.partition_C(gC)
     tAgA, tAsA = tma_partition(tma_a, 0, Layout(1), _group(tCsA, 3), _group(tCgA, 3))
     tBgB, tBsB = tma_partition(tma_b, 0, Layout(1), _group(tCsB, 3), _group(tCgB, 3))
     out |= {"gA": gA, "gB": gB, "gC": gC, "tCgA": tCgA, "tCgB": tCgB, "tCgC": tCgC,
             "tCtAcc": thr.partition_fragment_C(gC), "tAgA": tAgA, "tAsA": tAsA, "tBgB": tBgB, "tBsB": tBsB}
-    got = {k: str(v).replace(f"MMA_Atom {mma.atom.name}", "MMA_Atom") for k, v in out.items()}
+    got = {k: tutorial_cxx.cxx_print(v) for k, v in out.items()}
     descs = [{k: list(v) if isinstance(v, tuple) else v for k, v in vars(a.descriptor).items()}
              for a in (tma_a, tma_b)]
     got["descriptors"] = str(descs)

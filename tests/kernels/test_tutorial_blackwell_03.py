@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from cutepy.algebra.divides import tiled_divide
+from cutepy.core.dynamic import dynamic
 from cutepy.core.layout import Layout, group
 from cutepy.kernels.atoms import gmma_smem_layout, mma_atom, tile_to_mma_shape
 from cutepy.kernels.gmma_desc import make_gmma_desc_tensor
@@ -28,7 +29,7 @@ def _group(t: Tensor, end: int) -> Tensor:
 
 
 def build() -> dict[str, str]:
-    M, N, K = 512, 1024, 256
+    M, N, K = dynamic(512), dynamic(1024), dynamic(256)  # the tutorial's run-time int Gemm_M, _N, _K
     mA = make_tensor(gmem_ptr("half_t", 0x10000000), Layout((M, K), (K, 1)))
     mB = make_tensor(gmem_ptr("half_t", 0x20000000), Layout((N, K), (K, 1)))
     mC = make_tensor(gmem_ptr("float", 0x30000000), Layout((M, N), (N, 1)))
@@ -41,7 +42,7 @@ def build() -> dict[str, str]:
     tma_b = make_tma_atom("SM90_TMA_LOAD_MULTICAST", mB, sB_layout, (bN, bK), cluster[1].size())
     mA_tma, mB_tma = tma_a.get_tma_tensor((M, K)), tma_b.get_tma_tensor((N, K))
     out = {"cluster": cluster, "tma_a": tma_a, "tma_b": tma_b}
-    bx, by = 5, 1
+    bx, by = dynamic(5), dynamic(1)  # blockIdx.x, blockIdx.y
     v, m = bx % cluster[0].size(), bx // cluster[0].size()
     gA, gB = local_tile(mA_tma, (bM, bK), (m, None)), local_tile(mB_tma, (bN, bK), (by, None))
     gC = local_tile(mC, (bM, bN), (m, by))
@@ -53,7 +54,7 @@ def build() -> dict[str, str]:
     out |= {"tCgA": tCgA, "tCgB": tCgB, "tCgC": tCgC,
             "tCrA": make_gmma_desc_tensor("K", tCsA, "UMMA").layout,
             "tCrB": make_gmma_desc_tensor("K", tCsB, "UMMA").layout, "tCtAcc": tCtAcc}
-    crd = flat_coord(cluster, 5)
+    crd = flat_coord(cluster, dynamic(5))  # block_rank_in_cluster()
     tAgA, tAsA = tma_partition(tma_a, crd[2], Layout(cluster[2].size()), _group(tCsA, 3), _group(tCgA, 3))
     tBgB, tBsB = tma_partition(tma_b, crd[1], Layout(cluster[1].size()), _group(tCsB, 3), _group(tCgB, 3))
 
@@ -64,10 +65,10 @@ def build() -> dict[str, str]:
             "masks": " ".join(map(str, (mask(2), mask(1), mask(0, 1) | mask(0, 2))))}
     t2r = make_tmem_copy("SM100_TMEM_LOAD_32dp32b1x", tCtAcc)
     out["t2r"] = t2r
-    for t in tutorial_cxx.THREADS:
+    for t in map(dynamic, tutorial_cxx.THREADS):  # threadIdx.x
         out[f"tDtAcc {t}"] = t2r.get_slice(t).partition_S(tCtAcc)
         out[f"tDgC {t}"] = t2r.get_slice(t).partition_D(tCgC)
-    got = {k: str(v) for k, v in out.items()}
+    got = {k: tutorial_cxx.cxx_print(v) for k, v in out.items()}
     descs = [{k: list(v) if isinstance(v, tuple) else v for k, v in vars(a.descriptor).items()}
              for a in (tma_a, tma_b)]
     got["descriptors"] = str(descs)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from cutepy.algebra.divides import tiled_divide
+from cutepy.core.dynamic import dynamic
 from cutepy.core.layout import Layout, group
 from cutepy.kernels.atoms import gmma_smem_layout, mma_atom, tile_to_mma_shape
 from cutepy.kernels.pointer import gmem_ptr, smem_ptr
@@ -30,7 +31,7 @@ def _group(t: Tensor, end: int) -> Tensor:
 
 
 def build() -> dict[str, str]:
-    M, N, K = 512, 1024, 256
+    M, N, K = dynamic(512), dynamic(1024), dynamic(256)  # the tutorial's run-time int Gemm_M, _N, _K
     mA = make_tensor(gmem_ptr("half_t", 0x10000000), Layout((M, K), (K, 1)))
     mB = make_tensor(gmem_ptr("half_t", 0x20000000), Layout((N, K), (K, 1)))
     mC = make_tensor(gmem_ptr("float", 0x30000000), Layout((M, N), (N, 1)))
@@ -46,7 +47,7 @@ def build() -> dict[str, str]:
     mA_tma, mB_tma = tma_a.get_tma_tensor((M, K)), tma_b.get_tma_tensor((N, K))
     out = {"mma": mma, "sA": sA_layout, "sB": sB_layout, "cluster": cluster, "tma_a": tma_a, "tma_b": tma_b,
            "mA": mA_tma, "mB": mB_tma}
-    bx, by = 5, 1
+    bx, by = dynamic(5), dynamic(1)  # blockIdx.x, blockIdx.y
     v, m = bx % 2, bx // 2
     gA, gB = local_tile(mA_tma, (bM, bK), (m, None)), local_tile(mB_tma, (bN, bK), (by, None))
     gC = local_tile(mC, (bM, bN), (m, by))
@@ -54,7 +55,7 @@ def build() -> dict[str, str]:
     tCsB = make_tensor(smem_ptr("half_t", 0x4400), sB_layout)
     thr = mma.get_slice(v)
     tCgA, tCgB, tCgC = thr.partition_A(gA), thr.partition_B(gB), thr.partition_C(gC)
-    crd = flat_coord(cluster, 5)
+    crd = flat_coord(cluster, dynamic(5))  # block_rank_in_cluster()
     tAgA, tAsA = tma_partition(tma_a, crd[2], Layout(4), _group(tCsA, 3), _group(tCgA, 3))
     tBgB, tBsB = tma_partition(tma_b, crd[1], Layout(2), _group(tCsB, 3), _group(tCgB, 3))
     def mask(*modes: int) -> int:
@@ -64,7 +65,7 @@ def build() -> dict[str, str]:
     out |= {"gA": gA, "gB": gB, "gC": gC, "tCgA": tCgA, "tCgB": tCgB, "tCgC": tCgC,
             "tCtAcc": thr.partition_fragment_C(gC), "tAgA": tAgA, "tAsA": tAsA, "tBgB": tBgB, "tBsB": tBsB,
             "masks": " ".join(map(str, masks))}
-    got = {k: str(v).replace(f"MMA_Atom {mma.atom.name}", "MMA_Atom") for k, v in out.items()}
+    got = {k: tutorial_cxx.cxx_print(v) for k, v in out.items()}
     descs = [{k: list(v) if isinstance(v, tuple) else v for k, v in vars(a.descriptor).items()}
              for a in (tma_a, tma_b)]
     got["descriptors"] = str(descs)

@@ -9,6 +9,7 @@ import pytest
 
 from cutepy import zipped_divide
 from cutepy.algebra.products import tile_to_shape
+from cutepy.core.dynamic import dynamic
 from cutepy.core.layout import Layout, group
 from cutepy.kernels.atoms import gmma_smem_layout, mma_atom
 from cutepy.kernels.pointer import gmem_ptr, smem_ptr
@@ -23,7 +24,7 @@ STORED = tutorial_cxx.read(PATH) if PATH.is_file() else {}
 
 
 def build() -> dict[str, str]:
-    M, N = 512, 1024
+    M, N = dynamic(512), dynamic(1024)  # the tutorial's run-time int Gemm_M, Gemm_N
     mC = make_tensor(gmem_ptr("float", 0x30000000), Layout((M, N), (N, 1)))
     mD = make_tensor(gmem_ptr("float", 0x40000000), Layout((M, N), (N, 1)))
     mma = make_tiled_mma(mma_atom("SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,256,256,K,K>"))
@@ -36,7 +37,7 @@ def build() -> dict[str, str]:
     tma_d = make_tma_atom("SM90_TMA_STORE", mD, sD_layout, epi)
     mC_tma, mD_tma = tma_c.get_tma_tensor((M, N)), tma_d.get_tma_tensor((M, N))
     out = {"sC": sC_layout, "tma_c": tma_c, "tma_d": tma_d, "mC": mC_tma, "mD": mD_tma}
-    bx, by = 5, 1
+    bx, by = dynamic(5), dynamic(1)  # blockIdx.x, blockIdx.y
     thr = mma.get_slice(bx % 2)
     gC = local_tile(mC_tma, (bM, bN), (bx // 2, by))
     gD = local_tile(mD_tma, (bM, bN), (bx // 2, by))
@@ -51,10 +52,10 @@ def build() -> dict[str, str]:
     t2r = make_tmem_copy("SM100_TMEM_LOAD_32dp32b1x", tAcc_epi(None, 0))
     out |= {"tAcc_epi": tAcc_epi, "gC_epi": gC_epi, "tGS_gC": tGS_gC, "tGS_sC": tGS_sC, "tSG_gD": tSG_gD,
             "tSG_sD": tSG_sD, "t2r": t2r}
-    for t in tutorial_cxx.THREADS:
+    for t in map(dynamic, tutorial_cxx.THREADS):  # threadIdx.x
         out[f"tTR_tAcc {t}"] = t2r.get_slice(t).partition_S(tAcc_epi)
         out[f"tTR_sC {t}"] = t2r.get_slice(t).partition_D(sC_epi)
-    got = {k: str(v) for k, v in out.items()}
+    got = {k: tutorial_cxx.cxx_print(v) for k, v in out.items()}
     descs = [{k: list(v) if isinstance(v, tuple) else v for k, v in vars(a.descriptor).items()}
              for a in (tma_c, tma_d)]
     got["descriptors"] = str(descs)

@@ -24,6 +24,7 @@ from cutepy import (
     copy,
     copy_atom,
     cosize,
+    dynamic,
     gemm,
     local_tile,
     make_identity_tensor,
@@ -33,13 +34,14 @@ from cutepy import (
     mma_atom,
     tile_to_shape,
 )
+from cutepy.core.inttuple import format_tuple
 from cutepy.kernels.atoms import gmma_smem_layout
 from cutepy.kernels.pointer import Pointer, gmem_ptr, smem_ptr
 from cutepy.kernels.tensor import Tensor
 from tests.kernels import tutorial_wgmma_cxx as tut
 
 STORED = tut.read() if tut.FILE.is_file() else {}
-M, N, K = 5120, 5120, 4096
+M, N, K = dynamic(5120), dynamic(5120), dynamic(4096)  # the tutorial's run-time int m, n, k
 
 
 def design(variant: str, dtype: str = "half_t") -> dict:
@@ -74,7 +76,7 @@ def build(variant: str) -> dict[str, str]:
     mA = make_tensor(gmem_ptr("half_t", 0x10000000), Layout((M, K), dA))
     mB = make_tensor(gmem_ptr("half_t", 0x20000000), Layout((N, K), dB))
     mC = make_tensor(gmem_ptr("half_t", 0x30000000), Layout((M, N), (1, M)))
-    cta, coord = (128, 128, 64), (1, 2, None)
+    cta, coord = (128, 128, 64), (dynamic(1), dynamic(2), None)  # blockIdx.x, blockIdx.y
     gA = local_tile(mA, cta, coord, proj=(1, None, 1))
     gB = local_tile(mB, cta, coord, proj=(None, 1, 1))
     gC = local_tile(mC, cta, coord, proj=(1, 1, None))
@@ -84,16 +86,23 @@ def build(variant: str) -> dict[str, str]:
     out |= {"gA": gA, "gB": gB, "gC": gC, "sA": sA, "sB": sB, "sA_": sA_, "sB_": sB_,
             "sA addr": _addresses(sA), "sA_ addr": _addresses(sA_)}
     for t in tut.THREADS:
+        t = dynamic(t)  # threadIdx.x
         ca, cb, thr = d["copy_a"].get_slice(t), d["copy_b"].get_slice(t), d["mma"].get_slice(t)
         tCsA, tCsB, tCgC = thr.partition_A(sA), thr.partition_B(sB), thr.partition_C(gC)
         parts = {"tAgA": ca.partition_S(gA), "tAsA": ca.partition_D(sA_), "tBgB": cb.partition_S(gB),
                  "tBsB": cb.partition_D(sB_), "tCsA": tCsA, "tCsB": tCsB, "tCgC": tCgC}
         for name, p in parts.items():
             out[f"{name} {t}"], out[f"{name} {t} addr"] = p, _addresses(p)
+        out[f"thr_copy_a {t}"], out[f"thr_mma {t}"] = ca, thr
         out[f"tCrA {t}"] = thr.make_fragment_A(tCsA).layout
         out[f"tCrB {t}"] = thr.make_fragment_B(tCsB).layout
         out[f"tCrC {t}"] = thr.make_fragment_C(tCgC).layout
-    return {k: str(v) for k, v in out.items()}
+    return {k: v if isinstance(v, str) else _cxx(v) for k, v in out.items()}
+
+
+def _cxx(x: object) -> str:
+    """C++'s exact print (``_N`` static, ``N`` run-time)."""
+    return format_tuple(x, cxx=True) if isinstance(x, (int, tuple)) else format(x, "cxx")
 
 
 @pytest.mark.skipif(not STORED, reason="tests/data/tutorial_wgmma_sm90.txt is missing")

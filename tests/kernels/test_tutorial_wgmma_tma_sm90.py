@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from cutepy.algebra.products import tile_to_shape
+from cutepy.core.dynamic import dynamic
 from cutepy.core.layout import Layout, group
 from cutepy.kernels.atoms import gmma_smem_layout, mma_atom
 from cutepy.kernels.pointer import gmem_ptr, smem_ptr
@@ -24,7 +25,7 @@ def _group01(t: Tensor) -> Tensor:
 
 
 def build() -> dict[str, str]:
-    M, N, K = 512, 256, 1024
+    M, N, K = dynamic(512), dynamic(256), dynamic(1024)  # the tutorial's run-time int m, n, k
     bM, bN, bK, bP = 128, 128, 64, 3
     sA_layout = tile_to_shape(gmma_smem_layout("MN", 128, "half_t"), (bM, bK, bP))
     sB_layout = tile_to_shape(gmma_smem_layout("MN", 128, "half_t"), (bN, bK, bP))
@@ -37,14 +38,15 @@ def build() -> dict[str, str]:
     mA, mB = tma_a.get_tma_tensor((M, K)), tma_b.get_tma_tensor((N, K))
     mC = make_tensor(gmem_ptr("half_t", 0x30000000), Layout((M, N), (1, M)))
     # local_tile(m, cta_tiler, (1, 0, _), Step<...>): the projected tilers and coordinates
-    gA, gB = local_tile(mA, (bM, bK), (1, None)), local_tile(mB, (bN, bK), (0, None))
-    gC = local_tile(mC, (bM, bN), (1, 0))
+    bx, by = dynamic(1), dynamic(0)  # blockIdx.x, blockIdx.y
+    gA, gB = local_tile(mA, (bM, bK), (bx, None)), local_tile(mB, (bN, bK), (by, None))
+    gC = local_tile(mC, (bM, bN), (bx, by))
     sA = make_tensor(smem_ptr("half_t", 0x400), sA_layout)
     sB = make_tensor(smem_ptr("half_t", 0xc400), sB_layout)
     tAgA, tAsA = tma_partition(tma_a, 0, Layout(1), _group01(sA), _group01(gA))
     tBgB, tBsB = tma_partition(tma_b, 0, Layout(1), _group01(sB), _group01(gB))
     out |= {"gA": gA, "gB": gB, "gC": gC, "tAgA": tAgA, "tAsA": tAsA, "tBgB": tBgB, "tBsB": tBsB}
-    for t in tutorial_cxx.THREADS:
+    for t in map(dynamic, tutorial_cxx.THREADS):  # threadIdx.x
         thr = mma.get_slice(t)
         out |= {f"tCsA {t}": thr.partition_A(sA), f"tCsB {t}": thr.partition_B(sB),
                 f"tCgC {t}": thr.partition_C(gC), f"tCrC {t}": thr.partition_fragment_C(gC).layout,
@@ -52,14 +54,22 @@ def build() -> dict[str, str]:
                 f"tCrB {t}": thr.partition_fragment_B(sB).layout}
     out["descriptors"] = [{k: list(v) if isinstance(v, tuple) else v for k, v in vars(a.descriptor).items()}
                           for a in (tma_a, tma_b)]
-    # C++ prints "MMA_Atom" without the name (cutepy adds it; another change aligns that print)
-    return {k: str(v).replace(f"MMA_Atom {mma.atom.name}", "MMA_Atom") for k, v in out.items()}
+    return {k: v if k == "descriptors" else tutorial_cxx.cxx_print(v) for k, v in out.items()}
 
 
 @pytest.mark.skipif(not STORED, reason="tests/data/tutorial_wgmma_tma_sm90.txt is missing")
 def test_wgmma_tma_sm90_objects_equal_cxx() -> None:
     got = build()
-    assert got.pop("descriptors") == str(tutorial_cxx.read_descriptors())
+    assert str(got.pop("descriptors")) == str(tutorial_cxx.read_descriptors())
     assert set(got) == set(STORED)
     wrong = {k: (got[k], STORED[k]) for k in got if got[k] != STORED[k]}
     assert not wrong, wrong
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("flag", list(tutorial_cxx.RUNS))
+def test_the_stored_tma_tutorial_prints_are_what_cxx_prints_now(cxx, flag: str) -> None:
+    """The stored hopper/wgmma_tma_sm90 and blackwell/01..05 prints are what CUTLASS's headers print
+    today (the 4.7 headers where CUTEPY_CXX_INCLUDE points at them; the default headers must agree)."""
+    path = tutorial_cxx.RUNS[flag][1]
+    assert tutorial_cxx.run_cxx(flag) == path.read_text()

@@ -1,6 +1,9 @@
 """CUTLASS's CuTe tutorial hopper/wgmma_tma_sm90 (gemm_nt, the default 'N','T' run with m=512,
 n=256, k=1024) as host code: every object the kernel builds, printed for threads 0, 1, 37 and
-127 of CTA (1, 0). Stored in tests/data/tutorial_wgmma_tma_sm90.txt.
+127 of CTA (1, 0). As in the tutorials, problem sizes, leading dimensions, the block index and
+``threadIdx.x`` are run-time ``int``s (tile sizes static); prints are stored in C++'s exact form
+(``_N`` static, ``N`` run-time). Stored in tests/data/tutorial_wgmma_tma_sm90.txt (and the
+blackwell files below).
 
 Regenerate (CUTLASS 4.7 headers)::
 
@@ -40,7 +43,8 @@ printf("\n@tma_a\n"); print(tma_a); printf("\n@tma_b\n"); print(tma_b);
 Tensor mA = tma_a.get_tma_tensor(make_shape(M, K));
 Tensor mB = tma_b.get_tma_tensor(make_shape(N, K));
 Tensor mC = make_tensor(make_gmem_ptr((TC*)0x30000000ull), make_shape(M, N), dC);
-auto cta_coord = make_coord(1, 0, _);
+int bx = 1, by = 0;  // blockIdx.x, blockIdx.y
+auto cta_coord = make_coord(bx, by, _);
 Tensor gA = local_tile(mA, cta_tiler, cta_coord, Step<_1, X,_1>{});
 Tensor gB = local_tile(mB, cta_tiler, cta_coord, Step< X,_1,_1>{});
 Tensor gC = local_tile(mC, cta_tiler, cta_coord, Step<_1,_1, X>{});
@@ -97,14 +101,19 @@ Tensor mB_tma = tma_atom_B.get_tma_tensor(shape(mB));
 printf("@mma\n"); print(tiled_mma); printf("\n@sA\n"); print(sA_layout); printf("\n@sB\n"); print(sB_layout);
 printf("\n@tma_a\n"); print(tma_atom_A); printf("\n@tma_b\n"); print(tma_atom_B);
 printf("\n@mA\n"); print(mA_tma); printf("\n@mB\n"); print(mB_tma);
-auto mma_coord = make_coord(1, 2, _);
+auto cluster_shape = make_shape(Int<1>{}, Int<1>{}, Int<1>{});
+Layout cluster_layout_vmnk = tiled_divide(make_layout(cluster_shape),
+                                          make_tile(typename decltype(tiled_mma)::AtomThrID{}));
+int bx = 1, by = 2;  // blockIdx.x, blockIdx.y
+auto mma_coord_vmnk = make_coord(bx % size<0>(cluster_layout_vmnk), bx / size<0>(cluster_layout_vmnk), by, _);
+auto mma_coord = select<1,2,3>(mma_coord_vmnk);
 Tensor gA = local_tile(mA_tma, mma_tiler, mma_coord, Step<_1, X,_1>{});
 Tensor gB = local_tile(mB_tma, mma_tiler, mma_coord, Step< X,_1,_1>{});
 Tensor gC = local_tile(mC, mma_tiler, mma_coord, Step<_1,_1, X>{});
 printf("\n@gA\n"); print(gA); printf("\n@gB\n"); print(gB); printf("\n@gC\n"); print(gC);
 Tensor tCsA = make_tensor(make_smem_ptr((TypeA*)0x400), sA_layout);
 Tensor tCsB = make_tensor(make_smem_ptr((TypeB*)0x4400), sB_layout);
-ThrMMA cta_mma = tiled_mma.get_slice(0);
+ThrMMA cta_mma = tiled_mma.get_slice(get<0>(mma_coord_vmnk));
 Tensor tCgA = cta_mma.partition_A(gA); Tensor tCgB = cta_mma.partition_B(gB);
 Tensor tCgC = cta_mma.partition_C(gC);
 printf("\n@tCgA\n"); print(tCgA); printf("\n@tCgB\n"); print(tCgB); printf("\n@tCgC\n"); print(tCgC);
@@ -343,14 +352,19 @@ auto mma_shape_B = partition_shape_B(tiled_mma, make_shape(size<1>(mma_tiler), s
 auto sA_layout = UMMA::tile_to_mma_shape(UMMA::Layout_K_SW128_Atom<TypeA>{}, mma_shape_A);
 auto sB_layout = UMMA::tile_to_mma_shape(UMMA::Layout_K_SW128_Atom<TypeB>{}, mma_shape_B);
 printf("@sA\n"); print(sA_layout); printf("\n@sB\n"); print(sB_layout);
-auto mma_coord = make_coord(1, 2, _);
+auto cluster_shape = make_shape(Int<1>{}, Int<1>{}, Int<1>{});
+Layout cluster_layout_vmnk = tiled_divide(make_layout(cluster_shape),
+                                          make_tile(typename decltype(tiled_mma)::AtomThrID{}));
+int bx = 1, by = 2;  // blockIdx.x, blockIdx.y
+auto mma_coord_vmnk = make_coord(bx % size<0>(cluster_layout_vmnk), bx / size<0>(cluster_layout_vmnk), by, _);
+auto mma_coord = select<1,2,3>(mma_coord_vmnk);
 Tensor gA = local_tile(mA, mma_tiler, mma_coord, Step<_1, X,_1>{});
 Tensor gB = local_tile(mB, mma_tiler, mma_coord, Step< X,_1,_1>{});
 Tensor gC = local_tile(mC, mma_tiler, mma_coord, Step<_1,_1, X>{});
 printf("\n@gA\n"); print(gA); printf("\n@gB\n"); print(gB); printf("\n@gC\n"); print(gC);
 Tensor tCsA = make_tensor(make_smem_ptr((TypeA*)0x400), sA_layout);
 Tensor tCsB = make_tensor(make_smem_ptr((TypeB*)0x4400), sB_layout);
-ThrMMA cta_mma = tiled_mma.get_slice(0);
+ThrMMA cta_mma = tiled_mma.get_slice(get<0>(mma_coord_vmnk));
 Tensor tCgA = cta_mma.partition_A(gA); Tensor tCgB = cta_mma.partition_B(gB);
 Tensor tCgC = cta_mma.partition_C(gC);
 printf("\n@tCgA\n"); print(tCgA); printf("\n@tCgB\n"); print(tCgB); printf("\n@tCgC\n"); print(tCgC);
@@ -371,7 +385,7 @@ printf("\n");
 
 
 def read(path: Any = FILE) -> dict[str, str]:
-    """``@section`` -> the print (underscores dropped) of the stored run."""
+    """``@section`` -> the print (C++'s exact form) of the stored run."""
     return tma_cxx.parse_output(path.read_text().split("\n", 3)[3])["sections"]
 
 
@@ -392,11 +406,12 @@ RUNS = {
 }
 
 
-def main() -> None:
+def run_cxx(flag: str = "") -> str:
+    """Compile and run the host code of ``RUNS[flag]``; the stored file's text (SystemExit with the
+    compiler's words where C++ fails)."""
     from tests.cxx import cxx_harness
 
-    flag = next((f for f in RUNS if f and f in sys.argv), "")
-    source, path, name = RUNS[flag]
+    source, _, name = RUNS[flag]
     sm100 = flag != ""
     includes = tma_cxx.INCLUDES + (("cute/atom/mma_traits_sm100.hpp", "cute/atom/copy_traits_sm100.hpp")
                                    if sm100 else ())
@@ -407,10 +422,25 @@ def main() -> None:
     out = r.output.replace("ERROR: cast_smem_ptr_to_uint not supported but used.\n", "")
     out = out.replace("ERROR: cast_smem_ptr_to_uint not supported but used.", "")
     head = (f"# C++ CuTe (CUTLASS 4.7): {name} objects as host code\n"
-            "# (tests/kernels/tutorial_cxx.py), static-integer underscores dropped.\n"
+            "# (tests/kernels/tutorial_cxx.py), in C++'s exact form (_N static, N run-time).\n"
             f"# Regenerate: python -m tests.kernels.tutorial_cxx {flag} (CUTEPY_CXX_INCLUDE: see there)\n")
-    path.write_text(head + cxx_harness.normalise("\n".join(out.splitlines())) + "\n")
+    return head + "\n".join(out.strip().splitlines()) + "\n"
+
+
+def main() -> None:
+    flag = next((f for f in RUNS if f and f in sys.argv), "")
+    RUNS[flag][1].write_text(run_cxx(flag))
     print("stored", file=sys.stderr)
+
+
+
+def cxx_print(x: object) -> str:
+    """cutepy's print of ``x`` in C++'s exact form (``_N`` static, ``N`` run-time), as stored."""
+    from cutepy.core.inttuple import format_tuple
+
+    if isinstance(x, str):
+        return x
+    return format_tuple(x, cxx=True) if isinstance(x, (int, tuple)) else format(x, "cxx")
 
 
 if __name__ == "__main__":

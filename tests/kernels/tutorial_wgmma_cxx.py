@@ -5,10 +5,11 @@ thread index (``threadIdx.x`` -> ``tid``, ``blockIdx`` -> ``(1, 2)``), for the t
 run (``gemm_nt``, m = n = 5120, k = 4096) and its ``gemm_tn`` half, threads 0, 1, 37 and 127.
 
 Every smem layout, TiledCopy, TiledMMA, tile, partition and fragment is printed in a ``@name``
-section (static ``_`` markers dropped); tensors over memory add an ``@name addr`` section: the
-byte address of every element (``&t(i)``, so a swizzled smem tensor's through its swizzle), as
-``n=<count> <first 8> .. sha1=<16 hex digits of all>``. Problem sizes are static (``Int<5120>``)
-as in tests/kernels/tutorials_cxx.py. Stored in tests/data/tutorial_wgmma_sm90.txt.
+section in C++'s exact form (``_N`` static, ``N`` run-time); tensors over memory add an ``@name
+addr`` section: the byte address of every element (``&t(i)``, so a swizzled smem tensor's through
+its swizzle), as ``n=<count> <first 8> .. sha1=<16 hex digits of all>``. As in the tutorial, the
+problem sizes ``m, n, k``, the leading dimensions, the block index and ``threadIdx.x`` are
+run-time ``int``s; tile sizes are static. Stored in tests/data/tutorial_wgmma_sm90.txt.
 
 Regenerate (CUTLASS 4.7 headers)::
 
@@ -39,16 +40,19 @@ template <class TT> static void ADDR(const char* name, TT const& t) {
 
 #: gemm_nt and gemm_tn's settings (strides, smem atom, copy thread/value layouts, GMMA majors)
 VARIANTS = {
-    "nt": dict(dA="Int<1>{}, Int<5120>{}", dB="Int<1>{}, Int<5120>{}", major="MN",
+    "nt": dict(ldA="m", ldB="n", dA="Int<1>{}, ldA", dB="Int<1>{}, ldB", major="MN",
                thr="Layout<Shape<_16,_8>>{}", val="Layout<Shape< _8,_1>>{}"),
-    "tn": dict(dA="Int<4096>{}, Int<1>{}", dB="Int<4096>{}, Int<1>{}", major="K",
+    "tn": dict(ldA="k", ldB="k", dA="ldA, Int<1>{}", dB="ldB, Int<1>{}", major="K",
                thr="Layout<Shape<_16,_8>,Stride<_8,_1>>{}", val="Layout<Shape< _1,_8>>{}"),
 }
 
 _SOURCE = r"""
 using TA = cute::half_t; using TB = cute::half_t; using TC = cute::half_t;
-auto prob_shape = make_shape(Int<5120>{}, Int<5120>{}, Int<4096>{});
-auto dA = make_stride({dA}); auto dB = make_stride({dB}); auto dC = make_stride(Int<1>{}, Int<5120>{});
+int m = 5120; int n = 5120; int k = 4096; int ldA = {ldA}; int ldB = {ldB}; int ldC = m;
+int bx = 1; int by = 2;  // blockIdx.x, blockIdx.y
+auto M = int(m); auto N = int(n); auto K = int(k);
+auto prob_shape = make_shape(M, N, K);
+auto dA = make_stride({dA}); auto dB = make_stride({dB}); auto dC = make_stride(Int<1>{}, ldC);
 auto bM = Int<128>{}; auto bN = Int<128>{}; auto bK = Int< 64>{};
 auto cta_tiler = make_shape(bM, bN, bK);
 auto bP = Int<3>{};
@@ -65,7 +69,7 @@ TC* C = reinterpret_cast<TC*>(0x30000000ull);
 Tensor mA = make_tensor(make_gmem_ptr(A), select<0,2>(prob_shape), dA);
 Tensor mB = make_tensor(make_gmem_ptr(B), select<1,2>(prob_shape), dB);
 Tensor mC = make_tensor(make_gmem_ptr(C), select<0,1>(prob_shape), dC);
-auto cta_coord = make_coord(1, 2, _);
+auto cta_coord = make_coord(bx, by, _);
 Tensor gA = local_tile(mA, cta_tiler, cta_coord, Step<_1, X,_1>{});
 Tensor gB = local_tile(mB, cta_tiler, cta_coord, Step< X,_1,_1>{});
 Tensor gC = local_tile(mC, cta_tiler, cta_coord, Step<_1,_1, X>{});
@@ -91,6 +95,8 @@ for (int tid : threads) {
   Tensor tCrA = thr_mma.make_fragment_A(tCsA);
   Tensor tCrB = thr_mma.make_fragment_B(tCsB);
   Tensor tCrC = thr_mma.make_fragment_C(tCgC);
+  std::snprintf(n, sizeof n, "thr_copy_a %d", tid); P(n, thr_copy_a);
+  std::snprintf(n, sizeof n, "thr_mma %d", tid); P(n, thr_mma);
 #define T(x) std::snprintf(n, sizeof n, #x " %d", tid); P(n, x); ADDR(n, x);
   T(tAgA) T(tAsA) T(tBgB) T(tBsB) T(tCsA) T(tCsB) T(tCgC)
 #undef T
@@ -151,7 +157,7 @@ def run_cxx() -> dict[str, dict[str, str]]:
         if not r.ok:
             raise SystemExit(f"C++ failed on gemm_{v}:\n{r.error[:3000]}")
         text = r.output.replace("ERROR: cast_smem_ptr_to_uint not supported but used.", "")
-        out[v] = parse(cxx_harness.normalise(text))
+        out[v] = parse(text.strip())
     return out
 
 

@@ -104,6 +104,7 @@ ThrMMA thr_mma = mmaC.get_slice(tid);
 Tensor tCgC = thr_mma.partition_C(gC);
 P("copyA", copyA); P("copyB", copyB); P("mmaC", mmaC);
 P("size_copyA", size(copyA)); P("size_mmaC", size(mmaC));
+P("thr_copy_a", thr_copy_a); P("thr_mma", thr_mma);
 O("tAgA", tAgA(_,_,_,0), A); O("tBgB", tBgB(_,_,_,0), B); O("tCgC", tCgC, C);
 """
 
@@ -321,6 +322,8 @@ def _copy_mma(o: _Out, tid: int, copyA, copyB, mma, gA, gB, gC, sA, sB):
     o.P("mmaC", mma)
     o.P("size_copyA", copyA.size)
     o.P("size_mmaC", mma.size)
+    o.P("thr_copy_a", tA)
+    o.P("thr_mma", thr)
     o.O("tAgA", tAgA(None, None, None, 0))
     o.O("tBgB", tBgB(None, None, None, 0))
     o.O("tCgC", tCgC)

@@ -25,8 +25,8 @@ from ...algebra.products import logical_product, raked_product
 from ...algebra.swizzle import is_layout
 from ...core.errors import CutepyError
 from ...core.inttuple import flatten_tuple as flatten
+from ...core.inttuple import format_tuple, static_text
 from ...core.inttuple import product_each_tuple as product_each
-from ...core.inttuple import static_text
 from ...core.layout import Layout, make_layout, prepend, size, slice_and_offset
 from ..atoms.copy import CopyAtom
 from ..tensor import Tensor
@@ -195,6 +195,13 @@ class ThrCopy:
 
     def __str__(self) -> str:
         return f"ThrCopy\n  ThrIdx: {self.thr_idx}\n{self.tiled_copy}"
+
+    def __format__(self, spec: str) -> str:
+        """``format(x, "cxx")``: C++'s exact print, the thread index as given (``_N`` static, ``N``
+        run-time: ``threadIdx.x``), the TiledCopy static."""
+        if spec != "cxx":
+            return format(str(self), spec)
+        return f"ThrCopy\n  ThrIdx: {format_tuple(self.thr_idx, cxx=True)}\n{self.tiled_copy:cxx}"
 
     def retile_S(self, tensor: Any) -> Any:
         return self.tiled_copy.retile(tensor)

@@ -25,7 +25,7 @@ from ...algebra.inverse import right_inverse
 from ...algebra.products import tiled_product
 from ...core.errors import CutepyError
 from ...core.inttuple import flatten_tuple as flatten
-from ...core.inttuple import static_text
+from ...core.inttuple import format_tuple, static_text
 from ...core.layout import Layout, append, make_layout, size, slice_and_offset
 from ..atoms.mma import NUMPY_TYPES, MMAAtom
 from ..gmma_desc import make_gmma_desc_tensor, operand_majors
@@ -276,6 +276,13 @@ class ThrMMA:
 
     def __str__(self) -> str:
         return f"ThrMMA\n  Thr VMNK: ({','.join(map(str, self.thr_vmnk))})\n{self.tiled_mma}"
+
+    def __format__(self, spec: str) -> str:
+        """``format(x, "cxx")``: C++'s exact print, the (v,m,n,k) coordinate as ``get_flat_coord``
+        of the thread index gives it (run-time where the index is, ``_0`` on a mode of size 1)."""
+        if spec != "cxx":
+            return format(str(self), spec)
+        return f"ThrMMA\n  Thr VMNK: {format_tuple(tuple(self.thr_vmnk), cxx=True)}\n{self.tiled_mma:cxx}"
 
 
 def _layout_of(x: Any) -> Any:
