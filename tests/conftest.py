@@ -11,7 +11,7 @@ settings.register_profile(
     "ci",
     max_examples=150,
     deadline=None,
-    derandomize=True,  # CI runs a seeded sample: the same examples every run (CUTEPY_HYPOTHESIS_PROFILE=dev varies)
+    derandomize=True,  # a seeded sample: the same examples every run (profile "dev" varies them)
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 settings.register_profile("dev", max_examples=60, deadline=None,
