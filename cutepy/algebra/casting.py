@@ -129,8 +129,10 @@ def downcast(layout: Any, n: int) -> Any:
 def recast_layout(layout: Any, old_bits: int, new_bits: int) -> Any:
     """The layout of the same memory seen as ``new_bits``-wide elements instead of ``old_bits``.
 
-    C++'s ``recast_layout<OldType, NewType>``: with ``new/old = num/den`` in lowest terms,
-    ``downcast(den)`` after ``upcast(num)`` (either step skipped when it is 1).
+    C++'s ``recast_layout<OldType, NewType>(layout)``: with ``new/old = num/den`` in lowest
+    terms, ``downcast(den)`` after ``upcast(num)`` (either step skipped when it is 1). The CuTe
+    DSL's order, ``recast_layout(new_type_bits, old_type_bits, src_layout)``, is read too: a
+    layout is never an int, so the two orders cannot be confused.
 
     Pre:  ``old_bits`` and ``new_bits`` are positive integers (else ``CutepyError``); the
           layout meets :func:`upcast`'s and :func:`downcast`'s conditions for the two factors.
@@ -139,7 +141,11 @@ def recast_layout(layout: Any, old_bits: int, new_bits: int) -> Any:
 
     >>> recast_layout(Layout((4, 8), (1, 4)), 32, 8)
     (16,8):(1,16)
+    >>> recast_layout(8, 32, Layout((4, 8), (1, 4)))  # the CuTe DSL's order
+    (16,8):(1,16)
     """
+    if isinstance(layout, int) and not isinstance(new_bits, int):  # DSL: (new, old, layout)
+        layout, old_bits, new_bits = new_bits, old_bits, layout
     old_bits, new_bits = as_int(old_bits), as_int(new_bits)
     for what, b in (("old_bits", old_bits), ("new_bits", new_bits)):
         if type(b) is not int or b < 1:

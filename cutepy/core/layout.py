@@ -564,15 +564,25 @@ def get(layout: Layout, *path: int) -> Layout:
     return layout
 
 
-def select(layout: Layout, *modes: int) -> Layout:
+def select(layout: Layout, *modes: int, mode: Any = None) -> Layout:
     """The layout of the chosen top-level modes, in the given order (CuTe's ``select<I...>``).
 
-    Pre:  every index is a top-level mode of ``layout``.
+    The modes are C++'s template arguments, ``select(L, 2, 0)``, or the CuTe DSL's keyword,
+    ``select(L, mode=[2, 0])``.
+
+    Pre:  every index is a top-level mode of ``layout``; modes are given one way, not both.
     Post: mode ``k`` of the result is mode ``modes[k]`` of ``layout``.
 
     >>> select(Layout((2, 3, 4)), 2, 0)
     (4,2):(6,1)
+    >>> select(Layout((2, 3, 4)), mode=[2, 0])
+    (4,2):(6,1)
     """
+    if mode is not None:
+        if modes:
+            raise CutepyError(f"select: give the modes as arguments or as mode=, not both "
+                              f"({modes} and {mode})")
+        modes = tuple(mode) if isinstance(mode, (list, tuple)) else (mode,)
     s, d = _modes(layout, "select")
     modes = as_int(modes)
     for i in modes:

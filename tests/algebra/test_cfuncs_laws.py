@@ -343,3 +343,35 @@ def test_mode_functions_of_a_composed_layout_act_on_its_inner_layout(C, data):
         assert got.outer == C.outer and got.offset == C.offset
     F = cp.flatten(C)
     assert [F(k) for k in range(F.size())] == [C(k) for k in range(C.size())]
+
+
+@given(st.one_of(layouts(negative=True), swizzled_layouts()), st.sampled_from([4, 8, 16, 32, 64]),
+       st.sampled_from([4, 8, 16, 32, 64]))
+def test_recast_layout_reads_cxx_and_dsl_argument_orders_alike(L, old_bits, new_bits):
+    """C++'s recast_layout<Old, New>(L) is recast_layout(L, old, new); the CuTe DSL writes
+    recast_layout(new, old, L): the same layout, or the same refusal."""
+    try:
+        want = cp.recast_layout(L, old_bits, new_bits)
+    except CutepyError as e:
+        try:
+            cp.recast_layout(new_bits, old_bits, L)
+        except CutepyError as f:
+            assert str(f) == str(e)
+        else:
+            raise AssertionError("the DSL order built what the C++ order refused") from None
+        return
+    assert cp.recast_layout(new_bits, old_bits, L) == want
+
+
+@given(layouts(negative=True), st.data())
+def test_select_takes_cxx_modes_or_the_dsls_mode_keyword(L, data):
+    """select(L, i, j) (C++'s select<i,j>) equals select(L, mode=[i, j]) (the CuTe DSL's)."""
+    r = cp.rank(L)
+    assume(r >= 1)
+    modes = data.draw(st.lists(st.integers(0, r - 1), max_size=4))
+    got = cp.select(L, mode=modes)
+    assert got == cp.select(L, *modes)
+    tuple_ = isinstance(L.shape, tuple)
+    shapes_, strides_ = (L.shape, L.stride) if tuple_ else ((L.shape,), (L.stride,))
+    assert got.shape == tuple(shapes_[i] for i in modes)
+    assert got.stride == tuple(strides_[i] for i in modes)
