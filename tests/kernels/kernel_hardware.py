@@ -12,6 +12,8 @@ On a machine with an SM80+ GPU, nvcc and CUTLASS (run from the repository root):
     python -m tests.kernels.kernel_hardware prepare --out DIR          # here: cutepy writes DIR/kernels.cu
     nvcc -std=c++17 -O2 -arch=sm_90 -I<cutlass>/include -I<cutlass>/examples/cute/tutorial \\
         DIR/kernels.cu -o DIR/kernels && DIR/kernels > DIR/status.txt   # on the GPU machine
+    nvcc -std=c++17 -O2 -gencode arch=compute_90a,code=sm_90a ... DIR/kernels_sm90.cu \\
+        -o DIR/kernels_sm90 && DIR/kernels_sm90 > DIR/status_sm90.txt      # the SM90 designs
     python -m tests.kernels.kernel_hardware collect --out DIR          # here: DIR/kernel_hardware.json
 
 tests/data/kernel_hardware.json is that file from an H200 (tests/kernels/test_kernel_hardware.py).
@@ -72,6 +74,54 @@ def designs() -> list[dict]:
     for d in out:
         assert size(d["copyA"]) == size(d["mma"])
     return out
+
+
+def designs_sm90() -> list[dict]:
+    """SM90 designs for CUTLASS's hopper/wgmma_sm90 ``gemm_device``: GMMA smem atoms, cp.async
+    copies and a 64x64x16 GMMA TiledMMA, as cutepy builds them."""
+    from cutepy.kernels.atoms import gmma_smem_layout
+
+    out = []
+    cp_async = copy_atom("SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", 16)
+    for major, sw in (("MN", 128), ("K", 128), ("MN", 32), ("K", 64), ("MN", 0)):
+        s = tile_to_shape(gmma_smem_layout(major, sw, "half_t"), (128, 64, 3))
+        if major == "MN":  # m-major: 8 contiguous elements per thread, 16 x 8 threads
+            cp = make_tiled_copy(cp_async, Layout((16, 8)), Layout((8, 1)))
+        else:  # k-major
+            cp = make_tiled_copy(cp_async, Layout((16, 8), (8, 1)), Layout((1, 8)))
+        mma = make_tiled_mma(mma_atom(f"SM90_64x64x16_F16F16F16_SS<{major},{major}>"))
+        name = f"wgmma_sm90 {'NT' if major == 'MN' else 'TN'}, {major}-major SW{sw or 'INTER'} smem"
+        if (major, sw) in (("MN", 128), ("K", 128)):
+            name += " (the tutorial's design)"
+        out.append({"name": name, "kind": "nt" if major == "MN" else "tn", "TA": "cute::half_t",
+                    "TC": "cute::half_t", "tile": (128, 128, 64), "sA": s, "sB": s, "copyA": cp,
+                    "copyB": cp, "mma": mma})
+    return out
+
+
+def block_sm90(i: int, d: dict) -> str:
+    """The C++ that runs one SM90 design (hopper/wgmma_sm90's gemm_device) and prints its verdict."""
+    bM, bN, bK = d["tile"]
+    strides = ("make_stride(K, Int<1>{})", "make_stride(K, Int<1>{})") if d["kind"] == "tn" else \
+        ("make_stride(Int<1>{}, M)", "make_stride(Int<1>{}, N)")
+    objs = "\n".join(f"    auto {k} = {cpp(d[k])};" for k in ("sA", "sB", "copyA", "copyB", "mma"))
+    return f'''
+  {{ // design {i}: {d["name"]}
+    using TA = {d["TA"]}; using TC = {d["TC"]};
+    auto prob_shape = make_shape(M, N, K);
+    auto dA = {strides[0]}; auto dB = {strides[1]}; auto dC = make_stride(Int<1>{{}}, M);
+    auto cta_tiler = make_shape(Int<{bM}>{{}}, Int<{bN}>{{}}, Int<{bK}>{{}});
+{objs}
+    auto kernel = gemm_device<decltype(prob_shape), decltype(cta_tiler),
+        TA, decltype(dA), decltype(sA), decltype(copyA), TA, decltype(dB), decltype(sB), decltype(copyB),
+        TC, decltype(dC), decltype(mma), float, float>;
+    int smem = int(sizeof(SharedStorage<TA, TA, decltype(sA), decltype(sB)>));
+    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    Buffers<TA, TC> buf({int(d["kind"] == "tn")});
+    kernel<<<dim3(M / {bM}, N / {bN}), dim3(size(mma)), smem>>>(prob_shape, cta_tiler,
+        buf.dA, dA, sA, copyA, buf.dB, dB, sB, copyB, buf.dC, dC, mma, 1.0f, 0.0f);
+    buf.check({i}, int(size(mma)), smem);
+  }}'''
 
 
 def simulate_wrong(d: dict, k_tiles: int = 2) -> int:
@@ -195,26 +245,36 @@ int main() {
 
 
 def prepare(out: pathlib.Path) -> None:
-    ds = designs()
-    src = PRELUDE.replace("MDIM", str(M)).replace("NDIM", str(N)).replace("KDIM", str(K))
+    ds, ds90 = designs(), designs_sm90()
+    dims = {"MDIM": str(M), "NDIM": str(N), "KDIM": str(K)}
+    src, src90 = PRELUDE, PRELUDE.replace('"sgemm_sm80.cu"', '"hopper/wgmma_sm90.cu"')
+    for k, v in dims.items():
+        src, src90 = src.replace(k, v), src90.replace(k, v)
     src += "".join(block(i, d) for i, d in enumerate(ds)) + "\n  return 0;\n}\n"
+    src90 += "".join(block_sm90(i, d) for i, d in enumerate(ds90)) + "\n  return 0;\n}\n"
     (out / "kernels.cu").write_text(src)
+    (out / "kernels_sm90.cu").write_text(src90)
     rows = [{"id": i, "name": d["name"], "emitted": {k: cpp(d[k]) for k in ("sA", "copyA", "mma", "s2rA")}}
             for i, d in enumerate(ds)]
-    (out / "plan.json").write_text(json.dumps({"problem": [M, N, K], "designs": rows}, indent=1))
-    print(f"{len(ds)} designs written to {out / 'kernels.cu'}")
+    rows90 = [{"id": i, "name": d["name"], "emitted": {k: cpp(d[k]) for k in ("sA", "copyA", "mma")}}
+              for i, d in enumerate(ds90)]
+    plan = {"problem": [M, N, K], "designs": rows, "sm90_designs": rows90}
+    (out / "plan.json").write_text(json.dumps(plan, indent=1))
+    print(f"{len(ds)} + {len(ds90)} designs written to {out}/kernels.cu, kernels_sm90.cu")
 
 
 def collect(out: pathlib.Path) -> dict:
     plan = json.loads((out / "plan.json").read_text())
-    status = (out / "status.txt").read_text().splitlines()
-    lines = {int(s.split()[1]): s for s in status if s.startswith("design ")}
-    for r in plan["designs"]:
-        r["verdict"] = lines.get(r["id"], "did not run")
+    for key, fname in (("designs", "status.txt"), ("sm90_designs", "status_sm90.txt")):
+        status = (out / fname).read_text().splitlines()
+        lines = {int(s.split()[1]): s for s in status if s.startswith("design ")}
+        for r in plan[key]:
+            r["verdict"] = lines.get(r["id"], "did not run")
     plan["device"] = status[0]
     plan["command"] = "python -m tests.kernels.kernel_hardware prepare/collect --out DIR (see the module)"
     (out / "kernel_hardware.json").write_text(json.dumps(plan, indent=1))
-    return {"device": status[0], "verdicts": [r["verdict"] for r in plan["designs"]]}
+    verdicts = [r["verdict"] for k in ("designs", "sm90_designs") for r in plan[k]]
+    return {"device": status[0], "verdicts": verdicts}
 
 
 def main() -> None:

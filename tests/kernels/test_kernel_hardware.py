@@ -1,7 +1,8 @@
 """Whole GEMM kernels designed in cutepy ran on a GPU (stored: tests/data/kernel_hardware.json,
 made by tests/kernels/kernel_hardware.py on an H200 with CUTLASS 4.7's tutorial kernel).
 
-Every sound design's C equalled the CPU's product; the broken control (aliasing smem) was wrong
+Every sound design's C equalled the CPU's product (sgemm_sm80's kernel with SM80 designs,
+hopper/wgmma_sm90's with GMMA designs); the broken control (aliasing smem) was wrong
 on the GPU, and cutepy's own simulation refuses it, naming the threads that collide. Here the
 verdicts are read and each design is emitted again: the C++ that ran is what cutepy writes today.
 """
@@ -19,6 +20,7 @@ from tests.paths import DATA
 
 STORED = json.loads((DATA / "kernel_hardware.json").read_text())
 DESIGNS = hw.designs()
+SM90 = hw.designs_sm90()
 
 
 def _broken(d) -> bool:
@@ -33,9 +35,17 @@ def test_sound_designs_computed_a_times_b_on_the_gpu_and_the_broken_one_did_not(
         assert (wrong > 0) == _broken(r), r
 
 
-@pytest.mark.parametrize("i", range(len(DESIGNS)), ids=lambda i: DESIGNS[i]["name"])
-def test_the_cpp_that_ran_is_what_cutepy_emits(i: int) -> None:
-    d, r = DESIGNS[i], STORED["designs"][i]
+def test_sm90_designs_computed_a_times_b_on_the_gpu() -> None:
+    """hopper/wgmma_sm90's kernel on cutepy's GMMA smem layouts (every swizzle atom, K- and
+    MN-major), cp.async copies and GMMA TiledMMA: exact."""
+    assert [r["name"] for r in STORED["sm90_designs"]] == [d["name"] for d in SM90]
+    assert all(" wrong 0 of " in r["verdict"] for r in STORED["sm90_designs"]), STORED["sm90_designs"]
+
+
+@pytest.mark.parametrize("which,i", [("designs", i) for i in range(len(DESIGNS))]
+                         + [("sm90_designs", i) for i in range(len(SM90))], ids=str)
+def test_the_cpp_that_ran_is_what_cutepy_emits(which: str, i: int) -> None:
+    d, r = (DESIGNS if which == "designs" else SM90)[i], STORED[which][i]
     assert {k: cpp(d[k]) for k in r["emitted"]} == r["emitted"]
 
 
