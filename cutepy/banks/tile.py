@@ -53,7 +53,7 @@ class Access:
     ``index[i, t, v]`` is the tile index (smem-layout domain) of element ``v`` of lane
     ``t``'s vector in instruction ``i`` (``-1``: inactive lane); ``where[i]`` is
     ``(tile, warp, vector k)``. ``op``/``width``/``matrices`` describe the hardware
-    instruction (cp.async is costed as the store it performs); ``label`` names it.
+    instruction (cp.async by its measured rule, see :mod:`.warp`); ``label`` names it.
 
     >>> from cutepy.core.layout import Layout
     >>> a = make_access(tv_table(Layout((32, 1), (1, 0))), "ld", 1, 4)
@@ -121,11 +121,11 @@ class TileReport:
 
     @property
     def ideal(self) -> int:
-        return self.phases
+        return sum(i.report.ideal for i in self.instructions)
 
     @property
     def bank_conflicts(self) -> int:
-        return self.wavefronts - self.phases
+        return self.wavefronts - self.ideal
 
     @property
     def warps(self) -> int:
@@ -214,8 +214,7 @@ def make_access(table: np.ndarray, op: str, vector: int, element_bytes: int, *,
         if matrices is None:
             rows = table[: min(WARP, threads), 0].tolist() + [None] * max(0, WARP - threads)
             matrices = infer_matrices(rows)
-    model = "st" if op == "cp.async" else op
-    model, width, matrices = check_instruction(model, None if matrices else V * E, matrices)
+    model, width, matrices = check_instruction(op, None if matrices else V * E, matrices)
     warps = -(-threads // WARP)
     padded = np.full((warps * WARP, values), -1, dtype=np.int64)
     padded[:threads] = table
@@ -306,8 +305,8 @@ def analyze_layout(smem_layout: Any, tv_layout: Any, *, element_bytes: int, vect
     ``element_bytes``) with ``V = vector_elems`` elements (default 1; for ldmatrix /
     stmatrix the 16-byte row, ``16 // element_bytes``), one instruction per vector ``k``.
     ``matrices`` (ldmatrix/stmatrix) defaults to the number the lanes' rows imply.
-    ``op="cp.async"`` is costed as the shared-memory store it performs (an assumption:
-    the measured rule covers ld/st/ldmatrix/stmatrix).
+    ``op="cp.async"`` is costed by the rule measured for its shared-memory write on an H200
+    (four phases of 8 lanes at every width; every access counts).
 
     Pre:  ``smem_layout`` a Layout or swizzled ComposedLayout whose domain holds every
           value of ``tv_layout`` (rank 1 or 2: threads, values); a TV layout of more than one
@@ -433,7 +432,7 @@ def analyze_copy(tiled_copy: Any, smem_layout: Any = None, *, src: Any = None, d
 
     The tile ``tiled_copy.tiler_mn`` is laid over ``smem_layout``'s shape as many times as
     it fits (colexicographic order of repetitions); each repetition, warp and vector is one
-    instruction. cp.async is costed as the store of its vector (not in the measured data).
+    instruction. cp.async is costed by its own measured rule (four phases, every access counts).
 
     Pre:  ``tiled_copy`` is a TiledCopy whose tile fits ``smem_layout``'s shape (a Layout or a
           swizzled layout with non-negative offsets); else ``CutepyError``.

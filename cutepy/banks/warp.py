@@ -15,6 +15,11 @@ The rule (measured with Nsight Compute on 908 H100 instructions; ``tests/data/sm
             an 8-byte load is one phase and a 16-byte load two phases (0-15, 16-31)
         ldmatrix/stmatrix .xN (.trans alike): N phases; phase j = the 16-byte rows that
             lanes 8j..8j+7 point at
+        cp.async of 4, 8 or 16 bytes (its shared-memory write; measured on an H200,
+            ``tests/data/smem_bank_cp_async.json``): four phases (0-7, ..., 24-31) at every
+            width, and a phase costs the most *accesses* one bank takes: lanes writing one
+            word do not share it. ncu counts its conflicts against ``32 * bytes / 128``
+            wavefronts, so a 4- or 8-byte cp.async always shows 3 or 2 at least.
 
 The ideal count is the number of phases (at most 32 distinct words per phase, so every
 phase can cost 1). Lanes given as ``None`` are inactive; a phase with no active lane is
@@ -47,7 +52,9 @@ WARP = 32
 WIDTHS = (1, 2, 4, 8, 16)
 MATRICES = (1, 2, 4)
 #: Ops: loads and stores of 1-16 bytes per lane, and the 8x8-matrix instructions.
-OPS = ("ld", "st", "ldmatrix", "stmatrix")
+OPS = ("ld", "st", "ldmatrix", "stmatrix", "cp.async")
+#: the widths cp.async copies
+CP_ASYNC_WIDTHS = (4, 8, 16)
 
 
 
@@ -107,13 +114,17 @@ class BankReport:
 
     @property
     def ideal(self) -> int:
-        """Ideal wavefronts: one per phase (ncu's wavefronts - bank conflicts)."""
+        """Ideal wavefronts: one per phase (ncu's wavefronts - bank conflicts); for cp.async, what
+        ncu counts against: the bytes its active lanes write, in 128-byte wavefronts."""
+        if self.op == "cp.async":
+            active = sum(a is not None for a in self.addresses)
+            return max(1, -(-active * self.width // (BANKS * BANK_BYTES))) if active else 0
         return self.phases
 
     @property
     def bank_conflicts(self) -> int:
-        """``wavefronts - phases``: ncu's ``l1tex__data_bank_conflicts_...`` for this instruction."""
-        return self.wavefronts - self.phases
+        """``wavefronts - ideal``: ncu's ``l1tex__data_bank_conflicts_...`` for this instruction."""
+        return self.wavefronts - self.ideal
 
     @property
     def instruction(self) -> str:
@@ -172,11 +183,12 @@ def check_instruction(op: Any, bytes: Any, matrices: Any) -> tuple[str, int, int
     """
     if op not in OPS:
         raise CutepyError(f"op must be one of {', '.join(OPS)}, got {op!r}")
-    if op in ("ld", "st"):
+    if op in ("ld", "st", "cp.async"):
         if matrices is not None:
             raise CutepyError(f"{op} takes bytes=, not matrices=")
-        if type(bytes) is not int or bytes not in WIDTHS:
-            raise CutepyError(f"{op}: bytes per lane must be one of {WIDTHS}, got {bytes!r}")
+        widths = CP_ASYNC_WIDTHS if op == "cp.async" else WIDTHS
+        if type(bytes) is not int or bytes not in widths:
+            raise CutepyError(f"{op}: bytes per lane must be one of {widths}, got {bytes!r}")
         return op, bytes, None
     if bytes is not None and bytes != 16:
         raise CutepyError(f"{op}: every lane points at a 16-byte row; bytes={bytes!r} is not 16")
@@ -210,7 +222,7 @@ def phase_lanes(op: str, width: int, matrices: int | None, paired: int) -> tuple
     """The lanes of each phase (before dropping inactive lanes)."""
     if matrices:
         return tuple(tuple(range(8 * j, 8 * j + 8)) for j in range(matrices))
-    n = {8: 2, 16: 4}.get(width, 1)
+    n = 4 if op == "cp.async" else {8: 2, 16: 4}.get(width, 1)
     if paired:
         n //= 2
     per = WARP // n
@@ -232,11 +244,12 @@ def analyze(addresses: Any, op: str = "ld", *, bytes: int | None = None,
     """Cost one warp instruction from its 32 lane byte addresses.
 
     Pre:  ``op`` in ld, st (with ``bytes`` in 1, 2, 4, 8, 16; every address a multiple of
-          it) or ldmatrix, stmatrix (with ``matrices`` in 1, 2, 4; lanes 0..8N-1 give
-          16-byte-aligned row addresses, the other lanes are ignored); ``None`` marks an
+          it), cp.async (``bytes`` 4, 8 or 16) or ldmatrix, stmatrix (with ``matrices`` in
+          1, 2, 4; lanes 0..8N-1 give 16-byte-aligned row addresses, the other lanes are ignored); ``None`` marks an
           inactive lane (ld/st).
-    Post: ``wavefronts >= phases``; ``bank_conflicts == wavefronts - phases`` is what
-          Nsight Compute reports for the instruction on H100.
+    Post: ``wavefronts >= ideal``; ``bank_conflicts == wavefronts - ideal`` is what
+          Nsight Compute reports for the instruction (H100 for ld/st/ldmatrix/stmatrix, H200
+          for cp.async).
 
     >>> r = analyze([0] * 32, op="ld", bytes=8)            # every lane, one address
     >>> r.phases, r.wavefronts, r.paired
@@ -244,6 +257,9 @@ def analyze(addresses: Any, op: str = "ld", *, bytes: int | None = None,
     >>> r = analyze([128 * (t % 8) for t in range(32)], op="ldmatrix", matrices=1)
     >>> r.wavefronts, r.phase_costs[0].bank, r.phase_costs[0].bank_lanes
     (8, 0, (0, 1, 2, 3, 4, 5, 6, 7))
+    >>> r = analyze([8 * t for t in range(32)], op="cp.async", bytes=8)  # as ncu counts it
+    >>> r.phases, r.wavefronts, r.ideal, r.bank_conflicts
+    (4, 4, 2, 2)
     """
     op, width, matrices = check_instruction(op, bytes, matrices)
     addrs = _lane_addresses(addresses)
@@ -265,11 +281,19 @@ def analyze(addresses: Any, op: str = "ld", *, bytes: int | None = None,
             continue
         words: dict[int, set[int]] = {}      # bank -> distinct words
         touching: dict[int, set[int]] = {}   # bank -> lanes
+        accesses: dict[int, int] = {}        # bank -> (lane, word) accesses
         for t in active:
             first = addrs[t] // BANK_BYTES
             for w in range(first, first + nwords):
                 words.setdefault(w % BANKS, set()).add(w)
                 touching.setdefault(w % BANKS, set()).add(t)
+                accesses[w % BANKS] = accesses.get(w % BANKS, 0) + 1
+        if op == "cp.async":  # every access counts: lanes writing one word do not share it
+            cost = max(accesses.values())
+            bank = min(b for b, n in accesses.items() if n == cost)
+            costs.append(PhaseCost(active, cost, bank, tuple(sorted(touching[bank])),
+                                   tuple(sorted(words[bank]))))
+            continue
         cost = max(len(ws) for ws in words.values())
         bank = min(b for b, ws in words.items() if len(ws) == cost)
         costs.append(PhaseCost(active, cost, bank, tuple(sorted(touching[bank])), tuple(sorted(words[bank]))))
@@ -282,14 +306,18 @@ def wavefronts_batch(addresses: np.ndarray, op: str, width: int, matrices: int |
     Pre:  ``addresses`` is an int array ``[K, 32]`` of byte addresses, ``-1`` for inactive
           lanes, already checked for alignment; ``op``/``width``/``matrices`` as returned
           by ``check_instruction``.
-    Post: an int64 array ``[K, 2]``: wavefronts and phases of each instruction, equal to
-          ``analyze(...).wavefronts`` / ``.phases`` row by row.
+    Post: an int64 array ``[K, 2]``: wavefronts and ideal wavefronts of each instruction,
+          equal to ``analyze(...).wavefronts`` / ``.ideal`` row by row.
 
     >>> a = np.array([[128 * t for t in range(32)], [4 * t for t in range(32)]])
     >>> wavefronts_batch(a, "ld", 4, None).tolist()
     [[32, 1], [1, 1]]
     """
     cost = phase_costs_batch(addresses, op, width, matrices)
+    if op == "cp.async":
+        active = (np.asarray(addresses) >= 0).sum(axis=1)
+        ideal = np.where(active > 0, np.maximum(1, -(-active * width // (BANKS * BANK_BYTES))), 0)
+        return np.stack([cost.sum(axis=1), ideal], axis=1)
     return np.stack([cost.sum(axis=1), (cost > 0).sum(axis=1)], axis=1)
 
 
@@ -307,7 +335,7 @@ def phase_costs_batch(addresses: np.ndarray, op: str, width: int, matrices: int 
         phase = np.broadcast_to(lane // 8, a.shape).copy()
         active = (a >= 0) & (lane < 8 * matrices)
     else:
-        n = {8: 2, 16: 4}.get(width, 1)
+        n = 4 if op == "cp.async" else {8: 2, 16: 4}.get(width, 1)
         phase = np.broadcast_to(lane // (WARP // n), a.shape).copy()
         active = a >= 0
         if op == "ld" and n > 1:
@@ -324,7 +352,9 @@ def phase_costs_batch(addresses: np.ndarray, op: str, width: int, matrices: int 
     if g.size == 0:
         return np.zeros((K, 4), dtype=np.int64)
     span = int(w.max()) + 1
-    if span * (4 * K) < (1 << 62):
+    if op == "cp.async":  # every access counts (lanes writing one word do not share it)
+        ug, uw = g, w
+    elif span * (4 * K) < (1 << 62):
         key = np.sort(g * span + w)
         key = key[np.concatenate(([True], key[1:] != key[:-1]))]      # distinct (phase, word)
         ug, uw = key // span, key % span
