@@ -245,8 +245,8 @@ def analyze(addresses: Any, op: str = "ld", *, bytes: int | None = None,
 
     Pre:  ``op`` in ld, st (with ``bytes`` in 1, 2, 4, 8, 16; every address a multiple of
           it), cp.async (``bytes`` 4, 8 or 16) or ldmatrix, stmatrix (with ``matrices`` in
-          1, 2, 4; lanes 0..8N-1 give 16-byte-aligned row addresses, the other lanes are ignored); ``None`` marks an
-          inactive lane (ld/st).
+          1, 2, 4; lanes 0..8N-1 give 16-byte-aligned row addresses, the other lanes are
+          ignored); ``None`` marks an inactive lane (ld/st/cp.async).
     Post: ``wavefronts >= ideal``; ``bank_conflicts == wavefronts - ideal`` is what
           Nsight Compute reports for the instruction (H100 for ld/st/ldmatrix/stmatrix, H200
           for cp.async).
