@@ -31,6 +31,7 @@ import numpy as np
 import cutepy
 from cutepy import E, Layout, Swizzle
 from cutepy.algebra.swizzle import ComposedLayout
+from cutepy.core.dynamic import DynamicInt
 from cutepy.core.errors import CutepyError, ParseError
 from tests import paths
 from tests.fuzz import brute
@@ -206,8 +207,9 @@ def is_valid_layout(R: Any) -> bool:
         return is_valid_layout(R.inner)
     if type(R) is not Layout:
         return False
-    return all(type(s) is int and s >= 1 for s in brute.leaves(R.shape)) and all(
-        type(d) is int or brute.is_basis(d) for d in brute.leaves(R.stride)
+    ints = (int, DynamicInt)  # a run-time integer (C++'s int) is a leaf as much as a static one
+    return all(type(s) in ints and s >= 1 for s in brute.leaves(R.shape)) and all(
+        type(d) in ints or brute.is_basis(d) for d in brute.leaves(R.stride)
     )
 
 

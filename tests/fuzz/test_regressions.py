@@ -310,3 +310,15 @@ def test_max_common_vector_of_a_b_that_is_not_one_to_one_is_cxx_answer():
     V = cutepy.max_common_layout(A, B)
     assert [(A(V(k)), B(V(k))) for k in range(5)] == [(k, k) for k in range(5)]
     assert cutepy.max_common_vector(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 8))) == 4
+
+
+@pytest.mark.parametrize("text", ["1:_0", "(_2,4):(4,_1)", "((3,_2)):((_1,3))"])
+def test_a_cxx_print_with_run_time_integers_parses_to_a_valid_layout(text):
+    """The fuzzer's validity check knew only static leaves (seed 4242 found '1:_0'); a C++
+    print's bare integers are run-time values, valid leaves that print back as they came."""
+    from tests.fuzz.harness import is_valid_layout
+
+    L = cutepy.parse(text)
+    assert is_valid_layout(L)
+    assert format(L, "cxx") == text
+    assert [L(i) for i in range(brute.size(L))] == [brute.evaluate(L, i) for i in range(brute.size(L))]
