@@ -564,9 +564,8 @@ class ComposedLayout:
 
     def __format__(self, spec: str) -> str:
         """``format(C, "cxx")``: C++'s exact print (``_N`` static, ``N`` dynamic) of every part."""
-        if spec != "cxx":
-            return format(str(self), spec)
-        return f"{_format_cxx(self.outer)} o {_format_cxx(self.offset)} o {_format_cxx(self.inner)}"
+        return it.format_value(self, spec, lambda: " o ".join(
+            _format_cxx(p) for p in (self.outer, self.offset, self.inner)))
 
     def _is_static(self) -> bool:
         return all(is_static(p) for p in (self.offset, self.inner)

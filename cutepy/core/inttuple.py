@@ -876,6 +876,28 @@ def static_text(text: str) -> str:
     return _STANDALONE_INT.sub(r"_\1", text)
 
 
+def format_value(value: Any, spec: str, cxx: Any) -> str:
+    """``format(value, spec)`` for cutepy's values, the one ``__format__``: ``"cxx"`` gives
+    ``cxx()`` (C++'s exact print), any other spec formats ``str(value)`` as a string.
+
+    >>> format_value((2, 3), ">8", lambda: "(_2,_3)"), format_value((2, 3), "cxx", lambda: "(_2,_3)")
+    ('  (2, 3)', '(_2,_3)')
+    """
+    if spec == "cxx":
+        return cxx()
+    return format(str(value), spec)
+
+
+class StaticCxxFormat:
+    """``format(x, "cxx")`` for objects whose integers are all static in C++ (atoms, TiledMMA,
+    TiledCopy): ``static_text(str(x))``."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        return format_value(self, spec, lambda: static_text(str(self)))
+
+
 _STANDALONE_INT = re.compile(r"(?<![\w@\[.])(-?\d+)(?![\w\]])")
 
 

@@ -283,9 +283,8 @@ class Layout:
     def __format__(self, spec: str) -> str:
         """``format(L, "cxx")``: C++'s exact print, ``_N`` for static integers and ``N`` for
         dynamic ones (:func:`cutepy.dynamic`); any other spec formats ``str(L)``."""
-        if spec == "cxx":
-            return f"{it.format_tuple(self._shape, True)}:{it.format_tuple(self._stride, True)}"
-        return format(str(self), spec)
+        return it.format_value(self, spec, lambda: f"{it.format_tuple(self._shape, True)}:"
+                                                   f"{it.format_tuple(self._stride, True)}")
 
     def __reduce__(self):
         return (Layout, (self._shape, self._stride))

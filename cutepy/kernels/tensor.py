@@ -237,8 +237,9 @@ class Tensor:
 
     def __format__(self, spec: str) -> str:
         """``format(T, "cxx")``: the tensor with its layout as C++ prints it (``_N`` static ints)."""
-        if spec != "cxx":
-            return format(str(self), spec)
+        return it.format_value(self, spec, self._cxx_text)
+
+    def _cxx_text(self) -> str:
         if self.engine is None:
             return f"{_fmt_offset(self.offset, True)} o {format(self.layout, 'cxx')}"
         text = str(self)

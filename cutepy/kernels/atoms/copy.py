@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 from ...algebra.casting import upcast
 from ...core.errors import CutepyError
+from ...core.inttuple import StaticCxxFormat
 from ...core.inttuple import flatten_tuple as flatten
-from ...core.inttuple import static_text
 from ...core.layout import Layout, size
 from .mma import TYPE_BITS
 
@@ -36,7 +36,7 @@ OPS = ("ldmatrix", "stmatrix", "ld", "st", "cp.async")
 
 
 @dataclass(frozen=True)
-class CopyAtom:
+class CopyAtom(StaticCxxFormat):
     """C++ ``Copy_Atom<Op, T>`` with ``T`` of ``element_bits`` bits.
 
     ``layout_*_tv_bits`` are the traits' ``SrcLayout``/``DstLayout``/``RefLayout``
@@ -75,10 +75,6 @@ class CopyAtom:
     @property
     def num_val_dst(self) -> int:
         return size(self.layout_dst_tv[1])
-
-    def __format__(self, spec: str) -> str:
-        """``format(x, "cxx")``: C++'s exact print (its layouts are static: ``_N``)."""
-        return static_text(str(self)) if spec == "cxx" else format(str(self), spec)
 
     def __str__(self) -> str:
         return (

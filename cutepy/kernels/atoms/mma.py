@@ -63,7 +63,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.errors import CutepyError
-from ...core.inttuple import static_text
+from ...core.inttuple import StaticCxxFormat
 from ...core.layout import Layout
 
 #: bits of the C++ element types the atoms use.
@@ -118,7 +118,7 @@ _CODE = {
 
 
 @dataclass(frozen=True)
-class MMAAtom:
+class MMAAtom(StaticCxxFormat):
     """One MMA instruction: C++ ``MMA_Atom<Op>`` (``ThrID``, ``ALayout``, ``BLayout``, ``CLayout``).
 
     ``cpp_type`` is the C++ type that builds it (``MMA_Atom<cpp_type>``).
@@ -148,10 +148,6 @@ class MMAAtom:
     @property
     def element_type_C(self) -> str:
         return self.element_types[3]
-
-    def __format__(self, spec: str) -> str:
-        """``format(x, "cxx")``: C++'s exact print (its layouts are static: ``_N``)."""
-        return static_text(str(self)) if spec == "cxx" else format(str(self), spec)
 
     def __str__(self) -> str:
         return (

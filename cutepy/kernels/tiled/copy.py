@@ -24,8 +24,8 @@ from ...algebra.inverse import left_inverse, right_inverse
 from ...algebra.products import logical_product, raked_product
 from ...algebra.swizzle import is_layout
 from ...core.errors import CutepyError
+from ...core.inttuple import StaticCxxFormat, format_tuple, format_value
 from ...core.inttuple import flatten_tuple as flatten
-from ...core.inttuple import format_tuple, static_text
 from ...core.inttuple import product_each_tuple as product_each
 from ...core.layout import Layout, make_layout, prepend, size, slice_and_offset
 from ..atoms.copy import CopyAtom
@@ -42,7 +42,7 @@ def _tiler_shape(tiler: Any) -> Any:
 
 
 @dataclass(frozen=True)
-class TiledCopy:
+class TiledCopy(StaticCxxFormat):
     """C++ ``TiledCopy<Copy_Atom, LayoutCopy_TV, ShapeTiler_MN>``.
 
     ``layout_tv_tiled`` maps (thread, value) to the column-major index of the
@@ -150,10 +150,6 @@ class TiledCopy:
 
     get_thread_slice = get_slice
 
-    def __format__(self, spec: str) -> str:
-        """``format(x, "cxx")``: C++'s exact print (its layouts are static: ``_N``)."""
-        return static_text(str(self)) if spec == "cxx" else format(str(self), spec)
-
     def __str__(self) -> str:
         tiler = self.tiler_mn
         t = "(" + ",".join(str(x) for x in tiler) + ")" if isinstance(tiler, tuple) else str(tiler)
@@ -199,9 +195,8 @@ class ThrCopy:
     def __format__(self, spec: str) -> str:
         """``format(x, "cxx")``: C++'s exact print, the thread index as given (``_N`` static, ``N``
         run-time: ``threadIdx.x``), the TiledCopy static."""
-        if spec != "cxx":
-            return format(str(self), spec)
-        return f"ThrCopy\n  ThrIdx: {format_tuple(self.thr_idx, cxx=True)}\n{self.tiled_copy:cxx}"
+        return format_value(self, spec, lambda: f"ThrCopy\n  ThrIdx: "
+                            f"{format_tuple(self.thr_idx, cxx=True)}\n{self.tiled_copy:cxx}")
 
     def retile_S(self, tensor: Any) -> Any:
         return self.tiled_copy.retile(tensor)

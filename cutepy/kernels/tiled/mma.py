@@ -24,8 +24,8 @@ from ...algebra.divides import logical_divide, zipped_divide
 from ...algebra.inverse import right_inverse
 from ...algebra.products import tiled_product
 from ...core.errors import CutepyError
+from ...core.inttuple import StaticCxxFormat, format_tuple, format_value
 from ...core.inttuple import flatten_tuple as flatten
-from ...core.inttuple import format_tuple, static_text
 from ...core.layout import Layout, append, make_layout, size, slice_and_offset
 from ..atoms.mma import NUMPY_TYPES, MMAAtom
 from ..gmma_desc import make_gmma_desc_tensor, operand_majors
@@ -55,7 +55,7 @@ def _perm_size(p: Any) -> int:
 
 
 @dataclass(frozen=True)
-class TiledMMA:
+class TiledMMA(StaticCxxFormat):
     """C++ ``TiledMMA<MMA_Atom, AtomLayoutMNK, PermutationMNK>``.
 
     ``atom_layout_mnk`` is the rank-3 layout of atoms; ``permutation_mnk`` is a 3-tuple of
@@ -186,10 +186,6 @@ class TiledMMA:
 
     get_thread_slice = get_slice
 
-    def __format__(self, spec: str) -> str:
-        """``format(x, "cxx")``: C++'s exact print (its layouts are static: ``_N``)."""
-        return static_text(str(self)) if spec == "cxx" else format(str(self), spec)
-
     def __str__(self) -> str:
         perm = ",".join("_" if p is None else str(p) for p in self.permutation_mnk)
         return (
@@ -280,9 +276,8 @@ class ThrMMA:
     def __format__(self, spec: str) -> str:
         """``format(x, "cxx")``: C++'s exact print, the (v,m,n,k) coordinate as ``get_flat_coord``
         of the thread index gives it (run-time where the index is, ``_0`` on a mode of size 1)."""
-        if spec != "cxx":
-            return format(str(self), spec)
-        return f"ThrMMA\n  Thr VMNK: {format_tuple(tuple(self.thr_vmnk), cxx=True)}\n{self.tiled_mma:cxx}"
+        return format_value(self, spec, lambda: f"ThrMMA\n  Thr VMNK: "
+                            f"{format_tuple(tuple(self.thr_vmnk), cxx=True)}\n{self.tiled_mma:cxx}")
 
 
 def _layout_of(x: Any) -> Any:
