@@ -878,14 +878,19 @@ def static_text(text: str) -> str:
 
 def format_value(value: Any, spec: str, cxx: Any) -> str:
     """``format(value, spec)`` for cutepy's values, the one ``__format__``: ``"cxx"`` gives
-    ``cxx()`` (C++'s exact print), any other spec formats ``str(value)`` as a string.
+    ``cxx()`` (C++'s exact print), any other spec formats ``str(value)`` as a string; a spec
+    that is neither raises ``CutepyError``.
 
     >>> format_value((2, 3), ">8", lambda: "(_2,_3)"), format_value((2, 3), "cxx", lambda: "(_2,_3)")
     ('  (2, 3)', '(_2,_3)')
     """
     if spec == "cxx":
         return cxx()
-    return format(str(value), spec)
+    try:
+        return format(str(value), spec)
+    except ValueError:
+        raise CutepyError(f"format spec {spec!r}: cutepy's values take 'cxx' (C++'s exact print) "
+                          "or a string format spec such as '>20'") from None
 
 
 class StaticCxxFormat:

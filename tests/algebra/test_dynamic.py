@@ -300,3 +300,13 @@ def test_complement_with_a_run_time_cotarget_keeps_the_function(data):
     assume(not is_static(D))
     R, C = cp.complement(A, shape), cp.complement(A, D)
     _same_function(R, C)
+
+
+def test_an_unknown_format_spec_is_a_cutepy_error_naming_it() -> None:
+    import cutepy as cp
+
+    for value in (cp.Layout(4), cp.parse("Sw<3,3,3> o (8,64):(64,1)"), cp.make_identity_tensor((2, 3)),
+                  cp.mma_atom("SM80_16x8x16_F32F16F16F32_TN")):
+        with pytest.raises(cp.CutepyError, match="format spec 'xyz'"):
+            format(value, "xyz")
+        assert format(value, ">1") == str(value)
