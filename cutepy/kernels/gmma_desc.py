@@ -186,10 +186,10 @@ def make_gmma_desc(major: str, tensor: Tensor) -> GmmaDescriptor:
     >>> from cutepy.kernels.atoms.smem import gmma_smem_layout
     >>> from cutepy.kernels.pointer import smem_ptr
     >>> from cutepy.kernels.tensor import make_tensor
-    >>> sA = make_tensor(smem_ptr("half_t", 0x400), tile_to_shape(gmma_smem_layout("K", 32, 16), (64, 16)))
-    >>> d = make_gmma_desc("K", sA)
+    >>> sA = make_tensor(smem_ptr("half_t", 0x800), tile_to_shape(gmma_smem_layout("MN", 128, 16), (64, 16)))
+    >>> d = make_gmma_desc("MN", sA)     # (the module's example is K-major)
     >>> hex(int(d)), d.layout_type, d.start_address, d.stride_byte_offset
-    ('0xc000001000010040', 'B32', 64, 16)
+    ('0x4000004000000080', 'B128', 128, 64)
     """
     L, ptr, bits, u128, sw = _desc_operand("GMMA", "make_gmma_desc", major, tensor)
     if sw.base != 4 or sw.shift != 3 or not 0 <= sw.bits <= 3:
