@@ -519,6 +519,7 @@ def _tma_atom(op: str, gtensor: Any, slayout: Any, num_multicast: int, cta_v_map
     if op not in TMA_OPS:
         raise CutepyError(f"TMA: unknown operation {op!r}; one of {', '.join(TMA_OPS)}")
     ptr, glayout = _gtensor_parts(gtensor)
+    _check_overhang(glayout, cta_v_map)
     sw, smem = _smem_parts(slayout, ptr.dtype)
     tma_name, tma_bits = _tma_type(ptr.dtype, internal_type)
     old_bits = ptr.bits
@@ -557,24 +558,27 @@ def _cta_v_map(gtensor: Any, cta_tiler: Any) -> Layout:
         ) from None
 
 
-def _check_overhang(gtensor: Any, tiler: Any) -> None:
+def _check_overhang(glayout: Layout, cta_v_map: Layout) -> None:
     """Refuse a CTA tile that overhangs a gmem mode of extent 1 (C++ builds it silently).
 
     C++ drops an extent-1 gmem mode from the descriptor (its TMA coordinate stride is 0), so
     the tile's indices 1, 2, ... along that mode reach the same gmem elements as index 0:
     a load brings real data where the tile is out of bounds instead of zeros, a store writes
     the out-of-bounds part of the tile over in-bounds elements. Measured on an H200
-    (tests/data/tma_hardware.json); TMA clips every other overhang correctly.
+    (tests/data/tma_hardware.json); TMA clips every other overhang correctly. ``cta_v_map``
+    (tile coordinate -> gmem coordinate) says how far the tile reaches along each mode, for
+    every way of building a TMA atom.
     """
-    _, glayout = _gtensor_parts(gtensor)
     shape = glayout.shape if isinstance(glayout.shape, tuple) else (glayout.shape,)
-    tiles = tiler if isinstance(tiler, tuple) else (tiler,)
-    for i, (s, t) in enumerate(zip(shape, tiles)):
-        extent = t if isinstance(t, int) else size(t) if isinstance(t, (Layout, tuple)) else None
-        if it.product(s) == 1 and isinstance(extent, int) and extent > 1:
+    reach = [0] * len(shape)
+    for s, d in zip(it.flatten_tuple(cta_v_map.shape), it.flatten_tuple(cta_v_map.stride)):
+        if isinstance(d, ScaledBasis) and d.mode and d.mode[0] < len(shape):
+            reach[d.mode[0]] += (s - 1) * d.value
+    for i, (s, r) in enumerate(zip(shape, reach)):
+        if it.product(s) == 1 and r >= 1:
             raise _refuse(
                 "the CTA tile overhangs a gmem mode of extent 1, which TMA cannot clip",
-                f"gmem mode {i} has extent 1 and the tile {extent}; C++ drops that mode from the descriptor, "
+                f"gmem mode {i} has extent 1 and the tile {r + 1}; C++ drops that mode from the descriptor, "
                 "so the tile's indices 1.. along it would load (or store over) the elements at index 0 "
                 "instead of being out of bounds",
             )
@@ -612,7 +616,6 @@ def make_tma_atom(op: str, gmem_tensor: Any, smem_layout: Any, cta_tile: Any = N
     ((64, 64), (512,64):(1@1,1@0), (1,4096):(0,1))
     """
     tiler = _default_tiler(smem_layout) if cta_tile is None else cta_tile
-    _check_overhang(gmem_tensor, tiler)
     mc = size(_cluster(cluster_size))
     atom, _ = _tma_atom(op, gmem_tensor, smem_layout, mc, _cta_v_map(gmem_tensor, tiler), internal_type)
     return atom
@@ -657,7 +660,6 @@ def make_tma_copy(op: str, gmem_tensor: Any, smem_layout: Any, cta_tile: Any = N
 (smem's contiguous direction, box 32) has gmem stride 1024 float elements, not 1
     """
     tiler = _default_tiler(smem_layout) if cta_tile is None else cta_tile
-    _check_overhang(gmem_tensor, tiler)
     cta_t_map = _cluster(cluster_size)
     cta_v_map = _cta_v_map(gmem_tensor, tiler)
     nthr_cta = cta_t_map.cosize()
