@@ -8,12 +8,9 @@ from __future__ import annotations
 import pytest
 
 from cutepy.core.dynamic import dynamic
-from cutepy.core.layout import Layout
-from cutepy.kernels.atoms import gmma_smem_layout, mma_atom, tile_to_mma_shape
 from cutepy.kernels.gmma_desc import make_gmma_desc_tensor
-from cutepy.kernels.pointer import gmem_ptr, smem_ptr
+from cutepy.kernels.pointer import smem_ptr
 from cutepy.kernels.tensor import local_tile, make_tensor
-from cutepy.kernels.tiled import make_tiled_mma, partition_shape_A, partition_shape_B
 from cutepy.kernels.tmem_copy import make_tmem_copy
 from tests.kernels import tutorial_cxx
 
@@ -22,14 +19,8 @@ STORED = tutorial_cxx.read(PATH) if PATH.is_file() else {}
 
 
 def build() -> dict[str, str]:
-    M, N, K = dynamic(512), dynamic(1024), dynamic(256)  # the tutorial's run-time int Gemm_M, _N, _K
-    mA = make_tensor(gmem_ptr("half_t", 0x10000000), Layout((M, K), (K, 1)))
-    mB = make_tensor(gmem_ptr("half_t", 0x20000000), Layout((N, K), (K, 1)))
-    mC = make_tensor(gmem_ptr("float", 0x30000000), Layout((M, N), (N, 1)))
-    mma = make_tiled_mma(mma_atom("SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,K,K>"))
-    bM, bN, bK = mma.tile_size_mnk[0], mma.tile_size_mnk[1], mma.tile_size_mnk[2] * 4
-    sA_layout = tile_to_mma_shape(gmma_smem_layout("K", 128, "half_t"), partition_shape_A(mma, (bM, bK)))
-    sB_layout = tile_to_mma_shape(gmma_smem_layout("K", 128, "half_t"), partition_shape_B(mma, (bN, bK)))
+    M, N, K, mA, mB, mC, mma, bM, bN, bK, sA_layout, sB_layout = tutorial_cxx.sm100_gemm_head(
+        "SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,K,K>")
     bx, by = dynamic(1), dynamic(2)  # blockIdx.x, blockIdx.y; the cluster's V mode has size _1
     v, m = bx % 1, bx // 1  # mma_coord_vmnk: bx % _1 is C++'s static _0
     gA, gB = local_tile(mA, (bM, bK), (m, None)), local_tile(mB, (bN, bK), (by, None))

@@ -10,33 +10,22 @@ import pytest
 
 from cutepy.algebra.divides import tiled_divide
 from cutepy.core.dynamic import dynamic
-from cutepy.core.layout import Layout, group
-from cutepy.kernels.atoms import gmma_smem_layout, mma_atom, tile_to_mma_shape
+from cutepy.core.layout import Layout
 from cutepy.kernels.gmma_desc import make_gmma_desc_tensor
-from cutepy.kernels.pointer import gmem_ptr, smem_ptr
-from cutepy.kernels.tensor import Tensor, flat_coord, local_tile, make_tensor
-from cutepy.kernels.tiled import make_tiled_mma, partition_shape_A, partition_shape_B
+from cutepy.kernels.pointer import smem_ptr
+from cutepy.kernels.tensor import flat_coord, local_tile, make_tensor
 from cutepy.kernels.tma import create_tma_multicast_mask, make_tma_atom, tma_partition
 from cutepy.kernels.tmem_copy import make_tmem_copy
 from tests.kernels import tutorial_cxx
+from tests.kernels.tutorial_cxx import group_tile as _group
 
 PATH = tutorial_cxx.FILE_SM100_03
 STORED = tutorial_cxx.read(PATH) if PATH.is_file() else {}
 
 
-def _group(t: Tensor, end: int) -> Tensor:
-    return Tensor(t.engine, group(t.layout, 0, end), t.offset)
-
-
 def build() -> dict[str, str]:
-    M, N, K = dynamic(512), dynamic(1024), dynamic(256)  # the tutorial's run-time int Gemm_M, _N, _K
-    mA = make_tensor(gmem_ptr("half_t", 0x10000000), Layout((M, K), (K, 1)))
-    mB = make_tensor(gmem_ptr("half_t", 0x20000000), Layout((N, K), (K, 1)))
-    mC = make_tensor(gmem_ptr("float", 0x30000000), Layout((M, N), (N, 1)))
-    mma = make_tiled_mma(mma_atom("SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,K,K>"))
-    bM, bN, bK = mma.tile_size_mnk[0], mma.tile_size_mnk[1], mma.tile_size_mnk[2] * 4
-    sA_layout = tile_to_mma_shape(gmma_smem_layout("K", 128, "half_t"), partition_shape_A(mma, (bM, bK)))
-    sB_layout = tile_to_mma_shape(gmma_smem_layout("K", 128, "half_t"), partition_shape_B(mma, (bN, bK)))
+    M, N, K, mA, mB, mC, mma, bM, bN, bK, sA_layout, sB_layout = tutorial_cxx.sm100_gemm_head(
+        "SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,K,K>")
     cluster = tiled_divide(Layout((4, 4, 1)), (Layout(1),))  # (V, M, N, K): a 1-SM atom
     tma_a = make_tma_atom("SM90_TMA_LOAD_MULTICAST", mA, sA_layout, (bM, bK), cluster[2].size())
     tma_b = make_tma_atom("SM90_TMA_LOAD_MULTICAST", mB, sB_layout, (bN, bK), cluster[1].size())

@@ -9,19 +9,16 @@ import pytest
 
 from cutepy.algebra.products import tile_to_shape
 from cutepy.core.dynamic import dynamic
-from cutepy.core.layout import Layout, group
+from cutepy.core.layout import Layout
 from cutepy.kernels.atoms import gmma_smem_layout, mma_atom
 from cutepy.kernels.pointer import gmem_ptr, smem_ptr
-from cutepy.kernels.tensor import Tensor, local_tile, make_tensor
+from cutepy.kernels.tensor import local_tile, make_tensor
 from cutepy.kernels.tiled import make_tiled_mma
 from cutepy.kernels.tma import make_tma_atom, tma_partition
 from tests.kernels import tutorial_cxx
+from tests.kernels.tutorial_cxx import group_tile as _group
 
 STORED = tutorial_cxx.read() if tutorial_cxx.FILE.is_file() else {}
-
-
-def _group01(t: Tensor) -> Tensor:
-    return Tensor(t.engine, group(t.layout, 0, 2), t.offset)
 
 
 def build() -> dict[str, str]:
@@ -43,8 +40,8 @@ def build() -> dict[str, str]:
     gC = local_tile(mC, (bM, bN), (bx, by))
     sA = make_tensor(smem_ptr("half_t", 0x400), sA_layout)
     sB = make_tensor(smem_ptr("half_t", 0xc400), sB_layout)
-    tAgA, tAsA = tma_partition(tma_a, 0, Layout(1), _group01(sA), _group01(gA))
-    tBgB, tBsB = tma_partition(tma_b, 0, Layout(1), _group01(sB), _group01(gB))
+    tAgA, tAsA = tma_partition(tma_a, 0, Layout(1), _group(sA, 2), _group(gA, 2))
+    tBgB, tBsB = tma_partition(tma_b, 0, Layout(1), _group(sB, 2), _group(gB, 2))
     out |= {"gA": gA, "gB": gB, "gC": gC, "tAgA": tAgA, "tAsA": tAsA, "tBgB": tBgB, "tBsB": tBsB}
     for t in map(dynamic, tutorial_cxx.THREADS):  # threadIdx.x
         thr = mma.get_slice(t)

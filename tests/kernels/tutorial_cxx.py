@@ -445,3 +445,34 @@ def cxx_print(x: object) -> str:
 
 if __name__ == "__main__":
     main()
+
+
+def group_tile(t: Any, end: int) -> Any:
+    """``t`` with its modes ``[0, end)`` grouped into one (C++ ``group_modes<0,end>``)."""
+    from cutepy.core.layout import group
+    from cutepy.kernels.tensor import Tensor
+
+    return Tensor(t.engine, group(t.layout, 0, end), t.offset)
+
+
+def sm100_gemm_head(atom: str) -> tuple:
+    """The Blackwell tutorials' common start: run-time ``M, N, K`` (512, 1024, 256), the K-major
+    gmem tensors A, B (half_t) and C (float), the TiledMMA of ``atom``, its CTA tile
+    ``(bM, bN, 4 * MMA_K)`` and the SW128 K-major smem layouts of A and B.
+
+    Returns ``(M, N, K, mA, mB, mC, mma, bM, bN, bK, sA_layout, sB_layout)``."""
+    from cutepy import Layout, dynamic
+    from cutepy.kernels.atoms import gmma_smem_layout, mma_atom, tile_to_mma_shape
+    from cutepy.kernels.pointer import gmem_ptr
+    from cutepy.kernels.tensor import make_tensor
+    from cutepy.kernels.tiled import make_tiled_mma, partition_shape_A, partition_shape_B
+
+    M, N, K = dynamic(512), dynamic(1024), dynamic(256)  # the tutorial's run-time int Gemm_M, _N, _K
+    mA = make_tensor(gmem_ptr("half_t", 0x10000000), Layout((M, K), (K, 1)))
+    mB = make_tensor(gmem_ptr("half_t", 0x20000000), Layout((N, K), (K, 1)))
+    mC = make_tensor(gmem_ptr("float", 0x30000000), Layout((M, N), (N, 1)))
+    mma = make_tiled_mma(mma_atom(atom))
+    bM, bN, bK = mma.tile_size_mnk[0], mma.tile_size_mnk[1], mma.tile_size_mnk[2] * 4
+    sA_layout = tile_to_mma_shape(gmma_smem_layout("K", 128, "half_t"), partition_shape_A(mma, (bM, bK)))
+    sB_layout = tile_to_mma_shape(gmma_smem_layout("K", 128, "half_t"), partition_shape_B(mma, (bN, bK)))
+    return M, N, K, mA, mB, mC, mma, bM, bN, bK, sA_layout, sB_layout
