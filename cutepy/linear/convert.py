@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..algebra.coalesce import coalesce_flat
-from ..algebra.swizzle import ComposedLayout, Swizzle, composed_parts, is_layout
+from ..algebra.swizzle import ComposedLayout, Swizzle, composed_parts, is_layout, pointer_flag
 from ..core import inttuple as it
 from ..core.errors import CutepyError
 from ..core.layout import Layout
@@ -196,11 +196,23 @@ def _flat_modes(layout: Layout) -> list[tuple[int, int, tuple[int, ...]]]:
     return out
 
 
+def refuse_pointer_flag(F: Any, what: str) -> None:
+    """A pointer-flag layout (``Sw o smem_ptr[b](unset) o L``, as ``gmma_smem_layout`` gives)
+    swizzles byte addresses, not the element offsets a linear layout maps to: say how to read
+    it instead of calling it non-linear."""
+    if (flag := pointer_flag(F)) is not None:
+        raise CutepyError(
+            f"{what} {F} swizzles the byte addresses of {flag.bits}-bit elements (pointer-flag form); "
+            "its element offsets are as_position_independent_swizzle_layout(...) of it"
+        )
+
+
 def bit_columns(F: Any, what: str) -> list[int]:
     """The value of each index bit of a linear CuTe layout (colexicographic index, mode 0 lowest):
     ``F(i)`` is the XOR of the columns of ``i``'s set bits. The one home of a layout's F2 columns
     (``cutepy.equivalence.gf2`` reads its XOR maps from here); a ``CutepyError`` names the mode
     that is not F2-linear (``what`` says which layout it is in the message)."""
+    refuse_pointer_flag(F, what)
     if (parts := composed_parts(F)) is not None:
         outer, offset, inner = parts
         if not isinstance(outer, Swizzle) or offset != 0 or not isinstance(inner, Layout):

@@ -36,11 +36,12 @@ from ..core import inttuple as it
 from ..core.errors import CutepyError
 from ..core.layout import Layout
 from . import f2
-from .convert import bit_columns, swizzles
+from .convert import bit_columns, refuse_pointer_flag, swizzles
 
 
 def _affine(F: Any, what: str) -> tuple[int, list[int]]:
     """``(F(0), [F(2**k) ^ F(0)])`` of a layout or ``Sw o off o Layout`` that is F2-affine."""
+    refuse_pointer_flag(F, f"solve_swizzle: {what}")
     parts = composed_parts(F)
     if parts is not None and parts[1] != 0:
         outer, offset, inner = parts

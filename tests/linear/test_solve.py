@@ -181,3 +181,16 @@ def test_solve_conflict_free_agrees_with_find_swizzle_on_the_sm80_tile():
 
     r = solve_conflict_free(smem, [(cp, 16), (lds, 16)], 2, bank_model=judge)
     assert r.found and exact.found and r.swizzle == exact.swizzle == Swizzle(3, 3, 3)
+
+
+def test_a_pointer_flag_layout_is_refused_with_the_way_to_read_it():
+    """gmma_smem_layout's form swizzles byte addresses; solve_swizzle and from_cute say so
+    (and name as_position_independent_swizzle_layout) rather than calling it non-linear."""
+    from cutepy.linear import from_cute
+
+    gm = tile_to_shape(gmma_smem_layout("K", 128, "half_t"), (64, 64))
+    for call in (lambda: solve_swizzle(Layout((64, 64), (64, 1)), gm),
+                 lambda: from_cute(gm, kind="shared", shape=[64, 64])):
+        with pytest.raises(CutepyError, match="as_position_independent_swizzle_layout"):
+            call()
+    assert solve_swizzle(Layout((64, 64), (64, 1)), as_position_independent_swizzle_layout(gm)).found
