@@ -228,6 +228,16 @@ def test_multicast_mask_matches_the_block_ranks() -> None:
             assert mask == sum(1 << cl(m, j) for j in range(4))
 
 
+def test_multicast_mask_refuses_a_rank_past_the_cluster() -> None:
+    # issue 33: (4,4):(5,1) at row 3 reaches ranks 15..18; the mask was 0x8000 (the bits past 15 cut)
+    cl = Layout((4, 4), (5, 1))
+    with pytest.raises(CutepyError, match="block rank 16 .* outside a 16-CTA cluster"):
+        create_tma_multicast_mask(cl, (3, None))
+    # every in-cluster row still gives its ranks, checked against the layout itself
+    for m in range(3):
+        assert create_tma_multicast_mask(cl, (m, None)) == sum(1 << cl(m, j) for j in range(4))
+
+
 def test_smem_tensor_addresses_are_swizzled_bytes() -> None:
     # Sw<3,4,3> on byte addresses: 16-byte chunk XOR the row (mod 8) within each 128-byte row
     t = make_tensor(smem_ptr("half_t", 0x400), K128)
