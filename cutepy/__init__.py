@@ -25,6 +25,7 @@ from .core.layout import *  # noqa: F403
 from .core.layout import slice_
 from .core.limits import *  # noqa: F403
 from .core.tuples import *  # noqa: F403
+from .core.tuples import format as format  # noqa: A004  (cutepy.format; not in __all__)
 from .core.tuples import max as max  # noqa: A004  (cutepy.max; not in __all__)
 from .core.tuples import min as min  # noqa: A004
 
@@ -156,7 +157,7 @@ __all__ = [
     *_LAZY,
 ]
 
-#: C++'s ``slice(crd, x)``, ``max``/``min`` of an IntTuple: reachable as ``cutepy.slice``,
-#: ``cutepy.max``, ``cutepy.min``, but not in ``__all__``, so ``from cutepy import *`` keeps
-#: Python's builtins.
+#: C++'s ``slice(crd, x)``, ``max``/``min`` of an IntTuple (and ``format``, which prints one
+#: C++'s way): reachable as ``cutepy.slice``, ``cutepy.max``, ``cutepy.min``, ``cutepy.format``,
+#: but not in ``__all__``, so ``from cutepy import *`` keeps Python's builtins.
 slice = slice_  # noqa: A001

@@ -174,7 +174,18 @@ class Tensor:
         return self.engine[off]
 
     def values(self) -> list:
-        """Every value in colexicographic index order (checked against :data:`MAX_VALUES`)."""
+        """Every value in colexicographic index order (checked against :data:`MAX_VALUES`).
+
+        Over an array, the elements; over a coordinate tensor, the coordinates. Over a pointer
+        (:func:`~cutepy.gmem_ptr`, :func:`~cutepy.smem_ptr`) the values are **byte addresses**,
+        ``address + layout(i) * bits / 8`` with a swizzled smem pointer's swizzle applied to the
+        bytes (what C++'s ``&tensor(i)`` is), not element offsets; over :func:`~cutepy.tmem_ptr`,
+        TMEM addresses (lane in the upper 16 bits, column in the lower).
+
+        >>> from cutepy.kernels.pointer import gmem_ptr
+        >>> make_tensor(gmem_ptr("half_t", 0x1000), Layout((2, 2), (2, 1))).values()
+        [4096, 4100, 4098, 4102]
+        """
         n = size(self.layout)
         if not isinstance(n, int) or n > MAX_VALUES:
             raise CutepyError(f"tensor of size {n} is too large to list (limit {MAX_VALUES})")

@@ -117,6 +117,14 @@ class TiledCopy(StaticCxxFormat):
         L = self.tile2thrfrg(self._ref_tile(), self._ref2trg(self.copy_atom.layout_dst_tv))
         return slice_and_offset((None, None, 0), L)[0]
 
+    def get_layoutS_TV(self) -> Layout:  # noqa: N802  (C++'s name)
+        """C++'s ``get_layoutS_TV()``: :attr:`layout_src_tv_tiled` (the DSL's name) under C++'s."""
+        return self.layout_src_tv_tiled
+
+    def get_layoutD_TV(self) -> Layout:  # noqa: N802  (C++'s name)
+        """C++'s ``get_layoutD_TV()``: :attr:`layout_dst_tv_tiled` under C++'s name."""
+        return self.layout_dst_tv_tiled
+
     def retile(self, tensor: Any) -> Any:
         """C++ ``retile``: a thread's fragment ``(V, Rest...)`` regrouped as ``(AtomV, RestV, Rest...)``."""
         L = tensor.layout if isinstance(tensor, Tensor) else tensor
@@ -214,7 +222,21 @@ def _layout_of(x: Any) -> Any:
 
 
 def make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Any, origin: Any = None) -> TiledCopy:
-    """C++ ``make_tiled_copy_impl``, with its static checks as errors."""
+    """C++ ``make_tiled_copy_impl(atom, layout_tv, tiler)``: the TiledCopy of a (thread, value) ->
+    tile-index layout over a tiler, as C++ builds every TiledCopy (``make_tiled_copy``,
+    ``make_tiled_copy_A`` ... end here); ``TiledCopy(atom, layout_tv, tiler)`` without the checks.
+
+    Pre:  ``atom`` is a copy atom; the threads of ``layout_tv`` are a multiple of the atom's and at
+          most :data:`~cutepy.kernels.tiled.copy.MAX_THREADS`, its values a multiple of the atom's
+          (C++'s static asserts; else ``CutepyError``). ``origin`` (how it was made, for
+          :mod:`cutepy.emit`) is not part of the value.
+    Post: ``result.layout_tv_tiled == layout_tv`` and ``result.tiler_mn == tiler``.
+
+    >>> from cutepy.kernels.atoms import copy_atom
+    >>> tc = make_tiled_copy_impl(copy_atom("UniversalCopy<uint32_t>", 32), Layout((4, 2), (2, 1)), (2, 4))
+    >>> tc.size, tc.get_layoutS_TV()
+    (4, (4,(1,2)):(2,(0,1)))
+    """
     if not isinstance(atom, CopyAtom):
         raise CutepyError(f"a TiledCopy is built from a copy atom (cutepy.copy_atom), not {atom!r}")
     at, av = size(atom.layout_ref_tv[0]), size(atom.layout_ref_tv[1])

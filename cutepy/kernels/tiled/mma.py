@@ -145,6 +145,18 @@ class TiledMMA(StaticCxxFormat):
         L = composition(self.thrfrg_B(Layout((N, K))), (btile, None))
         return composition(L, (self._thridx_2_thrid(), None))
 
+    def get_layoutA_TV(self) -> Layout:  # noqa: N802  (C++'s name)
+        """C++'s ``get_layoutA_TV()``: :attr:`tv_layout_A_tiled` (the DSL's name) under C++'s."""
+        return self.tv_layout_A_tiled
+
+    def get_layoutB_TV(self) -> Layout:  # noqa: N802  (C++'s name)
+        """C++'s ``get_layoutB_TV()``: :attr:`tv_layout_B_tiled` under C++'s name."""
+        return self.tv_layout_B_tiled
+
+    def get_layoutC_TV(self) -> Layout:  # noqa: N802  (C++'s name)
+        """C++'s ``get_layoutC_TV()``: :attr:`tv_layout_C_tiled` under C++'s name."""
+        return self.tv_layout_C_tiled
+
     def _size(self) -> int:
         """C++ ``size(tiled_mma)``: the number of threads."""
         return self.size
