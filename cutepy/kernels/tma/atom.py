@@ -14,10 +14,11 @@ from ...algebra.divides import zipped_divide
 from ...algebra.swizzle import Swizzle, composed_parts, pointer_flag
 from ...core import inttuple as it
 from ...core.basis import ArithTuple, ScaledBasis
+from ...core.dynamic import static_eq
 from ...core.errors import CutepyError
 from ...core.layout import Layout, make_identity_layout, size, slice_and_offset
 from ..atoms.copy import CopyAtom
-from ..pointer import Pointer, as_pointer_flag_layout, element_bits
+from ..pointer import Pointer, as_pointer_flag_layout
 from ..tensor import Tensor
 from ..tiled.copy import TiledCopy
 from ..tiled.zip import zip_layout
@@ -128,20 +129,20 @@ class TmaTiledCopy(TiledCopy):
 
 
 def _smem_parts(slayout: Any, dtype: str) -> tuple[Swizzle, Layout]:
-    """The byte swizzle and the plain layout of a smem layout in any of cutepy's forms."""
+    """The byte swizzle and the plain layout of a smem layout in any of cutepy's forms.
+
+    C++ reads the swizzle of ``Sw o offset o L`` on bytes whatever the offset (its
+    ``get_swizzle_portion``), and ignores the offset (``get_nonswizzle_portion`` is ``L``): so
+    for the pointer-flag form, whatever the flag's width (a mismatch then meets the driver's
+    rules), and for an offset that is not a static 0 (a slice of a pointer-flag layout at a
+    run-time or non-zero stage, ``sA(_,_,k)``). ``Sw o 0 o L`` with a static 0 is cutepy's
+    element-offset form: the swizzle is read on ``dtype``'s element offsets."""
     if isinstance(slayout, Layout):
         return Swizzle(0, 4, 3), slayout
     if (parts := composed_parts(slayout)) is not None and isinstance(parts[0], Swizzle):
-        flagged = as_pointer_flag_layout(slayout, dtype)
-        bits = element_bits(dtype)
-        if pointer_flag(flagged).bits != bits:
-            raise _refuse(
-                "the smem layout's element width is not the gmem tensor's "
-                "(C++: Expected a B-bit pointer type)",
-                f"{slayout} is for {pointer_flag(flagged).bits}-bit elements, the gmem tensor holds "
-                f"{bits}-bit {dtype}",
-            )
-        outer, _, inner = composed_parts(flagged)
+        if pointer_flag(slayout) is None and static_eq(parts[1], 0):  # the element-offset form
+            slayout = as_pointer_flag_layout(slayout, dtype)
+        outer, _, inner = composed_parts(slayout)
         if not isinstance(inner, Layout):
             raise _refuse("the smem layout must be Sw o offset o L with a plain L", str(slayout))
         return outer, inner
