@@ -198,7 +198,8 @@ def _run_copy(tc: Any, pred: Any, src: Any, dst: Any) -> None:
     elif single:
         raise CutepyError(f"{atom.name} moves data between {at} threads; pass one tensor per thread "
                           "(lists) or copy with a TiledCopy")
-    sl = tc.get_slice if not single else None
+    # every thread's values, not a kernel's view of one: static indices (the same values, fast)
+    sl = (lambda t: tc.get_slice(t, static=True)) if not single else None
     S = _parts(src, threads, "src", lambda t, L: sl(t).partition_S(L))
     D = _parts(dst, threads, "dst", lambda t, L: sl(t).partition_D(L))
     P = None if pred is None else _parts(pred, threads, "pred", lambda t, L: sl(t).partition_S(L))
@@ -350,9 +351,9 @@ def gemm(tiled_mma: TiledMMA, A: Any, B: Any, C: Any) -> None:
     mma, atom = tiled_mma, tiled_mma.atom
     threads = mma.thread_ids()
     vmnk = {t: flat_coord(mma.thr_layout_vmnk, t) for t in threads}
-    PA = _parts(A, threads, "A", lambda t, L: mma.get_slice(t).partition_A(L))
-    PB = _parts(B, threads, "B", lambda t, L: mma.get_slice(t).partition_B(L))
-    PC = _parts(C, threads, "C", lambda t, L: mma.get_slice(t).partition_C(L))
+    PA = _parts(A, threads, "A", lambda t, L: mma.get_slice(t, static=True).partition_A(L))
+    PB = _parts(B, threads, "B", lambda t, L: mma.get_slice(t, static=True).partition_B(L))
+    PC = _parts(C, threads, "C", lambda t, L: mma.get_slice(t, static=True).partition_C(L))
     Ma, Na, Ka = atom.shape_mnk
     nthr = _size(atom.thr_id)
     tvs = {}
@@ -476,9 +477,9 @@ def _val(x: Any) -> str:
 def _owners(tiled: Any, shape: Any) -> dict[int, list[tuple[int, int]]]:
     index = _index_tensor(shape)
     if isinstance(tiled, TiledMMA):
-        parts = [(t, tiled.get_slice(t).partition_C(index)) for t in tiled.thread_ids()]
+        parts = [(t, tiled.get_slice(t, static=True).partition_C(index)) for t in tiled.thread_ids()]
     elif isinstance(tiled, TiledCopy):
-        parts = [(t, tiled.get_slice(t).partition_D(index)) for t in range(tiled.size)]
+        parts = [(t, tiled.get_slice(t, static=True).partition_D(index)) for t in range(tiled.size)]
     else:
         raise CutepyError(f"check_tile takes the TiledMMA or TiledCopy that made the tile, not {tiled!r}")
     out: dict[int, list[tuple[int, int]]] = {}

@@ -33,6 +33,7 @@ from ..algebra.divides import flat_divide, logical_divide, tiled_divide, zipped_
 from ..algebra.swizzle import ComposedLayout, pointer_flag
 from ..core import inttuple as it
 from ..core.basis import ArithTuple
+from ..core.dynamic import DynamicInt, dynamic
 from ..core.errors import CutepyError
 from ..core.layout import (
     Layout,
@@ -475,6 +476,30 @@ def flat_coord(layout: Layout, index: int) -> tuple:
     return tuple(out)
 
 
+def thread_index(thr_idx: Any, static: bool = False, what: str = "thread index") -> int:
+    """The thread index a partition reads: run-time by default, as in every kernel.
+
+    A kernel's ``threadIdx.x`` (and C++'s literal ``get_slice(5)``, an ``int``) is known only at
+    run time; C++'s partitions of a run-time index can differ in form from those of a static
+    ``Int<5>`` (a swizzle that folds into strides only when the offset is known, modes that merge
+    only when strides are static), so a plain ``int`` is read as the kernel reads it: a
+    :func:`~cutepy.dynamic` integer. ``static=True`` gives C++'s ``Int<N>`` (the CuTe DSL's
+    Python-int constant) instead.
+
+    Pre:  ``thr_idx`` is a non-negative ``int`` (a :func:`~cutepy.dynamic` one too; else
+          ``CutepyError`` naming ``what``).
+    Post: ``result == thr_idx``; a :class:`~cutepy.DynamicInt` unless ``static``, then a plain int.
+
+    >>> type(thread_index(5)).__name__, type(thread_index(5, static=True)).__name__
+    ('DynamicInt', 'int')
+    """
+    if not isinstance(thr_idx, int) or type(thr_idx) is bool or thr_idx < 0:
+        raise CutepyError(f"{what} {thr_idx!r} must be a non-negative int")
+    if static:
+        return int(thr_idx)
+    return thr_idx if type(thr_idx) is DynamicInt else dynamic(thr_idx)
+
+
 # -- partitions ---------------------------------------------------------------------------
 
 
@@ -563,13 +588,16 @@ def local_tile(tensor: Any, tiler: Any, coord: Any, proj: Any = None) -> Any:
     return inner_partition(tensor, tiler, coord)
 
 
-def local_partition(tensor: Any, thr_layout: Layout, thr_idx: int, proj: Any = None) -> Any:
+def local_partition(tensor: Any, thr_layout: Layout, thr_idx: int, proj: Any = None, *,
+                    static: bool = False) -> Any:
     """C++ ``local_partition``: the elements thread ``thr_idx`` of ``thr_layout`` owns in every tile.
 
     As in C++, the thread index is read through the thread layout's strides, so an index past
     its size wraps (``local_partition(t, Layout(16), 37)`` is thread 5's part). ``proj``
     (C++'s ``Step<...>``, e.g. ``(1, None)``) keeps the thread layout's modes where it is not
-    ``None``: ``local_partition(tensor, dice(proj, thr_layout), thr_idx)``.
+    ``None``: ``local_partition(tensor, dice(proj, thr_layout), thr_idx)``. The thread index is
+    run-time, as a kernel's ``threadIdx.x`` (:func:`thread_index`); ``static=True`` reads it as
+    C++'s ``Int<N>``.
 
     Pre:  ``thr_idx >= 0`` (else ``CutepyError``); ``shape(thr_layout)`` divides ``tensor``'s shape.
     Post: ``result == outer_partition(tensor, product_each(shape(thr_layout)),
@@ -586,8 +614,7 @@ def local_partition(tensor: Any, thr_layout: Layout, thr_idx: int, proj: Any = N
         if not isinstance(thr_layout.shape, tuple) or len(proj) != len(thr_layout.shape):
             raise CutepyError(f"the projection {proj!r} must have one entry per mode of {thr_layout}")
         thr_layout = dice(proj, thr_layout)  # stays a tuple: its modes tile the tensor's by mode
-    if not isinstance(thr_idx, int) or type(thr_idx) is bool or thr_idx < 0:  # a run-time int too
-        raise CutepyError(f"thread index {thr_idx!r} must be a non-negative int")
+    thr_idx = thread_index(thr_idx, static)
     if isinstance(thr_layout.shape, tuple):
         return outer_partition(
             tensor, it.product_each_tuple(thr_layout.shape), flat_coord(thr_layout, thr_idx)
@@ -601,6 +628,7 @@ __all__ = [
     "make_tensor_like",
     "tensor",
     "Tensor",
+    "thread_index",
     "inner_partition",
     "local_partition",
     "local_tile",

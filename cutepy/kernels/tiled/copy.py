@@ -29,7 +29,7 @@ from ...core.inttuple import flatten_tuple as flatten
 from ...core.inttuple import product_each_tuple as product_each
 from ...core.layout import Layout, make_layout, prepend, size, slice_and_offset
 from ..atoms.copy import CopyAtom
-from ..tensor import Tensor
+from ..tensor import Tensor, thread_index
 from .mma import MAX_THREADS, TiledMMA
 from .zip import rank_of, repeat_wild, zip_layout
 
@@ -151,8 +151,11 @@ class TiledCopy(StaticCxxFormat):
             return Tensor(tensor.engine, out[0], tensor.offset + out[1])
         return out[0]
 
-    def get_slice(self, thr_idx: int) -> ThrCopy:
-        if not isinstance(thr_idx, int) or type(thr_idx) is bool or not 0 <= thr_idx < self.size:
+    def get_slice(self, thr_idx: int, *, static: bool = False) -> ThrCopy:
+        """The partitioner of thread ``thr_idx`` (C++ ``get_slice``): run-time, as a kernel's
+        ``threadIdx.x``; ``static=True`` for C++'s ``Int<N>`` (as :meth:`TiledMMA.get_slice`)."""
+        thr_idx = thread_index(thr_idx, static, "thread")
+        if not thr_idx < self.size:
             raise CutepyError(f"thread {thr_idx!r} is outside this TiledCopy's {self.size} threads")
         return ThrCopy(self, thr_idx)
 
