@@ -211,14 +211,15 @@ def _cta_v_map(gtensor: Any, cta_tiler: Any) -> Layout:
 
 
 def _check_overhang(glayout: Layout, cta_v_map: Layout) -> None:
-    """Refuse a CTA tile that overhangs a gmem mode of extent 1 (C++ builds it silently).
+    """Refuse a CTA tile that overhangs a gmem mode of static extent 1 (C++ builds it silently).
 
-    C++ drops an extent-1 gmem mode from the descriptor (its TMA coordinate stride is 0), so
-    the tile's indices 1, 2, ... along that mode reach the same gmem elements as index 0:
-    a load brings real data where the tile is out of bounds instead of zeros, a store writes
-    the out-of-bounds part of the tile over in-bounds elements. Measured on an H200
-    (tests/data/tma_hardware.json); TMA clips every other overhang correctly. ``cta_v_map``
-    (tile coordinate -> gmem coordinate) says how far the tile reaches along each mode, for
+    C++ drops a static extent-1 gmem mode (``Int<1>``; a run-time 1 stays in the descriptor)
+    from the descriptor (its TMA coordinate stride is 0), so the tile's indices 1, 2, ... along
+    that mode reach the same gmem elements as index 0: a load brings real data where the tile is
+    out of bounds instead of zeros, a store writes the out-of-bounds part of the tile over
+    in-bounds elements. Measured on an H200 (tests/data/tma_hardware.json); TMA clips every
+    other overhang correctly. ``cta_v_map`` (tile coordinate -> gmem coordinate) says how far
+    the tile reaches along each mode, for
     every way of building a TMA atom.
     """
     shape = glayout.shape if isinstance(glayout.shape, tuple) else (glayout.shape,)
@@ -227,7 +228,7 @@ def _check_overhang(glayout: Layout, cta_v_map: Layout) -> None:
         if isinstance(d, ScaledBasis) and d.mode and d.mode[0] < len(shape):
             reach[d.mode[0]] += (s - 1) * d.value
     for i, (s, r) in enumerate(zip(shape, reach)):
-        if it.product(s) == 1 and r >= 1:
+        if static_eq(it.product(s), 1) and r >= 1:  # a run-time 1 stays in the descriptor: TMA clips it
             raise _refuse(
                 "the CTA tile overhangs a gmem mode of extent 1, which TMA cannot clip",
                 f"gmem mode {i} has extent 1 and the tile {r + 1}; C++ drops that mode from the descriptor, "
