@@ -55,6 +55,7 @@ from .notation import *  # noqa: F403
 # kernel design: tensors (the algebra takes them too), atoms, tiled MMA and copy
 from .kernels import atoms as _atoms
 from .kernels import gmma_desc as _gmma_desc
+from .kernels import lazy as lazy  # C++'s cute::lazy: cutepy.lazy.transform (not in __all__)
 from .kernels import pointer as _pointer
 from .kernels import simulate as _simulate
 from .kernels import tensor as _tensor

@@ -38,7 +38,7 @@ from ..core.layout import Layout
 from ..core.layout import size as _size
 from .atoms.copy import CopyAtom, copy_atom
 from .atoms.mma import NUMPY_TYPES
-from .tensor import MAX_VALUES, Tensor, compact_layout, flat_coord
+from .tensor import MAX_VALUES, Tensor, TransformIter, compact_layout, flat_coord
 from .tiled.copy import TiledCopy
 from .tiled.mma import TiledMMA
 
@@ -188,9 +188,22 @@ def _copy_atom_threads(tc: Any) -> tuple[CopyAtom, int, list[int]]:
     raise CutepyError(f"copy takes a TiledCopy or a copy atom first, not {tc!r}")
 
 
+def _computed(x: Any) -> Any:
+    """A predicate that computes its values (a :func:`~cutepy.lazy_transform` view, C++'s
+    ``lazy::transform`` in tiled_copy_if) as booleans over an array, element for element."""
+    import numpy as np  # optional heavy dependency, loaded lazily
+
+    if isinstance(x, (list, tuple)):
+        return [_computed(t) for t in x]
+    if isinstance(x, Tensor) and isinstance(x.engine, TransformIter):
+        return Tensor(np.asarray(x.values(), dtype=bool), compact_layout(x.shape))
+    return x
+
+
 def _run_copy(tc: Any, pred: Any, src: Any, dst: Any) -> None:
     import numpy as np  # optional heavy dependency, loaded lazily
 
+    pred = _computed(pred)
     atom, at, threads = _copy_atom_threads(tc)
     single = isinstance(tc, CopyAtom)
     if single and at == 1 and isinstance(src, Tensor):
@@ -292,7 +305,8 @@ def copy_if(tiled_copy: Any, pred: Any, src: Any, dst: Any) -> None:
     one predicate per value or per atom call). Values whose predicate is false are neither
     read (they may lie outside the source) nor written.
 
-    Pre:  as :func:`copy`; ``pred`` holds booleans (a tensor over an array, or a list).
+    Pre:  as :func:`copy`; ``pred`` holds booleans (a tensor over an array or a
+          :func:`~cutepy.lazy_transform` view, or a list of them).
     Post: as :func:`copy` for the values whose predicate is true; the others are untouched.
 
     >>> import numpy as np

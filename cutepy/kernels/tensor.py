@@ -66,6 +66,37 @@ def _on_layout(op: Any) -> Any:
     return method
 
 
+class TransformIter(Iterator):
+    """C++'s ``transform_iter``: the values of another engine seen through a function, computed
+    when one is read (the engine of :func:`lazy_transform`'s views). ``base`` is the engine it
+    reads: ``None`` (a coordinate tensor's), an array, a pointer or another ``TransformIter``."""
+
+    __slots__ = ("fn", "base")
+
+    def __init__(self, fn: Any, base: Any):
+        self.fn, self.base = fn, base
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, TransformIter) and self.fn is other.fn
+                and _same_engine(self.base, other.base))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"TransformIter({getattr(self.fn, '__name__', self.fn)!r}, {self.base!r})"
+
+
+def _same_engine(a: Any, b: Any) -> bool:
+    """Whether two engines hold the same values (arrays element by element, iterators as values)."""
+    if a is b:
+        return True
+    if a is None or b is None:
+        return False
+    if isinstance(a, Iterator) or isinstance(b, Iterator):
+        return a == b
+    return len(a) == len(b) and bool(all(a == b))
+
+
 class Tensor:
     """``engine o offset o layout``: CuTe's ``Tensor`` as a plain value.
 
@@ -102,6 +133,8 @@ class Tensor:
         """The engine's dtype (numpy), or ``"coord"`` for a coordinate tensor."""
         if self.engine is None:
             return "coord"
+        if isinstance(self.engine, TransformIter):
+            return "transform"
         if isinstance(self.engine, Pointer):
             return self.engine.dtype
         return getattr(self.engine, "dtype", type(self.engine[0]) if len(self.engine) else None)
@@ -129,6 +162,8 @@ class Tensor:
         the offset against the engine (else ``CutepyError``, nothing written)."""
         if self.engine is None:
             raise CutepyError(f"the coordinate tensor {self} holds no data and cannot be written")
+        if isinstance(self.engine, TransformIter):
+            raise CutepyError(f"the transform view {self} computes its values and cannot be written")
         if _has_none(key):
             raise CutepyError(f"T[{key!r}] = v writes one element; a None slice cannot be assigned")
         self.engine[self._checked_offset(key)] = value
@@ -143,7 +178,13 @@ class Tensor:
             return self.slice(crd)
         if self.engine is None:
             return self._value(self.offset + self.layout(crd))
+        if isinstance(self.engine, TransformIter):  # fn of the value the viewed tensor holds there
+            return self.engine.fn(self._viewed()(crd))
         return self.engine[self._checked_offset(crd)]
+
+    def _viewed(self) -> Tensor:
+        """The tensor a transform view reads (its engine's ``base``, the same layout and offset)."""
+        return Tensor(self.engine.base, self.layout, self.offset)
 
     def _checked_offset(self, crd: Any) -> int:
         """The engine index of 1-D index or coordinate ``crd``: the coordinate must lie in the
@@ -190,6 +231,8 @@ class Tensor:
         n = size(self.layout)
         if not isinstance(n, int) or n > MAX_VALUES:
             raise CutepyError(f"tensor of size {n} is too large to list (limit {MAX_VALUES})")
+        if isinstance(self.engine, TransformIter):
+            return [self.engine.fn(v) for v in self._viewed().values()]
         return [self._value(self.offset + self.layout(i)) for i in range(n)]
 
     def compose(self, *tilers: Any) -> Tensor:
@@ -226,19 +269,16 @@ class Tensor:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Tensor):
             return NotImplemented
-        same_engine = self.engine is other.engine or (
-            self.engine is not None
-            and other.engine is not None
-            and len(self.engine) == len(other.engine)
-            and all(self.engine == other.engine)
-        )
-        return same_engine and self.offset == other.offset and self.layout == other.layout
+        return _same_engine(self.engine, other.engine) and self.offset == other.offset \
+            and self.layout == other.layout
 
     __hash__ = None  # type: ignore[assignment]
 
     def __str__(self) -> str:
         if self.engine is None:
             return f"{_fmt_offset(self.offset)} o {self.layout}"
+        if isinstance(self.engine, TransformIter):  # C++ prints trans_ before the viewed iterator
+            return "trans_" + str(self._viewed())
         if isinstance(self.engine, Iterator):  # as C++: the iterator advanced to the tensor's start
             return f"{self.engine + self.offset} o {self.layout}"
         dtype = getattr(self.engine, "dtype", type(self.engine).__name__)
@@ -252,6 +292,8 @@ class Tensor:
         return it.format_value(self, spec, self._cxx_text)
 
     def _cxx_text(self) -> str:
+        if isinstance(self.engine, TransformIter):
+            return "trans_" + self._viewed()._cxx_text()
         if self.engine is None:
             return f"{_fmt_offset(self.offset, True)} o {format(self.layout, 'cxx')}"
         text = str(self)
@@ -396,6 +438,34 @@ def make_identity_tensor(shape: Any) -> Tensor:
     """
     L = make_identity_layout(shape)
     return Tensor(None, L, _zero_coord(shape) if isinstance(shape, tuple) else 0)
+
+
+def lazy_transform(t: Tensor, fn: Any) -> Tensor:
+    """C++'s ``cute::lazy::transform(t, fn)`` (also ``cutepy.lazy.transform``): the view of ``t``
+    whose value at each coordinate is ``fn`` of ``t``'s value there, computed when it is read.
+
+    The view keeps ``t``'s layout and offset, so every partition of it (``local_tile``,
+    ``local_partition``, ``partition_S``, slices, divides) is the same partition of ``t`` seen
+    through ``fn``: CUTLASS's tiled_copy_if builds its predicate tensor this way from an
+    identity tensor. It prints as C++ does, ``trans_`` before the viewed iterator; it cannot be
+    written.
+
+    Pre:  ``t`` is a tensor and ``fn`` a function of one value (else ``CutepyError``).
+    Post: ``result(c) == fn(t(c))`` for every coordinate ``c``; ``result.layout == t.layout``;
+          ``partition(result)(c) == fn(partition(t)(c))`` for every partition.
+
+    >>> from cutepy import elem_less
+    >>> P = lazy_transform(make_identity_tensor((3, 5)), lambda c: elem_less(c, (2, 4)))
+    >>> P, P(1, 3), P(2, 0)
+    (trans_ArithTuple(0,0) o (3,5):(1@0,1@1), True, False)
+    >>> local_tile(P, (2, 2), (1, 1))
+    trans_ArithTuple(2,2) o (2,2):(1@0,1@1)
+    """
+    if not isinstance(t, Tensor):
+        raise CutepyError(f"lazy_transform views a tensor, not {t!r}")
+    if not callable(fn):
+        raise CutepyError(f"lazy_transform needs a function of one value, not {fn!r}")
+    return Tensor(TransformIter(fn, t.engine), t.layout, t.offset)
 
 
 def tensor(t: Tensor, *modes: int) -> Tensor:
@@ -630,6 +700,7 @@ __all__ = [
     "Tensor",
     "thread_index",
     "inner_partition",
+    "lazy_transform",
     "local_partition",
     "local_tile",
     "make_identity_tensor",
