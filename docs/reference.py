@@ -165,8 +165,10 @@ def page(m: Module) -> str:
         groups.setdefault(getattr(obj, "__module__", "") or "", []).append(name)
     ident_of = {name: ident for name, ident, _ in rows}
     # Material's search ranks a page by its whole text, which on a reference page is long: the
-    # boost brings an entry whose title is the query (`Swizzle`) into the first screen of results
-    out = ["---", "search:", "  boost: 8", "---", "", f"# {m.name}", "", m.intro, "",
+    # boost brings an entry whose title is the query (`Swizzle`) into the first screen of results,
+    # cutepy's own page (the layout algebra, most of the names) before the subpackages'
+    boost = 24 if m.name == "cutepy" else 8
+    out = ["---", "search:", f"  boost: {boost}", "---", "", f"# {m.name}", "", m.intro, "",
            f"`import {m.name}` exports {len(rows)} names "
            "(its `__all__`), each listed here with its typed signature and an example.", "",
            "| name | kind | summary |", "|---|---|---|"]

@@ -144,6 +144,11 @@ def test_the_search_box_finds_the_swizzle(browser: tuple[Browser, str], query: s
     b.wait("document.querySelectorAll('a.md-search-result__link').length > 0", 30)
     b.wait("[...document.querySelectorAll('a.md-search-result__link')]"
            ".some(a => a.href.endsWith('#cutepy.Swizzle'))", 10)
+    # in the first group of results (cutepy's page); for the bare name, not folded away
+    first = b.eval("(() => { const li = document.querySelector('li.md-search-result__item');"
+                   " const a = [...li.querySelectorAll('a')].find(x => x.href.endsWith('#cutepy.Swizzle'));"
+                   " return a ? (a.closest('details') ? 'folded' : 'shown') : 'absent'; })()")
+    assert first == "shown" if query == "Swizzle" else first != "absent", first
 
 
 @pytest.mark.parametrize("query, anchor", [("idx2crd", "#cutepy.idx2crd"),

@@ -31,6 +31,8 @@ SAMPLE = ROWS[::6]
 ROWS_INTERNAL = tma_cxx.read_rows(tma_cxx.FILE_INTERNAL) if tma_cxx.FILE_INTERNAL.is_file() else []
 #: gmem layouts mixing static and run-time leaves, extent-1 modes among them (tma_mixed_cxx.jsonl)
 ROWS_MIXED = tma_cxx.read_rows(tma_cxx.FILE_MIXED) if tma_cxx.FILE_MIXED.is_file() else []
+#: GMMA smem layouts for another element width than the gmem tensor's (tma_width_cxx.jsonl)
+ROWS_WIDTH = tma_cxx.read_rows(tma_cxx.FILE_WIDTH) if tma_cxx.FILE_WIDTH.is_file() else []
 
 
 def _refused_by_cxx(row: dict) -> str | None:
@@ -83,7 +85,7 @@ def check_row(row: dict) -> str:
         for t in sorted({0, case["cluster"] - 1}):
             thr = obj.get_slice(t)
             assert _same_tensor(thr.partition_S(tt), sec[f"S{t}"]), (case, t)
-            s = make_tensor(smem_ptr(case["dtype"], 0x400), sl)
+            s = make_tensor(smem_ptr(case.get("smem_dtype", case["dtype"]), 0x400), sl)
             assert str(thr.partition_D(s)) == sec[f"D{t}"], (case, t)
     else:
         assert str(obj) == sec["ATOM"], case
@@ -185,6 +187,22 @@ def test_tma_mixed_configurations_cover_run_time_extent_1_and_strides() -> None:
     # C++ keeps such a mode: its gbasis names more modes than the static-1 reading would
     assert any(r["descriptor"]["rank"] > sum(s > 1 for s in r["case"]["shape"]) for r in run_time_1)
     assert sum(any(r["case"]["dyn_stride"]) for r in built) >= len(built) // 2
+
+
+@pytest.mark.skipif(not ROWS_WIDTH, reason="tests/data/tma_width_cxx.jsonl is missing")
+@pytest.mark.parametrize("i", range(len(ROWS_WIDTH)))
+def test_tma_smem_of_another_width_equals_cxx(i: int) -> None:
+    """A pointer-flag smem layout made for another element width: C++ reads its swizzle on bytes
+    and builds the copy (which the driver's swizzle-span rule may then refuse); so does cutepy."""
+    check_row(ROWS_WIDTH[i])
+
+
+def test_tma_width_configurations_are_built_and_refused() -> None:
+    if not ROWS_WIDTH:
+        pytest.skip("tests/data/tma_width_cxx.jsonl is missing")
+    why = [_refused_by_cxx(r) or "" for r in ROWS_WIDTH]
+    assert sum(w == "" for w in why) >= 3  # built by C++ (and cutepy)
+    assert sum("swizzle span" in w for w in why) >= 3  # the driver's rule, as the issue saw
 
 
 def test_run_time_extent_1_stays_in_the_descriptor() -> None:

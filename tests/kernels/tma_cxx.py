@@ -310,8 +310,10 @@ def cxx_case(case: dict) -> str:
               f"{_cxx_mixed('stride', stride, case['dyn_stride'])})")
     else:
         gl = f"make_layout({_cxx_tuple(shape)}, {_cxx_stride(stride)})"
+    S = _cxx_type(case.get("smem_dtype", case["dtype"]))  # the smem tile's element type
     lines = [
         f"using T = {T};",
+        f"using S = {S};",
         f"Tensor g = make_tensor(make_gmem_ptr((T*){case['address']}ull), {gl});",
         f"auto sl = {_cxx_smem(case)};",
     ]
@@ -328,7 +330,7 @@ def cxx_case(case: dict) -> str:
         for t in sorted({0, c - 1}):
             lines.append(f'printf("\\n@S{t}\\n"); print(tma.get_slice({t}).partition_S(tt));')
             lines.append(f'printf("\\n@D{t}\\n"); print(tma.get_slice({t}).partition_D('
-                         f'make_tensor(make_smem_ptr((T*)0x400), sl)));')
+                         f'make_tensor(make_smem_ptr((S*)0x400), sl)));')
     else:
         lines += [
             f"auto tma = make_tma_atom{it_}({case['op']}{{}}, g, sl, {_cxx_tuple(tile)}, Int<{c}>{{}});",
