@@ -243,3 +243,15 @@ def test_the_playground_draws_a_typed_layout_offline(browser: tuple[Browser, str
     assert len(lit) == 2 and all(re.search(r"thread 5(?!\d)", t) for t in lit)  # its two values
     for p in _pictures(b):
         assert _smallest_font(p["svg"]) * p["shown"] / p["natural"] >= MIN_PX - 0.05
+    # an XLA shape, without numpy (Pyodide has none): its picture, its report and its CuTe layout
+    shape = "bf16[8,1,1280,16384]{3,2,1,0:T(8,128)(2,1)}"
+    b.eval(f"(() => {{ document.getElementById('pg-kind').value = 'xla';"
+           f" document.getElementById('pg-text').value = {shape!r};"
+           " document.getElementById('pg-draw').click(); return 1; })()")
+    b.wait("document.getElementById('pg-cpp').textContent.startsWith('(8,1,')", 120)
+    assert b.eval("document.getElementById('pg-cpp').textContent") == str(cutepy.xla.to_cute(shape))
+    assert b.eval("document.getElementById('pg-status').className") != "pg-error"
+    assert "167,772,160 elements agrees" in b.eval("document.getElementById('pg-print').textContent")
+    svg = b.eval("document.querySelector('#pg-picture svg').outerHTML")
+    assert shape in svg and svg.count("<rect") > 32 * 32
+    b.screenshot(tmp_path / "playground_xla.png")
