@@ -25,6 +25,7 @@ from .core.layout import *  # noqa: F403
 from .core.layout import slice_
 from .core.limits import *  # noqa: F403
 from .core.tuples import *  # noqa: F403
+from .core.tuples import format as format  # noqa: A004  (cutepy.format; not in __all__)
 from .core.tuples import max as max  # noqa: A004  (cutepy.max; not in __all__)
 from .core.tuples import min as min  # noqa: A004
 
@@ -54,6 +55,7 @@ from .notation import *  # noqa: F403
 # kernel design: tensors (the algebra takes them too), atoms, tiled MMA and copy
 from .kernels import atoms as _atoms
 from .kernels import gmma_desc as _gmma_desc
+from .kernels import lazy as lazy  # C++'s cute::lazy: cutepy.lazy.transform (not in __all__)
 from .kernels import pointer as _pointer
 from .kernels import simulate as _simulate
 from .kernels import tensor as _tensor
@@ -156,7 +158,7 @@ __all__ = [
     *_LAZY,
 ]
 
-#: C++'s ``slice(crd, x)``, ``max``/``min`` of an IntTuple: reachable as ``cutepy.slice``,
-#: ``cutepy.max``, ``cutepy.min``, but not in ``__all__``, so ``from cutepy import *`` keeps
-#: Python's builtins.
+#: C++'s ``slice(crd, x)``, ``max``/``min`` of an IntTuple (and ``format``, which prints one
+#: C++'s way): reachable as ``cutepy.slice``, ``cutepy.max``, ``cutepy.min``, ``cutepy.format``,
+#: but not in ``__all__``, so ``from cutepy import *`` keeps Python's builtins.
 slice = slice_  # noqa: A001

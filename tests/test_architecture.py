@@ -110,8 +110,11 @@ def _imports(mod: str, path: Path) -> list[tuple[str, int, bool, str]]:
 GRAPH = {m: _imports(m, p) for m, p in MODULES.items()}
 
 #: our modules that import a heavy dependency at their top: loading one lazily is loading it
+#: importing it loads numpy where numpy is installed (its numpy_or_stub(), called at import by the
+#: modules that use numpy and run without it: cutepy.engine, cutepy.xla)
+OPTIONAL = "cutepy.core.optional"
 HEAVY = {m for m, imps in GRAPH.items()
-         if any(not nested and t.split(".")[0] in LAZY_OK for t, _, nested, _ in imps)}
+         if any(not nested and (t.split(".")[0] in LAZY_OK or t == OPTIONAL) for t, _, nested, _ in imps)}
 while True:  # and the modules that load one of those as they are imported (cutepy.xla's package)
     more = {m for m, imps in GRAPH.items() if m not in HEAVY
             and any(not nested and t in HEAVY for t, _, nested, _ in imps)}

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core import inttuple as it
-from ..core.dynamic import DynamicInt
+from ..core.dynamic import DynamicInt, static_eq
 from ..core.errors import AdmissibilityError, CutepyError, LayoutError
 from ..core.layout import (
     MAX_LEAF,
@@ -358,11 +358,13 @@ class ComposedLayout:
         """
         if not isinstance(self.inner, Layout):
             raise CutepyError("slicing a doubly composed layout is not supported")
-        if isinstance(self.offset, SmemPtrFlag):  # C++ keeps the flag and never folds the swizzle
+        if isinstance(self.offset, SmemPtrFlag):  # C++ never folds the swizzle of a flagged layout
             sub, off = slice_and_offset(crd, self.inner)
             if not _has_none(crd):
                 return sub, self(crd)
-            return ComposedLayout(self.outer, self.offset if off == 0 else off, sub), 0
+            # C++ 4.7 keeps the flag for a static 0 offset only; any other offset (a run-time 0
+            # too) takes the flag's place: Sw o off o sub, the swizzle then on element offsets
+            return ComposedLayout(self.outer, self.offset if static_eq(off, 0) else off, sub), 0
         if isinstance(self.outer, Swizzle):  # C++ folds the swizzle into strides where it can
             return slice_and_offset_swizzled(crd, self)
         sub, off = slice_and_offset(crd, self.inner)

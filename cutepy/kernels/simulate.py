@@ -38,7 +38,7 @@ from ..core.layout import Layout
 from ..core.layout import size as _size
 from .atoms.copy import CopyAtom, copy_atom
 from .atoms.mma import NUMPY_TYPES
-from .tensor import MAX_VALUES, Tensor, compact_layout, flat_coord
+from .tensor import MAX_VALUES, Tensor, TransformIter, compact_layout, flat_coord
 from .tiled.copy import TiledCopy
 from .tiled.mma import TiledMMA
 
@@ -188,9 +188,22 @@ def _copy_atom_threads(tc: Any) -> tuple[CopyAtom, int, list[int]]:
     raise CutepyError(f"copy takes a TiledCopy or a copy atom first, not {tc!r}")
 
 
+def _computed(x: Any) -> Any:
+    """A predicate that computes its values (a :func:`~cutepy.lazy_transform` view, C++'s
+    ``lazy::transform`` in tiled_copy_if) as booleans over an array, element for element."""
+    import numpy as np  # optional heavy dependency, loaded lazily
+
+    if isinstance(x, (list, tuple)):
+        return [_computed(t) for t in x]
+    if isinstance(x, Tensor) and isinstance(x.engine, TransformIter):
+        return Tensor(np.asarray(x.values(), dtype=bool), compact_layout(x.shape))
+    return x
+
+
 def _run_copy(tc: Any, pred: Any, src: Any, dst: Any) -> None:
     import numpy as np  # optional heavy dependency, loaded lazily
 
+    pred = _computed(pred)
     atom, at, threads = _copy_atom_threads(tc)
     single = isinstance(tc, CopyAtom)
     if single and at == 1 and isinstance(src, Tensor):
@@ -198,7 +211,8 @@ def _run_copy(tc: Any, pred: Any, src: Any, dst: Any) -> None:
     elif single:
         raise CutepyError(f"{atom.name} moves data between {at} threads; pass one tensor per thread "
                           "(lists) or copy with a TiledCopy")
-    sl = tc.get_slice if not single else None
+    # every thread's values, not a kernel's view of one: static indices (the same values, fast)
+    sl = (lambda t: tc.get_slice(t, static=True)) if not single else None
     S = _parts(src, threads, "src", lambda t, L: sl(t).partition_S(L))
     D = _parts(dst, threads, "dst", lambda t, L: sl(t).partition_D(L))
     P = None if pred is None else _parts(pred, threads, "pred", lambda t, L: sl(t).partition_S(L))
@@ -291,7 +305,8 @@ def copy_if(tiled_copy: Any, pred: Any, src: Any, dst: Any) -> None:
     one predicate per value or per atom call). Values whose predicate is false are neither
     read (they may lie outside the source) nor written.
 
-    Pre:  as :func:`copy`; ``pred`` holds booleans (a tensor over an array, or a list).
+    Pre:  as :func:`copy`; ``pred`` holds booleans (a tensor over an array or a
+          :func:`~cutepy.lazy_transform` view, or a list of them).
     Post: as :func:`copy` for the values whose predicate is true; the others are untouched.
 
     >>> import numpy as np
@@ -350,9 +365,9 @@ def gemm(tiled_mma: TiledMMA, A: Any, B: Any, C: Any) -> None:
     mma, atom = tiled_mma, tiled_mma.atom
     threads = mma.thread_ids()
     vmnk = {t: flat_coord(mma.thr_layout_vmnk, t) for t in threads}
-    PA = _parts(A, threads, "A", lambda t, L: mma.get_slice(t).partition_A(L))
-    PB = _parts(B, threads, "B", lambda t, L: mma.get_slice(t).partition_B(L))
-    PC = _parts(C, threads, "C", lambda t, L: mma.get_slice(t).partition_C(L))
+    PA = _parts(A, threads, "A", lambda t, L: mma.get_slice(t, static=True).partition_A(L))
+    PB = _parts(B, threads, "B", lambda t, L: mma.get_slice(t, static=True).partition_B(L))
+    PC = _parts(C, threads, "C", lambda t, L: mma.get_slice(t, static=True).partition_C(L))
     Ma, Na, Ka = atom.shape_mnk
     nthr = _size(atom.thr_id)
     tvs = {}
@@ -476,9 +491,9 @@ def _val(x: Any) -> str:
 def _owners(tiled: Any, shape: Any) -> dict[int, list[tuple[int, int]]]:
     index = _index_tensor(shape)
     if isinstance(tiled, TiledMMA):
-        parts = [(t, tiled.get_slice(t).partition_C(index)) for t in tiled.thread_ids()]
+        parts = [(t, tiled.get_slice(t, static=True).partition_C(index)) for t in tiled.thread_ids()]
     elif isinstance(tiled, TiledCopy):
-        parts = [(t, tiled.get_slice(t).partition_D(index)) for t in range(tiled.size)]
+        parts = [(t, tiled.get_slice(t, static=True).partition_D(index)) for t in range(tiled.size)]
     else:
         raise CutepyError(f"check_tile takes the TiledMMA or TiledCopy that made the tile, not {tiled!r}")
     out: dict[int, list[tuple[int, int]]] = {}

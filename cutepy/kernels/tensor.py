@@ -33,6 +33,7 @@ from ..algebra.divides import flat_divide, logical_divide, tiled_divide, zipped_
 from ..algebra.swizzle import ComposedLayout, pointer_flag
 from ..core import inttuple as it
 from ..core.basis import ArithTuple
+from ..core.dynamic import DynamicInt, dynamic
 from ..core.errors import CutepyError
 from ..core.layout import (
     Layout,
@@ -63,6 +64,37 @@ def _on_layout(op: Any) -> Any:
     method.__name__ = method.__qualname__ = f"_{op.__name__}"
     method.__doc__ = f"``{op.__name__}`` of the tensor's layout (as C++)."
     return method
+
+
+class TransformIter(Iterator):
+    """C++'s ``transform_iter``: the values of another engine seen through a function, computed
+    when one is read (the engine of :func:`lazy_transform`'s views). ``base`` is the engine it
+    reads: ``None`` (a coordinate tensor's), an array, a pointer or another ``TransformIter``."""
+
+    __slots__ = ("fn", "base")
+
+    def __init__(self, fn: Any, base: Any):
+        self.fn, self.base = fn, base
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, TransformIter) and self.fn is other.fn
+                and _same_engine(self.base, other.base))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"TransformIter({getattr(self.fn, '__name__', self.fn)!r}, {self.base!r})"
+
+
+def _same_engine(a: Any, b: Any) -> bool:
+    """Whether two engines hold the same values (arrays element by element, iterators as values)."""
+    if a is b:
+        return True
+    if a is None or b is None:
+        return False
+    if isinstance(a, Iterator) or isinstance(b, Iterator):
+        return a == b
+    return len(a) == len(b) and bool(all(a == b))
 
 
 class Tensor:
@@ -101,6 +133,8 @@ class Tensor:
         """The engine's dtype (numpy), or ``"coord"`` for a coordinate tensor."""
         if self.engine is None:
             return "coord"
+        if isinstance(self.engine, TransformIter):
+            return "transform"
         if isinstance(self.engine, Pointer):
             return self.engine.dtype
         return getattr(self.engine, "dtype", type(self.engine[0]) if len(self.engine) else None)
@@ -128,6 +162,8 @@ class Tensor:
         the offset against the engine (else ``CutepyError``, nothing written)."""
         if self.engine is None:
             raise CutepyError(f"the coordinate tensor {self} holds no data and cannot be written")
+        if isinstance(self.engine, TransformIter):
+            raise CutepyError(f"the transform view {self} computes its values and cannot be written")
         if _has_none(key):
             raise CutepyError(f"T[{key!r}] = v writes one element; a None slice cannot be assigned")
         self.engine[self._checked_offset(key)] = value
@@ -142,7 +178,13 @@ class Tensor:
             return self.slice(crd)
         if self.engine is None:
             return self._value(self.offset + self.layout(crd))
+        if isinstance(self.engine, TransformIter):  # fn of the value the viewed tensor holds there
+            return self.engine.fn(self._viewed()(crd))
         return self.engine[self._checked_offset(crd)]
+
+    def _viewed(self) -> Tensor:
+        """The tensor a transform view reads (its engine's ``base``, the same layout and offset)."""
+        return Tensor(self.engine.base, self.layout, self.offset)
 
     def _checked_offset(self, crd: Any) -> int:
         """The engine index of 1-D index or coordinate ``crd``: the coordinate must lie in the
@@ -174,10 +216,23 @@ class Tensor:
         return self.engine[off]
 
     def values(self) -> list:
-        """Every value in colexicographic index order (checked against :data:`MAX_VALUES`)."""
+        """Every value in colexicographic index order (checked against :data:`MAX_VALUES`).
+
+        Over an array, the elements; over a coordinate tensor, the coordinates. Over a pointer
+        (:func:`~cutepy.gmem_ptr`, :func:`~cutepy.smem_ptr`) the values are **byte addresses**,
+        ``address + layout(i) * bits / 8`` with a swizzled smem pointer's swizzle applied to the
+        bytes (what C++'s ``&tensor(i)`` is), not element offsets; over :func:`~cutepy.tmem_ptr`,
+        TMEM addresses (lane in the upper 16 bits, column in the lower).
+
+        >>> from cutepy.kernels.pointer import gmem_ptr
+        >>> make_tensor(gmem_ptr("half_t", 0x1000), Layout((2, 2), (2, 1))).values()
+        [4096, 4100, 4098, 4102]
+        """
         n = size(self.layout)
         if not isinstance(n, int) or n > MAX_VALUES:
             raise CutepyError(f"tensor of size {n} is too large to list (limit {MAX_VALUES})")
+        if isinstance(self.engine, TransformIter):
+            return [self.engine.fn(v) for v in self._viewed().values()]
         return [self._value(self.offset + self.layout(i)) for i in range(n)]
 
     def compose(self, *tilers: Any) -> Tensor:
@@ -214,19 +269,16 @@ class Tensor:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Tensor):
             return NotImplemented
-        same_engine = self.engine is other.engine or (
-            self.engine is not None
-            and other.engine is not None
-            and len(self.engine) == len(other.engine)
-            and all(self.engine == other.engine)
-        )
-        return same_engine and self.offset == other.offset and self.layout == other.layout
+        return _same_engine(self.engine, other.engine) and self.offset == other.offset \
+            and self.layout == other.layout
 
     __hash__ = None  # type: ignore[assignment]
 
     def __str__(self) -> str:
         if self.engine is None:
             return f"{_fmt_offset(self.offset)} o {self.layout}"
+        if isinstance(self.engine, TransformIter):  # C++ prints trans_ before the viewed iterator
+            return "trans_" + str(self._viewed())
         if isinstance(self.engine, Iterator):  # as C++: the iterator advanced to the tensor's start
             return f"{self.engine + self.offset} o {self.layout}"
         dtype = getattr(self.engine, "dtype", type(self.engine).__name__)
@@ -240,6 +292,8 @@ class Tensor:
         return it.format_value(self, spec, self._cxx_text)
 
     def _cxx_text(self) -> str:
+        if isinstance(self.engine, TransformIter):
+            return "trans_" + self._viewed()._cxx_text()
         if self.engine is None:
             return f"{_fmt_offset(self.offset, True)} o {format(self.layout, 'cxx')}"
         text = str(self)
@@ -386,6 +440,34 @@ def make_identity_tensor(shape: Any) -> Tensor:
     return Tensor(None, L, _zero_coord(shape) if isinstance(shape, tuple) else 0)
 
 
+def lazy_transform(t: Tensor, fn: Any) -> Tensor:
+    """C++'s ``cute::lazy::transform(t, fn)`` (also ``cutepy.lazy.transform``): the view of ``t``
+    whose value at each coordinate is ``fn`` of ``t``'s value there, computed when it is read.
+
+    The view keeps ``t``'s layout and offset, so every partition of it (``local_tile``,
+    ``local_partition``, ``partition_S``, slices, divides) is the same partition of ``t`` seen
+    through ``fn``: CUTLASS's tiled_copy_if builds its predicate tensor this way from an
+    identity tensor. It prints as C++ does, ``trans_`` before the viewed iterator; it cannot be
+    written.
+
+    Pre:  ``t`` is a tensor and ``fn`` a function of one value (else ``CutepyError``).
+    Post: ``result(c) == fn(t(c))`` for every coordinate ``c``; ``result.layout == t.layout``;
+          ``partition(result)(c) == fn(partition(t)(c))`` for every partition.
+
+    >>> from cutepy import elem_less
+    >>> P = lazy_transform(make_identity_tensor((3, 5)), lambda c: elem_less(c, (2, 4)))
+    >>> P, P(1, 3), P(2, 0)
+    (trans_ArithTuple(0,0) o (3,5):(1@0,1@1), True, False)
+    >>> local_tile(P, (2, 2), (1, 1))
+    trans_ArithTuple(2,2) o (2,2):(1@0,1@1)
+    """
+    if not isinstance(t, Tensor):
+        raise CutepyError(f"lazy_transform views a tensor, not {t!r}")
+    if not callable(fn):
+        raise CutepyError(f"lazy_transform needs a function of one value, not {fn!r}")
+    return Tensor(TransformIter(fn, t.engine), t.layout, t.offset)
+
+
 def tensor(t: Tensor, *modes: int) -> Tensor:
     """C++ ``tensor<I...>(t)``: mode ``I`` (of mode ``J`` ...) of a tensor, as a tensor.
 
@@ -462,6 +544,30 @@ def flat_coord(layout: Layout, index: int) -> tuple:
         crd = [0 if di == 0 else (index // di) % si for si, di in zip(fs, fd)]
         out.append(it.crd2idx(tuple(crd), fs) if len(fs) > 1 else crd[0])
     return tuple(out)
+
+
+def thread_index(thr_idx: Any, static: bool = False, what: str = "thread index") -> int:
+    """The thread index a partition reads: run-time by default, as in every kernel.
+
+    A kernel's ``threadIdx.x`` (and C++'s literal ``get_slice(5)``, an ``int``) is known only at
+    run time; C++'s partitions of a run-time index can differ in form from those of a static
+    ``Int<5>`` (a swizzle that folds into strides only when the offset is known, modes that merge
+    only when strides are static), so a plain ``int`` is read as the kernel reads it: a
+    :func:`~cutepy.dynamic` integer. ``static=True`` gives C++'s ``Int<N>`` (the CuTe DSL's
+    Python-int constant) instead.
+
+    Pre:  ``thr_idx`` is a non-negative ``int`` (a :func:`~cutepy.dynamic` one too; else
+          ``CutepyError`` naming ``what``).
+    Post: ``result == thr_idx``; a :class:`~cutepy.DynamicInt` unless ``static``, then a plain int.
+
+    >>> type(thread_index(5)).__name__, type(thread_index(5, static=True)).__name__
+    ('DynamicInt', 'int')
+    """
+    if not isinstance(thr_idx, int) or type(thr_idx) is bool or thr_idx < 0:
+        raise CutepyError(f"{what} {thr_idx!r} must be a non-negative int")
+    if static:
+        return int(thr_idx)
+    return thr_idx if type(thr_idx) is DynamicInt else dynamic(thr_idx)
 
 
 # -- partitions ---------------------------------------------------------------------------
@@ -552,13 +658,16 @@ def local_tile(tensor: Any, tiler: Any, coord: Any, proj: Any = None) -> Any:
     return inner_partition(tensor, tiler, coord)
 
 
-def local_partition(tensor: Any, thr_layout: Layout, thr_idx: int, proj: Any = None) -> Any:
+def local_partition(tensor: Any, thr_layout: Layout, thr_idx: int, proj: Any = None, *,
+                    static: bool = False) -> Any:
     """C++ ``local_partition``: the elements thread ``thr_idx`` of ``thr_layout`` owns in every tile.
 
     As in C++, the thread index is read through the thread layout's strides, so an index past
     its size wraps (``local_partition(t, Layout(16), 37)`` is thread 5's part). ``proj``
     (C++'s ``Step<...>``, e.g. ``(1, None)``) keeps the thread layout's modes where it is not
-    ``None``: ``local_partition(tensor, dice(proj, thr_layout), thr_idx)``.
+    ``None``: ``local_partition(tensor, dice(proj, thr_layout), thr_idx)``. The thread index is
+    run-time, as a kernel's ``threadIdx.x`` (:func:`thread_index`); ``static=True`` reads it as
+    C++'s ``Int<N>``.
 
     Pre:  ``thr_idx >= 0`` (else ``CutepyError``); ``shape(thr_layout)`` divides ``tensor``'s shape.
     Post: ``result == outer_partition(tensor, product_each(shape(thr_layout)),
@@ -575,8 +684,7 @@ def local_partition(tensor: Any, thr_layout: Layout, thr_idx: int, proj: Any = N
         if not isinstance(thr_layout.shape, tuple) or len(proj) != len(thr_layout.shape):
             raise CutepyError(f"the projection {proj!r} must have one entry per mode of {thr_layout}")
         thr_layout = dice(proj, thr_layout)  # stays a tuple: its modes tile the tensor's by mode
-    if not isinstance(thr_idx, int) or type(thr_idx) is bool or thr_idx < 0:  # a run-time int too
-        raise CutepyError(f"thread index {thr_idx!r} must be a non-negative int")
+    thr_idx = thread_index(thr_idx, static)
     if isinstance(thr_layout.shape, tuple):
         return outer_partition(
             tensor, it.product_each_tuple(thr_layout.shape), flat_coord(thr_layout, thr_idx)
@@ -590,7 +698,9 @@ __all__ = [
     "make_tensor_like",
     "tensor",
     "Tensor",
+    "thread_index",
     "inner_partition",
+    "lazy_transform",
     "local_partition",
     "local_tile",
     "make_identity_tensor",

@@ -106,9 +106,27 @@ def _idx_text(index: tuple[int, ...] | None) -> str:
     return "(" + ",".join(map(str, index)) + ")"
 
 
-def _logical_panel(arr: Any, max_rows: int | None, max_cols: int | None) -> GridPanel:
-    import numpy as np  # lazy: `import cutepy.viz` and layout pictures need no numpy
+def _numpy() -> Any:
+    """numpy, or None where it is not installed (Pyodide): the pictures then evaluate the cells
+    shown one by one (the numpy-free path; at most ``max_rows x max_cols`` of them)."""
+    try:
+        import numpy  # lazy: `import cutepy.viz` and layout pictures need no numpy
+    except ImportError:
+        return None
+    return numpy
 
+
+def _unravel(i: int, dims: tuple[int, ...]) -> tuple[int, ...]:
+    """numpy's ``unravel_index`` (C order) of one index."""
+    out = []
+    for d in reversed(dims):
+        i, c = divmod(i, d)
+        out.append(c)
+    return tuple(reversed(out))
+
+
+def _logical_panel(arr: Any, max_rows: int | None, max_cols: int | None) -> GridPanel:
+    np = _numpy()
     dims = arr.bounds
     padded = padded_dims(arr)
     rank = len(padded)
@@ -125,30 +143,38 @@ def _logical_panel(arr: Any, max_rows: int | None, max_cols: int | None) -> Grid
         lead = padded[:-1]
 
         def names(i: int) -> str:
-            return _idx_text(tuple(int(x) for x in np.unravel_index(i, lead)))
+            return _idx_text(_unravel(i, lead))
 
     rows = make_axis(row_shape, max_rows, label=names, coords=False)
     cols = make_axis(col_shape, max_cols)
-    # int64 even where an axis shows nothing (a dim of 0: an empty list would mesh as float64)
-    r, c = np.meshgrid(np.asarray(rows.shown, dtype=np.int64), np.asarray(cols.shown, dtype=np.int64),
-                       indexing="ij")
     if rank == 0:
-        coords: list[np.ndarray] = []
-        offs = np.zeros(r.shape, dtype=np.int64)
-        pad = np.zeros(r.shape, dtype=bool)
+        offs = [[0 for _ in cols.shown] for _ in rows.shown]
+        pad = [[False for _ in cols.shown] for _ in rows.shown]
+    elif np is None:  # the numpy-free path: each shown cell's offset by XLA's formula
+        big = replace(arr, dims=padded, dynamic=None)
+        offs, pad = [], []
+        for r in rows.shown:
+            lead_crd = _unravel(r, padded[:-1]) if rank > 1 else ()
+            crds = [(*lead_crd, c) for c in cols.shown]
+            offs.append([_xla().linear_index(big, crd) for crd in crds])
+            pad.append([any(x >= d for x, d in zip(crd, dims)) for crd in crds])
     else:
+        # int64 even where an axis shows nothing (a dim of 0: an empty list would mesh as float64)
+        r, c = np.meshgrid(np.asarray(rows.shown, dtype=np.int64), np.asarray(cols.shown, dtype=np.int64),
+                           indexing="ij")
         lead_coords = np.unravel_index(r, padded[:-1]) if rank > 1 else ()
         coords = [*lead_coords, c]
-        offs = _offsets(arr, padded, coords)
-        pad = np.zeros(r.shape, dtype=bool)
+        offs_a = _offsets(arr, padded, coords)
+        pad_a = np.zeros(r.shape, dtype=bool)
         for k, d in enumerate(dims):
-            pad |= coords[k] >= d
+            pad_a |= coords[k] >= d
+        offs, pad = offs_a.tolist(), pad_a.tolist()
     block = _tile_block(arr)
-    tiles = offs // block if block else np.zeros_like(offs)
-    labels = [[str(v) for v in row] for row in offs.tolist()]
+    tiles = [[v // block if block else 0 for v in row] for row in offs]
+    labels = [[str(v) for v in row] for row in offs]
     fills = [[PAD_COLOR if p else tile_color(t) for p, t in zip(pr, tr)]
-             for pr, tr in zip(pad.tolist(), tiles.tolist())]
-    gray = [["#8a8a8a" if p else "#111111" for p in pr] for pr in pad.tolist()]
+             for pr, tr in zip(pad, tiles)]
+    gray = [["#8a8a8a" if p else "#111111" for p in pr] for pr in pad]
     caption = ["cell = offset in the buffer; grey = padding"]
     if rank > 2:
         caption.append(f"rows: dims 0..{rank - 2} (row-major), columns: dim {rank - 1}")
@@ -159,9 +185,7 @@ def _logical_panel(arr: Any, max_rows: int | None, max_cols: int | None) -> Grid
 
 
 def _memory_panel(arr: Any, width: int | None, max_slots: int) -> GridPanel:
-
-    import numpy as np  # lazy: `import cutepy.viz` and layout pictures need no numpy
-
+    np = _numpy()
     total = _xla().buffer_elements(arr)
     block = _tile_block(arr)
     if width is None:
@@ -169,9 +193,8 @@ def _memory_panel(arr: Any, width: int | None, max_slots: int) -> GridPanel:
     nrows = max(1, -(-total // width))
     rows = make_axis(nrows, max(2, max_slots // width), label=lambda i: str(i * width), coords=False)
     cols = make_axis(width, None)
-    slots = (np.asarray(rows.shown, dtype=np.int64)[:, None] * width
-             + np.asarray(cols.shown, dtype=np.int64)[None, :])
-    if total <= _BIG and arr.rank > 0:
+    slots = [[r * width + c for c in cols.shown] for r in rows.shown]
+    if np is not None and total <= _BIG and arr.rank > 0:
         owner = np.full(total, -1, dtype=np.int64)
         lin = _xla().linear_indices(arr).ravel()
         owner[lin] = np.arange(lin.size, dtype=np.int64)
@@ -185,7 +208,7 @@ def _memory_panel(arr: Any, width: int | None, max_slots: int) -> GridPanel:
             return _xla().element_at(arr, s)
 
     labels, fills, colors = [], [], []
-    for row in slots.tolist():
+    for row in slots:
         lab, fil, col = [], [], []
         for s in row:
             if s >= total:

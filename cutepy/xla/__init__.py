@@ -19,7 +19,15 @@
 from __future__ import annotations
 
 from .buffers import pack, storage_bits, unpack
-from .compile import XlaCompiledLayout, check_compile, compile_details, offsets_at, program, to_cute
+from .compile import (
+    PLAIN_CHECK,
+    XlaCompiledLayout,
+    check_compile,
+    compile_details,
+    offsets_at,
+    program,
+    to_cute,
+)
 from .decompile import from_cute
 from .parser import MAX_NESTING, as_array_shape, parse_shape
 from .report import report
@@ -50,6 +58,7 @@ __all__ = [
     "COMBINE_DIM",
     "ELEMENT_TYPES",
     "MAX_NESTING",
+    "PLAIN_CHECK",
     "UNBOUNDED_DIM",
     "ArrayShape",
     "BufferShape",

@@ -205,7 +205,7 @@ def check_vectorization(tc: TiledCopy, src: Any, dst: Any) -> CheckResult:
     g = make_identity_tensor(shape)
     width = None
     for t in range(tc.size):
-        coords = tc.get_slice(t).partition_S(g)
+        coords = tc.get_slice(t, static=True).partition_S(g)
         n = min(nval, size(coords.layout[0]) if isinstance(coords.shape, tuple) else size(coords.layout))
         vals = [coords(i) for i in range(n)]
         for what, L in (("source", src), ("destination", dst)):

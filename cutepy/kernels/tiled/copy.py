@@ -29,7 +29,7 @@ from ...core.inttuple import flatten_tuple as flatten
 from ...core.inttuple import product_each_tuple as product_each
 from ...core.layout import Layout, make_layout, prepend, size, slice_and_offset
 from ..atoms.copy import CopyAtom
-from ..tensor import Tensor
+from ..tensor import Tensor, thread_index
 from .mma import MAX_THREADS, TiledMMA
 from .zip import rank_of, repeat_wild, zip_layout
 
@@ -117,6 +117,14 @@ class TiledCopy(StaticCxxFormat):
         L = self.tile2thrfrg(self._ref_tile(), self._ref2trg(self.copy_atom.layout_dst_tv))
         return slice_and_offset((None, None, 0), L)[0]
 
+    def get_layoutS_TV(self) -> Layout:  # noqa: N802  (C++'s name)
+        """C++'s ``get_layoutS_TV()``: :attr:`layout_src_tv_tiled` (the DSL's name) under C++'s."""
+        return self.layout_src_tv_tiled
+
+    def get_layoutD_TV(self) -> Layout:  # noqa: N802  (C++'s name)
+        """C++'s ``get_layoutD_TV()``: :attr:`layout_dst_tv_tiled` under C++'s name."""
+        return self.layout_dst_tv_tiled
+
     def retile(self, tensor: Any) -> Any:
         """C++ ``retile``: a thread's fragment ``(V, Rest...)`` regrouped as ``(AtomV, RestV, Rest...)``."""
         L = tensor.layout if isinstance(tensor, Tensor) else tensor
@@ -143,8 +151,11 @@ class TiledCopy(StaticCxxFormat):
             return Tensor(tensor.engine, out[0], tensor.offset + out[1])
         return out[0]
 
-    def get_slice(self, thr_idx: int) -> ThrCopy:
-        if not isinstance(thr_idx, int) or type(thr_idx) is bool or not 0 <= thr_idx < self.size:
+    def get_slice(self, thr_idx: int, *, static: bool = False) -> ThrCopy:
+        """The partitioner of thread ``thr_idx`` (C++ ``get_slice``): run-time, as a kernel's
+        ``threadIdx.x``; ``static=True`` for C++'s ``Int<N>`` (as :meth:`TiledMMA.get_slice`)."""
+        thr_idx = thread_index(thr_idx, static, "thread")
+        if not thr_idx < self.size:
             raise CutepyError(f"thread {thr_idx!r} is outside this TiledCopy's {self.size} threads")
         return ThrCopy(self, thr_idx)
 
@@ -214,7 +225,21 @@ def _layout_of(x: Any) -> Any:
 
 
 def make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Any, origin: Any = None) -> TiledCopy:
-    """C++ ``make_tiled_copy_impl``, with its static checks as errors."""
+    """C++ ``make_tiled_copy_impl(atom, layout_tv, tiler)``: the TiledCopy of a (thread, value) ->
+    tile-index layout over a tiler, as C++ builds every TiledCopy (``make_tiled_copy``,
+    ``make_tiled_copy_A`` ... end here); ``TiledCopy(atom, layout_tv, tiler)`` without the checks.
+
+    Pre:  ``atom`` is a copy atom; the threads of ``layout_tv`` are a multiple of the atom's and at
+          most :data:`~cutepy.kernels.tiled.copy.MAX_THREADS`, its values a multiple of the atom's
+          (C++'s static asserts; else ``CutepyError``). ``origin`` (how it was made, for
+          :mod:`cutepy.emit`) is not part of the value.
+    Post: ``result.layout_tv_tiled == layout_tv`` and ``result.tiler_mn == tiler``.
+
+    >>> from cutepy.kernels.atoms import copy_atom
+    >>> tc = make_tiled_copy_impl(copy_atom("UniversalCopy<uint32_t>", 32), Layout((4, 2), (2, 1)), (2, 4))
+    >>> tc.size, tc.get_layoutS_TV()
+    (4, (4,(1,2)):(2,(0,1)))
+    """
     if not isinstance(atom, CopyAtom):
         raise CutepyError(f"a TiledCopy is built from a copy atom (cutepy.copy_atom), not {atom!r}")
     at, av = size(atom.layout_ref_tv[0]), size(atom.layout_ref_tv[1])

@@ -30,7 +30,7 @@ from ...core.layout import Layout, append, make_layout, size, slice_and_offset
 from ..atoms.mma import NUMPY_TYPES, MMAAtom
 from ..gmma_desc import make_gmma_desc_tensor, operand_majors
 from ..pointer import Pointer
-from ..tensor import Tensor, compact_layout, flat_coord
+from ..tensor import Tensor, compact_layout, flat_coord, thread_index
 from ..tmem import make_tmem_frg
 from .zip import rank_of, repeat_wild
 
@@ -145,6 +145,18 @@ class TiledMMA(StaticCxxFormat):
         L = composition(self.thrfrg_B(Layout((N, K))), (btile, None))
         return composition(L, (self._thridx_2_thrid(), None))
 
+    def get_layoutA_TV(self) -> Layout:  # noqa: N802  (C++'s name)
+        """C++'s ``get_layoutA_TV()``: :attr:`tv_layout_A_tiled` (the DSL's name) under C++'s."""
+        return self.tv_layout_A_tiled
+
+    def get_layoutB_TV(self) -> Layout:  # noqa: N802  (C++'s name)
+        """C++'s ``get_layoutB_TV()``: :attr:`tv_layout_B_tiled` under C++'s name."""
+        return self.tv_layout_B_tiled
+
+    def get_layoutC_TV(self) -> Layout:  # noqa: N802  (C++'s name)
+        """C++'s ``get_layoutC_TV()``: :attr:`tv_layout_C_tiled` under C++'s name."""
+        return self.tv_layout_C_tiled
+
     def _size(self) -> int:
         """C++ ``size(tiled_mma)``: the number of threads."""
         return self.size
@@ -176,11 +188,16 @@ class TiledMMA(StaticCxxFormat):
         (``0 .. size-1`` except for atoms whose threads are not consecutive, e.g. SM70's quad pairs)."""
         return sorted({int(x) for x in self.thr_layout_vmnk.offsets()})
 
-    def get_slice(self, thr_idx: int) -> ThrMMA:
+    def get_slice(self, thr_idx: int, *, static: bool = False) -> ThrMMA:
         """The partitioner of thread ``thr_idx`` (C++ ``get_slice``); an index between the
-        :meth:`thread_ids` (an SM70 lane outside the quad pair) aliases one, as in C++."""
+        :meth:`thread_ids` (an SM70 lane outside the quad pair) aliases one, as in C++.
+
+        The index is run-time, as a kernel's ``threadIdx.x`` (and C++'s ``get_slice(37)``), so
+        the partitions are the ones the kernel computes; ``static=True`` gives those of C++'s
+        ``get_slice(Int<37>{})`` (:func:`~cutepy.kernels.tensor.thread_index`)."""
         top = self.thread_ids()[-1]
-        if not isinstance(thr_idx, int) or type(thr_idx) is bool or not 0 <= thr_idx <= top:
+        thr_idx = thread_index(thr_idx, static, "thread")
+        if not thr_idx <= top:
             raise CutepyError(f"thread {thr_idx!r} is outside this TiledMMA's thread indices 0..{top}")
         return ThrMMA(self, flat_coord(self.thr_layout_vmnk, thr_idx))
 
