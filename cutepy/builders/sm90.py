@@ -46,7 +46,7 @@ from .selectors import (
     stage_bytes,
 )
 
-__all__ = ["CollectiveMma", "DispatchPolicy", "CopyOp", "collective_builder", "restage"]
+__all__ = ["CollectiveMma", "DispatchPolicy", "CopyOp", "collective_builder", "recluster", "restage"]
 
 TMA_ALIGNMENT_BYTES = 16
 CP_ASYNC_MIN_ALIGNMENT_BYTES = 4
@@ -555,6 +555,35 @@ def _restaged(smem: ComposedLayout, stages: int) -> ComposedLayout:
     sw, off, inner = composed_parts(smem)
     shape, stride = inner.shape, inner.stride
     return ComposedLayout(sw, off, Layout(shape[:2] + ((1, stages),), stride[:2] + ((0, stride[2][1]),)))
+
+
+def recluster(c: CollectiveMma, cluster_shape: tuple) -> CollectiveMma:
+    """The collective ``c`` for another ``ClusterShape_MNK``: the cluster decides only the dispatch
+    policy's cluster and which TMA copies multicast (A along the cluster's N, B along its M).
+
+    Pre:  ``cluster_shape`` is three positive ints (else ``CutepyError``).
+    Post: equals ``collective_builder(...)`` with ``cluster_shape`` and the rest of ``c``'s arguments.
+    """
+    if not (
+        isinstance(cluster_shape, tuple)
+        and len(cluster_shape) == 3
+        and all(type(x) is int and x > 0 for x in cluster_shape)
+    ):
+        raise CutepyError(f"recluster: ClusterShape_MNK is three positive static ints, not {cluster_shape!r}")
+    copies = {}
+    if isinstance(c.gmem_tiled_copy_a, CopyOp):
+        copies = {
+            "gmem_tiled_copy_a": _cluster_tma(cluster_shape[1]),
+            "gmem_tiled_copy_b": _cluster_tma(cluster_shape[0]),
+        }
+    arguments = c.arguments[:10] + (cluster_shape,) + c.arguments[11:] if c.arguments else ()
+    return replace(
+        c,
+        cluster_shape=cluster_shape,
+        dispatch_policy=replace(c.dispatch_policy, cluster_shape=cluster_shape),
+        arguments=arguments,
+        **copies,
+    )
 
 
 def restage(c: CollectiveMma, stages: int) -> CollectiveMma:

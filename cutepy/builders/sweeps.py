@@ -48,7 +48,7 @@ from ..banks import analyze_copy
 from ..core.errors import CutepyError
 from ..kernels.pointer import element_bits
 from .selectors import SM90_SMEM_CAPACITY_BYTES, canonical_element
-from .sm90 import CollectiveMma, CopyOp, collective_builder, restage
+from .sm90 import CollectiveMma, CopyOp, collective_builder, recluster, restage
 
 __all__ = ["DesignTable", "sweep"]
 
@@ -295,24 +295,28 @@ def sweep(
     def build(tile: tuple, cluster: tuple, schedule: str, stages: Any) -> CollectiveMma:
         key = (tile, cluster, schedule)
         if key not in memo:
-            try:
-                memo[key] = collective_builder(
-                    "Sm90",
-                    "OpClassTensorOp",
-                    ea,
-                    layout_a,
-                    al_a,
-                    eb,
-                    layout_b,
-                    al_b,
-                    acc,
-                    tile,
-                    cluster,
-                    "auto",
-                    schedule,
-                )
-            except CutepyError as e:
-                memo[key] = e
+            first = (tile, schedule)  # the cluster changes only the copies' multicast: build once per tile
+            if first not in memo:
+                try:
+                    memo[first] = collective_builder(
+                        "Sm90",
+                        "OpClassTensorOp",
+                        ea,
+                        layout_a,
+                        al_a,
+                        eb,
+                        layout_b,
+                        al_b,
+                        acc,
+                        tile,
+                        cluster,
+                        "auto",
+                        schedule,
+                    )
+                except CutepyError as e:
+                    memo[first] = e
+            made = memo[first]
+            memo[key] = made if isinstance(made, CutepyError) else recluster(made, cluster)
         base = memo[key]
         if isinstance(base, CutepyError):
             if type(stages) is int:  # a fixed count can make a design legal that auto's count refused
