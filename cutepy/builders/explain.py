@@ -25,8 +25,8 @@ from typing import Any
 
 from ..core.errors import CutepyError
 from ..derivation.steps import Derivation
-from .epilogue import CollectiveEpilogue, epilogue_builder
-from .sm90 import CollectiveMma, collective_builder
+from .epilogue import epilogue_builder
+from .sm90 import collective_builder
 
 __all__ = ["explain_builder", "explain_epilogue_builder"]
 
@@ -34,12 +34,12 @@ __all__ = ["explain_builder", "explain_epilogue_builder"]
 class _Summary:
     """The derivation's result line: the builder and its dispatch policy."""
 
-    def __init__(self, c: CollectiveMma | CollectiveEpilogue):
+    def __init__(self, c: Any):
         self.collective = c
 
     def __str__(self) -> str:
         c = self.collective
-        if isinstance(c, CollectiveMma):
+        if hasattr(c, "builder"):  # a mainloop (SM90 or SM100)
             return f"{c.builder}: {c.dispatch_policy}"
         return f"{c.schedule}: {c.dispatch_policy}" if c.dispatch_policy is not None else c.schedule
 
@@ -65,7 +65,7 @@ def _derive(name: str, build: Any, args: tuple, kwargs: dict, layouts: tuple[str
     D.collective = c
     for what, chosen, why in c.choices:
         layout = None
-        if what == "smem atoms" and isinstance(c, CollectiveMma):
+        if what == "smem atoms" and hasattr(c, "smem_layout_atom_a"):
             layout = c.smem_layout_atom_a
         D.add(f"{what}: {chosen} ({why})", layout=layout)
     for member in layouts:

@@ -45,8 +45,12 @@ from .selectors import (
     ss_smem_selector,
     stage_bytes,
 )
+from .sm100 import collective_builder_sm100
+from .values import LAYOUT_TAGS, CopyOp
+from .values import cluster_tma as _cluster_tma
+from .values import struct_layout as _struct
 
-__all__ = ["CollectiveMma", "DispatchPolicy", "CopyOp", "collective_builder", "recluster", "restage"]
+__all__ = ["CollectiveMma", "DispatchPolicy", "collective_builder", "recluster", "restage"]
 
 TMA_ALIGNMENT_BYTES = 16
 CP_ASYNC_MIN_ALIGNMENT_BYTES = 4
@@ -75,7 +79,6 @@ _WS_BASES = {
     "KernelTmaWarpSpecializedCooperativeFP8FastAccum": "KernelTmaWarpSpecializedCooperative",
     "KernelTmaWarpSpecializedPingpongFP8FastAccum": "KernelTmaWarpSpecializedPingpong",
 }
-LAYOUT_TAGS = ("RowMajor", "ColumnMajor")
 
 
 def _inner(x: Any) -> Any:
@@ -122,25 +125,6 @@ class DispatchPolicy:
             args += [f"cutlass::gemm::{self.schedule}"] if self.schedule else []
             return f"cutlass::gemm::{self.name}<{', '.join(args + [str(x) for x in self.extra])}>"
         return format(str(self), spec)
-
-
-@dataclass(frozen=True)
-class CopyOp:
-    """A copy operation a collective takes as a bare type (``SM90_TMA_LOAD``,
-    ``SM90_TMA_LOAD_MULTICAST``, ``SM90_U32x4_STSM_N``...): the atom is made from it later (a TMA
-    atom from a gmem tensor at run time).
-
-    >>> format(CopyOp("SM90_TMA_LOAD_MULTICAST"), "cxx")
-    'cute::SM90_TMA_LOAD_MULTICAST'
-    """
-
-    name: str
-
-    def __str__(self) -> str:
-        return self.name
-
-    def __format__(self, spec: str) -> str:
-        return f"cute::{self.name}" if spec == "cxx" else format(self.name, spec)
 
 
 @dataclass(frozen=True)
@@ -248,10 +232,6 @@ def _ss_major(element_mma: str, mn_major: bool) -> str:
     return "MN" if mn_major and element_mma != "tfloat32_t" and _bytes(element_mma) != 1 else "K"
 
 
-def _cluster_tma(n: int) -> CopyOp:
-    return CopyOp("SM90_TMA_LOAD" if n == 1 else "SM90_TMA_LOAD_MULTICAST")
-
-
 def _swizzle_alignment(atom: ComposedLayout) -> int:
     """``cutlass::detail::alignment_for_swizzle``: ``1 << (B + M + |S|)`` bytes."""
     parts = composed_parts(atom)
@@ -259,15 +239,6 @@ def _swizzle_alignment(atom: ComposedLayout) -> int:
     if sw is None:
         return 1
     return 1 << (sw.bits + sw.base + abs(sw.shift))
-
-
-def _struct(fields: list[tuple[int, int]], align: int = 1) -> tuple[int, int]:
-    """(sizeof, alignof) of a struct of (size, align) fields, as C++ lays it out."""
-    offset = 0
-    for size, a in fields:
-        offset = round_up(offset, a) + size
-        align = max(align, a)
-    return round_up(offset, align), align
 
 
 def _array_aligned(element: str, count: int, alignment: int = 16) -> tuple[int, int]:
@@ -391,8 +362,40 @@ def collective_builder(
     ...
     cutepy.CutepyError: collective_builder: Should meet TMA alignment requirement (A and B rows must be ...
     """
+    if arch == "Sm100" and op_class == "OpClassTensorOp":  # CUTLASS's sm100_umma_builder.inl
+        made = collective_builder_sm100(
+            element_a,
+            layout_a,
+            alignment_a,
+            element_b,
+            layout_b,
+            alignment_b,
+            element_accumulator,
+            tile_shape,
+            cluster_shape,
+            stage_count,
+            schedule,
+        )
+        return replace(
+            made,
+            arguments=(
+                arch,
+                op_class,
+                canonical_element(element_a),
+                layout_a,
+                alignment_a,
+                canonical_element(element_b),
+                layout_b,
+                alignment_b,
+                canonical_element(element_accumulator),
+                tile_shape,
+                cluster_shape,
+                stage_count,
+                schedule,
+            ),
+        )
     if arch != "Sm90":
-        raise CutepyError(f"collective_builder: only arch 'Sm90' is modelled, not {arch!r}")
+        raise CutepyError(f"collective_builder: arch 'Sm90' and 'Sm100' are modelled, not {arch!r}")
     if op_class != "OpClassTensorOp":
         raise CutepyError(
             f"collective_builder: only op_class 'OpClassTensorOp' is modelled, not {op_class!r}"

@@ -27,6 +27,9 @@ from tests.paths import DATA
 HOST = Path(__file__).resolve().parent / "builder_host.hpp"
 HOST_EPILOGUE = Path(__file__).resolve().parent / "epilogue_host.hpp"
 FILE_EPILOGUE = DATA / "builders_sm90_epilogue_cxx47.txt"
+FILE_SM100 = DATA / "builders_sm100_mainloop_cxx47.txt"
+SEED_SM100 = 3203
+COUNT_SM100 = 240
 SEED_EPILOGUE = 3202
 COUNT_EPILOGUE = 240
 FILE_MAINLOOP = DATA / "builders_sm90_mainloop_cxx47.txt"
@@ -139,6 +142,14 @@ def _stage(s: Any) -> str:
 
 def _schedule(s: str) -> str:
     return f"cutlass::gemm::collective::{s}" if s == "KernelScheduleAuto" else f"cutlass::gemm::{s}"
+
+
+HEADER_SM100 = (
+    "# C++ CUTLASS 4.7: cutlass::gemm::collective::CollectiveBuilder<Sm100, OpClassTensorOp, ...>\n"
+    "# ::CollectiveOp (dense, static cluster) for {count} seeded configurations (seed {seed}), with the\n"
+    "# builder's AccumulatorPipelineStageCount and KernelSmemCarveout; compiled on the host with g++.\n"
+    "# Regenerate: CUTEPY_CXX_CUTLASS=/work/cutlass47/include python -m tests.builders.builder_cxx sm100"
+)
 
 
 def mainloop_case(c: dict[str, Any]) -> str:
@@ -283,14 +294,14 @@ def errors_of(text: str) -> list[str]:
 
 
 def run(
-    configs: list[dict[str, Any]], case: Any, keys: list | None = None, host: Path = HOST
+    configs: list[dict[str, Any]], case: Any, keys: list | None = None, host: Path = HOST, extra: str = ""
 ) -> list[tuple[dict, str]]:
     """Compile and run every configuration; (configuration, printed members or @error lines)."""
     from tests.cxx import cxx_harness
 
     headers = (HOST,) if host == HOST else (HOST, host)
     results = cxx_harness.run_cases(
-        [case(c) for c in configs], includes=(str(host),), preamble=_preamble(*headers), keys=keys
+        [case(c) for c in configs], includes=(str(host),), preamble=_preamble(*headers) + extra, keys=keys
     )
     out = []
     for c, r in zip(configs, results):
@@ -367,6 +378,101 @@ HEADER_EPILOGUE = (
 )
 
 
+#: the SM100 collective's printer: its members (TMA ops by the compiler's name) and the builder's own
+#: accumulator stages and kernel carveout
+PRINT_SM100 = r"""
+template <class CB> void cutepy_print_sm100() {
+  using namespace cute;
+  using C = typename CB::CollectiveOp;
+  std::printf("@dispatch_policy\n"); cutepy_type_name<typename C::DispatchPolicy>();
+  std::printf("\n@stages\n%d", int(C::DispatchPolicy::Stages));
+  std::printf("\n@tiled_mma\n"); print(typename C::TiledMma{});
+  std::printf("@smem_layout_atom_a\n"); print(typename C::SmemLayoutAtomA{});
+  std::printf("\n@smem_layout_atom_b\n"); print(typename C::SmemLayoutAtomB{});
+  std::printf("\n@smem_layout_a\n"); print(typename C::SmemLayoutA{});
+  std::printf("\n@smem_layout_b\n"); print(typename C::SmemLayoutB{});
+  std::printf("\n@gmem_tiled_copy_a\n"); cutepy_type_name<typename C::GmemTiledCopyA>();
+  std::printf("\n@gmem_tiled_copy_b\n"); cutepy_type_name<typename C::GmemTiledCopyB>();
+  std::printf("\n@smem_copy_atom_a\nvoid\n@smem_copy_atom_b\nvoid");
+  std::printf("\n@shared_storage_bytes\n%d", int(sizeof(typename C::SharedStorage)));
+  std::printf("\n@tma_transaction_bytes\n%d", int(C::TmaTransactionBytes));
+  std::printf("\n@accumulator_pipeline_stages\n%d", int(CB::AccumulatorPipelineStageCount));
+  std::printf("\n@kernel_smem_carveout\n%d\n", int(CB::KernelSmemCarveout));
+}
+"""
+
+SM100_TYPES = (
+    ("half_t", "half_t", "float"),
+    ("half_t", "half_t", "half_t"),
+    ("bfloat16_t", "bfloat16_t", "float"),
+    ("float", "float", "float"),
+    ("tfloat32_t", "tfloat32_t", "float"),
+    ("int8_t", "int8_t", "int32_t"),
+    ("float_e4m3_t", "float_e4m3_t", "float"),
+    ("float_e4m3_t", "float_e5m2_t", "half_t"),
+)
+SM100_SCHEDULES = (
+    "KernelScheduleAuto",
+    "KernelScheduleAuto",
+    "KernelTmaWarpSpecialized1SmSm100",
+    "KernelTmaWarpSpecialized2SmSm100",
+)
+
+
+def sm100_configs(seed: int = SEED_SM100, count: int = COUNT_SM100) -> list[dict[str, Any]]:
+    """``count`` seeded SM100 dense mainloop configurations: keyword arguments of ``collective_builder``."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        ea, eb, acc = rng.choice(SM100_TYPES)
+        schedule = rng.choice(SM100_SCHEDULES)
+        la, lb = rng.choice(("RowMajor", "ColumnMajor")), rng.choice(("RowMajor", "ColumnMajor"))
+        if _bits(ea) == 32 and rng.random() < 0.9:  # MN-major tf32 takes an atom cutepy does not model
+            la, lb = "RowMajor", "ColumnMajor"
+        al_a = 128 // _bits(ea) if rng.random() < 0.93 else 64 // _bits(ea)
+        al_b = 128 // _bits(eb)
+        two = schedule.endswith("2SmSm100") or (schedule == "KernelScheduleAuto" and rng.random() < 0.5)
+        m = rng.choice((128, 256, 256)) if two else rng.choice((64, 128, 128))
+        if rng.random() < 0.05:
+            m = rng.choice((64, 192))
+        n = rng.choice((16, 32, 64, 96, 128, 128, 192, 256, 256, 24, 40))
+        k = rng.choice((1, 2, 4, 4)) * (256 // min(16, max(8, _bits(ea))) if _bits(ea) <= 16 else 8) * 2
+        cluster = rng.choice(((2, 1, 1), (2, 2, 1), (4, 1, 1), (4, 2, 1))) if two else rng.choice(CLUSTERS)
+        r = rng.random()
+        stages: Any = (
+            "auto"
+            if r < 0.6
+            else ("auto", rng.choice((0, 16384, 65536)))
+            if r < 0.85
+            else rng.choice((1, 2, 3, 6))
+        )
+        out.append(
+            dict(
+                arch="Sm100",
+                op_class="OpClassTensorOp",
+                element_a=ea,
+                layout_a=la,
+                alignment_a=max(1, al_a),
+                element_b=eb,
+                layout_b=lb,
+                alignment_b=al_b,
+                element_accumulator=acc,
+                tile_shape=(m, n, k),
+                cluster_shape=cluster,
+                stage_count=stages,
+                schedule=schedule,
+            )
+        )
+    return out
+
+
+def sm100_case(c: dict[str, Any]) -> str:
+    """The C++ statements that build SM100 configuration ``c`` and print its collective."""
+    return mainloop_case(c).replace(
+        "cutepy_print_mainloop<typename CB::CollectiveOp>();", "cutepy_print_sm100<CB>();"
+    )
+
+
 def _keys(configs: list[dict[str, Any]], build_name: str) -> list | None:
     """Cases cutepy expects CUTLASS to reject compile in units of their own (fewer splits)."""
     try:
@@ -386,7 +492,11 @@ def _keys(configs: list[dict[str, Any]], build_name: str) -> list | None:
 
 
 def main(which: str = "mainloop") -> None:
-    if which == "epilogue":
+    if which == "sm100":
+        configs = sm100_configs()
+        records = run(configs, sm100_case, _keys(configs, "collective_builder"), HOST, PRINT_SM100)
+        path, header = FILE_SM100, HEADER_SM100.format(count=len(configs), seed=SEED_SM100)
+    elif which == "epilogue":
         configs = epilogue_configs()
         records = run(configs, epilogue_case, _keys(configs, "epilogue_builder"), HOST_EPILOGUE)
         path, header = FILE_EPILOGUE, HEADER_EPILOGUE.format(count=len(configs), seed=SEED_EPILOGUE)
