@@ -20,8 +20,8 @@ Columns (per design; one CTA computes one ``tile_m x tile_n`` output tile):
   needs, so an upper bound on occupancy.
 - ``tma_boxes_per_stage``: TMA copies a CTA issues per stage for A and B (each box at most 256
   rows and, swizzled, one swizzle row of bytes along the contiguous mode), ``None`` for cp.async.
-- ``gmem_sectors_per_row``: 32-byte sectors one box row (TMA) or one thread's vector (cp.async)
-  touches along the contiguous mode of A (then B).
+- ``gmem_sectors_per_row``: 32-byte sectors one TMA box row touches along the contiguous mode
+  of A (then B); for cp.async, the sectors one warp's instruction touches.
 - ``bank_wavefronts_per_stage``: shared-memory wavefronts of the warp instructions that write a
   stage (cp.async, counted with :mod:`cutepy.banks`' measured model) or the ideal 128 bytes per
   wavefront of TMA's bulk writes; GMMA's own reads of its canonical layouts are not warp
@@ -118,6 +118,17 @@ def _box_rows(smem_atom: Any, mn: int, k: int, k_major: bool, bits: int) -> tupl
     inner_elems = max(1, inner * 8 // bits)
     boxes = math.ceil(contiguous / inner_elems) * math.ceil(other / 256)
     return boxes, inner
+
+
+def _warp_sectors(copy: Any, bits: int) -> int:
+    """32-byte sectors one warp's cp.async instruction touches: its 32 threads laid along the gmem
+    rows of the tiled copy (``threads_major`` per row, ``vector`` elements each)."""
+    thr, val = copy.origin[1], copy.origin[2]
+    k_major = thr.stride[1] == 1
+    major = thr.shape[1] if k_major else thr.shape[0]
+    vector_bytes = (val.shape[1] if k_major else val.shape[0]) * bits // 8
+    per_row = min(32, major)
+    return (32 // per_row) * -(-per_row * vector_bytes // 32)
 
 
 def _registers(n: int) -> int:
@@ -450,7 +461,7 @@ def _fixed(c: CollectiveMma, acc: str) -> dict:
         sectors: Any = (-(-ia // 32), -(-ib // 32))
     else:
         boxes = None
-        sectors = tuple(-(-(16 if b is None else b) // 32) for b in (None, None))
+        sectors = (_warp_sectors(c.gmem_tiled_copy_a, bits_a), _warp_sectors(c.gmem_tiled_copy_b, bits_b))
     return dict(
         mma=c.tiled_mma.atom.name,
         atom_a=_atom_name(c.smem_layout_atom_a),

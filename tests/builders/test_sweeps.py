@@ -150,3 +150,25 @@ def test_to_pandas_has_every_row(big: DesignTable) -> None:
     assert (
         isinstance(frame, pandas.DataFrame) and len(frame) == 100 and list(frame.columns) == list(big.columns)
     )
+
+
+def test_cp_async_designs_count_the_sectors_a_warp_touches() -> None:
+    """A warp of cp.async 16-byte copies reads 512 bytes: 16 sectors when each gmem row it covers is
+    at least a 32-byte sector long; TMA box rows of 128 bytes are 4 sectors."""
+    t = sweep(
+        (4096, 4096, 4096),
+        "half_t",
+        "RowMajor",
+        "half_t",
+        "ColumnMajor",
+        "float",
+        schedules=["KernelCpAsyncWarpSpecialized", "KernelTmaWarpSpecialized"],
+        tile_shapes=[(128, 128, 64), (128, 128, 16)],
+        cluster_shapes=[(1, 1, 1)],
+        stage_counts=["auto"],
+    )
+    rows = {(r["schedule"], r["tile_k"]): r for r in t}
+    assert rows[("KernelCpAsyncWarpSpecialized", 64)]["gmem_sectors_per_row"] == (16, 16)
+    # K = 16 halves: two threads per 32-byte row, one sector each: 16 rows of a warp, 16 sectors
+    assert rows[("KernelCpAsyncWarpSpecialized", 16)]["gmem_sectors_per_row"] == (16, 16)
+    assert rows[("KernelTmaWarpSpecialized", 64)]["gmem_sectors_per_row"] == (4, 4)
