@@ -20,8 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..algebra.swizzle import ComposedLayout, composed_parts
+from ..algebra.swizzle import ComposedLayout, SmemPtrFlag, Swizzle, composed_parts
 from ..core.errors import CutepyError
+from ..core.layout import Layout
 from ..kernels.atoms.mma import UMMA_TYPES, umma_shapes
 from ..kernels.atoms.mma import mma_atom as _mma_atom
 from ..kernels.atoms.smem import gmma_smem_layout, tile_to_mma_shape
@@ -159,10 +160,9 @@ def _first(x: Any) -> int:
 def sm100_smem_selector(major: str, element: str, blk_mn: Any, blk_k: Any) -> ComposedLayout:
     """C++ ``detail::sm100_smem_selector<major, T, BLK_MN, BLK_K>()``: as the SM90 selector (the
     widest ``UMMA::Layout_{major}_{SW128,SW64,SW32,INTER}_Atom<T>`` that fits), except that an
-    MN-major 32-bit operand takes ``Layout_MN_SW128_32B_Atom``, which cutepy does not model.
+    MN-major 32-bit operand takes ``Layout_MN_SW128_32B_Atom`` (``Sw<2,5,2>``, 32-byte atomicity).
 
-    Pre:  ``size<0>`` of both extents are multiples of 8; an atom fits; not a 32-bit MN-major
-          operand (else ``CutepyError``).
+    Pre:  ``size<0>`` of both extents are multiples of 8; an atom fits (else ``CutepyError``).
     Post: the atom's extent along the contiguous mode divides the tile's.
 
     >>> sm100_smem_selector("MN", "half_t", 128, 64)
@@ -174,11 +174,14 @@ def sm100_smem_selector(major: str, element: str, blk_mn: Any, blk_k: Any) -> Co
         raise CutepyError(f"sm100_smem_selector: BLK_MN0 must be a multiple of 8. (it is {mn0})")
     if k0 % 8:
         raise CutepyError(f"sm100_smem_selector: BLK_K0 must be a multiple of 8. (it is {k0})")
-    if major == "MN" and element_bits(t) == 32:
-        raise CutepyError(
-            "sm100_smem_selector: an MN-major 32-bit operand takes UMMA::Layout_MN_SW128_32B_Atom, "
-            "which cutepy does not model"
-        )
+    if major == "MN" and element_bits(t) == 32:  # UMMA::Layout_MN_SW128_32B_Atom: 32-byte swizzle atomicity
+        atom = ComposedLayout(Swizzle(2, 5, 2), SmemPtrFlag(32), Layout((32, 4), (1, 32)))
+        if mn0 % 32:
+            raise CutepyError(
+                "sm100_smem_selector: for mn-major tf32 operands, SW128_32B is the only available "
+                f"smem layout (BLK_MN0 = {mn0} is not a multiple of 32)"
+            )
+        return atom
     for w in (128, 64, 32, 0):
         atom = gmma_smem_layout(major, w, t)
         inner = composed_parts(atom)[2].shape
@@ -241,14 +244,12 @@ def collective_builder_sm100(
         raise CutepyError(
             f"collective_builder: SM100 schedules modelled are {', '.join(SM100_SCHEDULES)}, not {schedule!r}"
         )
+    misaligned = []
     for e, al in ((ea, alignment_a), (eb, alignment_b)):
         if element_bits(e) < 8:
             raise CutepyError("collective_builder: sub-byte SM100 inputs (F6/F4) are not modelled")
         if (element_bits(e) * al) % 128:
-            raise _refuse(
-                "Could not build a collective for given parameters. (no SM100 specialization takes "
-                f"{al} x {e}: {element_bits(e) * al} bits is not a multiple of TMA's 128)"
-            )
+            misaligned.append(f"{al} x {e} is {element_bits(e) * al} bits")
     a_mma = "tfloat32_t" if ea == "float" else ea
     b_mma = "tfloat32_t" if eb == "float" else eb
     non_f8 = a_mma in ("tfloat32_t", "half_t", "bfloat16_t", "int8_t", "uint8_t") and a_mma == b_mma
@@ -272,6 +273,23 @@ def collective_builder_sm100(
         )
     else:
         two_sm_mma = is_2sm = schedule.endswith("2SmSm100")
+    if misaligned:  # below TMA's 16 bytes
+        if schedule != "KernelScheduleAuto":  # the TMA builder's enable_if excludes it: no specialization
+            raise _refuse(
+                "Could not build a collective for given parameters. (TMA needs 16-byte aligned "
+                "rows: " + "; ".join(misaligned) + ")"
+            )
+        if two_sm_mma:  # KernelScheduleAuto takes CUTLASS's cp.async builder, whose collective is 1-SM only
+            raise _refuse("Lower alignment SM100 GEMM only supports 1SM MMA (" + "; ".join(misaligned) + ")")
+        if tuple(cluster_shape) != (1, 1, 1):
+            raise _refuse(
+                "CPASYNC does not support multicast so the cluster shape is restricted to 1, 1, 1 "
+                f"(the cp.async builder takes {'; '.join(misaligned)}; the cluster is {cluster_shape})"
+            )
+        raise CutepyError(
+            "collective_builder: SM100 operands below 16-byte alignment take CUTLASS's cp.async "
+            "builder, which cutepy does not model (" + "; ".join(misaligned) + ")"
+        )
     if two_sm_mma:
         if m not in (128, 256):
             raise _refuse(f"Invalid TileShape_M. (a 2-SM UMMA tile has M 128 or 256, not {m})")
@@ -281,10 +299,29 @@ def collective_builder_sm100(
         raise _refuse(f"Invalid TileShape_N. (N must be a multiple of 8 up to 256, not {n})")
     kind = _kind(a_mma, b_mma, acc)
     if (m, n) not in umma_shapes(kind, two_sm_mma, "SS", major_b):
-        raise _refuse(
-            f"Invalid UMMA instruction shape (SM100_MMA_{kind}{'_2x1SM' if two_sm_mma else ''}_SS does not "
-            f"take M = {m}, N = {n})"
-        )
+        step = {"S8": 32, "TF32": 16, "F16BF16": 16}.get(kind) if two_sm_mma else None
+        if kind in ("TF32", "F16BF16") and not two_sm_mma:
+            rule = f"SM100_MMA_{kind} N-mode size should be a multiple of 8 between 8 and 256."
+        elif kind == "S8" and not two_sm_mma:
+            rule = "SM100_MMA_S8_SS N-mode size should be 8 or a multiple of 16 between 16 and 256."
+        elif step is not None:
+            rule = (
+                f"SM100_MMA_{kind}_2x1SM_SS N-mode size should be a multiple of {step} between {step} "
+                "and 256."
+            )
+        else:
+            rule = "Invalid UMMA instruction shape"
+        op = f"SM100_MMA_{kind}{'_2x1SM' if two_sm_mma else ''}_SS"
+        rules = [f"{rule} ({op} does not take M = {m}, N = {n})"]
+        # C++ goes on instantiating the collective and reports what else breaks: B's smem atom
+        cta_n = n // (2 if two_sm_mma else 1)
+        if cta_n % 8:
+            rules.append(f"BLK_MN0 must be a multiple of 8. (B's tile per CTA has N = {cta_n})")
+        if major_b == "K" and cta_n % 8:
+            rules.append("SmemLayoutAtom must evenly divide tile shape.")
+        if major_b == "MN" and cta_n % (128 // element_bits(b_mma)):
+            rules.append("BLK_MN0 must be a multiple of size<0>(UMMA::Layout_MN_INTER_Atom<ElementType>{})")
+        raise _refuse("; ".join(rules))
     atom = _mma_atom(
         f"SM100_MMA_{kind}_{'2x1SM_' if two_sm_mma else ''}SS<{a_mma},{b_mma},{acc},{m},{n},"
         f"{major_a},{major_b}>"
