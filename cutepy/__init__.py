@@ -113,6 +113,10 @@ _LAZY = {"Derivation": "derivation", "explain": "derivation", "Equivalence": "eq
          "equivalent": "equivalence", "print_tensor": "viz.text", "print_layout": "viz.text"}
 
 
+# CUTLASS's GEMM CollectiveBuilders (issue 32): ``cutepy.builders``, loaded on first use
+_SUBPACKAGES += ("builders",)
+
+
 def __getattr__(name: str):
     """``cutepy.xla``, ``cutepy.program``, ``cutepy.viz``, ``cutepy.explain``... load on first use."""
     if name in _SUBPACKAGES:

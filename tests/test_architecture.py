@@ -34,6 +34,7 @@ LAYERS: dict[str, int] = {
     # and kernel-design values (cutepy/kernels/: tensors, atoms, tiled MMA and copy)
     "cutepy.symbolic": 4, "cutepy.equivalence": 4, "cutepy.derivation": 4, "cutepy.banks": 4,
     "cutepy.strategies": 4, "cutepy.kernels": 4,
+    "cutepy.builders": 4,  # CUTLASS's GEMM builders (issue 32)
     # 5 the edge: text in and out, pictures, emitted code
     "cutepy.notation": 5, "cutepy.viz": 5, "cutepy.emit": 5,
     # 6 the package itself re-exports everything
@@ -43,7 +44,7 @@ LAYERS: dict[str, int] = {
 }
 
 #: optional heavy dependencies that may be imported inside a function, lazily
-LAZY_OK = ("numpy", "sympy", "hypothesis", "IPython")
+LAZY_OK = ("numpy", "sympy", "hypothesis", "IPython", "pandas")
 
 
 def _modules() -> dict[str, Path]:
