@@ -1,10 +1,17 @@
 """MMA and copy atoms, and the GMMA shared-memory layout atoms, as C++ CuTe defines them."""
 
+# -- other vendors' matrix units (issue 34): AMD MFMA/WMMA, Intel Xe DPAS, x86 AMX -----------
+from .amd import amd_mma_atom, amd_mma_atoms
+from .amx import amx_mma_atom, amx_mma_atoms
 from .copy import CopyAtom, copy_atom, copy_atoms
+from .intel import wi_interleave, xe_mma_atom, xe_mma_atoms
 from .mma import MMAAtom, mma_atom, mma_atoms
 from .smem import gmma_smem_layout, tile_to_mma_shape
 
 __all__ = [
     "CopyAtom", "MMAAtom", "copy_atom", "copy_atoms", "gmma_smem_layout", "mma_atom", "mma_atoms",
     "tile_to_mma_shape",
+    # issue 34: other vendors' atoms
+    "amd_mma_atom", "amd_mma_atoms", "amx_mma_atom", "amx_mma_atoms", "wi_interleave", "xe_mma_atom",
+    "xe_mma_atoms",
 ]
