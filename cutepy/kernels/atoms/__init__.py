@@ -1,12 +1,19 @@
 """MMA and copy atoms, and the GMMA shared-memory layout atoms, as C++ CuTe defines them."""
 
-# -- other vendors' matrix units (issue 34): AMD MFMA/WMMA, Intel Xe DPAS, x86 AMX -----------
+# issue 34 added amd, amx, intel (other vendors' atoms) and umma_ext (block-scaled, sparse UMMA)
 from .amd import amd_mma_atom, amd_mma_atoms
 from .amx import amx_mma_atom, amx_mma_atoms
 from .copy import CopyAtom, copy_atom, copy_atoms
 from .intel import wi_interleave, xe_mma_atom, xe_mma_atoms
 from .mma import MMAAtom, mma_atom, mma_atoms
 from .smem import gmma_smem_layout, tile_to_mma_shape
+from .umma_ext import (
+    BlockScaledMMAAtom,
+    SparseMMAAtom,
+    blockscaled_sf_atom,
+    blockscaled_sf_layout,
+    umma_ext_atoms,
+)
 
 __all__ = [
     "CopyAtom", "MMAAtom", "copy_atom", "copy_atoms", "gmma_smem_layout", "mma_atom", "mma_atoms",
@@ -14,4 +21,6 @@ __all__ = [
     # issue 34: other vendors' atoms
     "amd_mma_atom", "amd_mma_atoms", "amx_mma_atom", "amx_mma_atoms", "wi_interleave", "xe_mma_atom",
     "xe_mma_atoms",
+    # issue 34: SM100/SM103 block-scaled and sparse UMMA
+    "BlockScaledMMAAtom", "SparseMMAAtom", "blockscaled_sf_atom", "blockscaled_sf_layout", "umma_ext_atoms",
 ]

@@ -8,7 +8,8 @@ Names are the C++ operations with their template arguments (majors ``K``/``MN`` 
 - ``SM100_MMA_{TF32|F16BF16|S8|F8F6F4}[_2x1SM]_SS_SPARSE<A,B,C,M,N,a_major,b_major>``: 2:4
   structured-sparse A (K is twice the dense atom's: 512 bits of A);
 - ``SM100_MMA_MXF8F6F4[_2x1SM]_SS[_SPARSE]<A,B,C,SF,M,N,a_major,b_major>``: MX block-scaled
-  8/6/4-bit inputs, one ``SF`` (``float_ue8m0_t``) per 32 elements of K;
+  8/6/4-bit inputs, one ``SF`` (``float_ue8m0_t``) per 32 elements of K (64 of the sparse A's
+  logical K);
 - ``SM100_MMA_MXF4[_2x1SM]_SS<A,B,C,SF,M,N,VS,a_major,b_major>`` and
   ``SM100_MMA_MXF4NVF4[_2x1SM]_SS_SPARSE<...>``: 4-bit inputs, one ``SF`` per ``VS`` elements
   (``VS`` 16 with ``float_ue4m3_t``: NVFP4; 32 with ``float_ue8m0_t``: MXFP4);
@@ -166,11 +167,12 @@ def _scaled(name: str) -> MMAAtom | None:
     if sf not in SF_TYPES or (not four and sf != "float_ue8m0_t"):
         raise CutepyError(f"{name}: the scale-factor type SF is {'float_ue8m0_t' if not four else 'one of '}"
                           f"{'' if not four else ', '.join(SF_TYPES)}, not {sf}")
-    vec = 32 if vs is None else int(vs)
+    vec = (64 if sparse else 32) if vs is None else int(vs)  # C++: MXF8F6F4's SFVecSize, doubled when sparse
     if vss is not None and vec not in vss:
         raise CutepyError(f"{name}: C++ takes the scale-vector size VS among {vss}, not {vec}")
-    if fam == "MXF4_ULTRA" and vec == 32 and sf != "float_ue8m0_t":
-        raise CutepyError(f"{name}: VS=32 needs float_ue8m0_t scale factors (C++'s static_assert)")
+    doubled = {"MXF4": 32, "MXF4NVF4_SPARSE": 64, "MXF4_ULTRA": 32}.get(fam)  # C++'s "2x mode"
+    if vec == doubled and sf != "float_ue8m0_t" and not (fam == "MXF4" and two_sm):
+        raise CutepyError(f"{name}: VS={vec} needs float_ue8m0_t scale factors (C++'s static_assert)")
     _check_shape(name, fam, two_sm, m, n)
     if ultra is not None:
         op = f"SM103::SM103_MXF4_ULTRA_{two or ''}SS_VS"
@@ -197,6 +199,9 @@ def umma_ext_atoms(every_n: bool = False) -> list[str]:
     """Names of the block-scaled and sparse SM100/SM103 atoms: for each family and M, every N
     C++ accepts (``every_n``) or four of them (the two smallest, a middle one, the largest),
     with the family's first types and K-major operands.
+
+    Pre:  ``every_n`` a bool.
+    Post: distinct names, each accepted by ``mma_atom``.
 
     >>> names = umma_ext_atoms()
     >>> names[0]
@@ -234,6 +239,7 @@ def blockscaled_sf_atom(sf_vec_size: int, major: str = "K") -> Layout:
     elements (stride 0).
 
     Pre:  ``sf_vec_size`` a positive int; ``major`` ``"K"`` or ``"MN"`` (else ``CutepyError``).
+    Post: a layout of size ``128 * 4 * sf_vec_size`` and cosize 512 (128 x 4 factors).
 
     >>> blockscaled_sf_atom(32)
     ((32,4),(32,4)):((16,4),(0,1))
@@ -257,6 +263,8 @@ def blockscaled_sf_layout(sf_vec_size: int, mn: int, k: int, batches: int | None
 
     Pre:  ``mn`` a positive multiple of 128, ``k`` of ``4 * sf_vec_size``, ``batches`` positive
           or None (else ``CutepyError`` naming the argument).
+    Post: ``L(m, k[, l])`` is the same for the ``sf_vec_size`` elements of a K-run and distinct
+          across runs: ``cosize(L) = mn * k / sf_vec_size (* batches)``.
 
     >>> blockscaled_sf_layout(32, 256, 256)
     (((32,4),2),((32,4),2)):(((16,4),1024),((0,1),512))
