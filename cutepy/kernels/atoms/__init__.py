@@ -4,6 +4,7 @@
 from .amd import amd_mma_atom, amd_mma_atoms
 from .amx import amx_mma_atom, amx_mma_atoms
 from .copy import CopyAtom, copy_atom, copy_atoms
+from .gmma_sparse import gmma_sparse_atoms
 from .intel import wi_interleave, xe_mma_atom, xe_mma_atoms
 from .mma import MMAAtom, mma_atom, mma_atoms
 from .smem import gmma_smem_layout, tile_to_mma_shape
@@ -23,4 +24,5 @@ __all__ = [
     "xe_mma_atoms",
     # issue 34: SM100/SM103 block-scaled and sparse UMMA
     "BlockScaledMMAAtom", "SparseMMAAtom", "blockscaled_sf_atom", "blockscaled_sf_layout", "umma_ext_atoms",
+    "gmma_sparse_atoms",
 ]

@@ -278,7 +278,9 @@ def test_mma_atoms_by_vendor() -> None:
     from cutepy.kernels.atoms.umma_ext import umma_ext_atoms
 
     everything = mma_atoms("all")
-    ext = umma_ext_atoms(every_n=True)
+    from cutepy.kernels.atoms.gmma_sparse import gmma_sparse_atoms
+
+    ext = umma_ext_atoms(every_n=True) + gmma_sparse_atoms()
     assert len(everything) == len(set(everything)) == len(mma_atoms()) + len(ext) + 104 + 260 + 6
     assert all(mma_atom(n).name == n for n in everything[::97])
     with pytest.raises(CutepyError, match="vendor must be"):
