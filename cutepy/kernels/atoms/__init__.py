@@ -7,6 +7,7 @@ from .copy import CopyAtom, copy_atom, copy_atoms
 from .gmma_sparse import gmma_sparse_atoms
 from .intel import wi_interleave, xe_mma_atom, xe_mma_atoms
 from .mma import MMAAtom, mma_atom, mma_atoms
+from .sm120_ext import WarpBlockScaledMMAAtom, sm120_ext_atoms
 from .smem import gmma_smem_layout, tile_to_mma_shape
 from .umma_ext import (
     BlockScaledMMAAtom,
@@ -24,5 +25,5 @@ __all__ = [
     "xe_mma_atoms",
     # issue 34: SM100/SM103 block-scaled and sparse UMMA
     "BlockScaledMMAAtom", "SparseMMAAtom", "blockscaled_sf_atom", "blockscaled_sf_layout", "umma_ext_atoms",
-    "gmma_sparse_atoms",
+    "gmma_sparse_atoms", "WarpBlockScaledMMAAtom", "sm120_ext_atoms",
 ]

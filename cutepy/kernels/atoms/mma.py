@@ -63,7 +63,7 @@ from typing import Any
 
 from ...core.errors import CutepyError
 from ...core.layout import Layout
-from . import gmma_sparse, umma_ext, vendors
+from . import gmma_sparse, sm120_ext, umma_ext, vendors
 from .mma_types import NUMPY_TYPES as NUMPY_TYPES  # re-exported: the simulator and tiled MMA read it
 from .mma_types import TYPE_BITS, UMMA_TYPES, MMAAtom, umma_layout
 
@@ -528,14 +528,15 @@ def mma_atoms(vendor: str = "nvidia") -> list[str]:
         return nvidia
     if vendor == "all":
         others = [n for v in vendors.VENDORS for n in vendors.names(v)]
-        return nvidia + umma_ext.umma_ext_atoms(every_n=True) + gmma_sparse.gmma_sparse_atoms() + others
+        ext = umma_ext.umma_ext_atoms(every_n=True) + gmma_sparse.gmma_sparse_atoms()
+        return nvidia + ext + sm120_ext.sm120_ext_atoms() + others
     return vendors.names(vendor)
 
 
 def _ext_atom(name: str) -> MMAAtom | None:
     """A block-scaled or sparse SM100/SM103 UMMA atom (``cutepy.kernels.atoms.umma_ext``) or a sparse
-    SM90 GMMA atom (``gmma_sparse``), or None."""
-    return umma_ext.lookup(name) or gmma_sparse.lookup(name)
+    SM90 GMMA atom (``gmma_sparse``) or an SM120 sparse or block-scaled one (``sm120_ext``), or None."""
+    return umma_ext.lookup(name) or gmma_sparse.lookup(name) or sm120_ext.lookup(name)
 
 
 def _vendor_atom(name: str) -> MMAAtom | None:

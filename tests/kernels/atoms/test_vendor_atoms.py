@@ -279,8 +279,9 @@ def test_mma_atoms_by_vendor() -> None:
 
     everything = mma_atoms("all")
     from cutepy.kernels.atoms.gmma_sparse import gmma_sparse_atoms
+    from cutepy.kernels.atoms.sm120_ext import sm120_ext_atoms
 
-    ext = umma_ext_atoms(every_n=True) + gmma_sparse_atoms()
+    ext = umma_ext_atoms(every_n=True) + gmma_sparse_atoms() + sm120_ext_atoms()
     assert len(everything) == len(set(everything)) == len(mma_atoms()) + len(ext) + 104 + 260 + 6
     assert all(mma_atom(n).name == n for n in everything[::97])
     with pytest.raises(CutepyError, match="vendor must be"):
