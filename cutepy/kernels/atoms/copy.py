@@ -131,6 +131,8 @@ _MORE = {
     "SM50_Shuffle_U32_2x2Trans_XOR4": (_L((32, 64), (64, 1)),
                                        _L(((4, 2, 4), (32, 2)), ((64, 32, 512), (1, 256))), True, 32, "shfl"),
 }
+#: SM90's bulk (non-tensor) copies, ``SM90_BULK_COPY_{G2S,S2G}<bits>`` (cp.async.bulk)
+_BULK = re.compile(r"SM90_BULK_COPY_(G2S|S2G)<(\d+)>")
 _UINT_BITS = {"uint8_t": 8, "uint16_t": 16, "uint32_t": 32, "uint64_t": 64, "uint128_t": 128}
 _TEMPLATED = re.compile(
     r"(SM80_CP_ASYNC_(?:CACHEALWAYS|CACHEGLOBAL)(?:_ZFILL)?|UniversalCopy)<([\w:<>]+?)(?:,[\w:<>]+)?>"
@@ -154,6 +156,16 @@ def _atom(name: str, element_bits: int, op: str | None) -> CopyAtom:
         if ld in _LDSM:
             src, dst = _LDSM[ld]
             return CopyAtom(name, element_bits, Layout(32, 1), dst, src, dst, op or "stmatrix", name)
+    bulk = _BULK.fullmatch(name.replace(" ", ""))
+    if bulk is not None:  # C++'s Copy_Traits<SM90_BULK_COPY_{G2S,S2G}, Int<bits>>: one thread, one vector
+        direction, nbits = bulk.group(1), int(bulk.group(2))
+        if nbits < 128 or nbits % 128:
+            raise CutepyError(f"copy_atom {name}: a bulk copy moves a positive multiple of 16 bytes "
+                              f"(C++: 'Bulk Copy requires copy vector size align to 16B'), not {nbits} bits")
+        vec = Layout((1, nbits), (0, 1))
+        cpp = f"Copy_Traits<SM90_BULK_COPY_{direction},Int<{nbits}>>"
+        kind = "st" if direction == "G2S" else "ld"  # what it does to shared memory
+        return CopyAtom(name, element_bits, Layout(1, 0), vec, vec, vec, op or kind, cpp)
     if name in _MORE:
         src, dst, ref_src, threads, kind = _MORE[name]
         thr = Layout(threads, 1) if threads > 1 else Layout(1, 0)
@@ -245,4 +257,4 @@ def copy_atoms() -> list[str]:
         out += [f"{base}<uint{b}_t>" for b in (32, 64, 128)]
     out += ["SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>"]
     out += [f"UniversalCopy<uint{b}_t>" for b in (8, 16, 32, 64, 128)]
-    return out + list(_MORE)
+    return out + list(_MORE) + ["SM90_BULK_COPY_G2S<1024>", "SM90_BULK_COPY_S2G<1024>"]

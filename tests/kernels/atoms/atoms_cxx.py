@@ -55,7 +55,7 @@ def smem_case(major: str, sw: int, bits: int) -> str:
 
 COPY_FILE = DATA / "atoms_copy.txt"
 #: the copy atoms only CUTLASS 4.7 has (tests/data/atoms_copy_sm100_cxx47.txt)
-CXX47_COPIES = ("SM100_", "SM50_")
+CXX47_COPIES = ("SM100_", "SM50_", "SM90_BULK_")
 
 
 def mma_case(name: str) -> str:

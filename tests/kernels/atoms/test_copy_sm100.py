@@ -18,7 +18,9 @@ from tests.paths import DATA
 
 FILE = DATA / "atoms_copy_sm100_cxx47.txt"
 INCLUDES = ("cute/tensor.hpp", "cute/atom/copy_atom.hpp", "cute/atom/copy_traits_sm100.hpp",
-            "cute/atom/copy_traits_sm50.hpp")
+            "cute/atom/copy_traits_sm50.hpp", "cute/atom/copy_traits_sm90_tma.hpp")
+#: bulk copies C++ rejects (its static_assert) and cutepy refuses
+BULK_REJECTS = ("SM90_BULK_COPY_G2S<64>", "SM90_BULK_COPY_S2G<192>")
 
 
 def cases() -> list[tuple[str, int]]:
@@ -27,7 +29,8 @@ def cases() -> list[tuple[str, int]]:
     for name in copy_atoms():
         if not name.startswith(CXX47_COPIES):
             continue
-        bits = (32,) if "U32" in name else (8, 16, 32, 64, 128) if "256bit" in name else (8,)
+        wide = "256bit" in name or "BULK" in name
+        bits = (32,) if "U32" in name else (8, 16, 32, 64, 128) if wide else (8,)
         out += [(name, b) for b in bits]
     return out
 
@@ -44,12 +47,16 @@ def main() -> None:
     if cxx_harness.cutlass_version() != "4.7.0":
         raise SystemExit("set CUTEPY_CXX_CUTLASS to CUTLASS 4.7's include directory")
     cs = cases()
-    res = cxx_harness.run_cases([copy_case(n, b) for n, b in cs], INCLUDES)
+    rejects = [f"Copy_Traits<SM90_BULK_COPY_{n[14:17]},Int<{n[18:-1]}>>" for n in BULK_REJECTS]
+    res = cxx_harness.run_cases([copy_case(n, b) for n, b in cs] + [f"(void)sizeof({t});" for t in rejects],
+                                INCLUDES, keys=[0] * len(cs) + list(range(1, len(rejects) + 1)))
     rows = []
     for (n, b), r in zip(cs, res):
         if not r.ok:
             raise SystemExit(f"C++ rejected {n}@{b}: {r.error[:500]}")
         rows.append(f"{n}@{b}\t{cxx_harness.normalise(r.output)}\n")
+    for n, r in zip(BULK_REJECTS, res[len(cs):]):
+        rows.append(f"reject:{n}\t{'accepted' if r.ok else 'rejected'}\n")
     head = ("# C++ CuTe (CUTLASS 4.7.0) prints, static-integer underscores dropped.\n"
             "# Regenerate: CUTEPY_CXX_CUTLASS=/work/cutlass47/include CUTEPY_CXX_JOBS=1 "
             "python -m tests.kernels.atoms.test_copy_sm100\n")
@@ -60,11 +67,18 @@ STORED = read_table(FILE) if FILE.exists() else {}
 
 
 def test_the_table_covers_every_case() -> None:
-    assert sorted(STORED) == sorted(f"{n}@{b}" for n, b in cases())
-    assert len({n for n, _ in cases()}) == 15
+    assert sorted(k for k in STORED if not k.startswith("reject:")) == sorted(f"{n}@{b}" for n, b in cases())
+    assert len({n for n, _ in cases()}) == 17
 
 
-@pytest.mark.parametrize("family", ["LDSM_T", "STSM_T", "DU8x16", "256bit", "SM50_Shuffle"])
+@pytest.mark.parametrize("name", BULK_REJECTS)
+def test_bulk_copies_of_other_than_16_byte_multiples_are_refused_like_cxx(name: str) -> None:
+    assert STORED[f"reject:{name}"] == ["rejected"]
+    with pytest.raises(CutepyError, match="multiple of 16 bytes"):
+        copy_atom(name, 8)
+
+
+@pytest.mark.parametrize("family", ["LDSM_T", "STSM_T", "DU8x16", "256bit", "SM50_Shuffle", "BULK"])
 def test_copy_atoms_equal_cxx47(family: str) -> None:
     picked = [(n, b) for n, b in cases() if family in n]
     assert picked
