@@ -65,14 +65,18 @@ def wi_interleave(bits: int, layout: Layout) -> Layout:
     """sycl-tla's ``detail::wi_interleave<T>(layout)``: ``layout``'s elements dealt to the 16
     work-items of a sub-group, a byte at a time (``ceil(8/bits)`` elements of ``bits`` bits).
 
-    Pre:  ``bits`` a positive element width; ``size(layout)`` a multiple of 16 elements per
-          work-item byte.
+    Pre:  ``bits`` a positive int, ``layout`` a Layout (else ``CutepyError``); a size that is not
+          a multiple of 16 is dealt as C++ deals it (``ceil_div``).
     Post: ``coalesce(composition(layout, (16,(p,v/p)):(p,(1,16p))), (1,1))`` with ``p`` the
           elements per byte and ``v = size(layout)/16``.
 
     >>> wi_interleave(8, Layout((32, 8), (8, 1)))
     (16,(2,8)):(8,(128,1))
     """
+    if type(bits) is not int or bits < 1:
+        raise CutepyError(f"wi_interleave: bits must be a positive int, not {bits!r}")
+    if not isinstance(layout, Layout):
+        raise CutepyError(f"wi_interleave: layout must be a Layout, not {layout!r}")
     per_byte = -(-8 // bits)
     vals = -(-size(layout) // SG_SIZE)
     tv = Layout((SG_SIZE, (per_byte, vals // per_byte)), (per_byte, (1, SG_SIZE * per_byte)))

@@ -209,6 +209,8 @@ def umma_ext_atoms(every_n: bool = False) -> list[str]:
     >>> len(names), len(umma_ext_atoms(every_n=True))
     (116, 578)
     """
+    if type(every_n) is not bool:
+        raise CutepyError(f"umma_ext_atoms: every_n must be a bool, not {every_n!r}")
     out = []
     for (fam, two), rule in _SHAPES.items():
         t2 = "2x1SM_" if two else ""

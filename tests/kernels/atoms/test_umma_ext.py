@@ -79,6 +79,8 @@ def test_bad_arguments_are_refused_naming_them() -> None:
         blockscaled_sf_layout(32, 128, 100)
     with pytest.raises(CutepyError, match="batches"):
         blockscaled_sf_layout(32, 128, 128, 0)
+    with pytest.raises(CutepyError, match="every_n"):
+        umma_ext_atoms(every_n=1)
 
 
 @pytest.mark.parametrize("vs,major", SF_ATOMS)

@@ -286,3 +286,12 @@ def test_mma_atoms_by_vendor() -> None:
     assert all(mma_atom(n).name == n for n in everything[::97])
     with pytest.raises(CutepyError, match="vendor must be"):
         mma_atoms("arm")
+
+
+def test_wi_interleave_refuses_bad_arguments() -> None:
+    from cutepy.kernels.atoms import wi_interleave
+
+    with pytest.raises(CutepyError, match="bits must be"):
+        wi_interleave(0, Layout(32))
+    with pytest.raises(CutepyError, match="layout must be"):
+        wi_interleave(8, (32, 8))
