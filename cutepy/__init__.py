@@ -74,6 +74,11 @@ from .kernels.tmem import *  # noqa: F403
 from .kernels.tmem_copy import *  # noqa: F403
 
 # isort: split
+# issue 34: the designer's checklist of analyses (tensor-layouts' names), one module
+from .kernels import analysis as _analysis
+from .kernels.analysis import *  # noqa: F403
+
+# isort: split
 # symbolic, proofs, derivations: namespaces of their own; cutepy takes their main entry points
 from .symbolic import assuming as assuming
 from .symbolic import declare as declare
@@ -153,6 +158,7 @@ __all__ = [
     *_tensor.__all__, *_simulate.__all__, *_pointer.__all__, *_tma.__all__, *_tmem.__all__,
     *_tmem_copy.__all__, *_gmma_desc.__all__, *_atoms.__all__,
     *_tiled.__all__, *_checks.__all__, *_ANALYSES,
+    *_analysis.__all__,  # issue 34
     *_LAZY,
 ]
 
