@@ -74,11 +74,6 @@ from .kernels.tmem import *  # noqa: F403
 from .kernels.tmem_copy import *  # noqa: F403
 
 # isort: split
-# issue 34: the designer's checklist of analyses (tensor-layouts' names), one module
-from .kernels import analysis as _analysis
-from .kernels.analysis import *  # noqa: F403
-
-# isort: split
 # symbolic, proofs, derivations: namespaces of their own; cutepy takes their main entry points
 from .symbolic import assuming as assuming
 from .symbolic import declare as declare
@@ -114,6 +109,22 @@ _DISPLAYED = (
 #: name -> the subpackage that defines it
 _LAZY = {"Derivation": "derivation", "explain": "derivation", "Equivalence": "equivalence",
          "equivalent": "equivalence", "print_tensor": "viz.text", "print_layout": "viz.text"}
+
+
+# issue 34: the designer's checklist of analyses (cutepy.kernels.analysis, tensor-layouts' names),
+# loaded on first use (it reads layouts with numpy); tests/kernels/test_analysis.py checks this
+# list is that module's __all__
+_ANALYSIS_NAMES = (
+    "AliasingProfile", "AtomSummary", "BankConflicts", "CoalescingEfficiency", "CoalescingReport",
+    "Footprint", "GapProfile", "GmemInstruction", "OperandCoverage", "PerGroup", "SegmentAnalysis",
+    "ThreadStrideProfile", "aliasing_profile", "analyze_gmem_copy", "atom_summary",
+    "bank_conflicts", "coalescing", "coalescing_efficiency", "contiguity", "cycles", "fixed_points",
+    "footprint", "gap_profile", "image", "is_bijective", "is_contiguous", "is_even_permutation",
+    "is_injective", "is_surjective", "mode_contiguity", "offset_table", "operand_analysis", "order",
+    "per_group_bank_conflicts", "per_group_coalescing", "permutation_parity", "segment_analysis",
+    "slice_contiguity", "thread_stride_profile",
+)
+_LAZY.update({name: "kernels.analysis" for name in _ANALYSIS_NAMES})
 
 
 def __getattr__(name: str):
@@ -158,7 +169,6 @@ __all__ = [
     *_tensor.__all__, *_simulate.__all__, *_pointer.__all__, *_tma.__all__, *_tmem.__all__,
     *_tmem_copy.__all__, *_gmma_desc.__all__, *_atoms.__all__,
     *_tiled.__all__, *_checks.__all__, *_ANALYSES,
-    *_analysis.__all__,  # issue 34
     *_LAZY,
 ]
 

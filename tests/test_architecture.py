@@ -43,7 +43,7 @@ LAYERS: dict[str, int] = {
 }
 
 #: optional heavy dependencies that may be imported inside a function, lazily
-LAZY_OK = ("numpy", "sympy", "hypothesis", "IPython")
+LAZY_OK = ("numpy", "sympy", "hypothesis", "IPython", "cairosvg")  # cairosvg: PNG/PDF, the viz extra
 
 
 def _modules() -> dict[str, Path]:

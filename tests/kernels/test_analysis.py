@@ -474,3 +474,12 @@ LAWS = [
 @pytest.mark.parametrize("law", LAWS, ids=lambda f: f.__name__)
 def test_laws_on_ten_thousand_cases(law):
     settings(max_examples=10_000, derandomize=True, deadline=None)(law)()
+
+
+def test_cutepy_exports_the_checklist_lazily():
+    """``import cutepy`` stays free of numpy: the analyses load on first use, every one of them."""
+    import cutepy
+
+    assert cutepy._ANALYSIS_NAMES == tuple(an.__all__)
+    assert set(an.__all__) <= set(cutepy.__all__)
+    assert cutepy.is_injective is an.is_injective and cutepy.Footprint is an.Footprint
