@@ -454,9 +454,25 @@ def mode_contiguity(layout: Any, *, limit: int = ENUMERATION_LIMIT) -> list:
     return out
 
 
+def _check_coord(coord: Any, shape: Any, fn: str, layout: Any) -> None:
+    """Every fixed entry of ``coord`` an index inside its mode (C++ does not check; we do)."""
+    if coord is None:
+        return
+    if isinstance(coord, tuple):
+        if not isinstance(shape, tuple) or len(coord) != len(shape):
+            raise CutepyError(f"{fn}: coord {coord!r} does not match the shape of {layout}")
+        for c, s in zip(coord, shape):
+            _check_coord(c, s, fn, layout)
+        return
+    n = it.product(shape)
+    if type(coord) is not int or not 0 <= coord < n:
+        raise CutepyError(f"{fn}: coord entry {coord!r} is outside its mode of size {n} in {layout}")
+
+
 def _sliced(layout: Any, coord: Any, fn: str) -> Any:
     parts = composed_parts(layout)
     inner = parts[2] if parts is not None else layout
+    _check_coord(coord, inner.shape, fn, layout)
     try:
         sub, off = slice_and_offset(coord, inner)
     except CutepyError as e:

@@ -483,3 +483,32 @@ def test_cutepy_exports_the_checklist_lazily():
     assert cutepy._ANALYSIS_NAMES == tuple(an.__all__)
     assert set(an.__all__) <= set(cutepy.__all__)
     assert cutepy.is_injective is an.is_injective and cutepy.Footprint is an.Footprint
+
+
+L44 = Layout((4, 4), (4, 1))
+
+
+@pytest.mark.parametrize("call, word", [
+    (lambda: an.is_injective([4, 4]), "layout"),
+    (lambda: an.image(L44, limit=-1), "limit"),
+    (lambda: an.footprint("4:1"), "layout"),
+    (lambda: an.is_bijective(L44, 2.5), "codomain"),
+    (lambda: an.slice_contiguity(L44, "row"), "coord"),
+    (lambda: an.slice_contiguity(L44, (9, None)), "coord"),
+    (lambda: an.coalescing(L44, element_bytes=4, vector_elems=0), "vector_elems"),
+    (lambda: an.coalescing(L44, element_bytes=4, warp_size=0), "warp_size"),
+    (lambda: an.coalescing(L44, element_bytes=4, vector_elems=8), "bytes per instruction"),
+    (lambda: an.coalescing_efficiency(L44, element_bytes=4, cache_line_bytes=0), "cache_line_bytes"),
+    (lambda: an.segment_analysis(L44, element_bytes=4, segment_bytes=-32), "segment_bytes"),
+    (lambda: an.per_group_coalescing(L44, element_bytes=4, group_size=0), "group_size"),
+    (lambda: an.bank_conflicts(L44, element_bytes=4, op="ldmatrix"), "op"),
+    (lambda: an.bank_conflicts(L44, element_bytes=4, base=3.0), "base"),
+    (lambda: an.per_group_bank_conflicts(L44, element_bytes=6), "element_bytes"),
+    (lambda: an.cycles(Layout(4, 2)), "not a permutation"),
+    (lambda: an.order(Layout((2, 2), (0, 1))), "not a permutation"),
+    (lambda: an.operand_analysis(Layout(4)), "atom"),
+    (lambda: an.analyze_gmem_copy(None, L44), "TiledCopy"),
+])
+def test_bad_input_is_refused_naming_the_argument(call, word):
+    with pytest.raises(CutepyError, match=word):
+        call()

@@ -184,3 +184,32 @@ def test_views_and_invert_and_compose_refuse_bad_input():
         shared.invert_and_compose(Layout(2))
     with pytest.raises(CutepyError, match="surjective"):
         shared.invert_and_compose(LinearLayout({"lane": [[0]]}, [("dim0", 2)]))
+
+
+def test_the_added_kinds_go_to_cute_and_back_where_cute_can_express_them():
+    """WMMA and explicit distributed layouts are TV layouts; explicit shared ones are coordinate ->
+    offset layouts, swizzled or refused when their XORs are no CuTe swizzle; tensor memory and
+    partitioned layouts (other inputs) are refused, saying which inputs CuTe takes."""
+    from cutepy.linear import from_cute, to_cute
+
+    back = collections.Counter()
+    for c in SPECS:
+        if "rejected" in c:
+            continue
+        L = from_gluon(c["spec"], c["shape"])
+        fam = c["family"]
+        if fam in ("TensorMemoryLayout", "TensorMemoryScalesLayout", "PartitionedSharedLayout"):
+            with pytest.raises(CutepyError, match="input dims"):
+                to_cute(L)
+            continue
+        kind = "shared" if "offset" in L.in_dims else "distributed"
+        try:
+            C = to_cute(L)
+        except CutepyError as e:
+            assert fam == "SharedLinearLayout" and "no CuTe swizzle" in str(e)
+            back[(fam, "refused")] += 1
+            continue
+        assert from_cute(C, kind, shape=c["shape"]) == L
+        back[(fam, "round trip")] += 1
+    for fam in ("AMDWMMALayout", "DistributedLinearLayout", "SharedLinearLayout"):
+        assert back[(fam, "round trip")] >= 20, fam
