@@ -2,7 +2,7 @@
 
 - :func:`mma_atom_svg`: an MMA atom alone: A (M x K), B (K x N) and C (M x N), each cell the
   thread and value that hold it; a block-scaled atom adds its scale-factor grids (one scale per
-  ``sf_vec_size`` elements of K), a sparse one its metadata layout where it has one.
+  ``sf_vec_size`` elements of K).
 - :func:`copy_atom_svg`: a copy atom alone: its source and destination thread-value layouts
   over the bits (or elements) one instruction moves.
 - :func:`draw_slice`: a layout with the cells of a slice (``L(2, None)``) highlighted.
@@ -54,7 +54,7 @@ def mma_atom_svg(atom: Any, **opts: Any) -> str:
     if not isinstance(atom, MMAAtom):
         raise CutepyError(f"mma_atom_svg: atom must be an MMA atom (cutepy.mma_atom), got {atom!r}")
     body = tiled_mma_svg(make_tiled_mma(atom), **opts)
-    extra = _scale_factor_panels(atom) + _metadata_panels(atom, opts)
+    extra = _scale_factor_panels(atom)
     head = Text(f"MMA atom {atom.name}: M x N x K = {' x '.join(map(str, atom.shape_mnk))}, "
                 f"{atom.thr_id.size()} threads", size=13, weight="bold")
     if not extra:
@@ -91,15 +91,6 @@ def _scale_factor_panels(atom: Any) -> list:
         out.append(GridPanel(r, c, labels, fills, title=f"{name}  ({rows}x{kb}: one scale per {vec} of K)",
                              caption=[f"scale type {getattr(atom, 'sf_type', '?')}"]))
     return out
-
-
-def _metadata_panels(atom: Any, opts: dict) -> list:
-    E = getattr(atom, "tv_layout_E", None)
-    if not isinstance(E, Layout):
-        return []
-    M, _, K = atom.shape_mnk
-    kw = dict(max_rows=opts.get("max_rows", 64), max_cols=opts.get("max_cols", 64))
-    return [_panel(E, (M, int(E.cosize()) // M or 1), "E (sparsity metadata)", None, kw)]
 
 
 def copy_atom_svg(atom: Any, *, max_rows: int | None = 64, max_cols: int | None = 64,

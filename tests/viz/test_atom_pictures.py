@@ -175,3 +175,25 @@ def test_the_atoms_refuse_what_they_cannot_draw():
         mma_atom_svg(copy_atom("SM75_U32x4_LDSM_N", 16))
     with pytest.raises(CutepyError, match="copy atom"):
         copy_atom_svg(mma_atom("SM80_16x8x8_F16F16F16F16_TN"))
+
+
+def test_a_block_scaled_atom_shows_its_scale_factor_grids():
+    """An atom with ``sf_vec_size`` (a block-scaled one: one scale per that many elements of K)
+    adds SFA (M x K/vec) and SFB (N x K/vec) grids; scale ``m + M j`` covers row ``m``'s K block ``j``."""
+    import dataclasses
+
+    from cutepy.kernels.atoms.mma import MMAAtom
+
+    @dataclasses.dataclass(frozen=True)
+    class Scaled(MMAAtom):  # the fields block-scaled atoms carry (C++'s SFVecSize, ValTypeSF)
+        sf_type: str = "float_ue8m0_t"
+        sf_vec_size: int = 4
+
+    base = mma_atom("SM80_16x8x16_F32F16F16F32_TN")
+    atom = Scaled(**{f.name: getattr(base, f.name) for f in dataclasses.fields(MMAAtom)})
+    svg = mma_atom_svg(atom)
+    M, N, K = atom.shape_mnk
+    assert f"SFA  ({M}x{K // 4}: one scale per 4 of K)" in svg and f"SFB  ({N}x{K // 4}" in svg
+    texts = [t.text for t in ET.fromstring(svg).iter(f"{NS}text")]
+    assert {str(m + M * j) for m in range(M) for j in range(K // 4)} <= set(texts)
+    assert "scale type float_ue8m0_t" in texts
