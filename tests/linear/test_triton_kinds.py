@@ -213,3 +213,46 @@ def test_the_added_kinds_go_to_cute_and_back_where_cute_can_express_them():
         back[(fam, "round trip")] += 1
     for fam in ("AMDWMMALayout", "DistributedLinearLayout", "SharedLinearLayout"):
         assert back[(fam, "round trip")] >= 20, fam
+
+
+@pytest.mark.slow
+def test_live_triton_on_more_specs_of_the_added_kinds(tmp_path):
+    """Triton itself (where its venv exists; ``CUTEPY_TRITON_PYTHON`` names one) on a new seed:
+    every spec of the added kinds equal or refused by both, every view and invert_and_compose equal."""
+    import os
+    import subprocess
+    from pathlib import Path
+
+    from tests.paths import ROOT
+
+    exe = os.environ.get("CUTEPY_TRITON_PYTHON", "/work/venvs/triton/bin/python")
+    if not Path(exe).exists():
+        pytest.skip("no Python with Triton 3.9 (set CUTEPY_TRITON_PYTHON; see "
+                    "benchmarks/triton_oracle_kinds.py)")
+    out = tmp_path / "kinds.json"
+    cmd = [exe, "benchmarks/triton_oracle_kinds.py", "--seed", "32", "--per-family", "40", "--out", str(out)]
+    subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, timeout=3000)
+    data = json.loads(out.read_text())
+    for c in data["cases"]:
+        if c.get("view"):
+            if "tensor_view" in c:
+                L = stored(c)
+                view = get_shared_view if "offset" in L.in_dims else get_distributed_view
+                assert (view(L), view(L, True)) == (c["tensor_view"], c["hardware_view"])
+            continue
+        if "rejected" in c:
+            with pytest.raises(CutepyError):
+                from_gluon(c["spec"], c["shape"])
+            continue
+        got = from_gluon(c["spec"], c["shape"])
+        want = stored(c)
+        if c["family"] == "PartitionedSharedLayout":
+            assert got.bases["offset"] == want.bases["offset"] and got.bases["block"] == want.bases["block"]
+        else:
+            assert got == want, c
+    for c in data["invert_and_compose"]:
+        this = LinearLayout({n: b for n, b in c["invert_and_compose"]["this"][0]},
+                            [tuple(o) for o in c["invert_and_compose"]["this"][1]])
+        outer = LinearLayout({n: b for n, b in c["invert_and_compose"]["outer"][0]},
+                             [tuple(o) for o in c["invert_and_compose"]["outer"][1]])
+        assert this.invert_and_compose(outer) == stored(c["result"])
