@@ -16,12 +16,13 @@ instructions. Any other memory is a :class:`BankModel`:
 
 :data:`AMD_CDNA3_LDS` is AMD's LDS of CDNA3 (MI300, gfx942): 32 banks of 4 bytes, a wave of
 64 lanes; ``ds_read/ds_write_b32`` in two phases of 32 lanes (AMD's OpenCL optimization guide:
-"threads 0-31 and 32-63 are checked for conflicts"), ``b64`` in four phases of 16 (the 128 bytes
-the banks move per clock), ``ds_write_b128`` in eight phases of 8 consecutive lanes and
-``ds_read_b128`` in eight phases of interleaved lanes (0-3 with 20-23, 4-7 with 16-19, 8-11
-with 28-31, 12-15 with 24-27, the same in the upper half), both from AMD's Composable Kernel
-documentation, "Understanding AMD GPU LDS and Bank Conflicts" (rocm.docs.amd.com). No AMD GPU
-measured them here: they are AMD's documented rule, not a measurement.
+"threads 0-31 and 32-63 are checked for conflicts"), ``b64`` in four phases of 16 (its
+quarter-wavefronts, the same guide's advice for 8-byte accesses: 128 bytes a clock),
+``ds_write_b128`` in eight phases of 8 consecutive lanes and ``ds_read_b128`` in eight phases
+of interleaved lanes (0-3 with 20-23, 4-7 with 16-19, 8-11 with 28-31, 12-15 with 24-27, the
+same in the upper half), both from AMD's Composable Kernel documentation, "Understanding AMD
+GPU LDS and Bank Conflicts" (rocm.docs.amd.com). No AMD GPU measured them here: they are
+AMD's documented rule, not a measurement.
 
 >>> AMD_CDNA3_LDS.analyze([16 * t for t in range(64)], op="ld", bytes=16).summary()
 'ld 16 B: 8 wavefronts, ideal 8, 0 bank conflicts (8 phases)'
