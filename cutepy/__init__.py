@@ -115,6 +115,20 @@ _LAZY = {"Derivation": "derivation", "explain": "derivation", "Equivalence": "eq
 
 # CUTLASS's GEMM CollectiveBuilders (issue 32): ``cutepy.builders``, loaded on first use
 _SUBPACKAGES += ("builders",)
+# issue 34: the designer's checklist of analyses (cutepy.kernels.analysis, tensor-layouts' names),
+# loaded on first use (it reads layouts with numpy); tests/kernels/test_analysis.py checks this
+# list is that module's __all__
+_ANALYSIS_NAMES = (
+    "AliasingProfile", "AtomSummary", "BankConflicts", "CoalescingEfficiency", "CoalescingReport",
+    "Footprint", "GapProfile", "GmemInstruction", "OperandCoverage", "PerGroup", "SegmentAnalysis",
+    "ThreadStrideProfile", "aliasing_profile", "analyze_gmem_copy", "atom_summary",
+    "bank_conflicts", "coalescing", "coalescing_efficiency", "contiguity", "cycles", "fixed_points",
+    "footprint", "gap_profile", "image", "is_bijective", "is_contiguous", "is_even_permutation",
+    "is_injective", "is_surjective", "mode_contiguity", "offset_table", "operand_analysis", "order",
+    "per_group_bank_conflicts", "per_group_coalescing", "permutation_parity", "segment_analysis",
+    "slice_contiguity", "thread_stride_profile",
+)
+_LAZY.update({name: "kernels.analysis" for name in _ANALYSIS_NAMES})
 
 
 def __getattr__(name: str):

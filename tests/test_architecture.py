@@ -44,7 +44,7 @@ LAYERS: dict[str, int] = {
 }
 
 #: optional heavy dependencies that may be imported inside a function, lazily
-LAZY_OK = ("numpy", "sympy", "hypothesis", "IPython", "pandas")
+LAZY_OK = ("numpy", "sympy", "hypothesis", "IPython", "pandas", "cairosvg")  # cairosvg: PNG/PDF, the viz extra
 
 
 def _modules() -> dict[str, Path]:

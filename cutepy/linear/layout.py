@@ -334,6 +334,30 @@ class LinearLayout:
         identity = LinearLayout.identity(self._out)
         return _invert_and_compose(identity, self)
 
+    def invert_and_compose(self, outer: LinearLayout) -> LinearLayout:
+        """Triton's ``invertAndCompose``: the layout ``C`` from this layout's inputs to ``outer``'s
+        inputs with ``outer(C(x)) == self(x)`` (how a value moves from one layout to another:
+        ``src.invert_and_compose(dst)`` says which ``dst`` input holds what ``src``'s input held).
+
+        Pre: ``outer`` a LinearLayout over the same outputs, surjective onto them (else
+        ``CutepyError``). Post: Triton's answer (its least-squares choice where ``outer`` is
+        not injective).
+
+        >>> reg = LinearLayout({"register": [[1], [2]]}, [("dim0", 4)])
+        >>> lane = LinearLayout({"lane": [[2], [1]]}, [("dim0", 4)])
+        >>> reg.invert_and_compose(lane).bases
+        {'register': [[2], [1]]}
+        """
+        if not isinstance(outer, LinearLayout):
+            raise CutepyError(f"invert_and_compose: outer must be a LinearLayout, got {outer!r}")
+        if sorted(outer.out_dims.items()) != sorted(self.out_dims.items()):
+            raise CutepyError(f"invert_and_compose: outer's outputs {outer.out_dims} differ from this "
+                              f"layout's {self.out_dims}")
+        if not outer.is_surjective():
+            raise CutepyError("invert_and_compose: outer is not surjective onto its outputs, so some "
+                              "of this layout's values have no preimage")
+        return _invert_and_compose(self, outer)
+
     def sublayout(self, in_dims: Iterable[str], out_dims: Iterable[str]) -> LinearLayout:
         """The layout restricted to some inputs and outputs (Triton's ``sublayout``).
 
