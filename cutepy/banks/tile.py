@@ -221,6 +221,12 @@ def make_access(table: np.ndarray, op: str, vector: int, element_bytes: int, *,
     nk = values // V
     index = padded.reshape(warps, WARP, nk, V).transpose(0, 2, 1, 3).reshape(warps * nk, WARP, V)
     where = [(0, w, k) for w in range(warps) for k in range(nk)]
+    if matrices:  # the one rule of an ldmatrix/stmatrix access: lanes 0..8N-1 give the rows
+        missing = index[:, : 8 * matrices, 0] < 0
+        if missing.any():
+            i, t = map(int, np.argwhere(missing)[0])
+            raise CutepyError(f"{op}.x{matrices}: lane {t} of warp {where[i][1]} must give a row address "
+                              f"(the thread-value layout has {threads} threads)")
     if tiles is not None:
         R = tiles.shape[0]
         inside = index >= 0

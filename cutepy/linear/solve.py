@@ -271,7 +271,7 @@ def solve_conflict_free(
     >>> solve_conflict_free(Layout((8, 32), (32, 1)), [(Layout(((8, 4), 8), ((1, 64), 8)), 16)], 2).swizzle
     Sw<2,3,3>
     """
-    if element_bytes not in (1, 2, 4, 8, 16):
+    if type(element_bytes) is not int or element_bytes not in (1, 2, 4, 8, 16):
         raise CutepyError(
             f"solve_conflict_free: element_bytes = {element_bytes!r}: expected 1, 2, 4, 8 or 16"
         )
@@ -280,13 +280,16 @@ def solve_conflict_free(
     e_log = element_bytes.bit_length() - 1
     checks = []
     min_m = 0
+    if not isinstance(accesses, (list, tuple)):
+        raise CutepyError(f"solve_conflict_free: accesses must be a list of (tv_layout, bytes_per_lane) "
+                          f"pairs, got {it.short_repr(accesses)}")
     for k, acc in enumerate(accesses):
         if not isinstance(acc, (tuple, list)) or len(acc) != 2:
             raise CutepyError(
                 f"solve_conflict_free: access {k} must be (tv_layout, bytes_per_lane), got {acc!r}"
             )
         tv, nbytes = acc
-        if nbytes not in (4, 8, 16) or nbytes < element_bytes:
+        if type(nbytes) is not int or nbytes not in (4, 8, 16) or nbytes < element_bytes:
             raise CutepyError(
                 f"solve_conflict_free: access {k}: {nbytes!r} bytes per lane: expected 4, 8 or 16"
             )

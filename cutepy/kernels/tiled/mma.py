@@ -24,7 +24,7 @@ from ...algebra.divides import logical_divide, zipped_divide
 from ...algebra.inverse import right_inverse
 from ...algebra.products import tiled_product
 from ...core.errors import CutepyError
-from ...core.inttuple import StaticCxxFormat, format_tuple, format_value
+from ...core.inttuple import StaticCxxFormat, format_tuple, format_value, short_repr
 from ...core.inttuple import flatten_tuple as flatten
 from ...core.layout import Layout, append, make_layout, size, slice_and_offset
 from ..atoms.mma import NUMPY_TYPES, MMAAtom
@@ -32,7 +32,7 @@ from ..gmma_desc import make_gmma_desc_tensor, operand_majors
 from ..pointer import Pointer
 from ..tensor import Tensor, compact_layout, flat_coord
 from ..tmem import make_tmem_frg
-from .zip import rank_of, repeat_wild
+from .zip import check_tiler, rank_of, repeat_wild
 
 #: the most threads a TiledMMA may have (pictures and checks enumerate them)
 MAX_THREADS = 4096
@@ -457,6 +457,9 @@ def make_tiled_mma(atom: MMAAtom, atom_layout: Any = None, permutation: Any = No
     if not isinstance(atom, MMAAtom):
         raise CutepyError(f"make_tiled_mma takes an MMA atom (cutepy.mma_atom(name)), not {atom!r}")
     L = Layout(1, 0) if atom_layout is None else _as_layout(atom_layout)
+    if not isinstance(L, Layout):
+        raise CutepyError(f"make_tiled_mma: the atom layout must be a layout or a shape of up to 3 modes, "
+                          f"not {short_repr(atom_layout)}")
     if L.rank() > 3:
         raise CutepyError(f"make_tiled_mma: the atom layout {L} has more than 3 modes")
     if not isinstance(L.shape, tuple):
@@ -474,6 +477,8 @@ def make_tiled_mma(atom: MMAAtom, atom_layout: Any = None, permutation: Any = No
     if len(perm) > 3:
         raise CutepyError(f"make_tiled_mma: {len(perm)} permutations given, at most 3 (M, N, K)")
     perm = perm + (None,) * (3 - len(perm))
+    for i, p in enumerate(perm):
+        check_tiler(p, f"make_tiled_mma: permutation {'MNK'[i]}")
     mma = TiledMMA(atom, L, perm)
     if mma.size > MAX_THREADS:
         raise CutepyError(f"make_tiled_mma: {mma.size} threads exceed the limit {MAX_THREADS}")
