@@ -199,3 +199,41 @@ def test_find_swizzle_and_analyze_layout_agree_on_what_an_access_is() -> None:
     b = refused(banks.analyze_layout, smem, tv, op="stmatrix", element_bytes=4,
                 words=("lane 16", "row address"))
     assert a == b
+
+
+# -- simulation ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape", [(4, 9), (5, 8), (3, 8), (4, 7)])
+def test_copy_refuses_a_tensor_that_is_not_whole_tiles(shape) -> None:
+    from cutepy.kernels.simulate import copy
+    from cutepy.kernels.tiled.copy import make_tiled_copy
+
+    cp = make_tiled_copy(copy_atom("UniversalCopy<uint32_t>", 32), Layout((4, 8)), Layout((1, 1)))
+    n = shape[0] * shape[1]
+    src = make_tensor(np.arange(n, dtype=np.uint32), Layout(shape))
+    dst = make_tensor(np.zeros(n, dtype=np.uint32), Layout(shape))
+    refused(copy, cp, src, dst, words=("src", "whole number"))
+    assert not dst.engine.any()
+
+
+def test_copy_of_whole_tiles_equals_numpy() -> None:
+    from cutepy.kernels.simulate import copy
+    from cutepy.kernels.tiled.copy import make_tiled_copy
+
+    cp = make_tiled_copy(copy_atom("UniversalCopy<uint32_t>", 32), Layout((4, 8)), Layout((1, 1)))
+    src = make_tensor(np.arange(64, dtype=np.uint32), Layout((8, 8)))
+    dst = make_tensor(np.zeros(64, dtype=np.uint32), Layout((8, 8), (8, 1)))
+    copy(cp, src, dst)
+    want = np.arange(64).reshape(8, 8, order="F")  # src(m, n) = m + 8 n
+    assert dst.engine.reshape(8, 8).tolist() == want.tolist()
+
+
+def test_gemm_refuses_operands_that_are_not_whole_tiles() -> None:
+    from cutepy.kernels.simulate import gemm
+
+    mma = make_tiled_mma(mma_atom("SM61_DP4A"), Layout((2, 1, 1), (1, 0, 0)))
+    A = make_tensor(np.ones(18, np.int8), Layout((2, 9)))
+    B = make_tensor(np.ones(9, np.int8), Layout((1, 9)))
+    C = make_tensor(np.zeros(2, np.int32), Layout((2, 1)))
+    refused(gemm, mma, A, B, C, words=("whole number",))

@@ -123,7 +123,19 @@ class TiledMMA(StaticCxxFormat):
 
     @property
     def tv_layout_C_tiled(self) -> Layout:
-        """``(thread, value) -> m + M*n`` over the ``M x N`` tile (C++ ``get_layoutC_TV``)."""
+        """``(thread, value) -> m + M*n`` over the ``M x N`` tile (C++ ``get_layoutC_TV``).
+
+        An atom layout with more than one atom along K gives those atoms' threads the indices
+        past the ``M x N`` tile, exactly as C++ CuTe 4.7 does (checked: tests/data/
+        tiled_partitions_cxx47.txt): ``make_tiled_mma(UniversalFMA, (1, 2, 2))`` maps threads 2
+        and 3 to ``(0,2)`` and ``(0,3)`` of a 1x2 tile; ``check_cover`` of its
+        ``make_tiled_copy_C`` says so, and ``gemm`` refuses a whole ``C`` for such a design.
+
+        >>> from cutepy.kernels.atoms import mma_atom
+        >>> mma = make_tiled_mma(mma_atom("UniversalFMA<float,float,float,float>"), (1, 2, 2))
+        >>> mma.tv_layout_C_tiled, mma.tile_size_mnk
+        ((4,(1,(1,1))):(1,(0,(0,0))), (1, 2, 2))
+        """
         M, N, _ = self.tile_size_mnk
         return composition(self.thrfrg_C(Layout((M, N))), (self._thridx_2_thrid(), None))
 
