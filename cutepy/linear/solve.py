@@ -120,6 +120,17 @@ def _try_shift(s: int, pairs: list[tuple[int, int]]) -> Swizzle | None:
     return sw if all(sw(a) == a ^ d for a, d in pairs) else None
 
 
+def _swizzles_by_preference(n: int) -> Any:
+    """Every swizzle whose bits lie below ``n`` (the identity first), fewest bits, then ``S > 0``,
+    smallest ``|S|``, smallest ``M``: the order ``solve_swizzle`` prefers."""
+    yield Swizzle(0, 0, 0)
+    for b in range(1, n // 2 + 1):
+        for s in range(b, n - b + 1):
+            for sign in (1, -1):
+                for m in range(0, n - b - s + 1):
+                    yield Swizzle(b, m, sign * s)
+
+
 def solve_swizzle(A: Any, B: Any) -> SwizzleSolution:
     """The CuTe swizzle ``Sw`` and offset with ``Sw o offset o A == B`` as functions, or the proof
     that none exists (the F2 system with no solution, in words).
@@ -208,6 +219,12 @@ def solve_swizzle(A: Any, B: Any) -> SwizzleSolution:
     bits = 0
     for c in a_cols:
         bits |= c
+    if off & bits:  # another swizzle that meets the linear equations may move the offset off A's bits
+        n = max(width, b0.bit_length())
+        for other in _swizzles_by_preference(n):
+            if not other(b0) & bits and all(other(a) == a ^ d for a, d in pairs):
+                sw, off = other, other(b0)
+                break
     if off & bits:
         return SwizzleSolution(
             False,
@@ -215,7 +232,8 @@ def solve_swizzle(A: Any, B: Any) -> SwizzleSolution:
             0,
             (
                 f"no swizzle: B(0) = {b0} needs the offset Sw^-1(B(0)) = {off}, which shares bits with A "
-                f"(mask {bits}), so offset + A(i) carries instead of XORing"
+                f"(mask {bits}), so offset + A(i) carries instead of XORing; no other swizzle that "
+                f"sends A's bits to B's moves the offset off them"
             ),
         )
     return SwizzleSolution(True, sw, off, f"{sw} o {off} o A == B at every input (checked bit by bit)")
