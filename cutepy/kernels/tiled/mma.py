@@ -188,10 +188,20 @@ class TiledMMA(StaticCxxFormat):
         (``0 .. size-1`` except for atoms whose threads are not consecutive, e.g. SM70's quad pairs)."""
         return sorted({int(x) for x in self.thr_layout_vmnk.offsets()})
 
+    def _last_thread(self) -> int:
+        """The largest of :meth:`thread_ids` from the strides alone, without listing the threads
+        (``get_slice`` runs once per thread: listing them each time made a loop over the threads
+        quadratic)."""
+        vmnk = self.thr_layout_vmnk
+        top = 0
+        for s, d in zip(flatten(vmnk.shape), flatten(vmnk.stride)):
+            top += (s - 1) * max(d, 0)
+        return top
+
     def get_slice(self, thr_idx: int) -> ThrMMA:
         """The partitioner of thread ``thr_idx`` (C++ ``get_slice``); an index between the
         :meth:`thread_ids` (an SM70 lane outside the quad pair) aliases one, as in C++."""
-        top = self.thread_ids()[-1]
+        top = self._last_thread()
         if not isinstance(thr_idx, int) or type(thr_idx) is bool or not 0 <= thr_idx <= top:
             raise CutepyError(f"thread {thr_idx!r} is outside this TiledMMA's thread indices 0..{top}")
         return ThrMMA(self, flat_coord(self.thr_layout_vmnk, thr_idx))
