@@ -203,6 +203,8 @@ def make_access(table: np.ndarray, op: str, vector: int, element_bytes: int, *,
     every repetition ``R`` of the tile (default: one tile, the identity).
     """
     E, V = element_bytes, vector
+    if matrices is not None and type(matrices) is not int:
+        raise CutepyError(f"{op}: matrices must be 1, 2 or 4, got {matrices!r}")
     if type(V) is not int or V < 1:
         raise CutepyError(f"vector_elems must be a positive int, got {V!r}")
     threads, values = table.shape
@@ -329,6 +331,8 @@ def analyze_layout(smem_layout: Any, tv_layout: Any, *, element_bytes: int, vect
     (2, 1)
     """
     E = check_element_bytes(element_bytes)
+    if not isinstance(op, str):
+        raise CutepyError(f"op must be ld, st, ldmatrix, stmatrix or cp.async, got {op!r}")
     if op in ("ldmatrix", "stmatrix") and vector_elems is None:
         vector_elems = 16 // E
     if op not in ("ld", "st", "ldmatrix", "stmatrix", "cp.async"):

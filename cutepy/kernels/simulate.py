@@ -460,7 +460,13 @@ def check_tile(tiled: Any, got: Any, want: Any, rtol: float = 1e-2, atol: float 
     if isinstance(want, Tensor):
         ref = np.asarray(want.values())
     else:
-        ref = np.asarray(want)
+        try:
+            ref = np.asarray(want)
+            if ref.dtype.kind not in "biufc":
+                raise TypeError(ref.dtype)
+        except (TypeError, ValueError):  # ragged nesting, text, objects
+            raise CutepyError(f"check_tile: the reference must be an array of numbers, not "
+                              f"{it.short_repr(want)}") from None
         if ref.shape != tuple(shape):
             raise CutepyError(f"check_tile: the reference has shape {ref.shape}, the tile {tuple(shape)}")
         ref = ref.ravel(order="F")

@@ -156,7 +156,11 @@ class Tensor:
         shape and the offset in the engine (no wrap-around of negative numpy indices)."""
         n = size(self.layout)
         if type(crd) is int or (not isinstance(crd, tuple) and hasattr(crd, "__index__")):
-            i = int(crd)
+            try:
+                i = crd.__index__()
+            except TypeError:  # a numpy array of several values (or of floats)
+                raise CutepyError(f"T[{it.short_repr(crd)}]: an index is an integer or a "
+                                  "coordinate") from None
             if isinstance(n, int) and not 0 <= i < n:
                 raise CutepyError(f"index {i} is outside the tensor {self} of size {n}")
         elif isinstance(crd, tuple) and not _in_shape(crd, self.layout.shape):
@@ -318,6 +322,8 @@ def _in_shape(crd: Any, shape: Any) -> bool:
             return False
         return all(_in_shape(c, s) for c, s in zip(crd, shape))
     n = it.product(shape) if isinstance(shape, tuple) else shape
+    if not it.is_integer(crd) or isinstance(crd, bool):
+        raise CutepyError(f"coordinate leaf {it.short_repr(crd)} is not an integer")
     return not isinstance(n, int) or 0 <= int(crd) < n
 
 
@@ -371,6 +377,8 @@ def make_tensor(engine: Any, layout: Any) -> Tensor:
     if isinstance(engine, Pointer):  # addresses: a pointer-flag swizzle moves onto the pointer
         engine, layout = engine.bind(layout)
         return Tensor(engine, layout)
+    if getattr(engine, "ndim", 1) != 1:
+        raise CutepyError(f"make_tensor: the engine must be 1-D, got an array of shape {engine.shape}")
     if engine is not None and pointer_flag(layout) is not None:  # data: the swizzle on elements
         layout = as_position_independent_swizzle_layout(layout)
     if engine is not None and hasattr(engine, "__len__"):

@@ -516,7 +516,7 @@ def _g_stride(gshape: Any, glayout: Layout, glayout_t: Layout, gbasis: Layout, b
 def _tma_atom(op: str, gtensor: Any, slayout: Any, num_multicast: int, cta_v_map: Layout,
               internal_type: str | None) -> tuple[TmaAtom, Layout]:
     """C++ ``detail::make_tma_copy_atom``; also returns the plain smem layout."""
-    if op not in TMA_OPS:
+    if not isinstance(op, str) or op not in TMA_OPS:
         raise CutepyError(f"TMA: unknown operation {op!r}; one of {', '.join(TMA_OPS)}")
     ptr, glayout = _gtensor_parts(gtensor)
     _check_overhang(glayout, cta_v_map)
@@ -585,6 +585,11 @@ def _check_overhang(glayout: Layout, cta_v_map: Layout) -> None:
 
 
 def _default_tiler(slayout: Any) -> Any:
+    """The smem layout's shape as a tiler (and the check, at the public entry points, that it is a
+    layout)."""
+    if composed_parts(slayout) is None and not isinstance(slayout, Layout):
+        raise CutepyError(f"TMA: the smem layout must be a layout or a swizzled layout, not "
+                          f"{it.short_repr(slayout)}")
     s = slayout.shape
     return it.product_each_tuple(s) if isinstance(s, tuple) else s
 
@@ -615,7 +620,8 @@ def make_tma_atom(op: str, gmem_tensor: Any, smem_layout: Any, cta_tile: Any = N
     >>> a.descriptor.box_dim, a.get_tma_tensor((512, 64)).layout, a.layout_src_tv
     ((64, 64), (512,64):(1@1,1@0), (1,4096):(0,1))
     """
-    tiler = _default_tiler(smem_layout) if cta_tile is None else cta_tile
+    default = _default_tiler(smem_layout)  # (checks the smem layout)
+    tiler = default if cta_tile is None else cta_tile
     mc = size(_cluster(cluster_size))
     atom, _ = _tma_atom(op, gmem_tensor, smem_layout, mc, _cta_v_map(gmem_tensor, tiler), internal_type)
     return atom
@@ -659,7 +665,8 @@ def make_tma_copy(op: str, gmem_tensor: Any, smem_layout: Any, cta_tile: Any = N
     cutepy.CutepyError: TMA: the majorness of smem does not match the majorness of gmem: TMA mode 0 \
 (smem's contiguous direction, box 32) has gmem stride 1024 float elements, not 1
     """
-    tiler = _default_tiler(smem_layout) if cta_tile is None else cta_tile
+    default = _default_tiler(smem_layout)  # (checks the smem layout)
+    tiler = default if cta_tile is None else cta_tile
     cta_t_map = _cluster(cluster_size)
     cta_v_map = _cta_v_map(gmem_tensor, tiler)
     nthr_cta = cta_t_map.cosize()

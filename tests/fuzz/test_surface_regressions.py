@@ -68,8 +68,11 @@ def test_tensor_write_refuses_what_is_not_a_number(dtype, value) -> None:
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.int32, np.uint8, np.uint64, np.int64])
-@pytest.mark.parametrize("value", [2**70, -(2**70), float("nan"), float("inf"), 2.5, 10**5000],
-                         ids=["2^70", "-2^70", "nan", "inf", "2.5", "10^5000"])
+@pytest.mark.parametrize(
+    "value",
+    [2**70, -(2**70), float("nan"), float("inf"), 2.5, 10**5000],
+    ids=["2^70", "-2^70", "nan", "inf", "2.5", "10^5000"],
+)
 def test_tensor_write_refuses_values_an_integer_engine_cannot_hold(dtype, value) -> None:
     T = make_tensor(np.zeros(4, dtype), Layout(4))
     refused(T.__setitem__, 1, value, words=("T[1]",))
@@ -108,11 +111,20 @@ def test_make_tiled_mma_refuses_an_atom_layout_that_is_not_a_layout(atom_layout)
     refused(make_tiled_mma, mma_atom(FMA), atom_layout, words=("atom layout",))
 
 
-@pytest.mark.parametrize("perm, mode", [((-2, None, None), "M"), ((None, None, 0), "K"),
-                                        ((8, "x", None), "N"), ((None, "x", None), "N"),
-                                        ((None, 2.0, None), "N"), ((True, None, None), "M"),
-                                        ((None, (), None), "N"), (((2, None), None, None), "M"),
-                                        ((None, None, np.array([1, 2])), "K")])
+@pytest.mark.parametrize(
+    "perm, mode",
+    [
+        ((-2, None, None), "M"),
+        ((None, None, 0), "K"),
+        ((8, "x", None), "N"),
+        ((None, "x", None), "N"),
+        ((None, 2.0, None), "N"),
+        ((True, None, None), "M"),
+        ((None, (), None), "N"),
+        (((2, None), None, None), "M"),
+        ((None, None, np.array([1, 2])), "K"),
+    ],
+)
 def test_make_tiled_mma_refuses_bad_permutations(perm, mode) -> None:
     refused(make_tiled_mma, mma_atom(FMA), (2, 1, 1), perm, words=(f"permutation {mode}",))
 
@@ -131,12 +143,15 @@ def test_make_tiled_copy_from_mma_refuses_what_is_not_a_tiled_mma(make, mma) -> 
 # -- cutepy.linear ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("bases, outs, words", [
-    ({"lane": [[1]]}, None, ("out_dims",)),
-    ({"lane": [1, 2]}, {"dim0": 4}, ("basis 0", "lane")),
-    ({"lane": 3}, {"dim0": 4}, ("lane", "list of bases")),
-    ({"lane": [[1]]}, 5, ("out_dims",)),
-])
+@pytest.mark.parametrize(
+    "bases, outs, words",
+    [
+        ({"lane": [[1]]}, None, ("out_dims",)),
+        ({"lane": [1, 2]}, {"dim0": 4}, ("basis 0", "lane")),
+        ({"lane": 3}, {"dim0": 4}, ("lane", "list of bases")),
+        ({"lane": [[1]]}, 5, ("out_dims",)),
+    ],
+)
 def test_linear_layout_refuses_malformed_bases_and_outs(bases, outs, words) -> None:
     refused(linear.LinearLayout, bases, outs, words=words)
 
@@ -180,8 +195,14 @@ def test_swizzle_family_refuses_bad_bit_counts(n) -> None:
 
 def test_swizzle_family_counts_match_its_definition() -> None:
     for n in range(0, 9):
-        want = {(B, M, sg * S) for B in range(1, n + 1) for S in range(B, n + 1) for sg in (1, -1)
-                for M in range(n + 1) if M + B + S <= n}
+        want = {
+            (B, M, sg * S)
+            for B in range(1, n + 1)
+            for S in range(B, n + 1)
+            for sg in (1, -1)
+            for M in range(n + 1)
+            if M + B + S <= n
+        }
         got = [(s.bits, s.base, s.shift) for s in banks.swizzle_family(np.int64(n))]
         assert len(got) == len(set(got)) and set(got) == want
 
@@ -196,8 +217,9 @@ def test_find_swizzle_and_analyze_layout_agree_on_what_an_access_is() -> None:
     it with the same words (the rule lives once, in banks.tile.make_access)."""
     smem, tv = Layout((8, 32), (1, 8)), Layout((16, (4, 4)), (4, (1, 64)))
     a = refused(banks.find_swizzle, smem, [(tv, "stmatrix", 4)], 4, words=("lane 16", "row address"))
-    b = refused(banks.analyze_layout, smem, tv, op="stmatrix", element_bytes=4,
-                words=("lane 16", "row address"))
+    b = refused(
+        banks.analyze_layout, smem, tv, op="stmatrix", element_bytes=4, words=("lane 16", "row address")
+    )
     assert a == b
 
 
@@ -237,3 +259,80 @@ def test_gemm_refuses_operands_that_are_not_whole_tiles() -> None:
     B = make_tensor(np.ones(9, np.int8), Layout((1, 9)))
     C = make_tensor(np.zeros(2, np.int32), Layout((2, 1)))
     refused(gemm, mma, A, B, C, words=("whole number",))
+
+
+# -- found by the extended fuzz run (benchmarks/fuzz.py) -----------------------------------------
+
+
+@pytest.mark.parametrize("engine", [np.array(2.5), np.zeros((2, 2))])
+def test_make_tensor_refuses_an_engine_that_is_not_one_dimensional(engine) -> None:
+    refused(make_tensor, engine, Layout(4), words=("engine",))
+
+
+@pytest.mark.parametrize(
+    "key, words",
+    [
+        (np.array([[1]]), ("index",)),
+        ((1, "x"), ("'x'", "not an integer")),
+        ((1, np.array([1, 2])), ("not an integer",)),
+    ],
+)
+def test_tensor_index_refuses_what_is_not_an_integer(key, words) -> None:
+    T = make_tensor(np.zeros(8), Layout((2, 4)))
+    refused(T.__getitem__, key, words=words)
+    refused(T.__setitem__, key, 1.0, words=words)
+
+
+@pytest.mark.parametrize("want", [[[1, [2]]], "abc", [object()]])
+def test_check_tile_refuses_a_reference_that_is_not_numbers(want) -> None:
+    from cutepy.kernels.simulate import check_tile
+    from cutepy.kernels.tiled.copy import make_tiled_copy
+
+    cp = make_tiled_copy(copy_atom("UniversalCopy<uint32_t>", 32), Layout((4, 4)), Layout((1, 1)))
+    T = make_tensor(np.zeros(16, np.uint32), Layout((4, 4)))
+    refused(check_tile, cp, T, want, words=("reference",))
+
+
+@pytest.mark.parametrize("x", [{}, "abc", 2.5, None])
+def test_retile_refuses_what_is_not_a_tensor_or_layout(x) -> None:
+    from cutepy.kernels.tiled.copy import make_tiled_copy
+
+    cp = make_tiled_copy(copy_atom("UniversalCopy<uint32_t>", 32), Layout(32), Layout(1))
+    refused(cp.retile, x, words=("retile",))
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"op": np.array([2, 3])},
+        {"op": ["ld"]},
+        {"op": "ldmatrix", "matrices": np.array([2, 3])},
+        {"op": "ldmatrix", "matrices": 2.0},
+    ],
+)
+def test_analyze_layout_refuses_ops_and_matrices_that_are_not_names_and_ints(kw) -> None:
+    refused(
+        banks.analyze_layout,
+        Layout((32, 32), (32, 1)),
+        Layout((32, 32), (32, 1)),
+        element_bytes=2,
+        partial=True,
+        words=("must be",),
+        **kw,
+    )
+
+
+@pytest.mark.parametrize("smem", [{}, -7, "4", 4.0, b"x", (None, (None,))])
+def test_make_tma_copy_refuses_an_smem_layout_that_is_not_a_layout(smem) -> None:
+    from cutepy.kernels.pointer import gmem_ptr
+
+    g = make_tensor(gmem_ptr("float", 0), Layout((64, 32)))
+    refused(cutepy.make_tma_copy, "SM90_TMA_LOAD", g, smem, words=("smem layout",))
+
+
+@pytest.mark.parametrize("op", [{}, [[1, [2]]], np.array([2, 3]), 3])
+def test_make_tma_copy_refuses_an_op_that_is_not_a_name(op) -> None:
+    from cutepy.kernels.pointer import gmem_ptr
+
+    g = make_tensor(gmem_ptr("float", 0), Layout((64, 32)))
+    refused(cutepy.make_tma_copy, op, g, Layout((16, 8)), words=("operation",))

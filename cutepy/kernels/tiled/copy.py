@@ -120,6 +120,9 @@ class TiledCopy(StaticCxxFormat):
     def retile(self, tensor: Any) -> Any:
         """C++ ``retile``: a thread's fragment ``(V, Rest...)`` regrouped as ``(AtomV, RestV, Rest...)``."""
         L = tensor.layout if isinstance(tensor, Tensor) else tensor
+        if not is_layout(L):
+            raise CutepyError(f"retile takes a tensor or a layout (a thread's fragment), "
+                              f"not {short_repr(tensor)}")
         R = L.rank()
         V = size(L[0]) if isinstance(L.shape, tuple) else size(L)
         nthr = size(self.layout_tv_tiled[0])
