@@ -49,7 +49,7 @@ from .casting import cxx_gcd as _cxx_gcd
 from .casting import downcast, make_fragment_like, make_layout_like, max_alignment, upcast
 from .coalesce import coalesce, filter
 from .complement import complement
-from .composition import composition
+from .composition import coalesce_x, composition
 from .divides import flat_divide, logical_divide, tiled_divide, zipped_divide
 from .inverse import (
     MAX_INVERSE_CHECK,
@@ -847,8 +847,6 @@ def _cxx_compose(A: Layout, B: Layout, crd: Any, C: ComposedLayout) -> Any:
     static (weak) divisibility asserts, which refuse a slice of a swizzled layout at compile time
     (``AdmissibilityError`` naming the one that fails); ``None`` for run-time leaves. (cutepy's
     :func:`composition` checks more, its post-condition; here C++'s own answer is wanted.)"""
-    from .composition import coalesce_x
-
     if not all(type(x) is int for x in it.flatten_tuple((A.shape, A.stride, B.shape, B.stride))):
         return None
     ls, ld = coalesce_x(A)
