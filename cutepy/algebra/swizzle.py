@@ -36,6 +36,7 @@ from ..core.layout import (
     _wide,
     append,
     as_layout,
+    dice,
     flatten,
     get,
     group,
@@ -48,7 +49,7 @@ from .casting import cxx_gcd as _cxx_gcd
 from .casting import downcast, make_fragment_like, make_layout_like, max_alignment, upcast
 from .coalesce import coalesce, filter
 from .complement import complement
-from .composition import composition
+from .composition import coalesce_x, composition
 from .divides import flat_divide, logical_divide, tiled_divide, zipped_divide
 from .inverse import (
     MAX_INVERSE_CHECK,
@@ -778,7 +779,11 @@ def slice_and_offset_swizzled(crd: Any, C: ComposedLayout) -> tuple[Any, Any]:
     When the fixed coordinates decide only bits the swizzle leaves alone, or when the free
     modes touch only one side (Y or Z) of it, the swizzle folds into a plain layout with
     signed strides; otherwise the result stays ``Sw o offset' o slice(L)``. As in C++, an
-    all-wildcard slice keeps the swizzle.
+    all-wildcard slice keeps the swizzle. A slice C++ 4.7 refuses at compile time (its
+    divisibility asserts on the swizzle's bit projections, ``to_mixed_bits``'s powers of two)
+    raises ``AdmissibilityError``; one C++ compiles wrongly (the fixed offset carries into the
+    swizzle's bits) gives the right answer or raises, checked element by element (beyond C++;
+    tests/data/swizzle_slice_cxx47.txt holds C++'s prints).
 
     >>> C = ComposedLayout(Swizzle(3, 1, 4), 0, Layout((32, 8), (8, 1)))
     >>> slice_and_offset_swizzled((5, None), C)
@@ -790,16 +795,30 @@ def slice_and_offset_swizzled(crd: Any, C: ComposedLayout) -> tuple[Any, Any]:
         return sliced, C(crd)
     if crd is None or (type(crd) is tuple and all(x is None for x in it.flatten_tuple(crd))):
         return ComposedLayout(sw, C.offset, sliced), 0
+    # as C++ (4.7, checked: tests/data/swizzle_slice_cxx47.txt): the swizzle's bit projections
+    # compose with the fixed and the free parts first, under its static divisibility asserts
+    b, m, s = sw.bits, sw.base, abs(sw.shift)
+    proj = (1 << m, 1 << b, 1 << (s - b), 1 << b, 1)
+    anti = Layout._new(proj, (1, 0, 1 << (m + b), 0, 1 << (m + s + b)))
+    only = Layout._new(proj, (0, 1 << m, 0, 1 << (m + s), 0))
+    diced = dice(crd, inner)
+    _cxx_compose(anti, diced, crd, C)
+    only_diced = _cxx_compose(only, diced, crd, C)
+    for x, y in zip(it.flatten_tuple(only_diced.shape if only_diced else ()),
+                    it.flatten_tuple(only_diced.stride if only_diced else ())):
+        if x * y & (x * y - 1):  # C++'s to_mixed_bits of the fixed part: "Requires pow2 shape*stride."
+            raise AdmissibilityError(f"slice_and_offset({crd}, {C}): C++ refuses this slice (the fixed "
+                                     f"part's swizzle bits {only_diced} need power-of-two extents)")
+    _cxx_compose(only, sliced, crd, C)
     code = sw.yyy_mask | sw.zzz_mask
     off_only_zy = C.offset ^ (fixed & code)
     off_anti_zy = fixed & ~code
     n = sliced.size()
     active = sliced(n - 1) & code if n > 0 else 0
     if active & ~sw(active):  # the free modes reach both Y and Z: the swizzle stays
-        return ComposedLayout(sw, off_only_zy, sliced), off_anti_zy
+        return _exact_slice(crd, C, ComposedLayout(sw, off_only_zy, sliced), off_anti_zy, sliced, fixed)
     z = sw.zzz_mask & -sw.zzz_mask
     y = sw.yyy_mask & -sw.yyy_mask
-    b, m, s = sw.bits, sw.base, abs(sw.shift)
 
     # C++ chooses each stride by a test of the offset: a run-time offset makes them run-time strides
     kind = DynamicInt if type(off_only_zy) is DynamicInt else int
@@ -816,7 +835,84 @@ def slice_and_offset_swizzled(crd: Any, C: ComposedLayout) -> tuple[Any, Any]:
     two = (2,) * b
     shape = (1 << m, two if b != 1 else 2, 1 << (s - b), two if b != 1 else 2, 1)
     stride = (1, lo if b != 1 else lo[0], 1 << (m + b), hi if b != 1 else hi[0], 1 << (m + b + s))
-    return composition(Layout._new(shape, stride), sliced), sw(off_only_zy) + off_anti_zy
+    try:
+        folded = composition(Layout._new(shape, stride), sliced)
+    except AdmissibilityError:  # C++ may still compile it: its answer, checked below
+        folded = _cxx_compose(Layout._new(shape, stride), sliced, crd, C)
+        if folded is None:
+            raise
+    return _exact_slice(crd, C, folded, sw(off_only_zy) + off_anti_zy, sliced, fixed)
+
+
+def _cxx_compose(A: Layout, B: Layout, crd: Any, C: ComposedLayout) -> Any:
+    """C++'s ``composition(A, B)`` of static layouts as ``composition_impl`` computes it, under its
+    static (weak) divisibility asserts, which refuse a slice of a swizzled layout at compile time
+    (``AdmissibilityError`` naming the one that fails); ``None`` for run-time leaves. (cutepy's
+    :func:`composition` checks more, its post-condition; here C++'s own answer is wanted.)"""
+    if not all(type(x) is int for x in it.flatten_tuple((A.shape, A.stride, B.shape, B.stride))):
+        return None
+    ls, ld = coalesce_x(A)
+
+    def refuse(what: str) -> AdmissibilityError:
+        return AdmissibilityError(f"slice_and_offset({crd}, {C}): C++ refuses this slice (its {what} "
+                                  f"Divisibility Condition fails in composing {A} o {B})")
+
+    def leaf(rs: int, rd: int) -> tuple[Any, Any]:
+        if rd == 0:
+            return rs, 0
+        if len(ls) == 1:
+            return rs, rd * ld[0]
+        out_s, out_d = [], []
+        for s, d in zip(ls[:-1], ld[:-1]):
+            if rd % s != 0 and not rd < s:
+                raise refuse("Stride")
+            nshape, nstride = -(-s // abs(rd)), -(-abs(rd) // s) * (1 if rd > 0 else -1)
+            if nshape != 1 and rs != 1:
+                new = min(nshape, rs)
+                if rs % new != 0:
+                    raise refuse("Shape")
+                out_s.append(new)
+                out_d.append(rd * d)
+                rs //= new
+            rd = nstride
+        if not out_s:
+            return rs, rd * ld[-1]
+        if rs != 1:
+            out_s.append(rs)
+            out_d.append(rd * ld[-1])
+        return (tuple(out_s), tuple(out_d)) if len(out_s) > 1 else (out_s[0], out_d[0])
+
+    def walk(s: Any, d: Any) -> tuple[Any, Any]:
+        if type(s) is tuple:
+            parts = [walk(x, y) for x, y in zip(s, d)]
+            return tuple(p[0] for p in parts), tuple(p[1] for p in parts)
+        return leaf(s, d)
+
+    return Layout._new(*walk(B.shape, B.stride))
+
+
+def _exact_slice(crd: Any, C: ComposedLayout, sub: Any, off: Any, sliced: Layout,
+                 fixed: Any) -> tuple[Any, Any]:
+    """``(sub, off)`` when ``off + sub(i) == C(crd at free index i)`` for every free index (checked
+    element by element up to 2**20 of them), else ``AdmissibilityError``: C++'s split of the
+    fixed offset into the swizzle's bits assumes that adding it never carries into them."""
+    n = sliced.size()
+    if type(n) is not int or n > 1 << 20 or not is_static(sliced) or type(off) is not int:
+        return sub, off
+    import numpy as np  # lazy: whole-domain evaluation loads numpy
+
+    got = np.asarray(sub.offsets(), dtype=np.int64) + off
+    v = np.asarray(sliced.offsets(), dtype=np.int64) + (fixed + C.offset)
+    sw = C.outer
+    y = v & sw.yyy_mask
+    want = v ^ (y >> sw.shift if sw.shift >= 0 else y << -sw.shift)
+    if not np.array_equal(got, want):
+        i = int(np.argmax(got != want))
+        raise AdmissibilityError(
+            f"slice_and_offset({crd}, {C}): C++'s answer {sub} + {off} gives {int(got[i])} at free "
+            f"index {i}, where the layout holds {int(want[i])}: the fixed offset carries into the "
+            "swizzle's bits")
+    return sub, off
 
 
 def _inverse(inverse: Any, A: ComposedLayout) -> Any:

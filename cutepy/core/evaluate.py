@@ -33,7 +33,7 @@ import numpy as np
 
 from . import inttuple as it
 from .errors import CutepyError
-from .limits import DEFAULT_MAX_ELEMENTS, _check_limit, limits  # noqa: F401 (re-exported)
+from .limits import DEFAULT_MAX_ELEMENTS, _check_limit, limits, show_int  # noqa: F401 (re-exported)
 from .limits import max_elements as _max_elements_in_force
 
 _INT64_MAX = (1 << 63) - 1
@@ -173,13 +173,15 @@ def _fill(
     n = it.product(fs)
     if n > limit:
         raise CutepyError(
-            f"whole-domain offsets of {layout} need {n} elements, above the limit of {limit}; "
+            f"whole-domain offsets of {it.short_repr(layout)} need {show_int(n)} elements, above the limit "
+            f"of {limit}; "
             "raise it with cutepy.limits(max_elements=...) or offsets(..., max_elements=...)"
         )
     lo, hi = _bounds(fs, fd, base)
     if hi > _INT64_MAX or lo < -_INT64_MAX:
         raise CutepyError(
-            f"offsets of {layout} reach {hi if hi > _INT64_MAX else lo}, beyond int64; no array is made"
+            f"offsets of {it.short_repr(layout)} reach {show_int(hi if hi > _INT64_MAX else lo)}, "
+            "beyond int64; no array is made"
         )
     modes = _modes(fs, fd)
     if len(modes) <= 1 and swizzle is None:

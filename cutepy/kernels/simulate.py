@@ -110,6 +110,10 @@ def _parts(x: Any, threads: list[int], name: str, partition: Any) -> list[_Part]
     for t in threads:
         P = partition(t, index)
         idx = P.layout.offsets() + P.offset
+        if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= len(offs)):
+            raise CutepyError(f"{name} of shape {x.shape} is not a whole number of the design's tiles: "
+                              f"thread {t}'s partition {P.shape} reaches tile index "
+                              f"{int(idx.max())}, outside its {len(offs)} elements")
         out.append(_Part(t, x.engine, offs[idx], P.shape, name, idx, x.shape))
     return out
 
@@ -344,7 +348,10 @@ def gemm(tiled_mma: TiledMMA, A: Any, B: Any, C: Any) -> None:
 
     Pre:  ``tiled_mma`` is a TiledMMA; every thread's fragments have the atom's values in
           mode 0 and agree on M', N', K'; threads of one atom that hold the same element of
-          A or B hold the same value (else ``SimulationError`` naming both).
+          A or B hold the same value (else ``SimulationError`` naming both); whole tiles are
+          whole numbers of the MMA's tiles, and a whole ``C`` needs an atom layout with one atom
+          along K (atoms split along K each hold a partial sum of the same ``C`` elements, whose
+          reduction C++ leaves to the kernel: pass per-thread ``C`` fragments), else ``CutepyError``.
     Post: every C value of every thread is its element of ``C + A B^T`` (in C's dtype);
           nothing is written if a check fails.
 
@@ -363,6 +370,12 @@ def gemm(tiled_mma: TiledMMA, A: Any, B: Any, C: Any) -> None:
     if not isinstance(tiled_mma, TiledMMA):
         raise CutepyError(f"gemm takes a TiledMMA first (cutepy.make_tiled_mma), not {tiled_mma!r}")
     mma, atom = tiled_mma, tiled_mma.atom
+    k_atoms = _size(mma.atom_layout_mnk[2])
+    if k_atoms != 1 and not isinstance(C, (list, tuple)):
+        raise CutepyError(f"gemm: the TiledMMA's atom layout {mma.atom_layout_mnk} splits K over "
+                          f"{k_atoms} atoms, each holding a partial sum of the same C elements (C++ leaves "
+                          "their reduction to the kernel); pass per-thread C fragments (a list), "
+                          "not a whole C")
     threads = mma.thread_ids()
     vmnk = {t: flat_coord(mma.thr_layout_vmnk, t) for t in threads}
     PA = _parts(A, threads, "A", lambda t, L: mma.get_slice(t, static=True).partition_A(L))
@@ -462,7 +475,13 @@ def check_tile(tiled: Any, got: Any, want: Any, rtol: float = 1e-2, atol: float 
     if isinstance(want, Tensor):
         ref = np.asarray(want.values())
     else:
-        ref = np.asarray(want)
+        try:
+            ref = np.asarray(want)
+            if ref.dtype.kind not in "biufc":
+                raise TypeError(ref.dtype)
+        except (TypeError, ValueError):  # ragged nesting, text, objects
+            raise CutepyError(f"check_tile: the reference must be an array of numbers, not "
+                              f"{it.short_repr(want)}") from None
         if ref.shape != tuple(shape):
             raise CutepyError(f"check_tile: the reference has shape {ref.shape}, the tile {tuple(shape)}")
         ref = ref.ravel(order="F")

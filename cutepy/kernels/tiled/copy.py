@@ -24,7 +24,7 @@ from ...algebra.inverse import left_inverse, right_inverse
 from ...algebra.products import logical_product, raked_product
 from ...algebra.swizzle import is_layout
 from ...core.errors import CutepyError
-from ...core.inttuple import StaticCxxFormat, format_tuple, format_value
+from ...core.inttuple import StaticCxxFormat, format_tuple, format_value, short_repr
 from ...core.inttuple import flatten_tuple as flatten
 from ...core.inttuple import product_each_tuple as product_each
 from ...core.layout import Layout, make_layout, prepend, size, slice_and_offset
@@ -128,6 +128,9 @@ class TiledCopy(StaticCxxFormat):
     def retile(self, tensor: Any) -> Any:
         """C++ ``retile``: a thread's fragment ``(V, Rest...)`` regrouped as ``(AtomV, RestV, Rest...)``."""
         L = tensor.layout if isinstance(tensor, Tensor) else tensor
+        if not is_layout(L):
+            raise CutepyError(f"retile takes a tensor or a layout (a thread's fragment), "
+                              f"not {short_repr(tensor)}")
         R = L.rank()
         V = size(L[0]) if isinstance(L.shape, tuple) else size(L)
         nthr = size(self.layout_tv_tiled[0])
@@ -297,6 +300,7 @@ def make_tiled_copy_A(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
     >>> cp.tiler_mn, cp.size
     ((32, 16), 128)
     """
+    _need_tiled_mma(mma, "make_tiled_copy_A")
     M, _, K = mma.tile_size_mnk
     return make_tiled_copy_impl(atom, mma.tv_layout_A_tiled, (M, K), ("make_tiled_copy_A", mma))
 
@@ -314,6 +318,7 @@ def make_tiled_copy_B(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
     >>> make_tiled_copy_B(copy_atom("SM75_U32x2_LDSM_N", 16), mma).tiler_mn
     (16, 16)
     """
+    _need_tiled_mma(mma, "make_tiled_copy_B")
     _, N, K = mma.tile_size_mnk
     return make_tiled_copy_impl(atom, mma.tv_layout_B_tiled, (N, K), ("make_tiled_copy_B", mma))
 
@@ -331,6 +336,7 @@ def make_tiled_copy_C(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
     >>> make_tiled_copy_C(copy_atom("UniversalCopy<uint32_t>", 16), mma).tiler_mn
     (32, 16)
     """
+    _need_tiled_mma(mma, "make_tiled_copy_C")
     M, N, _ = mma.tile_size_mnk
     return make_tiled_copy_impl(atom, mma.tv_layout_C_tiled, (M, N), ("make_tiled_copy_C", mma))
 
@@ -375,6 +381,11 @@ def make_tiled_copy_D(atom: CopyAtom, tiled_copy: TiledCopy) -> TiledCopy:
     """
     _need_tiled_copy(tiled_copy, "make_tiled_copy_D")
     return make_tiled_copy_impl(atom, tiled_copy.layout_dst_tv_tiled, tiled_copy.tiler_mn)
+
+
+def _need_tiled_mma(x: Any, fn: str) -> None:
+    if not isinstance(x, TiledMMA):
+        raise CutepyError(f"{fn} takes a TiledMMA (cutepy.make_tiled_mma), not {short_repr(x)}")
 
 
 def _need_tiled_copy(x: Any, fn: str) -> None:

@@ -24,7 +24,7 @@ from ...algebra.divides import logical_divide, zipped_divide
 from ...algebra.inverse import right_inverse
 from ...algebra.products import tiled_product
 from ...core.errors import CutepyError
-from ...core.inttuple import StaticCxxFormat, format_tuple, format_value
+from ...core.inttuple import StaticCxxFormat, format_tuple, format_value, short_repr
 from ...core.inttuple import flatten_tuple as flatten
 from ...core.layout import Layout, append, make_layout, size, slice_and_offset
 from ..atoms.mma import NUMPY_TYPES, MMAAtom
@@ -32,7 +32,7 @@ from ..gmma_desc import make_gmma_desc_tensor, operand_majors
 from ..pointer import Pointer
 from ..tensor import Tensor, compact_layout, flat_coord, thread_index
 from ..tmem import make_tmem_frg
-from .zip import rank_of, repeat_wild
+from .zip import check_tiler, rank_of, repeat_wild
 
 #: the most threads a TiledMMA may have (pictures and checks enumerate them)
 MAX_THREADS = 4096
@@ -123,7 +123,19 @@ class TiledMMA(StaticCxxFormat):
 
     @property
     def tv_layout_C_tiled(self) -> Layout:
-        """``(thread, value) -> m + M*n`` over the ``M x N`` tile (C++ ``get_layoutC_TV``)."""
+        """``(thread, value) -> m + M*n`` over the ``M x N`` tile (C++ ``get_layoutC_TV``).
+
+        An atom layout with more than one atom along K gives those atoms' threads the indices
+        past the ``M x N`` tile, exactly as C++ CuTe 4.7 does (checked: tests/data/
+        tiled_partitions_cxx47.txt): ``make_tiled_mma(UniversalFMA, (1, 2, 2))`` maps threads 2
+        and 3 to ``(0,2)`` and ``(0,3)`` of a 1x2 tile; ``check_cover`` of its
+        ``make_tiled_copy_C`` says so, and ``gemm`` refuses a whole ``C`` for such a design.
+
+        >>> from cutepy.kernels.atoms import mma_atom
+        >>> mma = make_tiled_mma(mma_atom("UniversalFMA<float,float,float,float>"), (1, 2, 2))
+        >>> mma.tv_layout_C_tiled, mma.tile_size_mnk
+        ((4,(1,(1,1))):(1,(0,(0,0))), (1, 2, 2))
+        """
         M, N, _ = self.tile_size_mnk
         return composition(self.thrfrg_C(Layout((M, N))), (self._thridx_2_thrid(), None))
 
@@ -188,6 +200,16 @@ class TiledMMA(StaticCxxFormat):
         (``0 .. size-1`` except for atoms whose threads are not consecutive, e.g. SM70's quad pairs)."""
         return sorted({int(x) for x in self.thr_layout_vmnk.offsets()})
 
+    def _last_thread(self) -> int:
+        """The largest of :meth:`thread_ids` from the strides alone, without listing the threads
+        (``get_slice`` runs once per thread: listing them each time made a loop over the threads
+        quadratic)."""
+        vmnk = self.thr_layout_vmnk
+        top = 0
+        for s, d in zip(flatten(vmnk.shape), flatten(vmnk.stride)):
+            top += (s - 1) * max(d, 0)
+        return top
+
     def get_slice(self, thr_idx: int, *, static: bool = False) -> ThrMMA:
         """The partitioner of thread ``thr_idx`` (C++ ``get_slice``); an index between the
         :meth:`thread_ids` (an SM70 lane outside the quad pair) aliases one, as in C++.
@@ -195,7 +217,7 @@ class TiledMMA(StaticCxxFormat):
         The index is run-time, as a kernel's ``threadIdx.x`` (and C++'s ``get_slice(37)``), so
         the partitions are the ones the kernel computes; ``static=True`` gives those of C++'s
         ``get_slice(Int<37>{})`` (:func:`~cutepy.kernels.tensor.thread_index`)."""
-        top = self.thread_ids()[-1]
+        top = self._last_thread()
         thr_idx = thread_index(thr_idx, static, "thread")
         if not thr_idx <= top:
             raise CutepyError(f"thread {thr_idx!r} is outside this TiledMMA's thread indices 0..{top}")
@@ -474,6 +496,9 @@ def make_tiled_mma(atom: MMAAtom, atom_layout: Any = None, permutation: Any = No
     if not isinstance(atom, MMAAtom):
         raise CutepyError(f"make_tiled_mma takes an MMA atom (cutepy.mma_atom(name)), not {atom!r}")
     L = Layout(1, 0) if atom_layout is None else _as_layout(atom_layout)
+    if not isinstance(L, Layout):
+        raise CutepyError(f"make_tiled_mma: the atom layout must be a layout or a shape of up to 3 modes, "
+                          f"not {short_repr(atom_layout)}")
     if L.rank() > 3:
         raise CutepyError(f"make_tiled_mma: the atom layout {L} has more than 3 modes")
     if not isinstance(L.shape, tuple):
@@ -491,6 +516,8 @@ def make_tiled_mma(atom: MMAAtom, atom_layout: Any = None, permutation: Any = No
     if len(perm) > 3:
         raise CutepyError(f"make_tiled_mma: {len(perm)} permutations given, at most 3 (M, N, K)")
     perm = perm + (None,) * (3 - len(perm))
+    for i, p in enumerate(perm):
+        check_tiler(p, f"make_tiled_mma: permutation {'MNK'[i]}")
     mma = TiledMMA(atom, L, perm)
     if mma.size > MAX_THREADS:
         raise CutepyError(f"make_tiled_mma: {mma.size} threads exceed the limit {MAX_THREADS}")
