@@ -29,6 +29,7 @@ from ...core.inttuple import flatten_tuple as flatten
 from ...core.inttuple import product_each_tuple as product_each
 from ...core.layout import Layout, make_layout, prepend, size, slice_and_offset
 from ..atoms.copy import CopyAtom
+from ..memo import derived, exact_key
 from ..tensor import Tensor
 from .mma import MAX_THREADS, TiledMMA
 from .zip import rank_of, repeat_wild, zip_layout
@@ -93,14 +94,17 @@ class TiledCopy(StaticCxxFormat):
         return slice_and_offset(((None, None), None), tv)[0]
 
     def tidfrg_S(self, L: Layout) -> Layout:
-        return self.tile2thrfrg(
-            zipped_divide(L, self.tiler_mn), self._ref2trg(self.copy_atom.layout_src_tv)
-        )
+        if exact_key(L):  # the same for every thread: made once per layout
+            return derived(self, ("S", L), lambda: self._tidfrg(L, self.copy_atom.layout_src_tv))
+        return self._tidfrg(L, self.copy_atom.layout_src_tv)
 
     def tidfrg_D(self, L: Layout) -> Layout:
-        return self.tile2thrfrg(
-            zipped_divide(L, self.tiler_mn), self._ref2trg(self.copy_atom.layout_dst_tv)
-        )
+        if exact_key(L):
+            return derived(self, ("D", L), lambda: self._tidfrg(L, self.copy_atom.layout_dst_tv))
+        return self._tidfrg(L, self.copy_atom.layout_dst_tv)
+
+    def _tidfrg(self, L: Layout, trg: Layout) -> Layout:
+        return self.tile2thrfrg(zipped_divide(L, self.tiler_mn), self._ref2trg(trg))
 
     def _ref_tile(self) -> Layout:
         return Layout((_tiler_shape(self.tiler_mn), 1))

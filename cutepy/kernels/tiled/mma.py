@@ -29,6 +29,7 @@ from ...core.inttuple import flatten_tuple as flatten
 from ...core.layout import Layout, append, make_layout, size, slice_and_offset
 from ..atoms.mma import NUMPY_TYPES, MMAAtom
 from ..gmma_desc import make_gmma_desc_tensor, operand_majors
+from ..memo import derived, exact_key
 from ..pointer import Pointer
 from ..tensor import Tensor, compact_layout, flat_coord
 from ..tmem import make_tmem_frg
@@ -74,7 +75,7 @@ class TiledMMA(StaticCxxFormat):
     # -- sizes -------------------------------------------------------------------------
     @property
     def thr_layout_vmnk(self) -> Layout:
-        return tiled_product(self.atom.thr_id, self.atom_layout_mnk)
+        return derived(self, ("vmnk",), lambda: tiled_product(self.atom.thr_id, self.atom_layout_mnk))
 
     @property
     def size(self) -> int:
@@ -93,6 +94,11 @@ class TiledMMA(StaticCxxFormat):
 
     # -- thread fragments (C++ thrfrg_A/B/C) -----------------------------------------------
     def _thrfrg(self, L: Layout, a: int, b: int, atom_tv: Layout) -> Layout:
+        if exact_key(L):  # the same for every thread: made once per layout
+            return derived(self, ("thrfrg", a, b, L), lambda: self._thrfrg_of(L, a, b, atom_tv))
+        return self._thrfrg_of(L, a, b, atom_tv)
+
+    def _thrfrg_of(self, L: Layout, a: int, b: int, atom_tv: Layout) -> Layout:
         t = logical_divide(L, (self.permutation(a), self.permutation(b)))
         ab = zipped_divide(
             t, (Layout(self.atom.shape_mnk[a]), Layout(self.atom.shape_mnk[b]))
@@ -174,7 +180,7 @@ class TiledMMA(StaticCxxFormat):
     def thread_ids(self) -> list[int]:
         """The thread indices this TiledMMA uses: the values of ``thr_layout_vmnk``
         (``0 .. size-1`` except for atoms whose threads are not consecutive, e.g. SM70's quad pairs)."""
-        return sorted({int(x) for x in self.thr_layout_vmnk.offsets()})
+        return list(derived(self, ("ids",), lambda: sorted({int(x) for x in self.thr_layout_vmnk.offsets()})))
 
     def get_slice(self, thr_idx: int) -> ThrMMA:
         """The partitioner of thread ``thr_idx`` (C++ ``get_slice``); an index between the
