@@ -76,3 +76,21 @@ def test_no_int64_wraparound():
 def test_bad_indices_are_cutepy_errors(bad):
     with pytest.raises(CutepyError):
         offsets(Layout((4, 3), (3, 1)), bad)
+
+
+# -- L(i): the index fast path is crd2idx -------------------------------------------------------
+
+
+@given(layouts(negative=True, max_depth=3), st.data())
+def test_call_at_an_index_is_crd2idx(L, data):
+    """``L(i)`` (the fast path for plain-int leaves and ``i >= 0``) is ``crd2idx(i, shape, stride)``
+    everywhere, indices past the domain included (the last mode takes what is left), and keeps
+    the general path's types for run-time leaves."""
+    from cutepy.core import inttuple as it
+    from cutepy.strategies import with_dynamic_leaves
+
+    i = data.draw(st.integers(0, 4 * L.size()))
+    assert L(i) == it.crd2idx(i, L.shape, L.stride)
+    D = Layout(data.draw(with_dynamic_leaves(L.shape)), L.stride)
+    got, want = D(i), it.crd2idx(i, D.shape, D.stride)
+    assert got == want and type(got) is type(want)
