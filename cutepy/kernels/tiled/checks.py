@@ -26,7 +26,7 @@ from typing import Any
 from ...core import inttuple as it
 from ...core.errors import CutepyError
 from ...core.layout import Layout, size
-from ..tensor import flat_coord, make_identity_tensor
+from ..tensor import make_identity_tensor
 from .copy import TiledCopy, make_tiled_copy  # noqa: F401 (make_tiled_copy: doctest namespace)
 from .mma import TiledMMA, make_tiled_mma  # noqa: F401 (make_tiled_mma: doctest namespace)
 
@@ -155,7 +155,7 @@ def check_cover(obj: TiledMMA | TiledCopy) -> CheckResult:
         vmnk = obj.thr_layout_vmnk
         thr_m, thr_n = int(size(vmnk[1])), int(size(vmnk[2]))
         threads = obj.thread_ids()  # C++'s thread indices: the values of ThrLayoutVMNK
-        k0 = [t for t in threads if flat_coord(vmnk, t)[3] == 0]
+        k0 = [t for t in threads if obj.get_slice(t).thr_vmnk[3] == 0]  # flat_coord(vmnk, t), kept
         parts = [
             _cover_one("A", obj.tv_layout_A_tiled, M, K, replication(obj.atom.tv_layout_A) * thr_n, threads),
             _cover_one("B", obj.tv_layout_B_tiled, N, K, replication(obj.atom.tv_layout_B) * thr_m, threads),

@@ -29,7 +29,7 @@ from ...core.inttuple import flatten_tuple as flatten
 from ...core.layout import Layout, append, make_layout, size, slice_and_offset
 from ..atoms.mma import NUMPY_TYPES, MMAAtom
 from ..gmma_desc import make_gmma_desc_tensor, operand_majors
-from ..memo import derived, exact_key
+from ..memo import derived, derived_of, sliced
 from ..pointer import Pointer
 from ..tensor import Tensor, compact_layout, flat_coord
 from ..tmem import make_tmem_frg
@@ -94,9 +94,8 @@ class TiledMMA(StaticCxxFormat):
 
     # -- thread fragments (C++ thrfrg_A/B/C) -----------------------------------------------
     def _thrfrg(self, L: Layout, a: int, b: int, atom_tv: Layout) -> Layout:
-        if exact_key(L):  # the same for every thread: made once per layout
-            return derived(self, ("thrfrg", a, b, L), lambda: self._thrfrg_of(L, a, b, atom_tv))
-        return self._thrfrg_of(L, a, b, atom_tv)
+        # the same for every thread: made once per layout
+        return derived_of(self, f"thrfrg{a}{b}", L, lambda: self._thrfrg_of(L, a, b, atom_tv))
 
     def _thrfrg_of(self, L: Layout, a: int, b: int, atom_tv: Layout) -> Layout:
         t = logical_divide(L, (self.permutation(a), self.permutation(b)))
@@ -130,12 +129,18 @@ class TiledMMA(StaticCxxFormat):
     @property
     def tv_layout_C_tiled(self) -> Layout:
         """``(thread, value) -> m + M*n`` over the ``M x N`` tile (C++ ``get_layoutC_TV``)."""
+        return derived(self, ("tvC",), self._tv_layout_C_tiled)
+
+    def _tv_layout_C_tiled(self) -> Layout:
         M, N, _ = self.tile_size_mnk
         return composition(self.thrfrg_C(Layout((M, N))), (self._thridx_2_thrid(), None))
 
     @property
     def tv_layout_A_tiled(self) -> Layout:
         """``(thread, value) -> m + M*k`` over the ``M x K`` tile (C++ ``get_layoutA_TV``)."""
+        return derived(self, ("tvA",), self._tv_layout_A_tiled)
+
+    def _tv_layout_A_tiled(self) -> Layout:
         M, _, K = self.tile_size_mnk
         vmnk = self.thr_layout_vmnk
         atile = (None, (Layout((size(vmnk[1]), size(vmnk[2])), (1, 0)), None))
@@ -145,6 +150,9 @@ class TiledMMA(StaticCxxFormat):
     @property
     def tv_layout_B_tiled(self) -> Layout:
         """``(thread, value) -> n + N*k`` over the ``N x K`` tile (C++ ``get_layoutB_TV``)."""
+        return derived(self, ("tvB",), self._tv_layout_B_tiled)
+
+    def _tv_layout_B_tiled(self) -> Layout:
         _, N, K = self.tile_size_mnk
         vmnk = self.thr_layout_vmnk
         btile = (None, (Layout((size(vmnk[1]), size(vmnk[2])), (0, 1)), None))
@@ -180,15 +188,25 @@ class TiledMMA(StaticCxxFormat):
     def thread_ids(self) -> list[int]:
         """The thread indices this TiledMMA uses: the values of ``thr_layout_vmnk``
         (``0 .. size-1`` except for atoms whose threads are not consecutive, e.g. SM70's quad pairs)."""
-        return list(derived(self, ("ids",), lambda: sorted({int(x) for x in self.thr_layout_vmnk.offsets()})))
+        return list(self._thread_ids())
+
+    def _thread_ids(self) -> tuple[int, ...]:
+        ids = lambda: tuple(sorted({int(x) for x in self.thr_layout_vmnk.offsets()}))  # noqa: E731
+        return derived(self, ("ids",), ids)
 
     def get_slice(self, thr_idx: int) -> ThrMMA:
         """The partitioner of thread ``thr_idx`` (C++ ``get_slice``); an index between the
         :meth:`thread_ids` (an SM70 lane outside the quad pair) aliases one, as in C++."""
-        top = self.thread_ids()[-1]
+        top = self._thread_ids()[-1]
         if not isinstance(thr_idx, int) or type(thr_idx) is bool or not 0 <= thr_idx <= top:
             raise CutepyError(f"thread {thr_idx!r} is outside this TiledMMA's thread indices 0..{top}")
-        return ThrMMA(self, flat_coord(self.thr_layout_vmnk, thr_idx))
+        if type(thr_idx) is not int:
+            return ThrMMA(self, flat_coord(self.thr_layout_vmnk, thr_idx))
+        coords = derived(self, ("coords",), dict)  # thread -> (v,m,n,k), at most MAX_THREADS
+        crd = coords.get(thr_idx)
+        if crd is None:
+            crd = coords[thr_idx] = flat_coord(self.thr_layout_vmnk, thr_idx)
+        return ThrMMA(self, crd)
 
     get_thread_slice = get_slice
 
@@ -209,9 +227,11 @@ def _partition(mma: TiledMMA, thr: Layout, coord: tuple, tensor: Any) -> Any:
     """``thr_tensor(coord, (_, repeat<rank<1,1>>(_)))`` on a tensor or a layout."""
     rest = rank_of(thr.shape[1][1])
     crd = (coord, (None, repeat_wild(rest)))
+    exact = type(coord[0]) is int and all(type(c) is int for c in coord[1])
+    sub, off = sliced(mma, thr, crd, exact)  # kept on the TiledMMA: a sweep partitions alike again
     if isinstance(tensor, Tensor):
-        return Tensor(tensor.engine, thr, tensor.offset).slice(crd)
-    return slice_and_offset(crd, thr)[0]
+        return Tensor(tensor.engine, sub, tensor.offset + off)
+    return sub
 
 
 @dataclass(frozen=True)
