@@ -2,9 +2,10 @@
 
 A TiledMMA or TiledCopy is a frozen value; what it derives from a layout (its thread-value
 fragments of a tensor's layout, its thread layout, its thread indices) never changes, and a
-design sweep asks for it once per thread. :func:`derived` keeps such values in a small table
-on the value itself (no global state; the table goes with the value), bounded by
-:data:`LIMIT` entries. A key is used only when it is *exact*: plain ``int`` leaves (a
+design sweep asks for it once per thread. :func:`derived` and :func:`derived_of` keep such
+values in a small table on the value itself (no global state; the table goes with the
+value), bounded by :data:`LIMIT` entries; :func:`sliced` keeps each thread's slice of a kept
+fragment, bounded by :data:`SLICE_LIMIT`. A key is used only when it is *exact*: plain ``int`` leaves (a
 :func:`cutepy.dynamic` integer equals the ``int`` of its value but prints otherwise, and a
 symbolic one may be equal only under some facts), so a kept value is always the one the
 computation would make; anything else is computed each time. An error is never kept: a
@@ -21,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..algebra.swizzle import ComposedLayout, SmemPtrFlag, Swizzle
+from ..algebra.swizzle import SmemPtrFlag, Swizzle, composed_parts
+from ..core.basis import ScaledBasis
 from ..core.layout import Layout, slice_and_offset
 
 #: entries kept per value (the table is emptied when full: a sweep's working set is small)
@@ -32,8 +34,8 @@ SLICE_LIMIT = 1 << 14
 
 def exact_key(x: Any) -> bool:
     """Whether equality of ``x`` means identity of every result made from it: ``x`` is built of
-    plain ``int`` leaves (``None`` wildcards allowed), layouts of them, swizzles and composed
-    layouts of them (offset an ``int`` or a pointer flag)."""
+    plain ``int`` leaves (``None`` wildcards allowed) and basis elements of them, layouts of
+    them, swizzles and composed layouts of them (offset an ``int`` or a pointer flag)."""
     t = type(x)
     if t is int or x is None:
         return True
@@ -43,10 +45,12 @@ def exact_key(x: Any) -> bool:
         return exact_key(x.shape) and exact_key(x.stride)
     if t is Swizzle:
         return True
-    if t is ComposedLayout:
-        exact_offset = type(x.offset) is int or type(x.offset) is SmemPtrFlag
-        return exact_offset and exact_key(x.outer) and exact_key(x.inner)
-    return False
+    if t is ScaledBasis:  # a coordinate tensor's stride: value @ mode, the mode a path of ints
+        return type(x.value) is int
+    if (parts := composed_parts(x)) is None:
+        return False
+    outer, offset, inner = parts
+    return (type(offset) is int or type(offset) is SmemPtrFlag) and exact_key(outer) and exact_key(inner)
 
 
 def _table(owner: Any, room: int) -> dict:

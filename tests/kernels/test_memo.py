@@ -98,3 +98,17 @@ def test_exact_keys():
     assert memo.exact_key(ComposedLayout(Swizzle(3, 4, 3), SmemPtrFlag(16), Layout((8, 64), (64, 1))))
     assert not memo.exact_key(ComposedLayout(Swizzle(3, 4, 3), dynamic(8), Layout((8, 64), (64, 1))))
     assert not memo.exact_key((1, True)) and not memo.exact_key([1, 2])
+
+
+def test_coordinate_tensor_partitions_are_kept_and_exact():
+    """A coordinate (identity) tensor's basis strides are exact keys: its partitions are kept,
+    equal to fresh ones; a run-time scale is not taken for the static one."""
+    from cutepy import make_identity_tensor
+
+    mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    cC = make_identity_tensor((32, 16))
+    for t in (0, 5, 127, 5):
+        assert _cxx(mma.get_slice(t).partition_C(cC)) == _cxx(_fresh(mma).get_slice(t).partition_C(cC))
+    from cutepy.core.basis import ScaledBasis
+
+    assert memo.exact_key(ScaledBasis(2, (1,))) and not memo.exact_key(ScaledBasis(dynamic(2), (1,)))
