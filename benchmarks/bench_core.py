@@ -17,7 +17,9 @@ package (causal inference on event sequences), so it is not used; ``--pycute DIR
    rounds of the mean time per call, the ratios (peer time / cutepy time: above 1 means cutepy
    is faster) and the issue's goal: >= 3x pycute, >= 8x tensor-layouts, construction <= 0.5 us.
    Results are compared as functions on the domain (``agree`` counts the inputs where every
-   peer's result maps every index to cutepy's offset).
+   peer's result maps every index to cutepy's offset; where they differ the answer is not
+   unique (a left inverse off the image, a product's complement) or a peer departs from C++,
+   whose answers cutepy's differential suites pin).
 2. **Evaluation.** ``L(i)`` for one index (rank <= 4; goal <= 0.2 us) and whole-domain
    ``offsets()`` at 2^20 and 2^24 elements against a numpy fill of as many int64 values (goal
    <= 1.2x), swizzled ones against a hand-written numpy expression and XOR (goal <= 1.1x).
