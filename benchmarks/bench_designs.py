@@ -19,13 +19,15 @@ The sweep is the seeded list :func:`designs` (the first ``--count`` points of a 
 product); a point that does not fit (a tile the atoms do not divide) is refused by cutepy
 with a ``CutepyError`` and counted as rejected: refusing is checking too.
 
-Several processes: ``--jobs J`` checks the same list with ``J`` worker processes. The recipe
-for a sweep of one's own is the same few lines (``check_design`` is a top-level function of
+Several processes: ``--jobs J`` checks the same list with ``J`` worker processes, each a share
+of whole groups of designs that share a TiledMMA and smem layout (:func:`shares`). The recipe
+for a sweep of one's own is the same few lines (``check_share`` is a top-level function of
 picklable arguments, so a process pool can run it)::
 
     from concurrent.futures import ProcessPoolExecutor
+    parts = shares(points, J)
     with ProcessPoolExecutor(max_workers=J) as pool:
-        results = list(pool.map(check_design, points, chunksize=-(-len(points) // J)))
+        done = pool.map(check_share, [[points[i] for i in p] for p in parts], [False] * J)
 
 The table gives designs per second on one core (goal >= 5000) and the speed-up with 2
 processes (goal >= 1.8x on 2 cores), from the wall time and from the CPU time of the busiest
@@ -196,20 +198,36 @@ def check_share(points: list[Design], fresh: bool) -> tuple[list[Checked], float
 
 
 def run(points: list[Design], jobs: int, fresh: bool) -> tuple[float, float, list[Checked]]:
-    """Check every point with ``jobs`` processes (1: in this process), each a contiguous share of
-    the sweep (its own built parts, as one process has): the wall seconds, the CPU seconds of
-    the busiest process (what the wall time would be on idle cores), and the results."""
+    """Check every point with ``jobs`` processes (1: in this process), each a share of the sweep
+    (:func:`shares`; its own built parts, as one process has): the wall seconds, the CPU seconds
+    of the busiest process (what the wall time would be on idle cores), and the results."""
     t0 = time.perf_counter()
     if jobs == 1:
         out, cpu = check_share(points, fresh)
     else:
-        k = -(-len(points) // jobs)
+        parts = shares(points, jobs)
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            shares = list(pool.map(check_share, [points[i:i + k] for i in range(0, len(points), k)],
-                                   [fresh] * jobs))
-        out = [r for share, _ in shares for r in share]
-        cpu = max(c for _, c in shares)
+            done = list(pool.map(check_share, [[points[i] for i in p] for p in parts], [fresh] * jobs))
+        out = [None] * len(points)
+        for p, (res, _) in zip(parts, done):
+            for i, r in zip(p, res):
+                out[i] = r
+        cpu = max(c for _, c in done)
     return time.perf_counter() - t0, cpu, out
+
+
+def shares(points: list[Design], jobs: int) -> list[list[int]]:
+    """The sweep dealt to ``jobs`` workers: designs sharing an A side (a TiledMMA and a smem
+    layout: their partitions) go to one worker, whole groups to the least loaded, sweep order
+    kept within each share."""
+    groups: dict[tuple, list[int]] = {}
+    for i, d in enumerate(points):
+        a_side = (d.arch, d.mma, d.warps, d.tile[0], d.tile[2], d.swizzle_bits, d.stages)
+        groups.setdefault(a_side, []).append(i)
+    parts: list[list[int]] = [[] for _ in range(jobs)]
+    for g in groups.values():
+        min(parts, key=len).extend(g)
+    return [sorted(p) for p in parts]
 
 
 def main(argv: list[str] | None = None) -> None:
