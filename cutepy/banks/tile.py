@@ -465,5 +465,14 @@ def analyze_copy(tiled_copy: Any, smem_layout: Any = None, *, src: Any = None, d
     if len(given) != 1:
         raise CutepyError("analyze_copy takes the shared-memory layout once: as smem_layout, src= or dst=")
     what, smem_layout = given[0]
-    access, E, name = copy_access(tiled_copy, smem_layout, None if what == "smem_layout" else what)
-    return report_access(access, smem_layout, E, f"{name} on {smem_layout}")
+
+    def report() -> TileReport:
+        access, E, name = copy_access(tiled_copy, smem_layout, None if what == "smem_layout" else what)
+        return report_access(access, smem_layout, E, f"{name} on {smem_layout}")
+
+    params = getattr(tiled_copy, "__dataclass_params__", None)
+    if params is not None and params.frozen:  # a TiledCopy value: its report is kept on it
+        from ..kernels.memo import derived_of  # a sweep costs one copy on one tile many times
+
+        return derived_of(tiled_copy, f"banks {what}", smem_layout, report)
+    return report()

@@ -40,6 +40,10 @@ _INT64_MAX = (1 << 63) - 1
 
 # elements per block: the block and its scratch stay in the L2 cache
 _BLOCK = 1 << 15
+# elements per row of the one 2-D add of a plain layout (see _broadcast_fill), and the fewest
+# that make it pay (shorter rows: the block loop of _fill)
+_ROW = 1 << 13
+_MIN_ROW = 1 << 10
 # swizzled blocks kept per residue (see _fill)
 _CACHED_BLOCKS = 8
 
@@ -184,12 +188,12 @@ def _fill(
             "beyond int64; no array is made"
         )
     modes = _modes(fs, fd)
-    if len(modes) <= 1 and swizzle is None:
-        if not modes:
-            return np.full(n, base, dtype=np.int64)
+    if swizzle is None and (not modes or (len(modes) == 1 and modes[0][1] == 0)):
+        return np.full(n, base, dtype=np.int64)
+    if swizzle is None and (out := _broadcast_fill(modes, base, n)) is not None:
+        return out
+    if len(modes) == 1 and swizzle is None:
         s, d = modes[0]
-        if d == 0:
-            return np.full(n, base, dtype=np.int64)
         # integer arithmetic, not np.arange(start, stop, step): its length is computed in float64
         # and comes out short once |d| reaches 2**53
         out = np.arange(s, dtype=np.int64)
@@ -271,13 +275,44 @@ def _fill(
     return out
 
 
+def _broadcast_fill(modes: list[tuple[int, int]], base: int, n: int) -> np.ndarray | None:
+    """The whole domain as one 2-D add, ``out[b + B*r] = T[b] + R[r]``: ``T`` the table of the
+    first modes (and ``rows`` of the next, ``rows`` dividing it), ``B`` elements that stay in the
+    L1/L2 cache; ``R`` the offsets of the rest. One pass that writes ``out`` once, as a fill does.
+    ``None`` when the modes give no such split with rows of at least ``_MIN_ROW`` elements."""
+    m, j = 1, 0
+    while j < len(modes) and m * modes[j][0] <= _ROW:
+        m *= modes[j][0]
+        j += 1
+    if j == len(modes):
+        return None
+    sj, dj = modes[j]
+    rows = math.gcd(sj, _ROW // m)
+    B = m * rows
+    if B < _MIN_ROW:
+        return None
+    T = np.empty(B, dtype=np.int64)
+    _table(T, modes[:j] + [(rows, dj)], 0)
+    R = np.empty(n // B, dtype=np.int64)
+    rest = ([(sj // rows, rows * dj)] if sj > rows else []) + modes[j + 1 :]  # rows*dj used only then
+    _table(R, rest, base)
+    out = np.empty(n, dtype=np.int64)
+    np.add(T[None, :], R[:, None], out=out.reshape(-1, B))
+    return out
+
+
 def _table(out: np.ndarray, modes: list[tuple[int, int]], base: int) -> None:
     """Fill ``out`` (of size ``prod(s)``) by doubling: each mode copies the block so far."""
     out[0] = base
     m = 1
     for s, d in modes:
-        blk = out[: m * s].reshape(s, m)
-        np.add(out[:m][None, :], (np.arange(1, s, dtype=np.int64) * d)[:, None], out=blk[1:])
+        if m == 1:  # the first mode: one pass
+            np.multiply(np.arange(s, dtype=np.int64), d, out=out[:s])
+            if base:
+                out[:s] += base
+        else:
+            blk = out[: m * s].reshape(s, m)
+            np.add(out[:m][None, :], (np.arange(1, s, dtype=np.int64) * d)[:, None], out=blk[1:])
         m *= s
 
 

@@ -336,6 +336,10 @@ class Layout:
 
     def __call__(self, *args: Any) -> Any:
         """``L(i)``, ``L(i, j)``, ``L((i, (j, k)))``: the offset; a ``None`` anywhere slices."""
+        if len(args) == 1 and type(i := args[0]) is int and i >= 0:  # L(i): the hot path
+            r = _index_offset(i, self._shape, self._stride)
+            if r is not None:
+                return r
         if not args:
             raise CutepyError("a layout is called with an index or a coordinate")
         crd = args[0] if len(args) == 1 else args
@@ -874,6 +878,34 @@ def _horner(crd: Any, shape: Any) -> Any:
         r = c + s * r
     return r
 
+
+
+def _index_offset(i: int, s: Any, d: Any) -> Any:
+    """``crd2idx(i, s, d)`` for an index ``i >= 0`` when every leaf is a plain ``int`` (``None``
+    otherwise: the general path decides). Colexicographic: each mode takes ``i % size``, the
+    last one what is left, unwrapped, as in C++."""
+    if type(s) is not tuple:
+        return i * d if type(s) is int and type(d) is int else None
+    r, last = 0, len(s) - 1
+    for k in range(last + 1):
+        sk, dk = s[k], d[k]
+        if type(sk) is int and type(dk) is int:
+            if k == last:
+                return r + i * dk
+            r += i % sk * dk
+            i //= sk
+            continue
+        if type(sk) is not tuple:
+            return None
+        n = 1 if k == last else it.product(sk)
+        if type(n) is not int:
+            return None
+        o = _index_offset(i if k == last else i % n, sk, dk)
+        if o is None:
+            return None
+        r += o
+        i //= n
+    return r
 
 
 # -- free functions mirroring CuTe ----------------------------------------------------

@@ -29,6 +29,7 @@ from ...core.inttuple import flatten_tuple as flatten
 from ...core.inttuple import product_each_tuple as product_each
 from ...core.layout import Layout, make_layout, prepend, size, slice_and_offset
 from ..atoms.copy import CopyAtom
+from ..memo import derived, derived_of, sliced
 from ..tensor import Tensor, thread_index
 from .mma import MAX_THREADS, TiledMMA
 from .zip import rank_of, repeat_wild, zip_layout
@@ -64,7 +65,7 @@ class TiledCopy(StaticCxxFormat):
 
     @property
     def size(self) -> int:
-        return size(self.layout_tv_tiled[0])
+        return derived(self, ("size",), lambda: size(self.layout_tv_tiled[0]))
 
     def _size(self) -> int:
         """C++ ``size(tiled_copy)``: the number of threads."""
@@ -93,14 +94,14 @@ class TiledCopy(StaticCxxFormat):
         return slice_and_offset(((None, None), None), tv)[0]
 
     def tidfrg_S(self, L: Layout) -> Layout:
-        return self.tile2thrfrg(
-            zipped_divide(L, self.tiler_mn), self._ref2trg(self.copy_atom.layout_src_tv)
-        )
+        # the same for every thread: made once per layout
+        return derived_of(self, "S", L, lambda: self._tidfrg(L, self.copy_atom.layout_src_tv))
 
     def tidfrg_D(self, L: Layout) -> Layout:
-        return self.tile2thrfrg(
-            zipped_divide(L, self.tiler_mn), self._ref2trg(self.copy_atom.layout_dst_tv)
-        )
+        return derived_of(self, "D", L, lambda: self._tidfrg(L, self.copy_atom.layout_dst_tv))
+
+    def _tidfrg(self, L: Layout, trg: Layout) -> Layout:
+        return self.tile2thrfrg(zipped_divide(L, self.tiler_mn), self._ref2trg(trg))
 
     def _ref_tile(self) -> Layout:
         return Layout((_tiler_shape(self.tiler_mn), 1))
@@ -108,13 +109,15 @@ class TiledCopy(StaticCxxFormat):
     @property
     def layout_src_tv_tiled(self) -> Layout:
         """C++ ``get_layoutS_TV``: (thread, value) -> tile index, as the source sees it."""
-        L = self.tile2thrfrg(self._ref_tile(), self._ref2trg(self.copy_atom.layout_src_tv))
-        return slice_and_offset((None, None, 0), L)[0]
+        return derived(self, ("tvS",), lambda: self._layout_tv(self.copy_atom.layout_src_tv))
 
     @property
     def layout_dst_tv_tiled(self) -> Layout:
         """C++ ``get_layoutD_TV``: (thread, value) -> tile index, as the destination sees it."""
-        L = self.tile2thrfrg(self._ref_tile(), self._ref2trg(self.copy_atom.layout_dst_tv))
+        return derived(self, ("tvD",), lambda: self._layout_tv(self.copy_atom.layout_dst_tv))
+
+    def _layout_tv(self, trg: Layout) -> Layout:
+        L = self.tile2thrfrg(self._ref_tile(), self._ref2trg(trg))
         return slice_and_offset((None, None, 0), L)[0]
 
     def get_layoutS_TV(self) -> Layout:  # noqa: N802  (C++'s name)
@@ -191,9 +194,11 @@ class ThrCopy:
 
     def _part(self, frg: Layout, tensor: Any) -> Any:
         crd = (self.thr_idx, None, repeat_wild(rank_of(_layout_of(tensor).shape)))
+        # kept on the TiledCopy: a sweep partitions alike again
+        sub, off = sliced(self.tiled_copy, frg, crd, type(self.thr_idx) is int)
         if isinstance(tensor, Tensor):
-            return Tensor(tensor.engine, frg, tensor.offset).slice(crd)
-        return slice_and_offset(crd, frg)[0]
+            return Tensor(tensor.engine, sub, tensor.offset + off)
+        return sub
 
     def partition_S(self, tensor: Any) -> Any:
         """This thread's source values: ``(CopyV, RestM, RestN, ...)``."""
