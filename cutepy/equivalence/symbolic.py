@@ -26,6 +26,7 @@ with M=16, at index 64 (coordinate (0,8) in A): A gives 64, outside B's domain
 
 from __future__ import annotations
 
+import types
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +41,7 @@ from ..core.symbolic.facts import Facts, Undecided, assuming, declared_facts, fa
 from ..core.symbolic.subst import free_symbols, substitution
 from ..core.symbolic.subst import substitute as subs
 from ..core.symbolic.sym import Sym
+from ..symbolic import is_symbolic
 from .concrete import decide_concrete
 from .normal_form import fmt_modes, normal_form
 from .verdict import Counterexample, Equivalence, _parts, _show
@@ -140,10 +142,19 @@ def _evaluate(X: Any) -> Any:
     return r
 
 
-def _coordinate_check(a: Any, b: Any) -> str | None:
+def _coordinate_check(a: Any, b: Any, lenient: bool) -> str | None:
+    """Why the natural coordinates differ, or None when the shape leaves are equal. A leaf
+    equality the facts leave open raises :class:`Undecided` (the prover splits on it: two
+    symbols may be equal, ``K`` may be 1); the lenient pass counts it as a difference."""
     fa, fb = it.flatten_tuple(a.shape), it.flatten_tuple(b.shape)
-    if len(fa) != len(fb) or any(_eq(x, y) is not True for x, y in zip(fa, fb)):
+    if len(fa) != len(fb):
         return "the shape leaves differ, so the natural coordinates differ"
+    for x, y in zip(fa, fb):
+        same = _eq(x, y)
+        if same is None and not lenient:
+            same = bool(x == y)  # raises Undecided, naming the equation
+        if same is not True:
+            return f"the shape leaves {x} and {y} differ, so the natural coordinates differ"
     return None
 
 
@@ -151,7 +162,7 @@ def _case(where: tuple, A: Any, B: Any, by: str, lenient: bool) -> Case:
     overrides, subst, nonzero = where
     a, b = _evaluate(A), _evaluate(B)
     if by == "coordinate":
-        why = _coordinate_check(a, b)
+        why = _coordinate_check(a, b, lenient)
         if why is not None:
             return Case(overrides, a, b, "differ", subst, nonzero, reason=why)
         by = "index"
@@ -319,13 +330,92 @@ def _condition(cases: list) -> str | None:
     return " or ".join(f"({a})" for a in alts)
 
 
+# -- the concrete layouts of an assignment ----------------------------------------------------
+
+
+def pinned(sigma: dict) -> Any:
+    """A context in which every symbol of ``sigma`` has exactly its value (its only admissible
+    one): every decision of the algebra is then the decision the concrete algebra makes."""
+    return assuming({x: Facts(abs(int(v)) or 1, int(v), int(v)) for x, v in sigma.items()})
+
+
+def _put_values(v: Any, sigma: dict) -> Any:
+    """``v`` with the values of ``sigma`` put in, if it is a symbolic value; else ``v``."""
+    if type(v) is Sym or type(v) is tuple or is_layout(v):
+        if is_symbolic(v):
+            try:
+                return subs(v, {k: x for k, x in sigma.items() if k in free_symbols(v)})
+            except CutepyError:
+                return v
+    return v
+
+
+def _with_values(fn: Any, sigma: dict) -> Any:
+    """``fn`` rebuilt with the values of ``sigma`` in the symbols it reads (its closure, the
+    globals it names, its defaults), or None when it is not a plain Python function."""
+    if not isinstance(fn, types.FunctionType):
+        return None
+    code = fn.__code__
+    names: set = set()
+    stack = [code]
+    while stack:
+        c = stack.pop()
+        names |= set(c.co_names)
+        stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+    glb = dict(fn.__globals__)
+    for n in names & glb.keys():
+        glb[n] = _put_values(glb[n], sigma)
+    cells = None
+    if fn.__closure__:
+        cells = []
+        for cell in fn.__closure__:
+            try:
+                cells.append(types.CellType(_put_values(cell.cell_contents, sigma)))
+            except ValueError:  # an empty cell (a name bound later)
+                cells.append(cell)
+        cells = tuple(cells)
+    defaults = None if fn.__defaults__ is None else tuple(_put_values(d, sigma) for d in fn.__defaults__)
+    return types.FunctionType(code, glb, fn.__name__, defaults, cells)
+
+
+def instantiate(X: Any, sigma: dict) -> tuple[Any, str]:
+    """The concrete layout of ``X`` at the assignment ``sigma``, and how it was made.
+
+    A layout gets the values put in (``subs``: its leaves are the input). A function is
+    built again from the values: the symbols it reads (closure, named globals, defaults)
+    replaced by integers, so the concrete algebra runs; if it reads them elsewhere (a
+    helper's globals) it runs with every symbol pinned to its value and the result gets
+    the values put in.
+
+    Post: an integer layout (or composed layout) and ``"substituted"``, ``"built from the
+          values"`` or ``"built with the symbols pinned to the values"``.
+    """
+    if is_layout(X) or not callable(X):
+        return subs(X, sigma), "substituted"
+    rebuilt = _with_values(X, sigma)
+    if rebuilt is not None:
+        try:
+            r = rebuilt()
+        except Exception:  # noqa: BLE001 -- written for symbols only (M / 8 is a float for an int M):
+            r = None  # built again with the symbols pinned instead
+        if r is not None and not is_symbolic(r):
+            return (r if is_layout(r) else as_layout(r)), "built from the values"
+    with pinned(sigma):
+        r = X()
+        r = r if is_layout(r) else as_layout(r)
+        return subs(r, {k: v for k, v in sigma.items() if k in free_symbols(r)}), \
+            "built with the symbols pinned to the values"
+
+
 class SymbolicCounterexample(Counterexample):
-    """A counterexample at an assignment of the symbols: checked with the values put in."""
+    """A counterexample at an assignment of the symbols: checked on the concrete layouts
+    of that assignment (:func:`instantiate`: built again from the values), not on the
+    symbolic ones with values put in."""
 
     def check(self, A: Any, B: Any) -> bool:
         if self.index is None or not self.assignment:
             return super().check(A, B)
-        return super().check(subs(A, self.assignment), subs(B, self.assignment))
+        return super().check(instantiate(A, self.assignment)[0], instantiate(B, self.assignment)[0])
 
 
 class SymbolicEquivalence(Equivalence):
@@ -348,12 +438,12 @@ class SymbolicEquivalence(Equivalence):
 def _result(A: Any, B: Any, by: str, cases: list) -> Equivalence:
     if all(c.status == "equal" for c in cases):
         r = SymbolicEquivalence(True, A, B, by, method="symbolic normal form", cases=cases)
-        return r
+        return _replayed(r)
     ce = None
     for c in sorted(cases, key=lambda c: c.status != "differ"):
         if c.status == "equal":
             continue
-        ce = _counterexample(c, by)
+        ce = _counterexample(c, by, A, B)
         if ce is not None:
             c.witness = True
             break
@@ -361,6 +451,19 @@ def _result(A: Any, B: Any, by: str, cases: list) -> Equivalence:
     r = SymbolicEquivalence(False, A, B, by, method="symbolic normal form", counterexample=ce,
                     condition=cond, cases=cases,
                     note="equal for no admissible assignment" if cond is None else "")
+    return _replayed(r)
+
+
+def _replayed(r: Equivalence) -> Equivalence:
+    """``r`` once its cases agree with the concrete layouts at their boundary assignments;
+    a disagreement is a fault of the prover, reported instead of a verdict."""
+    bad = replay(r)
+    if bad:
+        sigma, claim, got = bad[0]
+        at = ", ".join(f"{k}={v}" for k, v in sorted(sigma.items(), key=lambda kv: str(kv[0])))
+        raise CutepyError(f"the symbolic proof says {'equal' if claim else 'different'} at {at}, but the "
+                          f"concrete layouts there are {'equal' if got else 'different'}: no verdict is "
+                          "given (a fault of the prover: please report it with this message)")
     return r
 
 
@@ -375,26 +478,76 @@ def _complete(c: Case, sigma: dict) -> dict | None:
     return sigma if _admits(c, sigma) else None
 
 
-def _counterexample(c: Case, by: str) -> Counterexample | None:
+def case_assignments(c: Case, A: Any, B: Any, n: int = 60) -> list:
+    """Admissible assignments that lie in the case (boundary values first)."""
+    out = []
     with c.context():
-        syms = set(free_symbols(c.A) | free_symbols(c.B))
+        syms = set(free_symbols(c.A) | free_symbols(c.B)) | set(c.overrides) | _symbols_of(A) | _symbols_of(B)
         for x, e in c.subst:
             syms |= e.free_symbols | {x}
-        for sigma in _d.sample_assignments(sorted(syms, key=str), 60, seed=1):
+        for sigma in _d.sample_assignments(sorted(syms, key=str), n, seed=1):
             sigma = _complete(c, sigma)
-            if sigma is None:
-                continue
-            if c.status == "conditional" and all(
-                    _value(p, sigma) == _value(q, sigma) for p, q in c.equations):
-                continue
-            a, b = subs(c.A, sigma), subs(c.B, sigma)
-            r = decide_concrete(a, b, by, None)
-            if r:
-                continue
-            ce = r.counterexample or Counterexample(None, None, None, None, None, reason=r.note)
-            return SymbolicCounterexample(ce.index, ce.coord_a, ce.coord_b, ce.offset_a, ce.offset_b,
-                                          dict(sigma), ce.reason)
+            if sigma is not None and sigma not in out:
+                out.append(sigma)
+    return out
+
+
+def _counterexample(c: Case, by: str, A: Any, B: Any) -> Counterexample | None:
+    for sigma in case_assignments(c, A, B):
+        if c.status == "conditional" and all(_value(p, sigma) == _value(q, sigma) for p, q in c.equations):
+            continue
+        a, b = instantiate(A, sigma)[0], instantiate(B, sigma)[0]
+        r = decide_concrete(a, b, by, None)
+        if r:
+            continue
+        ce = r.counterexample or Counterexample(None, None, None, None, None, reason=r.note)
+        return SymbolicCounterexample(ce.index, ce.coord_a, ce.coord_b, ce.offset_a, ce.offset_b,
+                                      dict(sigma), ce.reason)
     return None
+
+
+def replay(r: Equivalence, per_case: int = 4) -> list:
+    """The verdict of each case replayed on concrete layouts (:func:`instantiate`) at a few of
+    its assignments, boundary values first: ``[(assignment, claimed, concrete)]`` where they
+    disagree (empty when every replay agrees). An independent check of the case analysis:
+    the concrete algebra and the concrete decision, no symbolic decision involved."""
+    bad = []
+    for c in r.cases:
+        for sigma in case_assignments(c, r.A, r.B, 16)[:per_case]:
+            if c.status == "conditional":
+                claim = all(_value(p, sigma) == _value(q, sigma) for p, q in c.equations)
+            else:
+                claim = c.status == "equal"
+            got = bool(decide_concrete(instantiate(r.A, sigma)[0], instantiate(r.B, sigma)[0], r.by, None))
+            if got != claim:
+                bad.append((sigma, claim, got))
+    return bad
+
+
+def _symbols_of(X: Any) -> set:
+    """The symbols of a layout, or those a layout-building function reads (closure, globals)."""
+    if is_layout(X) or not callable(X):
+        return free_symbols(X)
+    out: set = set()
+    fn = X if isinstance(X, types.FunctionType) else None
+    if fn is None:
+        return out
+    values = [c.cell_contents for c in (fn.__closure__ or ()) if _filled(c)]
+    values += [fn.__globals__[n] for n in fn.__code__.co_names if n in fn.__globals__]
+    for v in values:
+        if type(v) is Sym or type(v) is tuple or is_layout(v):
+            try:
+                out |= free_symbols(v)
+            except CutepyError:
+                continue
+    return out
+
+
+def _filled(cell: Any) -> bool:
+    try:
+        return cell.cell_contents is not _filled
+    except ValueError:
+        return False
 
 
 def _value(x: Any, sigma: dict) -> Any:
@@ -483,5 +636,5 @@ def check_cases(r: Equivalence) -> bool:
                     return False
     if not r.holds and r.counterexample is not None:
         c = next((c for c in r.cases if c.witness), None)
-        return c is not None and r.counterexample.check(c.A, c.B)
+        return c is not None and r.counterexample.check(r.A, r.B)
     return bool(r.holds) or r.condition is not None or r.note != ""

@@ -180,3 +180,57 @@ def test_symbolic_verdict_agrees_with_concrete(pair, seed):
         assert concrete == r.holds_at(sigma), (A, B, sigma, r.text())
         if r.holds:
             assert concrete
+
+
+# -- soundness at the boundary values (issue 29's wrong verdicts, each a regression test) -----
+
+
+def test_a_size_1_symbol_gets_the_static_compact_stride_0():
+    """K = 1: Layout(K) is 1:0 as Layout(1) is (C++'s compact stride of a static size-1 mode),
+    so the symbolic layout is refused where K may be 1 and split into cases by the prover."""
+    K2 = symbols("K", max=2)
+    with pytest.raises(Undecided, match=r"needs K != 1"):
+        Layout(K2)
+    r = equivalent(lambda: cutepy.composition(Layout(K2), Layout(2, 1)), lambda: Layout(2, 1))
+    assert not r and r.check()
+    assert not r.holds_at({K2: 1}) and r.holds_at({K2: 2})
+    assert not equivalent(cutepy.composition(Layout(1), Layout(2, 1)), Layout(2, 1))  # the concrete truth
+    ce = r.counterexample
+    assert ce.assignment == {K2.expr: 1} and (ce.offset_a, ce.offset_b) == (0, 1)
+
+
+def test_a_tile_larger_than_its_mode():
+    K4 = symbols("K", max=4)
+    r = equivalent(lambda: cutepy.logical_divide(Layout(K4), 4), lambda: Layout(4, 1))
+    assert not r and r.check()
+    for k in range(1, 5):
+        concrete = bool(equivalent(cutepy.logical_divide(Layout(k), 4), Layout(4, 1)))
+        assert r.holds_at({K4: k}) == concrete
+
+
+def test_a_counterexample_is_replayed_on_the_concrete_layouts():
+    """K = 1, index 1: the concrete logical_divide(1:0, 4) is (4,1):(0,0), which gives 0 there."""
+    K6 = symbols("K", max=6)
+    r = equivalent(lambda: cutepy.logical_divide(Layout(K6), 4), lambda: Layout(K6))
+    assert not r and r.check()
+    ce = r.counterexample
+    k = ce.assignment[K6.expr]
+    A, B = cutepy.logical_divide(Layout(k), 4), Layout(k)
+    assert ce.offset_a == (A(ce.coord_a) if ce.offset_a is not None else None)
+    assert ce.offset_b == (B(ce.coord_b) if ce.offset_b is not None else None)
+    # a made-up offset is caught by check(), which evaluates the concrete layouts
+    from cutepy.equivalence.symbolic import SymbolicCounterexample
+    wrong = SymbolicCounterexample(1, 1, None, 1, None, {K6.expr: 1})
+    assert not wrong.check(r.A, r.B)
+
+
+def test_by_coordinate_splits_on_equal_symbols():
+    M8, P8 = symbols("M P", multiple_of=8)
+    r = equivalent(Layout(M8, 1), Layout(P8, 1), by="coordinate")
+    assert not r and r.condition == "M == P" and r.check()
+    assert r.holds_at({M8: 8, P8: 8}) and not r.holds_at({M8: 16, P8: 8})
+    Kc = symbols("Kc")
+    r = equivalent(Layout((Kc, 4), (1, Kc)), Layout((1, 4), (1, 1)), by="coordinate")
+    assert not r and r.condition == "Kc == 1" and r.check()
+    assert r.holds_at({Kc: 1}) and not r.holds_at({Kc: 2})
+    assert equivalent(Layout((1, 4), (1, 1)), Layout((1, 4), (1, 1)), by="coordinate")

@@ -285,9 +285,10 @@ def exact_div(p: Any, q: Any) -> Any:
     p, q = sympy.sympify(p), sympy.sympify(q)
     r = quotient(p, q)
     if r is not None:
-        if r[1] == 0:
+        zero = r[1] == 0 or try_decide(r[1], "==")
+        if zero is True:
             return r[0]
-        if try_decide(r[1], "==") is False:
+        if zero is False:
             raise SymbolicError(f"{to_str(p)} / {to_str(q)} is never an integer: "
                                 f"{to_str(p)} % {to_str(q)} == {to_str(r[1])}")
     fact, hint = _divisibility_fact(p, q)
