@@ -34,7 +34,7 @@ import sympy
 
 from ..algebra.swizzle import composed_parts, is_layout
 from ..core import inttuple as it
-from ..core.errors import CutepyError
+from ..core.errors import CutepyError, SymbolicError
 from ..core.layout import Layout, as_layout
 from ..core.symbolic import decide as _d
 from ..core.symbolic.facts import Facts, Undecided, assuming, declared_facts, facts_of
@@ -194,7 +194,9 @@ def prove(A: Any, B: Any, by: str = "index", domain: Any = None) -> Equivalence:
             try:
                 cases.append(_case(where, A, B, by, lenient=False))
                 continue
-            except Undecided as err:
+            except CutepyError as err:
+                if not isinstance(err, Undecided):
+                    raise _in_case(err, where) from err
                 parts = split(err, where)
                 if parts is None or len(cases) + len(queue) + len(parts) > MAX_CASES:
                     failed = err
@@ -203,6 +205,18 @@ def prove(A: Any, B: Any, by: str = "index", domain: Any = None) -> Equivalence:
                     continue
         raise _restate(failed, len(cases) + len(queue) + 1)
     return _result(A, B, by, cases)
+
+
+def _in_case(err: CutepyError, where: tuple) -> CutepyError:
+    """A failure to build the layouts in a case, saying which case (an expression may be
+    admissible at some assignments only)."""
+    if where == ({}, (), ()):
+        return err
+    text = Case(where[0], None, None, "", where[1], where[2]).facts_text()
+    new = type(err).__new__(type(err))
+    new.args = (f"in the case {text}: {err.args[0] if err.args else err}",) + tuple(err.args[1:])
+    new.__dict__.update(getattr(err, "__dict__", {}))
+    return new
 
 
 def _restate(err: Undecided, n: int) -> Undecided:
@@ -407,15 +421,50 @@ def instantiate(X: Any, sigma: dict) -> tuple[Any, str]:
             "built with the symbols pinned to the values"
 
 
+def build_at(build: Any, sigma: dict) -> tuple[Any, tuple]:
+    """``build()`` in the case of the prover's split that holds ``sigma``: the symbolic
+    result the prover compares there, and the case ``(facts, equations, non-zero)``.
+
+    Runs ``build`` under the declared facts; where a decision is open it splits as
+    :func:`prove` does (:func:`split`) and follows the part that admits ``sigma``; a question
+    that splitting cannot narrow is decided with every symbol pinned to its value.
+
+    Post: at ``sigma`` the result is the layout the prover reasons about; substituted, it
+          must equal the concrete layout built from the values (the symbolic algebra's
+          contract, tested by a property over :func:`cutepy.strategies.symbolic_cases`).
+    """
+    sigma = {getattr(k, "expr", k): int(v) for k, v in sigma.items()}
+    where: tuple = ({}, (), ())
+    for _ in range(MAX_CASES):
+        with assuming(*where):
+            try:
+                return build(), where
+            except SymbolicError as err:  # a question to split on, or one only values answer
+                parts = split(err, where) if isinstance(err, Undecided) else None
+        probe = Case({}, None, None, "")
+        chosen = None
+        for p in parts or ():
+            probe.overrides, probe.subst, probe.nonzero = p
+            if _admits(probe, sigma):
+                chosen = p
+                break
+        if chosen is None:
+            break
+        where = chosen
+    with pinned(sigma):
+        return build(), ({x: Facts(abs(v) or 1, v, v) for x, v in sigma.items()}, (), ())
+
+
 class SymbolicCounterexample(Counterexample):
     """A counterexample at an assignment of the symbols: checked on the concrete layouts
     of that assignment (:func:`instantiate`: built again from the values), not on the
     symbolic ones with values put in."""
 
     def check(self, A: Any, B: Any) -> bool:
-        if self.index is None or not self.assignment:
+        if self.index is None:
             return super().check(A, B)
-        return super().check(instantiate(A, self.assignment)[0], instantiate(B, self.assignment)[0])
+        sigma = self.assignment or {}
+        return super().check(instantiate(A, sigma)[0], instantiate(B, sigma)[0])
 
 
 class SymbolicEquivalence(Equivalence):

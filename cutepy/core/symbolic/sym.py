@@ -182,6 +182,38 @@ class Sym:
     def __divmod__(self, o: Any) -> Any:
         return self // o, self % o
 
+    # -- bits: shifts are arithmetic; & | ^ need the value (a swizzle of a symbolic offset) ----
+
+    def __lshift__(self, k: Any) -> Any:
+        return NotImplemented if type(k) is not int or k < 0 else self * (1 << k)
+
+    def __rshift__(self, k: Any) -> Any:
+        return NotImplemented if type(k) is not int or k < 0 else self // (1 << k)
+
+    def _bits(self, o: Any, op: Any, name: str) -> Any:
+        e = _expr(o)
+        if e is None:
+            return NotImplemented
+        if name == "&" and e.is_Integer and int(e) >= 0 and (int(e) + 1) & int(e) == 0:
+            return self % (int(e) + 1)  # a low-bit mask is a residue
+        a, b = _d.pinned_value(self.expr), _d.pinned_value(e)
+        if a is None or b is None:
+            raise SymbolicError(f"{self} {name} {o} is not an expression in the symbols (a bitwise "
+                                "operation, e.g. a swizzle of a symbolic offset): substitute values for "
+                                "the symbols first (cutepy.subs), or fix them with assuming()")
+        return op(a, b)
+
+    def __and__(self, o: Any) -> Any:
+        return self._bits(o, operator.and_, "&")
+
+    def __or__(self, o: Any) -> Any:
+        return self._bits(o, operator.or_, "|")
+
+    def __xor__(self, o: Any) -> Any:
+        return self._bits(o, operator.xor, "^")
+
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
+
     def __truediv__(self, o: Any) -> Any:
         """Exact division: ``M / 8`` needs ``M % 8 == 0`` to follow from the facts."""
         e = _expr(o)
