@@ -43,7 +43,7 @@ LAYERS: dict[str, int] = {
 }
 
 #: optional heavy dependencies that may be imported inside a function, lazily
-LAZY_OK = ("numpy", "sympy", "hypothesis", "IPython")
+LAZY_OK = ("numpy", "sympy", "hypothesis", "IPython", "islpy", "z3")  # the last two: optional (proofs)
 
 
 def _modules() -> dict[str, Path]:

@@ -471,6 +471,8 @@ class SymbolicEquivalence(Equivalence):
     """A verdict for every admissible assignment: the cases the prover split into, each
     with its normal forms; ``condition`` says exactly when the layouts are equal."""
 
+    _certificate: Any = None
+
     def text(self) -> str:
         lines = [f"A = {_show(self.A)}", f"B = {_show(self.B)}"]
         if self.domain is not None:
@@ -480,8 +482,24 @@ class SymbolicEquivalence(Equivalence):
     def holds_at(self, values: dict) -> bool:
         return verdict_at(self, values)
 
+    def certificate(self) -> Any:
+        """The obligations of an "equivalent" and their checks by an independent procedure
+        (isl, z3: :mod:`cutepy.equivalence.certificate`); None for other verdicts."""
+        if not self.holds:
+            return None
+        if self._certificate is None:
+            from .certificate import certify  # lazy: the optional procedures load on use
+
+            self._certificate = certify(self)
+        return self._certificate
+
     def check(self) -> bool:
-        return check_cases(self)
+        """Re-check each case (its steps, its verdict), the counterexample on the concrete
+        layouts, and -- where isl or z3 is installed -- the certificate of an "equivalent"."""
+        if not check_cases(self):
+            return False
+        cert = self.certificate()
+        return cert is None or cert.holds is not False
 
 
 def _result(A: Any, B: Any, by: str, cases: list) -> Equivalence:
@@ -507,6 +525,14 @@ def _replayed(r: Equivalence) -> Equivalence:
     """``r`` once its cases agree with the concrete layouts at their boundary assignments;
     a disagreement is a fault of the prover, reported instead of a verdict."""
     bad = replay(r)
+    if not bad and r.holds:
+        from .certificate import certifying_now  # lazy: sympy-level module, loaded with the prover
+
+        if certifying_now():
+            cert = r.certificate()
+            if cert.holds is False:
+                raise CutepyError(f"the certificate of this proof is refuted:\n{cert.text()}\n(a fault "
+                                  "of the prover: please report it with this message)")
     if bad:
         sigma, claim, got = bad[0]
         at = ", ".join(f"{k}={v}" for k, v in sorted(sigma.items(), key=lambda kv: str(kv[0])))
