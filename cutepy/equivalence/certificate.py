@@ -150,11 +150,16 @@ def obligations(r: Any) -> list[Obligation]:
                         s0, d0, _, d1 = st.data
                         out.append(Obligation(f"{pre}{name}: merge needs {s0}*{d0} == {d1}",
                                               where, _e(s0) * _e(d0) - _e(d1)))
+            if r.domain is not None:
+                continue  # equal on a sub-domain only: the forms may differ past the extents
             if len(fa.modes) != len(fb.modes):
                 out.append(Obligation(f"{pre}as many modes", where, sympy.Integer(1)))
             for k, ((sa, da), (sb, db)) in enumerate(zip(fa.modes, fb.modes)):
                 out.append(Obligation(f"{pre}mode {k}: size {sa} == {sb}", where, _e(sa) - _e(sb)))
                 out.append(Obligation(f"{pre}mode {k}: stride {da} == {db}", where, _e(da) - _e(db)))
+    if r.domain is not None:
+        out.append(Obligation("the forms agree up to the domain's extents (the prover's walk, replayed "
+                              "concretely; no independent procedure)", "domain", None))
     if len(r.cases) > 1:
         out.append(Obligation(f"the {len(r.cases)} cases cover every admissible assignment", None, None))
     return out
@@ -172,7 +177,9 @@ def certify(r: Any) -> Certificate:
     procs = procedures()
     syms = _all_symbols(r)
     for ob in obs:
-        if ob.expr is None:
+        if ob.case == "domain":
+            proc, res, wit = "the prover and the concrete replay", None, None
+        elif ob.expr is None:
             proc, res, wit = _check_cover(r, syms, procs)
         else:
             proc, res, wit = _check(ob, syms, procs)

@@ -32,7 +32,7 @@ from typing import Any
 
 import sympy
 
-from ..algebra.swizzle import composed_parts, is_layout
+from ..algebra.swizzle import Swizzle, composed_parts, is_layout
 from ..core import inttuple as it
 from ..core.errors import CutepyError, SymbolicError
 from ..core.layout import Layout, as_layout
@@ -44,7 +44,7 @@ from ..core.symbolic.sym import Sym
 from ..symbolic import is_symbolic
 from .concrete import decide_concrete
 from .normal_form import fmt_modes, normal_form
-from .verdict import Counterexample, Equivalence, _parts, _show
+from .verdict import Counterexample, Equivalence, _parts, _show, first_difference
 
 #: Most cases one proof may split into before it gives up and names the missing fact.
 MAX_CASES = 64
@@ -132,14 +132,83 @@ class _RankMismatch(CutepyError):
 
 
 def _evaluate(X: Any) -> Any:
-
     r = X() if not is_layout(X) and callable(X) else X
-    if composed_parts(r) is not None:
-        raise CutepyError("symbolic composed (swizzled) layouts are not compared: substitute values "
-                          "for the symbols first (cutepy.subs)")
-    if type(r) is not Layout:
+    if composed_parts(r) is None and type(r) is not Layout:
         r = as_layout(r)
     return r
+
+
+def _unswizzled(x: Any) -> tuple[Any, Any, Layout]:
+    """``(swizzle or None, offset, inner layout)`` of a layout or ``Sw o offset o L``; a swizzle
+    that never applies on the offsets ``L`` reaches (decided from the facts) is dropped."""
+    parts = composed_parts(x)
+    if parts is None:
+        return None, 0, x
+    outer, offset, inner = parts
+    if not isinstance(outer, Swizzle) or type(inner) is not Layout:
+        raise SymbolicError(f"{x}: a symbolic composed layout is compared when its outer function is a "
+                            "swizzle and its inner one a layout: substitute values for the symbols first")
+    strides = it.flatten_tuple(inner.stride) if type(inner.stride) is tuple else (inner.stride,)
+    if outer.bits == 0:
+        return None, offset, inner
+    if all(bool(d >= 0) for d in strides) and bool(offset >= 0):
+        low = outer.yyy_mask & -outer.yyy_mask
+        if bool(offset + inner.cosize() - 1 < low):  # decided, or Undecided (a case to split)
+            return None, offset, inner
+    return outer, offset, inner
+
+
+def _case_swizzled(where: tuple, a: Any, b: Any, by: str, lenient: bool) -> Case | tuple:
+    """A case of composed layouts: the same swizzle and offset on both sides (a swizzle is a
+    bijection, so the layouts are equal exactly when the inner layouts are), or swizzles that
+    never apply (dropped). Returns the inner layouts to compare, or the Case when decided."""
+    overrides, subst, nonzero = where
+    pa, pb = composed_parts(a), composed_parts(b)
+    if pa is not None and pb is not None and isinstance(pa[0], Swizzle) and pa[0] == pb[0] \
+            and type(pa[2]) is Layout and type(pb[2]) is Layout:
+        (sa, oa, la), (sb, ob, lb) = pa, pb  # one swizzle: compared through it (a bijection)
+    else:
+        (sa, oa, la), (sb, ob, lb) = _unswizzled(a), _unswizzled(b)
+    if sa != sb:
+        raise SymbolicError(f"{a} and {b}: different swizzles ({sa} and {sb}) that both apply; the prover "
+                            "compares symbolic swizzled layouts with the same swizzle: substitute values")
+    same = _eq(oa, ob)
+    if same is None:
+        same = bool(oa == ob)  # Undecided: split on it
+    if not same:
+        return Case(overrides, a, b, "differ", subst, nonzero,
+                    reason=f"the offsets {oa} and {ob} differ, and {sa or 'the identity'} is a bijection")
+    return la, lb
+
+
+def _domain_case(where: tuple, a: Layout, b: Layout, by: str, domain: Any) -> Case:
+    """Equal on the leading ``domain`` extents of each mode: the first index where the normal
+    forms differ (the concrete rule, :func:`first_difference`) lies at or past the extent;
+    every comparison on the way is decided from the facts or split on."""
+    overrides, subst, nonzero = where
+    if by == "index":
+        parts, extents = [(a, b)], (domain if not isinstance(domain, tuple) else domain[0],)
+    else:
+        pa, pb = _parts(a, by), _parts(b, by)
+        extents = domain if isinstance(domain, tuple) else (domain,)
+        if len(pa) != len(pb) or len(pa) != len(extents):
+            raise CutepyError(f"domain {domain} needs one extent per mode of {a} and {b}")
+        parts = list(zip(pa, pb))
+    forms = []
+    for k, ((x, y), v) in enumerate(zip(parts, extents)):
+        if not (bool(v >= 1) and bool(v <= x.size()) and bool(v <= y.size())):
+            raise CutepyError(f"domain extent {v} of mode {k} lies outside the modes' sizes {x.size()} "
+                              f"and {y.size()}")
+        fa, fb = normal_form(x), normal_form(y)
+        label = f"mode {k}" if by == "modes" else ""
+        forms.append((label, fa, fb))
+        at = first_difference(fa.modes, fb.modes, v)
+        if at is not None:
+            return Case(overrides, a, b, "differ", subst, nonzero, forms,
+                        reason=f"{label + ': ' if label else ''}the normal forms differ first at index {at}, "
+                        f"inside the extent {v}")
+    return Case(overrides, a, b, "equal", subst, nonzero, forms,
+                reason="the normal forms differ first at or past each extent")
 
 
 def _coordinate_check(a: Any, b: Any, lenient: bool) -> str | None:
@@ -158,16 +227,26 @@ def _coordinate_check(a: Any, b: Any, lenient: bool) -> str | None:
     return None
 
 
-def _case(where: tuple, A: Any, B: Any, by: str, lenient: bool) -> Case:
+def _case(where: tuple, A: Any, B: Any, by: str, lenient: bool, domain: Any = None) -> Case:
     overrides, subst, nonzero = where
     a, b = _evaluate(A), _evaluate(B)
+    la, lb = a, b
+    if composed_parts(a) is not None or composed_parts(b) is not None:
+        inner = _case_swizzled(where, a, b, by, lenient)
+        if isinstance(inner, Case):
+            return inner
+        la, lb = inner
     if by == "coordinate":
-        why = _coordinate_check(a, b, lenient)
+        why = _coordinate_check(la, lb, lenient)
         if why is not None:
             return Case(overrides, a, b, "differ", subst, nonzero, reason=why)
         by = "index"
+    if domain is not None:
+        c = _domain_case(where, la, lb, by, domain)
+        c.A, c.B = a, b
+        return c
     try:
-        forms = _forms(a, b, by, lenient)
+        forms = _forms(la, lb, by, lenient)
     except _RankMismatch as e:
         return Case(overrides, a, b, "differ", subst, nonzero, reason=str(e))
     status, eqs, why = compare_forms(forms)
@@ -176,35 +255,67 @@ def _case(where: tuple, A: Any, B: Any, by: str, lenient: bool) -> Case:
 
 def prove(A: Any, B: Any, by: str = "index", domain: Any = None) -> Equivalence:
     """:func:`cutepy.equivalent` for symbolic layouts (or layout-building functions)."""
-    if domain is not None:
-        raise CutepyError("a sub-domain comparison needs integer layouts: substitute the symbols first")
     if by not in ("index", "modes", "coordinate"):
         raise CutepyError(f"by must be 'index', 'modes' or 'coordinate', not {by!r}")
-    try:
-        first = _case(({}, (), ()), A, B, by, lenient=True)
-        if first.status == "equal":
-            return _result(A, B, by, [first])
-    except Undecided:
-        pass
+    if domain is None:
+        try:
+            first = _case(({}, (), ()), A, B, by, lenient=True)
+            if first.status == "equal":
+                return _result(A, B, by, [first])
+        except Undecided:
+            pass
     queue: list = [({}, (), ())]
     cases: list = []
     while queue:
         where = queue.pop(0)
         with assuming(*where):
             try:
-                cases.append(_case(where, A, B, by, lenient=False))
+                cases.append(_case(where, A, B, by, lenient=False, domain=domain))
                 continue
             except CutepyError as err:
-                if not isinstance(err, Undecided):
+                if not isinstance(err, SymbolicError):
                     raise _in_case(err, where) from err
-                parts = split(err, where)
+                parts = split(err, where) if isinstance(err, Undecided) else None
                 if parts is None or len(cases) + len(queue) + len(parts) > MAX_CASES:
                     failed = err
                 else:
                     queue.extend(parts)
                     continue
+        refuted = _refuted(where, A, B, by, domain, cases, failed)
+        if refuted is not None:
+            return refuted
+        if not isinstance(failed, Undecided):
+            raise _in_case(failed, where) from failed
         raise _restate(failed, len(cases) + len(queue) + 1)
-    return _result(A, B, by, cases)
+    return _result(A, B, by, cases, domain)
+
+
+def _refuted(where: tuple, A: Any, B: Any, by: str, domain: Any, cases: list, err: Exception) -> Any:
+    """A question the prover cannot decide in a case still leaves "equivalent for every
+    assignment" refutable: the concrete layouts at an assignment of that case that differ.
+    Returns that verdict (not equivalent; the exact condition unknown), or None."""
+    c = Case(where[0], None, None, "undecided", where[1], where[2], reason=f"not decided: {err}")
+    c.A, c.B = None, None
+    for sigma in case_assignments(c, A, B):
+        try:
+            a, b = instantiate(A, sigma)[0], instantiate(B, sigma)[0]
+            r = decide_concrete(a, b, by, _values(domain, sigma))
+        except CutepyError:
+            continue
+        if r:
+            continue
+        ce = r.counterexample or Counterexample(None, None, None, None, None, reason=r.note)
+        c.witness = True
+        c.A, c.B = a, b
+        why = err.args[0] if err.args else err
+        note = (f"in the case {c.facts_text()} the prover could not decide ({why}); the counterexample "
+                "below, computed on the concrete layouts, refutes equality for every assignment; the "
+                "exact condition is not known")
+        ce = SymbolicCounterexample(ce.index, ce.coord_a, ce.coord_b, ce.offset_a, ce.offset_b,
+                                    dict(sigma), ce.reason)
+        return SymbolicEquivalence(False, A, B, by, domain, counterexample=ce, cases=[*cases, c], note=note,
+                                   method="symbolic normal form and a concrete witness")
+    return None
 
 
 def _in_case(err: CutepyError, where: tuple) -> CutepyError:
@@ -502,20 +613,20 @@ class SymbolicEquivalence(Equivalence):
         return cert is None or cert.holds is not False
 
 
-def _result(A: Any, B: Any, by: str, cases: list) -> Equivalence:
+def _result(A: Any, B: Any, by: str, cases: list, domain: Any = None) -> Equivalence:
     if all(c.status == "equal" for c in cases):
-        r = SymbolicEquivalence(True, A, B, by, method="symbolic normal form", cases=cases)
+        r = SymbolicEquivalence(True, A, B, by, domain, method="symbolic normal form", cases=cases)
         return _replayed(r)
     ce = None
     for c in sorted(cases, key=lambda c: c.status != "differ"):
         if c.status == "equal":
             continue
-        ce = _counterexample(c, by, A, B)
+        ce = _counterexample(c, by, A, B, domain)
         if ce is not None:
             c.witness = True
             break
     cond = _condition(cases)
-    r = SymbolicEquivalence(False, A, B, by, method="symbolic normal form", counterexample=ce,
+    r = SymbolicEquivalence(False, A, B, by, domain, method="symbolic normal form", counterexample=ce,
                     condition=cond, cases=cases,
                     note="equal for no admissible assignment" if cond is None else "")
     return _replayed(r)
@@ -567,12 +678,12 @@ def case_assignments(c: Case, A: Any, B: Any, n: int = 60) -> list:
     return out
 
 
-def _counterexample(c: Case, by: str, A: Any, B: Any) -> Counterexample | None:
+def _counterexample(c: Case, by: str, A: Any, B: Any, domain: Any = None) -> Counterexample | None:
     for sigma in case_assignments(c, A, B):
         if c.status == "conditional" and all(_value(p, sigma) == _value(q, sigma) for p, q in c.equations):
             continue
         a, b = instantiate(A, sigma)[0], instantiate(B, sigma)[0]
-        r = decide_concrete(a, b, by, None)
+        r = decide_concrete(a, b, by, _values(domain, sigma))
         if r:
             continue
         ce = r.counterexample or Counterexample(None, None, None, None, None, reason=r.note)
@@ -593,10 +704,20 @@ def replay(r: Equivalence, per_case: int = 4) -> list:
                 claim = all(_value(p, sigma) == _value(q, sigma) for p, q in c.equations)
             else:
                 claim = c.status == "equal"
-            got = bool(decide_concrete(instantiate(r.A, sigma)[0], instantiate(r.B, sigma)[0], r.by, None))
+            got = bool(decide_concrete(instantiate(r.A, sigma)[0], instantiate(r.B, sigma)[0], r.by,
+                                       _values(r.domain, sigma)))
             if got != claim:
                 bad.append((sigma, claim, got))
     return bad
+
+
+def _values(domain: Any, sigma: dict) -> Any:
+    """The domain extents at an assignment (integers)."""
+    if domain is None:
+        return None
+    if isinstance(domain, tuple):
+        return tuple(_values(v, sigma) for v in domain)
+    return int(_value(domain, sigma)) if type(domain) is Sym else domain
 
 
 def _symbols_of(X: Any) -> set:
@@ -636,7 +757,9 @@ def _value(x: Any, sigma: dict) -> Any:
 
 def cases_text(r: Equivalence) -> list:
     """The lines of a symbolic proof: the facts, each case with its normal forms, the verdict."""
-    found: set = set()
+    found: set = _symbols_of(r.A) | _symbols_of(r.B)
+    if r.counterexample is not None and r.counterexample.assignment:
+        found |= set(r.counterexample.assignment)
     for c in r.cases:
         found |= free_symbols(c.A) | free_symbols(c.B) | set(c.overrides)
     syms = sorted(found, key=str)
@@ -645,6 +768,9 @@ def cases_text(r: Equivalence) -> list:
     if r.holds:
         out.append("equivalent" + (" (the forms are identical: undecided modes kept apart)"
                                    if r.cases[0].lenient else ""))
+    elif any(c.status == "undecided" for c in r.cases):
+        out.append("not equivalent for every assignment (refuted on concrete layouts); the exact condition "
+                   "is not known")
     elif r.condition:
         out.append(f"not equivalent for every assignment; equal exactly when {r.condition}")
     else:
@@ -691,6 +817,9 @@ def verdict_at(r: Equivalence, values: dict) -> bool:
     within = tuple(x for c in r.cases for x in (c.A, c.B))
     sigma = {k: int(v) for k, v in substitution(values, within).items()}
     for c in r.cases:
+        if c.status == "undecided" and _admits(c, sigma):  # decided on the concrete layouts
+            a, b = instantiate(r.A, sigma)[0], instantiate(r.B, sigma)[0]
+            return bool(decide_concrete(a, b, r.by, _values(r.domain, sigma)))
         if _admits(c, sigma):
             if c.status == "conditional":
                 return all(_value(p, sigma) == _value(q, sigma) for p, q in c.equations)
@@ -705,7 +834,13 @@ def check_cases(r: Equivalence) -> bool:
             for _, fa, fb in c.forms:
                 if not (fa.check() and fb.check()):
                     return False
-            if c.forms:
+            if c.forms and r.domain is not None:
+                extents = r.domain if isinstance(r.domain, tuple) else (r.domain,)
+                differs = any(first_difference(fa.modes, fb.modes, v) is not None
+                              for (_, fa, fb), v in zip(c.forms, extents))
+                if differs != (c.status == "differ"):
+                    return False
+            elif c.forms:
                 status, eqs, _ = compare_forms(c.forms)
                 if status != c.status:
                     return False

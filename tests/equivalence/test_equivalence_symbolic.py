@@ -122,9 +122,17 @@ def test_conditions_between_symbols():
 
 
 def test_undecidable_residues_name_the_fact():
+    """The residue R % 8 is not decided, yet a concrete counterexample refutes equality for
+    every R (where none refutes it, the question is raised, naming the fact)."""
     R = symbols("Rq")
-    with pytest.raises(Undecided, match="needs"):
-        equivalent(lambda: cutepy.composition(Layout((8, 64), (1, 16)), Layout(8 + R, 1)), Layout(8, 1))
+    r = equivalent(lambda: cutepy.composition(Layout((8, 64), (1, 16)), Layout(8 + R, 1)), Layout(8, 1))
+    assert not r and r.check() and r.condition is None
+    assert "Rq % 8 == 0" in r.text() and "exact condition is not known" in r.text()
+    k = r.counterexample.assignment[R.expr]
+    assert not equivalent(cutepy.composition(Layout((8, 64), (1, 16)), Layout(8 + k, 1)), Layout(8, 1))
+    assert r.holds_at({R: k}) is False
+    with pytest.raises(Undecided, match=r"needs Rq % 8 == 0"):  # the algebra alone names the fact
+        cutepy.composition(Layout((8, 64), (1, 16)), Layout(8 + R, 1))
 
 
 def test_text_and_latex_of_a_symbolic_proof():
@@ -234,3 +242,47 @@ def test_by_coordinate_splits_on_equal_symbols():
     assert not r and r.condition == "Kc == 1" and r.check()
     assert r.holds_at({Kc: 1}) and not r.holds_at({Kc: 2})
     assert equivalent(Layout((1, 4), (1, 1)), Layout((1, 4), (1, 1)), by="coordinate")
+
+
+# -- questions that used to be refused ---------------------------------------------------------
+
+
+def test_symbol_equality_under_bounds():
+    """M, P <= 64: the case M != P is kept when a bounded box is enumerated (it was Undecided)."""
+    Mb, Pb = symbols("Mb Pb", max=64)
+    r = equivalent(Layout((Mb, 4), (1, Mb)), Layout((Mb, 4), (1, Pb)))
+    assert not r and r.check()
+    for m, p in ((3, 3), (3, 4), (1, 7), (64, 64), (2, 1)):
+        assert r.holds_at({Mb: m, Pb: p}) == bool(equivalent(Layout((m, 4), (1, m)), Layout((m, 4), (1, p))))
+
+
+def test_symbolic_swizzles_with_the_same_swizzle_compare_their_layouts():
+    S = cutepy.Swizzle(3, 4, 3)
+    A = cutepy.composition(S, Layout((8, M), (M, 1)))
+    r = equivalent(A, cutepy.composition(S, Layout((8, M), (8, 1))))
+    assert not r and r.check() and r.condition == "Mq == 8"
+    assert r.holds_at({M: 8}) and not r.holds_at({M: 16})
+    r = equivalent(A, cutepy.composition(S, Layout((8, M), (1, 8))))
+    assert not r and r.check() and r.condition is None
+    r = equivalent(lambda: cutepy.composition(S, Layout((8, M), (M, 1))),
+                   lambda: cutepy.composition(S, cutepy.coalesce(Layout((8, M), (M, 1)))))
+    assert r and r.check()
+
+
+def test_a_swizzle_that_never_applies_is_dropped_by_a_case_split():
+    K2 = symbols("Kw", min=2)
+    r = equivalent(cutepy.composition(cutepy.Swizzle(1, 4, 3), Layout(K2, 1)), Layout(K2, 1))
+    assert not r and r.check()  # equal while K <= 128 (the swizzle reads bit 7), refuted past it
+    assert r.holds_at({K2: 128}) and not r.holds_at({K2: 129})
+    ce = r.counterexample
+    assert ce.assignment[K2.expr] > 128 and ce.offset_a != ce.offset_b
+
+
+def test_a_symbolic_domain():
+    A, B = Layout((M, 4), (1, M)), Layout((M, 4), (1, M + 1))
+    r = equivalent(A, B, domain=(M, 1))
+    assert r and r.check()
+    r = equivalent(A, B, domain=(M, 2))
+    assert not r and r.check() and r.counterexample.offset_a != r.counterexample.offset_b
+    r = equivalent(Layout((M, N), (1, M)), Layout(M * N, 1), domain=M * 2)
+    assert r and r.check()

@@ -272,9 +272,9 @@ def _signs(expr: Any) -> Signs:
             k = (v > 0) - (v < 0)
             if k not in seen:
                 seen[k] = p
-        if r.exact:
-            wit = {k: r.to_symbols(p) for k, p in seen.items()}
-            return Signs(-1 in seen, 0 in seen, 1 in seen, wit)
+        if r.exact:  # every point an assignment of the box (the non-zero facts are not in the box:
+            wit = {k: r.to_symbols(p) for k, p in seen.items()}  # a zero they rule out stays ruled out)
+            return Signs(-1 in seen, 0 in seen and zero is not False, 1 in seen, wit)
         # a relaxed box: what is not seen is impossible, what is seen may not be
         s.neg = s.neg if -1 in seen else False
         s.zero = s.zero if 0 in seen else False
