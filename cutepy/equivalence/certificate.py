@@ -277,6 +277,8 @@ def _region_isl(syms: list, case: Any, names: dict) -> list[str]:
             out.append(f"{n} <= {last}")
         if f.multiple > 1:
             out.append(f"{n} mod {f.multiple} = 0")
+        if f.values() is not None:
+            out.append("(" + " or ".join(f"{n} = {v}" for v in f.values()) + ")")
     for x, e in subst:
         out.append(f"{_isl_expr(_integral(sympy.expand(x - e)), names)} = 0")
     for p in nonzero:
@@ -388,6 +390,8 @@ def _z3_region(syms: list, case: Any, var: dict, side: list) -> list:
             out.append(x <= last)
         if f.multiple > 1:
             out.append(x % f.multiple == 0)
+        if f.values() is not None:
+            out.append(z3.Or(*(x == v for v in f.values())))
     for x, e in subst:
         out.append(_z3_expr(_integral(sympy.expand(x - e)), var, side) == 0)
     for p in nonzero:

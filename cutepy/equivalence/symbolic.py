@@ -348,7 +348,13 @@ def split(err: Undecided, where: tuple) -> list | None:
     """
     ov, subst, nonzero = where
     P = err.expr
-    if P is None or P.atoms(sympy.Mod):  # residues cannot be narrowed to cases: name the fact
+    if P is None:
+        return None
+    for x in sorted(P.free_symbols, key=str):  # finitely many values (a divisor of n): a case each
+        vals = facts_of(x).values() if not isinstance(x, sympy.Dummy) else None
+        if vals is not None and len(vals) > 1:
+            return [({**ov, x: Facts(v, v, v)}, subst, nonzero) for v in vals]
+    if P.atoms(sympy.Mod):  # residues cannot be narrowed to cases: name the fact
         return None
     P = _d.substituted(P)
     rounded = bool(P.atoms(sympy.floor, sympy.ceiling))
@@ -375,7 +381,7 @@ def split(err: Undecided, where: tuple) -> list | None:
             lo = lo if f.lo is None or lo is None else max(lo, f.lo)
             hi = hi if f.hi is None or hi is None else min(hi, f.hi)
             try:
-                parts.append(({**ov, x: Facts(f.multiple, lo, hi)}, subst, nonzero))
+                parts.append(({**ov, x: Facts(f.multiple, lo, hi, f.divides)}, subst, nonzero))
             except CutepyError:
                 continue
         return parts if len(parts) > 1 else None
@@ -383,8 +389,8 @@ def split(err: Undecided, where: tuple) -> list | None:
         f = facts_of(x)
         first, last = f.first(), f.last()
         if first is not None and first != last and _peeled(x, f) < MAX_PEEL:
-            return [({**ov, x: Facts(f.multiple, first, first)}, subst, nonzero),
-                    ({**ov, x: Facts(f.multiple, first + 1, f.hi)}, subst, nonzero)]
+            return [({**ov, x: Facts(f.multiple, first, first, f.divides)}, subst, nonzero),
+                    ({**ov, x: Facts(f.multiple, first + 1, f.hi, f.divides)}, subst, nonzero)]
     return None
 
 
@@ -798,10 +804,7 @@ def _admits(c: Case, sigma: dict) -> bool:
     """Whether an assignment (of every symbol involved) lies in the case."""
     for s, v in sigma.items():
         for f in (declared_facts(s), c.overrides.get(s)):
-            if f is None:
-                continue
-            first, last = f.first(), f.last()
-            if v % f.multiple or (first is not None and v < first) or (last is not None and v > last):
+            if f is not None and not f.admits(v):
                 return False
     for s in c.overrides:
         if s not in sigma:

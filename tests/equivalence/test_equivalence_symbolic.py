@@ -286,3 +286,21 @@ def test_a_symbolic_domain():
     assert not r and r.check() and r.counterexample.offset_a != r.counterexample.offset_b
     r = equivalent(Layout((M, N), (1, M)), Layout(M * N, 1), domain=M * 2)
     assert r and r.check()
+
+
+def test_a_divisibility_fact_splits_into_its_values():
+    """K divides 4 (4 % K == 0): finitely many values, one case each (a residue fact that was refused)."""
+    Kd = symbols("Kd", divides=4)
+    assert cutepy.symbolic.facts_of(Kd).values() == (1, 2, 4)
+    r = equivalent(lambda: cutepy.logical_divide(Layout(4), Layout(Kd)),
+                   lambda: Layout(((Kd, 4 // Kd),), ((1, Kd),)))
+    assert r and r.check() and len(r.cases) == 3
+    assert "4 % Kd == 0" in r.text()
+    r = equivalent(lambda: cutepy.logical_divide(Layout(4), Layout(Kd)), Layout((Kd, 4 // Kd), (1, 4 // Kd)))
+    assert not r and r.check()
+    for k in (1, 2, 4):
+        concrete = equivalent(cutepy.logical_divide(Layout(4), Layout(k)), Layout((k, 4 // k), (1, 4 // k)))
+        assert r.holds_at({Kd: k}) == bool(concrete)
+    assert r.holds_at({Kd: 2}) and not r.holds_at({Kd: 1})
+    with pytest.raises(cutepy.SymbolicError, match="breaks the facts"):
+        subs(Layout(Kd, 1), {Kd: 3})

@@ -205,6 +205,9 @@ def sample_assignments(syms: list, n: int, seed: int = 0) -> list[dict]:
 
 
 def _candidates(f: Any) -> list[int]:
+    vals = f.values()
+    if vals is not None:
+        return list(vals)
     m = f.multiple
     first, last = f.first(), f.last()
     if first is None and last is None:

@@ -332,11 +332,12 @@ def _bound(v: Any, what: str) -> int | None:
 
 
 def make_symbols(names: str, *, positive: bool = True, multiple_of: Any = 1, min: Any = None,
-            max: Any = None) -> Any:
+            max: Any = None, divides: Any = None) -> Any:
     """Declare integer symbols and their facts; returns one :class:`Sym` or a tuple of them.
 
-    ``names`` is split on spaces and commas. ``multiple_of``, ``min`` and ``max`` may be
-    one value for all or a tuple with one value per name. ``positive`` means ``>= 1``;
+    ``names`` is split on spaces and commas. ``multiple_of``, ``min``, ``max`` and
+    ``divides`` (``divides=4``: the symbol is a divisor of 4, ``4 % K == 0``) may be one
+    value for all or a tuple with one value per name. ``positive`` means ``>= 1``;
     ``positive=False`` with no ``min`` leaves the symbol unbounded below. The facts are
     part of each symbol; the names are remembered in this context (for text such as
     ``f32[M,N]`` and ``subs({"M": 16})``).
@@ -360,14 +361,15 @@ def make_symbols(names: str, *, positive: bool = True, multiple_of: Any = 1, min
     mults = _per_name(multiple_of, len(parts), "multiple_of")
     los = _per_name(min, len(parts), "min")
     his = _per_name(max, len(parts), "max")
+    divs = _per_name(divides, len(parts), "divides")
     made = []
-    for name, m, lo, hi in zip(parts, mults, los, his):
-        m, lo, hi = _bound(m, "multiple_of"), _bound(lo, "min"), _bound(hi, "max")
+    for name, m, lo, hi, dv in zip(parts, mults, los, his, divs):
+        m, lo, hi, dv = _bound(m, "multiple_of"), _bound(lo, "min"), _bound(hi, "max"), _bound(dv, "divides")
         if lo is None and positive:
             lo = 1
         elif lo is not None and positive and lo < 1:
             raise SymbolicError(f"{name}: min={lo} contradicts positive=True")
-        made.append(Var(name, Facts(m, lo, hi)))
+        made.append(Var(name, Facts(m, lo, hi, dv)))
     remember_names(made)
     out = [Sym._from_symbol(v) for v in made]
     return out[0] if len(out) == 1 else tuple(out)
