@@ -304,3 +304,17 @@ def test_a_divisibility_fact_splits_into_its_values():
     assert r.holds_at({Kd: 2}) and not r.holds_at({Kd: 1})
     with pytest.raises(cutepy.SymbolicError, match="breaks the facts"):
         subs(Layout(Kd, 1), {Kd: 3})
+
+
+def test_explain_shows_the_proof_its_cases_and_the_certificate():
+    K2 = symbols("Ke", max=2)
+    d = cutepy.explain(cutepy.equivalent, lambda: cutepy.composition(Layout(K2), Layout(2, 1)),
+                       lambda: Layout(2, 1))
+    text = d.text()
+    assert "case Ke == 1: differ" in text and "case Ke == 2: equal" in text
+    assert "normal form of A = 2:0, of B = 2:1" in text and "counterexample with Ke=1" in text
+    assert not d.result and "re-checked (check()): passes" in text
+    d = cutepy.explain("equivalent", Layout((M, 4), (1, M)), Layout(4 * M, 1))
+    assert d.result and "merge Mq:1 ++ 4:Mq" in d.text()
+    pytest.importorskip("islpy")
+    assert "certificate: 3 obligations, proved" in d.text() and "proved by isl" in d.text()
