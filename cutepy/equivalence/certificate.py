@@ -155,8 +155,10 @@ def obligations(r: Any) -> list[Obligation]:
             if len(fa.modes) != len(fb.modes):
                 out.append(Obligation(f"{pre}as many modes", where, sympy.Integer(1)))
             for k, ((sa, da), (sb, db)) in enumerate(zip(fa.modes, fb.modes)):
-                out.append(Obligation(f"{pre}mode {k}: size {sa} == {sb}", where, _e(sa) - _e(sb)))
-                out.append(Obligation(f"{pre}mode {k}: stride {da} == {db}", where, _e(da) - _e(db)))
+                out.append(Obligation(f"{pre}normal-form mode {k}: size {sa} == {sb}", where,
+                                      _e(sa) - _e(sb)))
+                out.append(Obligation(f"{pre}normal-form mode {k}: stride {da} == {db}", where,
+                                      _e(da) - _e(db)))
     if r.domain is not None:
         out.append(Obligation("the forms agree up to the domain's extents (the prover's walk, replayed "
                               "concretely; no independent procedure)", "domain", None))
