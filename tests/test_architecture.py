@@ -44,7 +44,8 @@ LAYERS: dict[str, int] = {
 }
 
 #: optional heavy dependencies that may be imported inside a function, lazily
-LAZY_OK = ("numpy", "sympy", "hypothesis", "IPython", "pandas", "cairosvg")  # cairosvg: PNG/PDF, the viz extra
+#: (cairosvg: PNG/PDF, the viz extra; islpy and z3: the proofs extra)
+LAZY_OK = ("numpy", "sympy", "hypothesis", "IPython", "pandas", "cairosvg", "islpy", "z3")
 
 
 def _modules() -> dict[str, Path]:

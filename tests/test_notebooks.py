@@ -57,7 +57,11 @@ EXPECT = {
         prints=("not equivalent for any assignment",  # the false claim
                 "equal exactly when M == 8",  # the condition
                 "(checked: True)",  # the parametric XLA tiling proof
-                "divide out stride"),  # a derivation
+                "divide out stride",  # a derivation
+                "case Kb == 1: differ",  # the K = 1 case split of a bounded symbol
+                "equal exactly when (Kd == 2) or (Kd == 4)",  # a residue fact
+                "equal exactly when M == 8",  # a symbolic swizzle
+                "certified: True"),  # the certificate (isl, z3)
     ),
     "06_tpu_mlir_lmem": Expect(
         pictures=5,

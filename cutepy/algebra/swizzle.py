@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core import inttuple as it
 from ..core.dynamic import DynamicInt, static_eq
-from ..core.errors import AdmissibilityError, CutepyError, LayoutError
+from ..core.errors import AdmissibilityError, CutepyError, LayoutError, SymbolicError
 from ..core.layout import (
     MAX_LEAF,
     Layout,
@@ -935,6 +935,9 @@ def _inverse(inverse: Any, A: ComposedLayout) -> Any:
     else:
         R = composition(inverse(A.inner), A.outer)
         n = A.size() if inverse is left_inverse else R.size()
+    if it.is_symbolic_leaf(n):  # the post-condition is checked element by element
+        raise SymbolicError(f"{name} of {A}: the inverse of a swizzled layout is checked on each of its "
+                            f"{n} elements: substitute values for the symbols first (cutepy.subs)")
     if n > MAX_INVERSE_CHECK:
         raise CutepyError(f"{name} of {A}: {n} elements to check, more than "
                           f"MAX_INVERSE_CHECK = {MAX_INVERSE_CHECK}")

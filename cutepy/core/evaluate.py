@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from . import inttuple as it
-from .errors import CutepyError
+from .errors import CutepyError, SymbolicError
 from .limits import DEFAULT_MAX_ELEMENTS, _check_limit, limits, show_int  # noqa: F401 (re-exported)
 from .limits import max_elements as _max_elements_in_force
 
@@ -55,7 +55,8 @@ def _flat_int_modes(layout: Any) -> tuple[tuple, tuple]:
         if type(s) is not int or type(d) is not int:
             if isinstance(s, int) and isinstance(d, int):  # run-time integers (cutepy.dynamic): values
                 return tuple(int(x) for x in fs), tuple(int(x) for x in fd)
-            raise CutepyError(
+            symbolic = it.is_symbolic_leaf(s) or it.is_symbolic_leaf(d)
+            raise (SymbolicError if symbolic else CutepyError)(
                 f"whole-domain evaluation of {layout} needs integer shapes and strides; "
                 "substitute symbols (or use the identity's coordinates) first"
             )

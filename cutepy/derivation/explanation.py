@@ -51,6 +51,24 @@ def run(name: str, *args: Any) -> Derivation:
     return D
 
 
+def _proof(A: Any, B: Any, by: str = "index", domain: Any = None) -> Derivation:
+    """``explain(equivalent, A, B)``: the proof (normal forms, each case of a split, the
+    certificate's check) as the steps of a derivation whose result is the verdict."""
+    from ..equivalence.decision import equivalent  # the prover sits beside the derivations
+
+    shown = tuple(getattr(x, "__name__", "function") + "()" if callable(x) and not hasattr(x, "shape")
+                  else x for x in (A, B))
+    D = Derivation("equivalent", shown)
+    try:
+        D.result = equivalent(A, B, by=by, domain=domain)
+    except CutepyError as e:
+        D.error = e
+        return D
+    for line in D.result.proof_lines():
+        D.add(line)
+    return D
+
+
 def explain(op: Any, *args: Any) -> Derivation:
     """The step-by-step derivation of ``op(*args)``; ``op`` is a name or a cutepy function.
 
@@ -73,6 +91,8 @@ def explain(op: Any, *args: Any) -> Derivation:
     if own is not None:
         return own(*args)
     name = op if isinstance(op, str) else getattr(op, "__name__", "")
+    if name == "equivalent":  # a proof, not a computation: its steps come from the verdict
+        return _proof(*args)
     operation(name)
     D = run(name, *args)
     if not D.check():
