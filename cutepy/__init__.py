@@ -17,6 +17,7 @@ from .core import dynamic as _dynamic
 from .core import errors as _errors
 from .core import layout as _layout
 from .core import limits as _limits
+from .core import swizzle as _swizzle
 from .core import tuples as _tuples
 from .core.basis import *  # noqa: F403
 from .core.dynamic import *  # noqa: F403
@@ -24,6 +25,7 @@ from .core.errors import *  # noqa: F403
 from .core.layout import *  # noqa: F403
 from .core.layout import slice_
 from .core.limits import *  # noqa: F403
+from .core.swizzle import *  # noqa: F403
 from .core.tuples import *  # noqa: F403
 from .core.tuples import max as max  # noqa: A004  (cutepy.max; not in __all__)
 from .core.tuples import min as min  # noqa: A004
@@ -32,19 +34,19 @@ from .core.tuples import min as min  # noqa: A004
 from .algebra import casting as _casting
 from .algebra import coalesce as _coalesce
 from .algebra import complement as _complement
+from .algebra import composed as _composed
 from .algebra import composition as _composition
 from .algebra import divides as _divides
 from .algebra import inverse as _inverse
 from .algebra import products as _products
-from .algebra import swizzle as _swizzle
 from .algebra.casting import *  # noqa: F403
 from .algebra.coalesce import *  # noqa: F403
 from .algebra.complement import *  # noqa: F403
+from .algebra.composed import *  # noqa: F403
 from .algebra.composition import *  # noqa: F403
 from .algebra.divides import *  # noqa: F403
 from .algebra.inverse import *  # noqa: F403
 from .algebra.products import *  # noqa: F403
-from .algebra.swizzle import *  # noqa: F403
 
 # isort: split
 from . import notation as _notation
@@ -90,8 +92,8 @@ _SUBPACKAGES = ("xla", "program", "viz", "strategies", "engine", "banks", "emit"
 #: name, so none of these modules is imported before a value of its class is displayed
 _DISPLAYED = (
     ("cutepy.core.layout", "Layout"),
-    ("cutepy.algebra.swizzle", "ComposedLayout"),
-    ("cutepy.algebra.swizzle", "Swizzle"),
+    ("cutepy.algebra.composed", "ComposedLayout"),
+    ("cutepy.core.swizzle", "Swizzle"),
     ("cutepy.xla.shape", "ArrayShape"),
     ("cutepy.xla.shape", "TupleShape"),
     ("cutepy.xla.shape", "BufferShape"),
@@ -149,7 +151,7 @@ __all__ = [
     *_errors.__all__, *_basis.__all__, *_dynamic.__all__, *_layout.__all__, *_tuples.__all__,
     *_limits.__all__,
     *_coalesce.__all__, *_composition.__all__, *_complement.__all__, *_inverse.__all__, *_divides.__all__,
-    *_products.__all__, *_casting.__all__, *_swizzle.__all__, *_notation.__all__,
+    *_products.__all__, *_casting.__all__, *_swizzle.__all__, *_composed.__all__, *_notation.__all__,
     *_tensor.__all__, *_simulate.__all__, *_pointer.__all__, *_tma.__all__, *_tmem.__all__,
     *_tmem_copy.__all__, *_gmma_desc.__all__, *_atoms.__all__,
     *_tiled.__all__, *_checks.__all__, *_ANALYSES,

@@ -22,10 +22,10 @@ LAYERS: dict[str, int] = {
     # 0 values (cutepy/core/): integer tuples, bases, errors, event records, symbolic integers
     "cutepy.core": 0, "cutepy.core.errors": 0, "cutepy.core.inttuple": 0, "cutepy.core.basis": 0,
     "cutepy.core.tracing": 0, "cutepy.core.tuples": 0, "cutepy.core.events": 0, "cutepy.core.limits": 0,
-    "cutepy.core.dynamic": 0,
+    "cutepy.core.dynamic": 0, "cutepy.core.kinds": 0,
     "cutepy.core.symbolic": 0,
     # 1 the layout and its evaluation (cutepy/core/)
-    "cutepy.core.layout": 1, "cutepy.core.evaluate": 1,
+    "cutepy.core.layout": 1, "cutepy.core.swizzle": 1, "cutepy.core.evaluate": 1,
     # 2 the algebra, one module per family (cutepy/algebra/)
     "cutepy.algebra": 2,
     # 3 engines: whole formalisms compiled into layouts

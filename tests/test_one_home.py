@@ -1,9 +1,9 @@
 """One home per operation: each public operation is defined once and dispatched on its value.
 
 A Layout takes the algorithm written beside the operation; a swizzled (composed) layout and a
-tensor implement each operation as a method (``_logical_divide``, ...), reached through
-:func:`cutepy.core.layout.own`. So no module but the value types' own asks whether a layout is
-composed, and no exported name is defined twice. Both are read from the source with :mod:`ast`.
+tensor register their variants in the operation's table (:mod:`cutepy.core.kinds`). So no
+module but the value types' own asks whether a layout is composed, and no exported name is
+defined twice. Both are read from the source with :mod:`ast`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import cutepy
 from tests.paths import PACKAGE
 
 #: the modules of the value types: only they may tell a composed layout apart
-VALUE_TYPES = {"core/layout.py", "algebra/swizzle.py", "kernels/tensor.py"}
+VALUE_TYPES = {"core/layout.py", "core/swizzle.py", "algebra/composed.py", "kernels/tensor.py"}
 
 #: attributes only a composed layout (or a swizzle) has: asking for them is asking its kind
 COMPOSED_ATTRIBUTES = {"outer", "inner", "compose", "compose_left", "layout_a", "layout_b"}

@@ -18,7 +18,8 @@ from ..core import inttuple as it
 from ..core.basis import ScaledBasis
 from ..core.dynamic import DynamicInt, has_dynamic, is_static_int, static_eq
 from ..core.errors import CutepyError
-from ..core.layout import Layout, layout_arg, own
+from ..core.kinds import COALESCE, FILTER
+from ..core.layout import Layout, layout_arg
 from ..core.tracing import recorder
 
 
@@ -155,8 +156,8 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     """
     if (rec := recorder()) and rec.opens(coalesce):
         return rec.framed(coalesce, layout, profile)
-    if (impl := own(layout, "coalesce")) is not None:
-        return impl(profile)
+    if type(layout) is not Layout and (impl := COALESCE.of(layout)) is not None:
+        return impl(layout, profile)
     if type(layout) is not Layout:
         layout = layout_arg(layout, "coalesce")
     if type(profile) is tuple:
@@ -230,8 +231,8 @@ def filter(layout: Layout, profile: Any = None) -> Layout:  # noqa: A001 - CuTe'
     """
     if (rec := recorder()) and rec.opens(filter):
         return rec.framed(filter, layout, profile)
-    if (impl := own(layout, "filter")) is not None:
-        return impl(profile)
+    if type(layout) is not Layout and (impl := FILTER.of(layout)) is not None:
+        return impl(layout, profile)
     if type(layout) is not Layout:
         layout = layout_arg(layout, "filter")
     if profile is None or type(profile) is not tuple:

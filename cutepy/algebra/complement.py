@@ -23,7 +23,8 @@ from ..core import inttuple as it
 from ..core.basis import ScaledBasis
 from ..core.dynamic import DynamicInt, has_dynamic
 from ..core.errors import AdmissibilityError, CutepyError
-from ..core.layout import Layout, layout_arg, own
+from ..core.kinds import COMPLEMENT
+from ..core.layout import Layout, layout_arg
 from ..core.tracing import recorder
 from ..core.tuples import as_int
 from .coalesce import coalesce_flat, coalesce_shape, coalesce_static, filter_flat_dyn
@@ -47,8 +48,8 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
         return rec.framed(complement, A, cotarget)
     if cotarget is not None:
         cotarget = _check_cotarget(A, cotarget)
-    if (impl := own(A, "complement")) is not None:
-        return impl(cotarget)
+    if type(A) is not Layout and (impl := COMPLEMENT.of(A)) is not None:
+        return impl(A, cotarget)
     if type(A) is not Layout:
         A = layout_arg(A, "complement")
     if A._shape == ():

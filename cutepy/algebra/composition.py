@@ -32,7 +32,8 @@ from ..core import inttuple as it
 from ..core.basis import ScaledBasis
 from ..core.dynamic import DynamicInt
 from ..core.errors import AdmissibilityError, CutepyError
-from ..core.layout import Layout, as_layout, own
+from ..core.kinds import COMPOSITION, COMPOSITION_BY_B
+from ..core.layout import Layout, as_layout
 from ..core.tracing import recorder
 from .coalesce import coalesce_dynamic, coalesce_static
 
@@ -50,9 +51,9 @@ def composition(A: Any, B: Any) -> Any:
     """
     if (rec := recorder()) and rec.opens(composition):
         return rec.framed(composition, A, B)
-    if (impl := own(A, "composition")) is not None:
+    if type(A) is not Layout and (impl := COMPOSITION.of(A)) is not None:
         rec and rec.emit(ev.ComposedA(A))
-        return impl(B)
+        return impl(A, B)
     if type(A) is not Layout:
         A = as_layout(A)
         rec and rec.emit(ev.ReadA(A))
@@ -73,9 +74,9 @@ def composition(A: Any, B: Any) -> Any:
             raise CutepyError(f"composition of {A} with the empty tiler () is undefined "
                               "(C++ builds no layout for it)")
         return _compose_by_mode(A, B)
-    if (impl := own(B, "rcomposition")) is not None:
+    if type(B) is not Layout and (impl := COMPOSITION_BY_B.of(B)) is not None:
         rec and rec.emit(ev.ComposedB(B))
-        return impl(A)
+        return impl(B, A)
     raise CutepyError(f"composition: cannot use {B!r} as the right-hand side")
 
 

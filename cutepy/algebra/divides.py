@@ -29,7 +29,15 @@ from ..core import events as ev
 from ..core import inttuple as it
 from ..core.dynamic import has_dynamic
 from ..core.errors import CutepyError
-from ..core.layout import Layout, as_layout, make_layout, own
+from ..core.kinds import (
+    COMPOSITION_BY_B,
+    FLAT_DIVIDE,
+    LOGICAL_DIVIDE,
+    MAP_LAYOUT,
+    TILED_DIVIDE,
+    ZIPPED_DIVIDE,
+)
+from ..core.layout import Layout, as_layout, make_layout
 from ..core.tracing import recorder, recording
 from ..core.tuples import as_int, check_int_tuple
 from ..core.tuples import ceil_div as checked_ceil_div
@@ -46,7 +54,7 @@ def _tiler(t: Any) -> Any:
         return Layout(t)
     if isinstance(t, (tuple, list)):
         return tuple(_tiler(x) for x in t)
-    if own(t, "rcomposition") is not None:  # a swizzle or a swizzled layout composes from the right
+    if COMPOSITION_BY_B.of(t) is not None:  # a swizzle or a swizzled layout composes from the right
         return t
     raise CutepyError(f"{t!r} is not a tiler (a layout, a shape, or a tuple of tilers)")
 
@@ -136,8 +144,8 @@ def logical_divide(A: Any, tiler: Any) -> Any:
     """
     if (rec := recorder()) and rec.opens(logical_divide):
         return rec.framed(logical_divide, A, tiler)
-    if (impl := own(A, "logical_divide")) is not None:
-        return impl(tiler)
+    if type(A) is not Layout and (impl := LOGICAL_DIVIDE.of(A)) is not None:
+        return impl(A, tiler)
     tiler = _tiler(tiler)
     A = as_layout(A)
     if tiler is None:
@@ -203,15 +211,15 @@ def _spread(mode: Layout) -> list[Layout]:
 def unpack_rest(z: Any) -> Any:
     """``(T, (R0, R1, ...))`` -> ``(T, R0, R1, ...)``: the tiled form (C++ ``z(_, repeat<R1>(_))``);
     a swizzled ``z`` (a product by a swizzled tiler) unpacks the layout under its swizzle."""
-    if (impl := own(z, "map_layout")) is not None:
-        return impl(unpack_rest)
+    if type(z) is not Layout and (impl := MAP_LAYOUT.of(z)) is not None:
+        return impl(z, unpack_rest)
     return make_layout(z[0], *_spread(z[1]))
 
 
 def unpack_all(z: Any) -> Any:
     """``((T0, T1, ...), (R0, R1, ...))`` -> ``(T0, T1, ..., R0, R1, ...)``: the flat form."""
-    if (impl := own(z, "map_layout")) is not None:
-        return impl(unpack_all)
+    if type(z) is not Layout and (impl := MAP_LAYOUT.of(z)) is not None:
+        return impl(z, unpack_all)
     return make_layout(*_spread(z[0]), *_spread(z[1]))
 
 
@@ -233,8 +241,8 @@ def zipped_divide(A: Any, tiler: Any) -> Layout:
     """
     if (rec := recorder()) and rec.opens(zipped_divide):
         return rec.framed(zipped_divide, A, tiler)
-    if (impl := own(A, "zipped_divide")) is not None:
-        return impl(tiler)
+    if type(A) is not Layout and (impl := ZIPPED_DIVIDE.of(A)) is not None:
+        return impl(A, tiler)
     return zip_by_tiler(logical_divide, A, tiler)
 
 
@@ -249,8 +257,8 @@ def tiled_divide(A: Any, tiler: Any) -> Layout:
     """
     if (rec := recorder()) and rec.opens(tiled_divide):
         return rec.framed(tiled_divide, A, tiler)
-    if (impl := own(A, "tiled_divide")) is not None:
-        return impl(tiler)
+    if type(A) is not Layout and (impl := TILED_DIVIDE.of(A)) is not None:
+        return impl(A, tiler)
     return unpack_rest(zipped_divide(A, tiler))
 
 
@@ -265,8 +273,8 @@ def flat_divide(A: Any, tiler: Any) -> Layout:
     """
     if (rec := recorder()) and rec.opens(flat_divide):
         return rec.framed(flat_divide, A, tiler)
-    if (impl := own(A, "flat_divide")) is not None:
-        return impl(tiler)
+    if type(A) is not Layout and (impl := FLAT_DIVIDE.of(A)) is not None:
+        return impl(A, tiler)
     return unpack_all(zipped_divide(A, tiler))
 
 

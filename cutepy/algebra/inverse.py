@@ -21,7 +21,16 @@ from ..core import inttuple as it
 from ..core.basis import ScaledBasis
 from ..core.dynamic import DynamicInt, has_dynamic, is_static_int
 from ..core.errors import AdmissibilityError, CutepyError, Undecided
-from ..core.layout import Layout, layout_arg, own
+from ..core.kinds import (
+    LEFT_INVERSE,
+    MAX_COMMON_LAYOUT,
+    MAX_COMMON_LAYOUT_BY_B,
+    MAX_COMMON_VECTOR,
+    MAX_COMMON_VECTOR_BY_B,
+    NULLSPACE,
+    RIGHT_INVERSE,
+)
+from ..core.layout import Layout, layout_arg
 from ..core.tracing import recorder
 from .coalesce import coalesce, coalesce_dynamic, coalesce_flat, coalesce_static
 from .composition import composition
@@ -80,8 +89,8 @@ def right_inverse(A: Layout) -> Layout:
     """
     if (rec := recorder()) and rec.opens(right_inverse):
         return rec.framed(right_inverse, A)
-    if (impl := own(A, "right_inverse")) is not None:
-        return impl()
+    if type(A) is not Layout and (impl := RIGHT_INVERSE.of(A)) is not None:
+        return impl(A)
     if type(A) is not Layout:
         A = layout_arg(A, "right_inverse")
     fs, fd, pre = _coalesced(A)
@@ -128,8 +137,8 @@ def left_inverse(A: Layout) -> Layout:
     """
     if (rec := recorder()) and rec.opens(left_inverse):
         return rec.framed(left_inverse, A)
-    if (impl := own(A, "left_inverse")) is not None:
-        return impl()
+    if type(A) is not Layout and (impl := LEFT_INVERSE.of(A)) is not None:
+        return impl(A)
     if type(A) is not Layout:
         A = layout_arg(A, "left_inverse")
     fs, fd, pre = _coalesced(A)
@@ -232,8 +241,8 @@ def nullspace(A: Layout) -> Layout:
     >>> nullspace(Layout((2, 4, 3), (1, 0, 2)))
     4:2
     """
-    if (impl := own(A, "nullspace")) is not None:
-        return impl()
+    if type(A) is not Layout and (impl := NULLSPACE.of(A)) is not None:
+        return impl(A)
     if type(A) is not Layout:
         A = layout_arg(A, "nullspace")
     fs, fd = _flat(A)
@@ -258,10 +267,10 @@ def max_common_layout(A: Layout, B: Layout) -> Layout:
     >>> max_common_layout(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 8)))
     4:1
     """
-    if (impl := own(A, "max_common_layout")) is not None:
-        return impl(B)
-    if (impl := own(B, "rmax_common_layout")) is not None:
-        return impl(A)
+    if type(A) is not Layout and (impl := MAX_COMMON_LAYOUT.of(A)) is not None:
+        return impl(A, B)
+    if type(B) is not Layout and (impl := MAX_COMMON_LAYOUT_BY_B.of(B)) is not None:
+        return impl(B, A)
     if type(A) is not Layout:
         A = layout_arg(A, "max_common_layout")
     inv_b = right_inverse(B)
@@ -288,10 +297,10 @@ def max_common_vector(A: Layout, B: Layout) -> Any:
     >>> max_common_vector(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 8)))
     4
     """
-    if (impl := own(A, "max_common_vector")) is not None:
-        return impl(B)
-    if (impl := own(B, "rmax_common_vector")) is not None:
-        return impl(A)
+    if type(A) is not Layout and (impl := MAX_COMMON_VECTOR.of(A)) is not None:
+        return impl(A, B)
+    if type(B) is not Layout and (impl := MAX_COMMON_VECTOR_BY_B.of(B)) is not None:
+        return impl(B, A)
     if type(A) is not Layout:
         A = layout_arg(A, "max_common_vector")
     if type(B) is not Layout:

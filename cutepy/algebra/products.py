@@ -25,7 +25,17 @@ from typing import Any
 from ..core import events as ev
 from ..core import inttuple as it
 from ..core.errors import CutepyError
-from ..core.layout import Layout, as_layout, layout_arg, make_layout, own
+from ..core.kinds import (
+    BLOCKED_PRODUCT,
+    FLAT_PRODUCT,
+    LOGICAL_PRODUCT,
+    LOGICAL_PRODUCT_BY_TILER,
+    RAKED_PRODUCT,
+    TILE_TO_SHAPE,
+    TILED_PRODUCT,
+    ZIPPED_PRODUCT,
+)
+from ..core.layout import Layout, as_layout, layout_arg, make_layout
 from ..core.tracing import recorder
 from .complement import complement
 from .composition import composition
@@ -50,12 +60,12 @@ def logical_product(A: Any, tiler: Any) -> Layout:
     """
     if (rec := recorder()) and rec.opens(logical_product):
         return rec.framed(logical_product, A, tiler)
-    if (impl := own(A, "logical_product")) is not None:
-        return impl(tiler)
+    if type(A) is not Layout and (impl := LOGICAL_PRODUCT.of(A)) is not None:
+        return impl(A, tiler)
     tiler = _tiler(tiler)
     A = as_layout(A)
-    if (impl := own(tiler, "rlogical_product")) is not None:
-        return impl(A)
+    if type(tiler) is not Layout and (impl := LOGICAL_PRODUCT_BY_TILER.of(tiler)) is not None:
+        return impl(tiler, A)
     if tiler is None:
         rec and rec.emit(ev.NoTiler())
         return A
@@ -82,8 +92,8 @@ def zipped_product(A: Any, tiler: Any) -> Layout:
     """
     if (rec := recorder()) and rec.opens(zipped_product):
         return rec.framed(zipped_product, A, tiler)
-    if (impl := own(A, "zipped_product")) is not None:
-        return impl(tiler)
+    if type(A) is not Layout and (impl := ZIPPED_PRODUCT.of(A)) is not None:
+        return impl(A, tiler)
     return zip_by_tiler(logical_product, A, tiler)
 
 
@@ -98,8 +108,8 @@ def tiled_product(A: Any, tiler: Any) -> Layout:
     """
     if (rec := recorder()) and rec.opens(tiled_product):
         return rec.framed(tiled_product, A, tiler)
-    if (impl := own(A, "tiled_product")) is not None:
-        return impl(tiler)
+    if type(A) is not Layout and (impl := TILED_PRODUCT.of(A)) is not None:
+        return impl(A, tiler)
     return unpack_rest(zipped_product(A, tiler))
 
 
@@ -114,8 +124,8 @@ def flat_product(A: Any, tiler: Any) -> Layout:
     """
     if (rec := recorder()) and rec.opens(flat_product):
         return rec.framed(flat_product, A, tiler)
-    if (impl := own(A, "flat_product")) is not None:
-        return impl(tiler)
+    if type(A) is not Layout and (impl := FLAT_PRODUCT.of(A)) is not None:
+        return impl(A, tiler)
     return unpack_all(zipped_product(A, tiler))
 
 
@@ -170,8 +180,8 @@ def blocked_product(A: Any, B: Any) -> Layout:
     """
     if (rec := recorder()) and rec.opens(blocked_product):
         return rec.framed(blocked_product, A, B)
-    if (impl := own(A, "blocked_product")) is not None:
-        return impl(B)
+    if type(A) is not Layout and (impl := BLOCKED_PRODUCT.of(A)) is not None:
+        return impl(A, B)
     return _interleave(A, B, True)
 
 
@@ -187,8 +197,8 @@ def raked_product(A: Any, B: Any) -> Layout:
     """
     if (rec := recorder()) and rec.opens(raked_product):
         return rec.framed(raked_product, A, B)
-    if (impl := own(A, "raked_product")) is not None:
-        return impl(B)
+    if type(A) is not Layout and (impl := RAKED_PRODUCT.of(A)) is not None:
+        return impl(A, B)
     return _interleave(A, B, False)
 
 
@@ -209,8 +219,8 @@ def tile_to_shape(block: Any, target_shape: Any, order: Any = None) -> Any:
     if (rec := recorder()) and rec.opens(tile_to_shape):
         return rec.framed(tile_to_shape, block, target_shape, order)
     target_shape = layout_arg(target_shape, "tile_to_shape").shape  # a shape: positive 64-bit leaves
-    if (impl := own(block, "tile_to_shape")) is not None:
-        return impl(target_shape, order)
+    if type(block) is not Layout and (impl := TILE_TO_SHAPE.of(block)) is not None:
+        return impl(block, target_shape, order)
     block = as_layout(block)
     target = target_shape if type(target_shape) is tuple else (target_shape,)
     r = len(target) if type(target_shape) is tuple else 1

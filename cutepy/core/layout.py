@@ -23,6 +23,18 @@ from . import inttuple as it
 from .basis import ScaledBasis, basis_like
 from .dynamic import DynamicInt, is_static_int
 from .errors import CutepyError, LayoutError
+from .kinds import (
+    APPEND,
+    FLATTEN,
+    GET,
+    GROUP,
+    IS_STATIC,
+    MAKE_LAYOUT,
+    SIZE,
+    SLICE_AND_OFFSET,
+    TAKE,
+    LayoutKind,
+)
 from .limits import max_elements
 from .tuples import as_int, check_int_tuple
 
@@ -188,7 +200,7 @@ def _fmt(t: Any) -> str:
     return it.format_tuple(t)
 
 
-class Layout:
+class Layout(LayoutKind):
     """An immutable, hashable CuTe layout ``shape:stride``: coordinates to offsets.
 
     Pre:  ``shape`` is a positive integer or a nested tuple (lists are accepted) of them;
@@ -487,10 +499,10 @@ def make_layout(*args: Any) -> Layout:
     (2,(4,2)):(3,(1,4))
 
     A swizzle gives C++'s ``make_layout(Sw<B,M,S>)``, ``Sw o 0 o (M+B+|S|):1`` (see
-    :meth:`cutepy.algebra.swizzle.Swizzle.make_layout`).
+    :meth:`cutepy.core.swizzle.Swizzle.make_layout`).
     """
-    if len(args) == 1 and hasattr(args[0], "yyy_mask") and callable(getattr(args[0], "make_layout", None)):
-        return args[0].make_layout()  # a Swizzle (cutepy.algebra.swizzle sits above this module)
+    if len(args) == 1 and type(args[0]) is not Layout and (impl := MAKE_LAYOUT.of(args[0])) is not None:
+        return impl(args[0])  # a Swizzle: the composed layout's module registers it
     if args and all(type(a) is Layout for a in args):
         return Layout._new(tuple([a._shape for a in args]), tuple([a._stride for a in args]))
     if len(args) == 1:
@@ -527,23 +539,6 @@ def _modes(layout: Layout, fn: str = "a mode operation") -> tuple[tuple, tuple]:
     return (layout._shape,), (layout._stride,)
 
 
-def own(x: Any, op: str) -> Any:
-    """``x``'s own implementation of the operation ``op``: its method ``_<op>``, or None.
-
-    The one question the algebra asks of an operand. A Layout, or a layout given by its shape,
-    takes the algorithm written beside the operation; a value that holds a layout (a swizzled
-    layout, a tensor) implements each operation as a method, usually by applying it to the
-    layout it holds, so no operation asks what kind of value it was given.
-
-    Pre:  ``op`` names a public operation.
-    Post: a bound method of ``x``, or None when ``x`` is a Layout or has no such method.
-
-    >>> own(Layout(4), "coalesce") is None
-    True
-    """
-    return None if type(x) is Layout else getattr(x, "_" + op, None)
-
-
 def get(layout: Layout, *path: int) -> Layout:
     """The sub-layout at a mode path: ``get(L, 1, 0)`` is CuTe's ``layout<1,0>(L)``.
 
@@ -555,8 +550,8 @@ def get(layout: Layout, *path: int) -> Layout:
     >>> get(Layout(((2, 2), 3), ((24, 2), 8)), 0, 1)
     2:2
     """
-    if (impl := own(layout, "get")) is not None:
-        return impl(*path)
+    if type(layout) is not Layout and (impl := GET.of(layout)) is not None:
+        return impl(layout, *path)
     layout = layout_arg(layout, "get")
     for i in path:
         layout = layout[i]
@@ -612,8 +607,8 @@ def take(layout: Layout, begin: int, end: int) -> Layout:
     >>> take(Layout((2, 3, 4)), 1, 3)
     (3,4):(2,6)
     """
-    if (impl := own(layout, "take")) is not None:
-        return impl(begin, end)
+    if type(layout) is not Layout and (impl := TAKE.of(layout)) is not None:
+        return impl(layout, begin, end)
     s, d = _mode_range(layout, begin, end, "take")
     return Layout._new(s[begin:end], d[begin:end])
 
@@ -627,8 +622,8 @@ def group(layout: Layout, begin: int, end: int) -> Layout:
     >>> group(Layout((2, 3, 4)), 0, 2)
     ((2,3),4):((1,2),6)
     """
-    if (impl := own(layout, "group")) is not None:
-        return impl(begin, end)
+    if type(layout) is not Layout and (impl := GROUP.of(layout)) is not None:
+        return impl(layout, begin, end)
     s, d = _mode_range(layout, begin, end, "group")
     if begin == end:  # as C++: an empty range groups nothing
         return layout_arg(layout, "group")
@@ -652,8 +647,8 @@ def append(layout: Layout, x: Layout | None = None, n: int | None = None) -> Lay
     >>> append(Layout((2, 3)), Layout(5, 6))
     (2,3,5):(1,2,6)
     """
-    if (impl := own(layout, "append")) is not None:
-        return impl(x, n)
+    if type(layout) is not Layout and (impl := APPEND.of(layout)) is not None:
+        return impl(layout, x, n)
     x = Layout._new(1, 0) if x is None else layout_arg(x, "append")
     s, d = _modes(layout, "append")
     if n is None:
@@ -707,8 +702,8 @@ def flatten(layout: Layout) -> Layout:
     >>> flatten(Layout(((2, 2), 3), ((24, 2), 8)))
     (2,2,3):(24,2,8)
     """
-    if (impl := own(layout, "flatten")) is not None:
-        return impl()
+    if type(layout) is not Layout and (impl := FLATTEN.of(layout)) is not None:
+        return impl(layout)
     layout = layout_arg(layout, "flatten")
     if type(layout._shape) is not tuple:
         return layout
@@ -754,8 +749,8 @@ def slice_and_offset(crd: Any, layout: Layout) -> tuple[Layout, Any]:
     >>> slice_and_offset((None, 2), Layout((4, 3), (3, 1)))
     ((4):(3), 2)
     """
-    if (impl := own(layout, "slice_and_offset")) is not None:
-        return impl(crd)
+    if type(layout) is not Layout and (impl := SLICE_AND_OFFSET.of(layout)) is not None:
+        return impl(layout, crd)
     if type(layout) is not Layout:
         layout = layout_arg(layout, "slice_and_offset")
     crd = _normalize_coord(crd)
@@ -889,8 +884,8 @@ def size(x: Any) -> Any:
     >>> size(Layout((2, (3, 4)))), size((2, 3))
     (24, 6)
     """
-    if (impl := own(x, "size")) is not None:
-        return impl()
+    if type(x) is not Layout and (impl := SIZE.of(x)) is not None:
+        return impl(x)
     return x.size() if callable(getattr(x, "size", None)) else it.product(x)
 
 
@@ -979,8 +974,8 @@ def is_static(x: Any) -> bool:
     """
     if type(x) is int or x is None:
         return True
-    if (impl := own(x, "is_static")) is not None:
-        return impl()
+    if type(x) is not Layout and (impl := IS_STATIC.of(x)) is not None:
+        return impl(x)
     if type(x) is tuple:
         return all(is_static(y) for y in x)
     if type(x) is Layout:

@@ -32,8 +32,10 @@ from ..algebra.composition import composition
 from ..algebra.divides import flat_divide, logical_divide, tiled_divide, zipped_divide
 from ..algebra.swizzle import ComposedLayout, pointer_flag
 from ..core import inttuple as it
+from ..core import kinds
 from ..core.basis import ArithTuple
 from ..core.errors import CutepyError
+from ..core.kinds import TensorKind
 from ..core.layout import (
     Layout,
     _has_none,
@@ -65,7 +67,7 @@ def _on_layout(op: Any) -> Any:
     return method
 
 
-class Tensor:
+class Tensor(TensorKind):
     """``engine o offset o layout``: CuTe's ``Tensor`` as a plain value.
 
     ``engine`` is a 1-D numpy array (or anything indexable by int) or ``None`` for a
@@ -184,7 +186,7 @@ class Tensor:
         """``make_tensor(data, composition(layout, tiler))``; several tilers apply by mode."""
         return composition(self, tilers[0] if len(tilers) == 1 else tuple(tilers))
 
-    # -- the algebra (reached through cutepy.core.layout.own from each public operation) ----
+    # -- the algebra (registered below in each operation's table, cutepy.core.kinds) --------
     def _map_layout(self, fn: Any) -> Tensor:
         """``fn`` applied to the tensor's layout, engine and offset kept."""
         return Tensor(self.engine, fn(self.layout), self.offset)
@@ -247,6 +249,18 @@ class Tensor:
 
     def _is_static(self) -> bool:
         return is_static(self.layout)
+
+
+# a tensor's variants of the operations (C++'s overloads): each applies to the layout
+for _table, _variant in (
+    (kinds.MAP_LAYOUT, Tensor._map_layout), (kinds.COMPOSITION, Tensor._composition),
+    (kinds.COALESCE, Tensor._coalesce), (kinds.LOGICAL_DIVIDE, Tensor._logical_divide),
+    (kinds.ZIPPED_DIVIDE, Tensor._zipped_divide), (kinds.TILED_DIVIDE, Tensor._tiled_divide),
+    (kinds.FLAT_DIVIDE, Tensor._flat_divide), (kinds.GET, Tensor._get), (kinds.TAKE, Tensor._take),
+    (kinds.GROUP, Tensor._group), (kinds.FLATTEN, Tensor._flatten),
+    (kinds.MAKE_FRAGMENT_LIKE, Tensor._make_fragment_like), (kinds.IS_STATIC, Tensor._is_static),
+):
+    _table.register(Tensor, _variant)
 
 
 def _plain_tuple(x: Any) -> Any:
