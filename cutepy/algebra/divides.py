@@ -25,10 +25,10 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from ..core import events as ev
 from ..core import inttuple as it
 from ..core.dynamic import has_dynamic
 from ..core.errors import CutepyError
+from ..core.events import Event, KeptModes, NoTiler
 from ..core.kinds import (
     COMPOSITION_BY_B,
     FLAT_DIVIDE,
@@ -44,6 +44,32 @@ from ..core.tuples import ceil_div as checked_ceil_div
 from .coalesce import coalesce_flat
 from .complement import complement
 from .composition import composition
+
+# -- the steps explain() shows: the decisions this algorithm reports, and their words --------
+# (an event without words is worded by its explainer in cutepy.derivation, which knows the
+# derivation around it)
+
+
+class Divisor(Event):
+    """``logical_divide``: the divisor ``(T, complement(T, size(A)))``."""
+
+    layout: Any
+
+    def words(self, tex: Any) -> tuple:
+        return f"the divisor (T, complement) = {self.layout}", "", self.layout
+
+
+class Zipped(Event):
+    """A single-layout tiler: the logical result ``layout`` is already (tile, rest)."""
+
+    layout: Any
+
+
+class Unzipped(Event):
+    """A tuple tiler: every mode's tile part, then every rest part."""
+
+    tiles: Any
+    rest: Any
 
 
 def _tiler(t: Any) -> Any:
@@ -142,20 +168,23 @@ def logical_divide(A: Any, tiler: Any) -> Any:
     >>> logical_divide(make_identity_tensor((4, 8)), (2, 4))
     ArithTuple(0,0) o ((2,2),(4,2)):((1@0,2@0),(1@1,4@1))
     """
-    if (rec := recorder()) and rec.opens(logical_divide):
+    rec = recorder()
+    if rec and rec.opens(logical_divide):
         return rec.framed(logical_divide, A, tiler)
     if type(A) is not Layout and (impl := LOGICAL_DIVIDE.of(A)) is not None:
         return impl(A, tiler)
     tiler = _tiler(tiler)
     A = as_layout(A)
     if tiler is None:
-        rec and rec.emit(ev.NoTiler())
+        if rec:
+            rec.emit(NoTiler())
         return A
     if isinstance(tiler, tuple):
         return by_mode(logical_divide, A, tiler)
     # as C++: the cotarget is the shape of coalesce(A), not its size (ceil_div per mode)
     divisor = make_layout(tiler, complement(tiler, _cotarget(A, tiler)))
-    rec and rec.emit(ev.Divisor(divisor))
+    if rec:
+        rec.emit(Divisor(divisor))
     return composition(A, divisor)
 
 
@@ -165,7 +194,10 @@ def by_mode(op: Callable[[Any, Any], Layout], A: Layout, tiler: tuple) -> Layout
     if len(tiler) > len(modes):
         raise CutepyError(f"{op.__name__}: the tiler has {len(tiler)} modes, {A} has {len(modes)}")
     out = [op(m, t) for m, t in zip(modes, tiler)] + modes[len(tiler):]
-    len(tiler) < len(modes) and (rec := recorder()) and rec.emit(ev.KeptModes(len(tiler)))
+    if len(tiler) < len(modes):
+        rec = recorder()
+        if rec:
+            rec.emit(KeptModes(len(tiler)))
     return make_layout(*out)
 
 
@@ -193,10 +225,14 @@ def zip_by_tiler(logical: Callable[[Any, Any], Layout], A: Any, tiler: Any) -> L
                           "tiled and flat forms need one (C++ rejects `_` here)")
     L = logical(A, tiler)
     if not isinstance(tiler, tuple):
-        (rec := recorder()) and rec.emit(ev.Zipped(L))
+        rec = recorder()
+        if rec:
+            rec.emit(Zipped(L))
         return L
     tiles, rest = unzip_modes(L, tiler)
-    (rec := recorder()) and rec.emit(ev.Unzipped(tiles, rest))
+    rec = recorder()
+    if rec:
+        rec.emit(Unzipped(tiles, rest))
     return make_layout(tiles, rest)
 
 
@@ -239,7 +275,8 @@ def zipped_divide(A: Any, tiler: Any) -> Layout:
     >>> zipped_divide(Layout(((32, 4), (4, 8))), (None, (2, 2)))
     ((32,(2,2)),(4,(2,4))):((1,(128,512)),(32,(256,1024)))
     """
-    if (rec := recorder()) and rec.opens(zipped_divide):
+    rec = recorder()
+    if rec and rec.opens(zipped_divide):
         return rec.framed(zipped_divide, A, tiler)
     if type(A) is not Layout and (impl := ZIPPED_DIVIDE.of(A)) is not None:
         return impl(A, tiler)
@@ -255,7 +292,8 @@ def tiled_divide(A: Any, tiler: Any) -> Layout:
     >>> tiled_divide(Layout((8, 6)), (4, 3))
     ((4,3),2,2):((1,8),4,24)
     """
-    if (rec := recorder()) and rec.opens(tiled_divide):
+    rec = recorder()
+    if rec and rec.opens(tiled_divide):
         return rec.framed(tiled_divide, A, tiler)
     if type(A) is not Layout and (impl := TILED_DIVIDE.of(A)) is not None:
         return impl(A, tiler)
@@ -271,7 +309,8 @@ def flat_divide(A: Any, tiler: Any) -> Layout:
     >>> flat_divide(Layout((8, 6)), (4, 3))
     (4,3,2,2):(1,8,4,24)
     """
-    if (rec := recorder()) and rec.opens(flat_divide):
+    rec = recorder()
+    if rec and rec.opens(flat_divide):
         return rec.framed(flat_divide, A, tiler)
     if type(A) is not Layout and (impl := FLAT_DIVIDE.of(A)) is not None:
         return impl(A, tiler)
