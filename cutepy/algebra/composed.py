@@ -42,6 +42,7 @@ from ..core.layout import (
     slice_and_offset,
     take,
 )
+from ..core.lazy import load
 from ..core.swizzle import SmemPtrFlag, Swizzle, compose_swizzles, make_swizzle
 from .casting import cxx_gcd as _cxx_gcd
 from .casting import downcast, make_fragment_like, make_layout_like, max_alignment, upcast
@@ -69,6 +70,11 @@ from .products import (
 
 if TYPE_CHECKING:  # numpy is imported only where offsets are computed
     import numpy as np
+else:  # numpy loads on first use (the module's import needs none)
+    np = load("numpy")
+
+#: whole-domain evaluation (it loads numpy), on first use
+_evaluate = load("cutepy.core.evaluate")
 
 
 def _compose3(outer: Any, offset: Any, inner: Any) -> Any:
@@ -201,9 +207,7 @@ class ComposedLayout(ComposedKind):
         (:func:`cutepy.core.evaluate.composed_offsets`, with its limits)."""
         if isinstance(self.inner, Swizzle):
             return self._offsets_without_domain(indices)
-        from ..core import evaluate  # lazy: whole-domain evaluation loads numpy
-
-        return evaluate.composed_offsets(self, self.outer, self.offset, self.inner, indices, max_elements)
+        return _evaluate.composed_offsets(self, self.outer, self.offset, self.inner, indices, max_elements)
 
     _offsets = offsets  # what cutepy.core.evaluate.offsets hands a composed layout to
 
@@ -212,8 +216,6 @@ class ComposedLayout(ComposedKind):
         at a negative index (truncating division: ``L(-k) == -L(k)``)."""
         if indices is None:
             raise CutepyError(f"{self} has no domain (a swizzle is innermost): pass the indices")
-        import numpy as np  # lazy: only array evaluation needs numpy
-
         idx = np.asarray(indices)
         if idx.dtype.kind not in "iu":
             raise CutepyError(f"indices of {self} must be integers, got dtype {idx.dtype}")
@@ -461,8 +463,6 @@ def _inverse(inverse: Any, A: ComposedLayout) -> Any:
     if n > MAX_INVERSE_CHECK:
         raise CutepyError(f"{name} of {A}: {n} elements to check, more than "
                           f"MAX_INVERSE_CHECK = {MAX_INVERSE_CHECK}")
-    import numpy as np  # lazy: only this check of a swizzled inverse needs numpy
-
     idx = np.arange(n, dtype=np.int64)
     if inverse is left_inverse:  # C++'s post-condition of a quasi-inverse: A(R(A(i))) == A(i)
         idx = A.offsets(idx)
@@ -492,8 +492,6 @@ def _check_product(A: Layout, T: ComposedLayout, R: Any) -> None:
     if n > MAX_PRODUCT_CHECK:
         raise CutepyError(f"logical_product of {A} by {T}: {n} elements to check, more than "
                           f"MAX_PRODUCT_CHECK = {MAX_PRODUCT_CHECK}")
-    import numpy as np  # lazy: only this check of a swizzled product needs numpy
-
     C = complement(A, A.size() * T.cosize())
     want = (A.offsets()[:, None] + C.offsets(T.offsets())[None, :]).reshape(-1, order="F")
     got = R.offsets()

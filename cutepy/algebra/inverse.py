@@ -31,9 +31,12 @@ from ..core.kinds import (
     RIGHT_INVERSE,
 )
 from ..core.layout import Layout, layout_arg
+from ..core.lazy import load
 from ..core.tracing import recorder
 from .coalesce import coalesce, coalesce_dynamic, coalesce_flat, coalesce_static, modes_layout
 from .composition import composition
+
+np = load("numpy")  # numpy loads on first use (the module's import needs none)
 
 # -- the steps explain() shows: the decisions this algorithm reports, and their words --------
 # (an event without words is worded by its explainer in cutepy.derivation, which knows the
@@ -285,8 +288,6 @@ def _check_left_inverse(A: Layout, L: Layout) -> None:
     if n > MAX_INVERSE_CHECK:
         raise CutepyError(f"left_inverse of {A}: its modes overlap and {n} elements are too many to "
                           f"check (MAX_INVERSE_CHECK = {MAX_INVERSE_CHECK})")
-    import numpy as np  # lazy: only layouts whose modes overlap are checked element by element
-
     want = np.asarray(A.offsets(np.arange(n, dtype=np.int64)))
     got = np.asarray(A.offsets(L.offsets(want)))
     if not np.array_equal(got, want):
