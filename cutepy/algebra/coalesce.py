@@ -19,7 +19,7 @@ from ..core.dynamic import DynamicInt, has_dynamic, is_static_int, static_eq
 from ..core.errors import CutepyError
 from ..core.events import Drop, Event, Flatten, Keep, KeptModes, Merge, Start
 from ..core.kinds import COALESCE, FILTER
-from ..core.layout import Layout, layout_arg
+from ..core.layout import Layout, derived, layout_arg
 from ..core.tracing import recorder
 
 
@@ -178,7 +178,7 @@ def coalesce_shape(shape: Any) -> Any:
 
 def filter_flat(layout: Layout) -> tuple[Any, Any]:
     """``filter(layout)`` as ``(shape, stride)``: coalesce of the modes with non-zero stride."""
-    return filter_flat_dyn(layout)[:2]
+    return derived(layout, filter_flat_dyn)[:2]
 
 
 def filter_flat_dyn(layout: Layout) -> tuple[Any, Any, bool]:
@@ -245,6 +245,12 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
         if rec and len(profile) < len(shape):
             rec.emit(KeptModes(len(profile)))
         return Layout._grown(tuple(ss) + shape[len(profile):], tuple(dd) + stride[len(profile):])
+    return derived(layout, _coalesced)
+
+
+def _coalesced(layout: Layout) -> Layout:
+    """:func:`coalesce` of a Layout without a profile (kept on the value: :func:`derived`)."""
+    rec = recorder()
     shape = layout._shape
     if type(shape) is not tuple:  # a single mode: the loop of coalesce_flat, once
         if rec:

@@ -24,7 +24,7 @@ from ..core.dynamic import DynamicInt, has_dynamic
 from ..core.errors import AdmissibilityError, CutepyError
 from ..core.events import Event, Mode, paren
 from ..core.kinds import COMPLEMENT
-from ..core.layout import Layout, layout_arg
+from ..core.layout import Layout, derived, layout_arg
 from ..core.tracing import recorder
 from ..core.tuples import as_int
 from .coalesce import coalesce_flat, coalesce_shape, coalesce_static, filter_flat_dyn, modes_layout
@@ -129,7 +129,7 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
         A = layout_arg(A, "complement")
     if A._shape == ():
         raise CutepyError("complement of the empty layout ():() is undefined (C++ builds no layout for it)")
-    fs, fd, dyn = filter_flat_dyn(A)
+    fs, fd, dyn = derived(A, filter_flat_dyn)
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)
     if not dyn and cotarget is not None and type(cotarget) is not int:

@@ -33,7 +33,7 @@ from ..core.dynamic import DynamicInt
 from ..core.errors import AdmissibilityError, CutepyError
 from ..core.events import Event, Mode, NoTiler, paren
 from ..core.kinds import COMPOSITION, COMPOSITION_BY_B
-from ..core.layout import Layout, as_layout
+from ..core.layout import Layout, as_layout, derived
 from ..core.swizzle import Swizzle
 from ..core.tracing import recorder
 from .coalesce import coalesce_dynamic, coalesce_static
@@ -298,7 +298,7 @@ def coalesce_x(A: Layout) -> tuple[tuple, tuple]:
 
 
 def _compose_layouts(A: Layout, B: Layout) -> Layout:
-    ls, ld = coalesce_x(A)
+    ls, ld = derived(A, coalesce_x)
     rec = recorder()
     if rec:
         rec.emit(CoalesceX(A, B, ls, ld))

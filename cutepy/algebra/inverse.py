@@ -30,7 +30,7 @@ from ..core.kinds import (
     NULLSPACE,
     RIGHT_INVERSE,
 )
-from ..core.layout import Layout, layout_arg
+from ..core.layout import Layout, derived, layout_arg
 from ..core.lazy import load
 from ..core.tracing import recorder
 from .coalesce import coalesce, coalesce_dynamic, coalesce_flat, coalesce_static, modes_layout
@@ -168,7 +168,7 @@ def right_inverse(A: Layout) -> Layout:
         return impl(A)
     if type(A) is not Layout:
         A = layout_arg(A, "right_inverse")
-    fs, fd, pre = _coalesced(A)
+    fs, fd, pre = derived(A, _coalesced)
     shapes, strides = [], []
     curr = 1
     order = _cxx_sort_order(fd)
@@ -218,7 +218,7 @@ def left_inverse(A: Layout) -> Layout:
         return impl(A)
     if type(A) is not Layout:
         A = layout_arg(A, "left_inverse")
-    fs, fd, pre = _coalesced(A)
+    fs, fd, pre = derived(A, _coalesced)
     order = _cxx_sort_order(fd)
     shapes: list = []
     strides: list = [0]

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from numbers import Integral
 from typing import Any
 
@@ -36,6 +37,7 @@ from .kinds import (
     LayoutKind,
 )
 from .limits import max_elements
+from .tracing import recorder as _recorder
 from .tuples import as_int, check_int_tuple
 
 #: Largest magnitude of a shape or stride leaf: C++ CuTe's dynamic integers are 64-bit.
@@ -153,9 +155,10 @@ def _canonical(s: Any, d: Any, depth: int = 1) -> bool:
         return type(d) is int and 0 < s <= MAX_LEAF and -MAX_LEAF <= d <= MAX_LEAF
     if type(s) is not tuple or type(d) is not tuple or len(s) != len(d) or depth > it.MAX_DEPTH:
         return False
+    m = MAX_LEAF
     for x, y in zip(s, d):
         if type(x) is int:
-            if type(y) is not int or not 0 < x <= MAX_LEAF or not -MAX_LEAF <= y <= MAX_LEAF:
+            if type(y) is not int or x <= 0 or x > m or y > m or y < -m:
                 return False
         elif not _canonical(x, y, depth + 1):
             return False
@@ -196,6 +199,31 @@ def _pair(s: Any, d: Any, depth: int) -> tuple[Any, Any]:
     return _leaf(s, "shape", True), _leaf(d, "stride", False)
 
 
+def derived(layout: Layout, make: Callable[[Layout], Any]) -> Any:
+    """``make(layout)``, kept on the value: the forms the algebra derives from a layout alone
+    (its filtered or coalesced flat modes, ``coalesce_x``) are computed once per value.
+
+    The value is immutable and ``make`` a pure function of it, so a kept form never changes a
+    result; at most one entry per ``make`` (a handful of functions), so the cache stays
+    bounded; a ``make`` that raises keeps nothing, so errors are raised again, unchanged.
+    While :func:`cutepy.explain` records, the form is computed afresh (its steps are events).
+
+    >>> from cutepy.algebra.coalesce import filter_flat_dyn
+    >>> L = Layout((2, 3), (0, 1))
+    >>> derived(L, filter_flat_dyn) is derived(L, filter_flat_dyn)
+    True
+    """
+    if _recorder() is not None:
+        return make(layout)
+    memo = layout._memo
+    if memo is None:
+        memo = layout._memo = {}
+    got = memo.get(make)
+    if got is None:
+        got = memo[make] = make(layout)
+    return got
+
+
 def _fmt(t: Any) -> str:
     return it.format_tuple(t)
 
@@ -219,9 +247,22 @@ class Layout(LayoutKind):
     cutepy.LayoutError: shape has a leaf 0; shape leaves must be positive integers
     """
 
-    __slots__ = ("_shape", "_stride", "_hash")
+    __slots__ = ("_shape", "_stride", "_hash", "_memo")
 
     def __init__(self, shape: Any, stride: Any = None):
+        if type(shape) is tuple and type(stride) is tuple and len(shape) == len(stride):
+            m = MAX_LEAF
+            for x, y in zip(shape, stride):  # the fast path: canonical tuples of 64-bit ints
+                if type(x) is int:
+                    if type(y) is not int or x <= 0 or x > m or y > m or y < -m:
+                        break
+                elif not _canonical(x, y, 2):
+                    break
+            else:
+                self._shape = shape
+                self._stride = stride
+                self._hash = self._memo = None
+                return
         if stride is None:
             shape = _normalize(shape, "shape", True)
             _check_compact(shape, False)
@@ -244,7 +285,7 @@ class Layout(LayoutKind):
                 ) from None
         self._shape = shape
         self._stride = stride
-        self._hash = None
+        self._hash = self._memo = None
 
     @classmethod
     def _new(cls, shape: Any, stride: Any) -> Layout:
@@ -253,8 +294,10 @@ class Layout(LayoutKind):
         self = object.__new__(cls)
         self._shape = shape
         self._stride = stride
-        self._hash = None
+        self._hash = self._memo = None
         return self
+
+
 
     @classmethod
     def _grown(cls, shape: Any, stride: Any) -> Layout:
