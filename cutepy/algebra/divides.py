@@ -37,7 +37,7 @@ from ..core.kinds import (
     TILED_DIVIDE,
     ZIPPED_DIVIDE,
 )
-from ..core.layout import Layout, as_layout, make_layout
+from ..core.layout import Layout, as_layout, derived, make_layout
 from ..core.tracing import recorder, recording
 from ..core.tuples import as_int, check_int_tuple
 from ..core.tuples import ceil_div as checked_ceil_div
@@ -85,21 +85,27 @@ def _tiler(t: Any) -> Any:
     raise CutepyError(f"{t!r} is not a tiler (a layout, a shape, or a tuple of tilers)")
 
 
+def _cotarget_facts(A: Layout) -> tuple[Any, tuple, tuple, bool, bool]:
+    """What :func:`_cotarget` reads of A alone (kept on the value): its size, its flat modes,
+    whether a leaf is a run-time integer, and whether every leaf is a plain ``int``."""
+    fs, dyn_s = it.flatten_dyn(A._shape)
+    fd, dyn_d = it.flatten_dyn(A._stride)
+    return A.size(), fs, fd, dyn_s or dyn_d, all(type(x) is int for x in fs + fd)
+
+
 def _cotarget(A: Any, T: Any) -> Any:
     """C++ divides by ``complement(T, shape(coalesce(A)))``: the rest is ``ceil_div`` mode by mode.
 
     That equals ``complement(T, size(A))`` unless T's extent splits a mode of A unevenly;
     then the shape is passed (plain-integer layouts only; a symbolic A keeps its size).
     """
-    size = A.size()
     if type(A) is not Layout or type(T) is not Layout:
-        return size
-    fs, dyn_s = it.flatten_dyn(A.shape)
-    fd, dyn_d = it.flatten_dyn(A.stride)
+        return A.size()
+    size, fs, fd, dyn_a, ints_a = derived(A, _cotarget_facts)
     plain_t = type(T.shape) is int and type(T.stride) is int
     ts = (T.shape,) if plain_t or type(T.shape) is not tuple else it.flatten_tuple(T.shape)
     td = (T.stride,) if plain_t or type(T.stride) is not tuple else it.flatten_tuple(T.stride)
-    if dyn_s or dyn_d or (not plain_t and has_dynamic(ts, td)):  # C++'s shape(coalesce(A))
+    if dyn_a or (not plain_t and has_dynamic(ts, td)):  # C++'s shape(coalesce(A))
         with recording(None):
             return coalesce_flat(fs, fd)[0]
     if plain_t:  # the common case
@@ -109,7 +115,7 @@ def _cotarget(A: Any, T: Any) -> Any:
             first = first[0]
         if type(first) is int and first != 1 and first % extent == 0:
             return size  # the extent splits A's first mode evenly: the size will do
-    if any(type(x) is not int for x in fs + fd + ts + td):
+    if not ints_a or any(type(x) is not int for x in ts + td):
         return size
     extent = max([s * abs(d) for s, d in zip(ts, td) if d != 0 and s != 1], default=1)
     first = next((s for s in fs if s != 1), 1)

@@ -189,6 +189,8 @@ def _append_rank(L: Layout, r: int) -> Layout:
             return L
         s, d = (s,), (d,)
     k = r - len(s)
+    if k == 0 and s is L._shape:  # already of rank r: the value itself (its kept forms with it)
+        return L
     return Layout._new(s + (1,) * k, d + (0,) * k)
 
 

@@ -85,12 +85,13 @@ def _leaf(x: Any, what: str, positive: bool) -> Any:
 def _wide(t: Any) -> Any:
     """The first integer of ``t`` (a leaf, a basis element's value, or nested tuples of them)
     beyond 64 bits (``|x| > MAX_LEAF``), else ``None``. Symbolic leaves are not judged here."""
+    m = MAX_LEAF
     if type(t) is int:
-        return t if not -MAX_LEAF <= t <= MAX_LEAF else None
+        return t if t > m or t < -m else None
     if isinstance(t, tuple):
         for x in t:
             if type(x) is int:
-                if not -MAX_LEAF <= x <= MAX_LEAF:
+                if x > m or x < -m:
                     return x
             else:
                 w = _wide(x)
@@ -206,22 +207,47 @@ def derived(layout: Layout, make: Callable[[Layout], Any]) -> Any:
     The value is immutable and ``make`` a pure function of it, so a kept form never changes a
     result; at most one entry per ``make`` (a handful of functions), so the cache stays
     bounded; a ``make`` that raises keeps nothing, so errors are raised again, unchanged.
-    While :func:`cutepy.explain` records, the form is computed afresh (its steps are events).
+    Computed afresh, never kept: while :func:`cutepy.explain` records (the form's steps are
+    events), and for a layout with a symbolic leaf (its forms depend on the facts in force).
+
+    A value asked for its first form keeps nothing (most values the algebra builds are used
+    once); from the second request on, its forms are kept.
 
     >>> from cutepy.algebra.coalesce import filter_flat_dyn
     >>> L = Layout((2, 3), (0, 1))
+    >>> _ = derived(L, filter_flat_dyn)
     >>> derived(L, filter_flat_dyn) is derived(L, filter_flat_dyn)
     True
     """
-    if _recorder() is not None:
-        return make(layout)
     memo = layout._memo
-    if memo is None:
-        memo = layout._memo = {}
+    if memo is None:  # the first form asked of this value: a value used once keeps nothing
+        layout._memo = True
+        return make(layout)
+    if memo is True:  # asked again: keep its forms from now on
+        memo = layout._memo = {} if _concrete(layout._shape) and _concrete(layout._stride) else False
+    if memo is False or _recorder() is not None:
+        return make(layout)
     got = memo.get(make)
     if got is None:
         got = memo[make] = make(layout)
     return got
+
+
+def _concrete(t: Any) -> bool:
+    """Whether every leaf of ``t`` is a concrete integer (``int``, a run-time integer, or a basis
+    element of one): no symbolic leaf, whose answers depend on the facts in force."""
+    if type(t) is int:
+        return True
+    if type(t) is tuple:
+        for x in t:
+            if type(x) is not int and not _concrete(x):
+                return False
+        return True
+    if type(t) is DynamicInt:
+        return True
+    if isinstance(t, ScaledBasis):
+        return _concrete(t.value)
+    return False
 
 
 def _fmt(t: Any) -> str:
