@@ -27,6 +27,7 @@ import numpy as np
 
 from ..algebra.swizzle import is_layout
 from ..core.errors import CutepyError
+from ..core.lazy import load
 from .warp import (
     WARP,
     BankReport,
@@ -37,6 +38,9 @@ from .warp import (
     instruction_name,
     lane_ranges,
 )
+
+#: kept reports on a TiledCopy value (a sweep costs one copy on one tile many times)
+_memo = load("cutepy.kernels.memo")
 
 #: Largest TV layout (threads x values) that the analyses accept.
 MAX_ELEMENTS = 1 << 22
@@ -472,7 +476,5 @@ def analyze_copy(tiled_copy: Any, smem_layout: Any = None, *, src: Any = None, d
 
     params = getattr(tiled_copy, "__dataclass_params__", None)
     if params is not None and params.frozen:  # a TiledCopy value: its report is kept on it
-        from ..kernels.memo import derived_of  # a sweep costs one copy on one tile many times
-
-        return derived_of(tiled_copy, f"banks {what}", smem_layout, report)
+        return _memo.derived_of(tiled_copy, f"banks {what}", smem_layout, report)
     return report()

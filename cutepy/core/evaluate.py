@@ -35,6 +35,7 @@ from . import inttuple as it
 from .errors import CutepyError, SymbolicError
 from .limits import DEFAULT_MAX_ELEMENTS, _check_limit, limits, show_int  # noqa: F401 (re-exported)
 from .limits import max_elements as _max_elements_in_force
+from .swizzle import Swizzle
 
 _INT64_MAX = (1 << 63) - 1
 
@@ -110,7 +111,7 @@ def offsets(
 
 
 def _is_swizzle(f: Any) -> bool:
-    return hasattr(f, "yyy_mask") and hasattr(f, "shift")
+    return isinstance(f, Swizzle)
 
 
 def composed_offsets(layout: Any, outer: Any, off: Any, inner: Any, indices: Any = None,

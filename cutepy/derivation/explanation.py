@@ -15,12 +15,16 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.errors import CutepyError
+from ..core.lazy import load
 from ..core.tracing import recording
 from . import algebra, composing, tiling  # noqa: F401 - they register their explainers
 from .operations import operation
 from .record import Recorder
 from .steps import Derivation
 from .words import EXPLAINERS
+
+#: the prover, beside the derivations (same layer), loaded when a proof is explained
+_decision = load("cutepy.equivalence.decision")
 
 
 def run(name: str, *args: Any) -> Derivation:
@@ -54,13 +58,11 @@ def run(name: str, *args: Any) -> Derivation:
 def _proof(A: Any, B: Any, by: str = "index", domain: Any = None) -> Derivation:
     """``explain(equivalent, A, B)``: the proof (normal forms, each case of a split, the
     certificate's check) as the steps of a derivation whose result is the verdict."""
-    from ..equivalence.decision import equivalent  # the prover sits beside the derivations
-
     shown = tuple(getattr(x, "__name__", "function") + "()" if callable(x) and not hasattr(x, "shape")
                   else x for x in (A, B))
     D = Derivation("equivalent", shown)
     try:
-        D.result = equivalent(A, B, by=by, domain=domain)
+        D.result = _decision.equivalent(A, B, by=by, domain=domain)
     except CutepyError as e:
         D.error = e
         return D

@@ -36,6 +36,7 @@ from ..algebra.swizzle import Swizzle, composed_parts, is_layout
 from ..core import inttuple as it
 from ..core.errors import CutepyError, SymbolicError
 from ..core.layout import Layout, as_layout
+from ..core.lazy import load
 from ..core.symbolic import decide as _d
 from ..core.symbolic.facts import Facts, Undecided, assuming, declared_facts, facts_of
 from ..core.symbolic.subst import free_symbols, substitution
@@ -45,6 +46,9 @@ from ..symbolic import is_symbolic
 from .concrete import decide_concrete
 from .normal_form import fmt_modes, normal_form
 from .verdict import Counterexample, Equivalence, _parts, _show, first_difference
+
+#: the independent procedures (isl, z3): loaded on first use, they import optional extras
+_certificate = load("cutepy.equivalence.certificate")
 
 #: Most cases one proof may split into before it gives up and names the missing fact.
 MAX_CASES = 64
@@ -605,9 +609,7 @@ class SymbolicEquivalence(Equivalence):
         if not self.holds:
             return None
         if self._certificate is None:
-            from .certificate import certify  # lazy: the optional procedures load on use
-
-            self._certificate = certify(self)
+            self._certificate = _certificate.certify(self)
         return self._certificate
 
     def check(self) -> bool:
@@ -643,9 +645,7 @@ def _replayed(r: Equivalence) -> Equivalence:
     a disagreement is a fault of the prover, reported instead of a verdict."""
     bad = replay(r)
     if not bad and r.holds:
-        from .certificate import certifying_now  # lazy: sympy-level module, loaded with the prover
-
-        if certifying_now():
+        if _certificate.certifying_now():
             cert = r.certificate()
             if cert.holds is False:
                 raise CutepyError(f"the certificate of this proof is refuted:\n{cert.text()}\n(a fault "

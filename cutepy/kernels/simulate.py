@@ -36,11 +36,14 @@ from ..core import inttuple as it
 from ..core.errors import CutepyError, SimulationError
 from ..core.layout import Layout
 from ..core.layout import size as _size
+from ..core.lazy import load
 from .atoms.copy import CopyAtom, copy_atom
 from .atoms.mma import NUMPY_TYPES
 from .tensor import MAX_VALUES, Tensor, TransformIter, compact_layout, flat_coord
 from .tiled.copy import TiledCopy
 from .tiled.mma import TiledMMA
+
+np = load("numpy")  # numpy loads on first use (the module's import needs none)
 
 
 def numpy_dtype(cxx_type: str) -> Any:
@@ -52,8 +55,6 @@ def numpy_dtype(cxx_type: str) -> Any:
     >>> numpy_dtype("half_t"), numpy_dtype("float")
     (dtype('float16'), dtype('float32'))
     """
-    import numpy as np  # optional heavy dependency, loaded lazily
-
     if cxx_type not in NUMPY_TYPES:
         raise CutepyError(f"no numpy type simulates the C++ element type {cxx_type!r}")
     return np.dtype(NUMPY_TYPES[cxx_type])
@@ -83,8 +84,6 @@ class _Part:
 
 
 def _engine_offsets(x: Tensor, name: str) -> Any:
-    import numpy as np  # optional heavy dependency, loaded lazily
-
     if not isinstance(x, Tensor):
         raise CutepyError(f"{name} must be a tensor or a list of per-thread tensors, not {x!r}")
     if x.engine is None:
@@ -121,15 +120,11 @@ def _parts(x: Any, threads: list[int], name: str, partition: Any) -> list[_Part]
 def _index_tensor(shape: Any) -> Tensor:
     """The tensor of ``shape`` whose value at each coordinate is its 1-D (colexicographic) index:
     partitioning it says which elements of a whole tile a thread holds."""
-    import numpy as np  # optional heavy dependency, loaded lazily
-
     L = compact_layout(shape)
     return Tensor(np.arange(int(L.cosize())), L)
 
 
 def _read(p: _Part, mask: Any = None) -> Any:
-    import numpy as np  # optional heavy dependency, loaded lazily
-
     n = len(p.engine)
     bad = (p.offs < 0) | (p.offs >= n)
     if mask is not None:
@@ -144,8 +139,6 @@ def _read(p: _Part, mask: Any = None) -> Any:
 def _commit(writes: list[tuple[_Part, Any, Any]]) -> None:
     """Check and perform ``(part, values, mask)`` writes: every offset in its engine, and no two
     values written to one element with different data; nothing is written if a check fails."""
-    import numpy as np  # optional heavy dependency, loaded lazily
-
     by_engine: dict[int, list] = {}
     for p, vals, mask in writes:
         n = len(p.engine)
@@ -179,8 +172,6 @@ def _commit(writes: list[tuple[_Part, Any, Any]]) -> None:
 
 
 def _tv_table(L: Layout, nthr: int, nval: int) -> Any:
-    import numpy as np  # optional heavy dependency, loaded lazily
-
     return np.array([[int(L(t, v)) for v in range(nval)] for t in range(nthr)], dtype=np.int64)
 
 
@@ -195,8 +186,6 @@ def _copy_atom_threads(tc: Any) -> tuple[CopyAtom, int, list[int]]:
 def _computed(x: Any) -> Any:
     """A predicate that computes its values (a :func:`~cutepy.lazy_transform` view, C++'s
     ``lazy::transform`` in tiled_copy_if) as booleans over an array, element for element."""
-    import numpy as np  # optional heavy dependency, loaded lazily
-
     if isinstance(x, (list, tuple)):
         return [_computed(t) for t in x]
     if isinstance(x, Tensor) and isinstance(x.engine, TransformIter):
@@ -205,8 +194,6 @@ def _computed(x: Any) -> Any:
 
 
 def _run_copy(tc: Any, pred: Any, src: Any, dst: Any) -> None:
-    import numpy as np  # optional heavy dependency, loaded lazily
-
     pred = _computed(pred)
     atom, at, threads = _copy_atom_threads(tc)
     single = isinstance(tc, CopyAtom)
@@ -365,8 +352,6 @@ def gemm(tiled_mma: TiledMMA, A: Any, B: Any, C: Any) -> None:
     >>> gemm(mma, A, B, C); float(C(31, 15))
     16.0
     """
-    import numpy as np  # optional heavy dependency, loaded lazily
-
     if not isinstance(tiled_mma, TiledMMA):
         raise CutepyError(f"gemm takes a TiledMMA first (cutepy.make_tiled_mma), not {tiled_mma!r}")
     mma, atom = tiled_mma, tiled_mma.atom
@@ -466,8 +451,6 @@ def check_tile(tiled: Any, got: Any, want: Any, rtol: float = 1e-2, atol: float 
     >>> check_tile(mma, C, np.zeros((4, 4)))
     16
     """
-    import numpy as np  # optional heavy dependency, loaded lazily
-
     if not isinstance(got, Tensor) or got.engine is None:
         raise CutepyError(f"check_tile compares a tensor over an array, not {got!r}")
     shape = it.product_each_tuple(got.shape) if isinstance(got.shape, tuple) else (got.shape,)

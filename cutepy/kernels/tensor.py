@@ -33,9 +33,11 @@ from ..algebra.composition import composition
 from ..algebra.divides import flat_divide, logical_divide, tiled_divide, zipped_divide
 from ..algebra.swizzle import ComposedLayout, pointer_flag
 from ..core import inttuple as it
+from ..core import kinds
 from ..core.basis import ArithTuple
 from ..core.dynamic import DynamicInt, dynamic
 from ..core.errors import CutepyError
+from ..core.kinds import TensorKind
 from ..core.layout import (
     Layout,
     _has_none,
@@ -49,7 +51,10 @@ from ..core.layout import (
     slice_and_offset,
     take,
 )
+from ..core.lazy import load
 from .pointer import Iterator, Pointer, as_position_independent_swizzle_layout, element_swizzle
+
+np = load("numpy")  # numpy loads on first use (the module's import needs none)
 
 #: The largest tensor whose values :meth:`Tensor.values` lists at once.
 MAX_VALUES = 1 << 22
@@ -98,7 +103,7 @@ def _same_engine(a: Any, b: Any) -> bool:
     return len(a) == len(b) and bool(all(a == b))
 
 
-class Tensor:
+class Tensor(TensorKind):
     """``engine o offset o layout``: CuTe's ``Tensor`` as a plain value.
 
     ``engine`` is a 1-D numpy array (or anything indexable by int) or ``None`` for a
@@ -250,7 +255,7 @@ class Tensor:
         """``make_tensor(data, composition(layout, tiler))``; several tilers apply by mode."""
         return composition(self, tilers[0] if len(tilers) == 1 else tuple(tilers))
 
-    # -- the algebra (reached through cutepy.core.layout.own from each public operation) ----
+    # -- the algebra (registered below in each operation's table, cutepy.core.kinds) --------
     def _map_layout(self, fn: Any) -> Tensor:
         """``fn`` applied to the tensor's layout, engine and offset kept."""
         return Tensor(self.engine, fn(self.layout), self.offset)
@@ -269,8 +274,6 @@ class Tensor:
     def _make_fragment_like(self, dtype: Any = None) -> Tensor:
         """C++'s ``make_fragment_like(tensor)``: a fresh zeroed register tensor over
         ``make_fragment_like(layout)``, of ``dtype`` (default the engine's, int64 for coordinates)."""
-        import numpy as np  # lazy: a register engine is a numpy array
-
         L = make_fragment_like(self.layout)
         if dtype is None:
             engine = self.engine
@@ -314,6 +317,18 @@ class Tensor:
         return is_static(self.layout)
 
 
+# a tensor's variants of the operations (C++'s overloads): each applies to the layout
+for _table, _variant in (
+    (kinds.MAP_LAYOUT, Tensor._map_layout), (kinds.COMPOSITION, Tensor._composition),
+    (kinds.COALESCE, Tensor._coalesce), (kinds.LOGICAL_DIVIDE, Tensor._logical_divide),
+    (kinds.ZIPPED_DIVIDE, Tensor._zipped_divide), (kinds.TILED_DIVIDE, Tensor._tiled_divide),
+    (kinds.FLAT_DIVIDE, Tensor._flat_divide), (kinds.GET, Tensor._get), (kinds.TAKE, Tensor._take),
+    (kinds.GROUP, Tensor._group), (kinds.FLATTEN, Tensor._flatten),
+    (kinds.MAKE_FRAGMENT_LIKE, Tensor._make_fragment_like), (kinds.IS_STATIC, Tensor._is_static),
+):
+    _table.register(Tensor, _variant)
+
+
 def _short(x: Any) -> str:
     return it.short_repr(x)
 
@@ -323,8 +338,6 @@ def _element_value(engine: Any, value: Any, key: Any) -> Any:
     dtype holds exactly in range (an integer engine takes integers, or floats of integral value),
     else ``CutepyError`` naming the value, so numpy never converts text, ``None`` or a complex
     number, nor wraps, truncates or overflows."""
-    import numpy as np  # lazy: only array engines are written
-
     dtype = getattr(engine, "dtype", None)
     if dtype is None:
         return value
@@ -575,8 +588,6 @@ def make_tensor_like(x: Any, dtype: Any = None) -> Tensor:
     >>> make_tensor_like(make_identity_tensor((4, 8)), bool)
     array[bool] o (4,8):(1,4)
     """
-    import numpy as np  # optional heavy dependency, loaded lazily
-
     L = x.layout if isinstance(x, Tensor) else x
     like = make_layout_like(basis_as_int(L) if type(L) is Layout else L)
     if dtype is None:

@@ -27,6 +27,7 @@ from ...core.errors import CutepyError
 from ...core.inttuple import StaticCxxFormat, format_tuple, format_value, short_repr
 from ...core.inttuple import flatten_tuple as flatten
 from ...core.inttuple import product_each_tuple as product_each
+from ...core.kinds import SIZE, ThreadsKind
 from ...core.layout import Layout, make_layout, prepend, size, slice_and_offset
 from ..atoms.copy import CopyAtom
 from ..memo import derived, derived_of, sliced
@@ -43,7 +44,7 @@ def _tiler_shape(tiler: Any) -> Any:
 
 
 @dataclass(frozen=True)
-class TiledCopy(StaticCxxFormat):
+class TiledCopy(StaticCxxFormat, ThreadsKind):
     """C++ ``TiledCopy<Copy_Atom, LayoutCopy_TV, ShapeTiler_MN>``.
 
     ``layout_tv_tiled`` maps (thread, value) to the column-major index of the
@@ -176,6 +177,9 @@ class TiledCopy(StaticCxxFormat):
 
     def __repr__(self) -> str:
         return f"TiledCopy({self.copy_atom!r}, {self.layout_tv_tiled}, {self.tiler_mn})"
+
+
+SIZE.register(TiledCopy, TiledCopy._size)  # C++'s size(tiled_copy): its threads
 
 
 @dataclass(frozen=True)

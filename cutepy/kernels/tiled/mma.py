@@ -26,6 +26,7 @@ from ...algebra.products import tiled_product
 from ...core.errors import CutepyError
 from ...core.inttuple import StaticCxxFormat, format_tuple, format_value, short_repr
 from ...core.inttuple import flatten_tuple as flatten
+from ...core.kinds import SIZE, ThreadsKind
 from ...core.layout import Layout, append, make_layout, size, slice_and_offset
 from ..atoms.mma import NUMPY_TYPES, MMAAtom
 from ..gmma_desc import make_gmma_desc_tensor, operand_majors
@@ -56,7 +57,7 @@ def _perm_size(p: Any) -> int:
 
 
 @dataclass(frozen=True)
-class TiledMMA(StaticCxxFormat):
+class TiledMMA(StaticCxxFormat, ThreadsKind):
     """C++ ``TiledMMA<MMA_Atom, AtomLayoutMNK, PermutationMNK>``.
 
     ``atom_layout_mnk`` is the rank-3 layout of atoms; ``permutation_mnk`` is a 3-tuple of
@@ -250,6 +251,9 @@ class TiledMMA(StaticCxxFormat):
             f"make_tiled_mma({self.atom!r}, {self.atom_layout_mnk}, "
             f"({', '.join('None' if p is None else str(p) for p in self.permutation_mnk)}))"
         )
+
+
+SIZE.register(TiledMMA, TiledMMA._size)  # C++'s size(tiled_mma): its threads
 
 
 def _partition(mma: TiledMMA, thr: Layout, coord: tuple, tensor: Any) -> Any:
