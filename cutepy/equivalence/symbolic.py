@@ -36,19 +36,16 @@ from ..algebra.swizzle import Swizzle, composed_parts, is_layout
 from ..core import inttuple as it
 from ..core.errors import CutepyError, SymbolicError
 from ..core.layout import Layout, as_layout
-from ..core.lazy import load
 from ..core.symbolic import decide as _d
 from ..core.symbolic.facts import Facts, Undecided, assuming, declared_facts, facts_of
 from ..core.symbolic.subst import free_symbols, substitution
 from ..core.symbolic.subst import substitute as subs
 from ..core.symbolic.sym import Sym
 from ..symbolic import is_symbolic
+from . import certificate as _certificate  # the independent procedures (isl, z3 load on use)
 from .concrete import decide_concrete
 from .normal_form import fmt_modes, normal_form
 from .verdict import Counterexample, Equivalence, _parts, _show, first_difference
-
-#: the independent procedures (isl, z3): loaded on first use, they import optional extras
-_certificate = load("cutepy.equivalence.certificate")
 
 #: Most cases one proof may split into before it gives up and names the missing fact.
 MAX_CASES = 64
