@@ -56,6 +56,9 @@ MODULES = [
            "by normal forms, a counterexample, or (with symbols) the exact condition."),
     Module("cutepy.symbolic", "api/symbolic.md", "Symbols with declared facts, for shapes and strides that "
            "are integer expressions.", ("cutepy.core.symbolic.sym.Sym",)),
+    Module("cutepy.builders", "api/builders.md", "CUTLASS's GEMM CollectiveBuilders: the mainloop and "
+           "epilogue "
+           "CUTLASS builds for a problem, its selectors, each choice explained, and design sweeps."),
     Module("cutepy.derivation", "api/derivation.md", "Step-by-step derivations of the algebra's operations."),
     Module("cutepy.linear", "api/linear.md", "Triton's linear layouts over F2: Gluon layouts, CuTe and "
            "Triton "

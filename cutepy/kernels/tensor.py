@@ -23,6 +23,7 @@ ArithTuple(1,1) o (2,2):(2@0,4@1)
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import replace
 from typing import Any
 
@@ -32,9 +33,11 @@ from ..algebra.composition import composition
 from ..algebra.divides import flat_divide, logical_divide, tiled_divide, zipped_divide
 from ..algebra.swizzle import ComposedLayout, pointer_flag
 from ..core import inttuple as it
+from ..core import kinds
 from ..core.basis import ArithTuple
 from ..core.dynamic import DynamicInt, dynamic
 from ..core.errors import CutepyError
+from ..core.kinds import TensorKind
 from ..core.layout import (
     Layout,
     _has_none,
@@ -48,7 +51,10 @@ from ..core.layout import (
     slice_and_offset,
     take,
 )
+from ..core.lazy import load
 from .pointer import Iterator, Pointer, as_position_independent_swizzle_layout, element_swizzle
+
+np = load("numpy")  # numpy loads on first use (the module's import needs none)
 
 #: The largest tensor whose values :meth:`Tensor.values` lists at once.
 MAX_VALUES = 1 << 22
@@ -97,7 +103,7 @@ def _same_engine(a: Any, b: Any) -> bool:
     return len(a) == len(b) and bool(all(a == b))
 
 
-class Tensor:
+class Tensor(TensorKind):
     """``engine o offset o layout``: CuTe's ``Tensor`` as a plain value.
 
     ``engine`` is a 1-D numpy array (or anything indexable by int) or ``None`` for a
@@ -115,6 +121,9 @@ class Tensor:
     def __init__(self, engine: Any, layout: Any, offset: Any = 0):
         if not hasattr(layout, "shape") or not callable(layout):
             raise CutepyError(f"a tensor's layout must be a layout, not {layout!r}")
+        if isinstance(engine, (numbers.Number, str, bytes, dict)):
+            raise CutepyError(f"a tensor's engine must be a 1-D array, a pointer or None, "
+                              f"not {_short(engine)}")
         if engine is not None and getattr(engine, "ndim", 1) != 1:
             raise CutepyError(f"a tensor's engine must be 1-D, got an array of shape {engine.shape}")
         self.engine, self.layout, self.offset = engine, layout, offset
@@ -166,7 +175,10 @@ class Tensor:
             raise CutepyError(f"the transform view {self} computes its values and cannot be written")
         if _has_none(key):
             raise CutepyError(f"T[{key!r}] = v writes one element; a None slice cannot be assigned")
-        self.engine[self._checked_offset(key)] = value
+        if isinstance(self.engine, Iterator):
+            raise CutepyError(f"the tensor {self} holds addresses, not data, and cannot be written")
+        off = self._checked_offset(key)
+        self.engine[off] = _element_value(self.engine, value, key)
 
     # -- evaluation ------------------------------------------------------------------
     def __call__(self, *args: Any) -> Any:
@@ -191,7 +203,11 @@ class Tensor:
         shape and the offset in the engine (no wrap-around of negative numpy indices)."""
         n = size(self.layout)
         if type(crd) is int or (not isinstance(crd, tuple) and hasattr(crd, "__index__")):
-            i = int(crd)
+            try:
+                i = crd.__index__()
+            except TypeError:  # a numpy array of several values (or of floats)
+                raise CutepyError(f"T[{it.short_repr(crd)}]: an index is an integer or a "
+                                  "coordinate") from None
             if isinstance(n, int) and not 0 <= i < n:
                 raise CutepyError(f"index {i} is outside the tensor {self} of size {n}")
         elif isinstance(crd, tuple) and not _in_shape(crd, self.layout.shape):
@@ -239,7 +255,7 @@ class Tensor:
         """``make_tensor(data, composition(layout, tiler))``; several tilers apply by mode."""
         return composition(self, tilers[0] if len(tilers) == 1 else tuple(tilers))
 
-    # -- the algebra (reached through cutepy.core.layout.own from each public operation) ----
+    # -- the algebra (registered below in each operation's table, cutepy.core.kinds) --------
     def _map_layout(self, fn: Any) -> Tensor:
         """``fn`` applied to the tensor's layout, engine and offset kept."""
         return Tensor(self.engine, fn(self.layout), self.offset)
@@ -258,8 +274,6 @@ class Tensor:
     def _make_fragment_like(self, dtype: Any = None) -> Tensor:
         """C++'s ``make_fragment_like(tensor)``: a fresh zeroed register tensor over
         ``make_fragment_like(layout)``, of ``dtype`` (default the engine's, int64 for coordinates)."""
-        import numpy as np  # lazy: a register engine is a numpy array
-
         L = make_fragment_like(self.layout)
         if dtype is None:
             engine = self.engine
@@ -303,6 +317,65 @@ class Tensor:
         return is_static(self.layout)
 
 
+# a tensor's variants of the operations (C++'s overloads): each applies to the layout
+for _table, _variant in (
+    (kinds.MAP_LAYOUT, Tensor._map_layout), (kinds.COMPOSITION, Tensor._composition),
+    (kinds.COALESCE, Tensor._coalesce), (kinds.LOGICAL_DIVIDE, Tensor._logical_divide),
+    (kinds.ZIPPED_DIVIDE, Tensor._zipped_divide), (kinds.TILED_DIVIDE, Tensor._tiled_divide),
+    (kinds.FLAT_DIVIDE, Tensor._flat_divide), (kinds.GET, Tensor._get), (kinds.TAKE, Tensor._take),
+    (kinds.GROUP, Tensor._group), (kinds.FLATTEN, Tensor._flatten),
+    (kinds.MAKE_FRAGMENT_LIKE, Tensor._make_fragment_like), (kinds.IS_STATIC, Tensor._is_static),
+):
+    _table.register(Tensor, _variant)
+
+
+def _short(x: Any) -> str:
+    return it.short_repr(x)
+
+
+def _element_value(engine: Any, value: Any, key: Any) -> Any:
+    """``value`` as an element of ``engine`` (a numpy array): a real number that the engine's
+    dtype holds exactly in range (an integer engine takes integers, or floats of integral value),
+    else ``CutepyError`` naming the value, so numpy never converts text, ``None`` or a complex
+    number, nor wraps, truncates or overflows."""
+    dtype = getattr(engine, "dtype", None)
+    if dtype is None:
+        return value
+    kind = np.dtype(dtype).kind
+    if kind not in "biufc":  # an object (or text) engine holds what the caller puts there
+        return value
+    is_real = isinstance(value, (numbers.Real, np.bool_)) and not isinstance(value, np.ndarray)
+    is_number = is_real or (kind == "c" and isinstance(value, numbers.Complex))
+    if not is_number:
+        raise CutepyError(f"T[{key!r}] = {_short(value)}: the value must be a number, the element of an "
+                          f"array of {dtype}")
+    if kind in "iub":
+        if not isinstance(value, (numbers.Integral, np.bool_)):
+            f = float(value)
+            if not (f == f and abs(f) != float("inf") and f.is_integer()):
+                raise CutepyError(f"T[{key!r}] = {_short(value)}: an array of {dtype} holds integers, "
+                                  "and this value is not one")
+        n = int(value)
+        if kind == "b" and n not in (0, 1):
+            raise CutepyError(f"T[{key!r}] = {_short(value)}: an array of bool holds 0 and 1 (True, False)")
+        if kind in "iu":
+            info = np.iinfo(dtype)
+            if not info.min <= n <= info.max:
+                raise CutepyError(f"T[{key!r}] = {_short(value)}: outside the range {info.min}..{info.max} "
+                                  f"of {dtype}")
+        value = n
+    elif kind in "fc":
+        try:
+            with np.errstate(over="raise"):
+                converted = np.asarray(value).astype(dtype)
+        except (OverflowError, FloatingPointError):
+            converted = None
+        overflowed = converted is not None and np.isinf(converted).any()
+        if converted is None or (overflowed and not np.isinf(np.asarray(value, dtype=complex)).any()):
+            raise CutepyError(f"T[{key!r}] = {_short(value)}: beyond the range of {dtype}")
+    return value
+
+
 def _plain_tuple(x: Any) -> Any:
     """A coordinate as plain nested tuples (what ``elem_less`` and the tuple functions take)."""
     return tuple(_plain_tuple(y) for y in x) if isinstance(x, tuple) else x
@@ -316,6 +389,8 @@ def _in_shape(crd: Any, shape: Any) -> bool:
             return False
         return all(_in_shape(c, s) for c, s in zip(crd, shape))
     n = it.product(shape) if isinstance(shape, tuple) else shape
+    if not it.is_integer(crd) or isinstance(crd, bool):
+        raise CutepyError(f"coordinate leaf {it.short_repr(crd)} is not an integer")
     return not isinstance(n, int) or 0 <= int(crd) < n
 
 
@@ -361,9 +436,16 @@ def make_tensor(engine: Any, layout: Any) -> Tensor:
     """
     if not hasattr(layout, "offsets"):
         layout = Layout(layout)
+    if isinstance(engine, (numbers.Number, str, bytes, dict)) or (
+        engine is not None and not isinstance(engine, Iterator) and not hasattr(engine, "__getitem__")
+    ):
+        raise CutepyError(f"make_tensor: the engine must be a 1-D array, a pointer or None, "
+                          f"not {_short(engine)}")
     if isinstance(engine, Pointer):  # addresses: a pointer-flag swizzle moves onto the pointer
         engine, layout = engine.bind(layout)
         return Tensor(engine, layout)
+    if getattr(engine, "ndim", 1) != 1:
+        raise CutepyError(f"make_tensor: the engine must be 1-D, got an array of shape {engine.shape}")
     if engine is not None and pointer_flag(layout) is not None:  # data: the swizzle on elements
         layout = as_position_independent_swizzle_layout(layout)
     if engine is not None and hasattr(engine, "__len__"):
@@ -506,8 +588,6 @@ def make_tensor_like(x: Any, dtype: Any = None) -> Tensor:
     >>> make_tensor_like(make_identity_tensor((4, 8)), bool)
     array[bool] o (4,8):(1,4)
     """
-    import numpy as np  # optional heavy dependency, loaded lazily
-
     L = x.layout if isinstance(x, Tensor) else x
     like = make_layout_like(basis_as_int(L) if type(L) is Layout else L)
     if dtype is None:

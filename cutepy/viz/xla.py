@@ -19,19 +19,21 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import CutepyError
 from ..core.layout import MAX_LEAF
+from ..core.lazy import load
 from .canvas import HStack, Panel, Text, VStack, render
 from .colors import PAD_COLOR, tile_color
 from .grid import GridPanel, make_axis
 
 if TYPE_CHECKING:  # numpy is imported where it is used, so that pictures of layouts need none
     import numpy as np
+else:  # numpy loads on first use (the module's import needs none)
+    np = load("numpy")
 
-def _xla() -> Any:
-    """``cutepy.xla``, imported on first use: it computes with numpy, which ``import cutepy.viz``
-    and the pictures of layouts do without."""
-    from .. import xla  # lazy: XLA shapes are evaluated with numpy
-
-    return xla
+#: ``cutepy.xla``, imported on first use: it computes with numpy, which ``import cutepy.viz``
+#: and the pictures of layouts do without
+_xla_package = load("cutepy.xla")
+#: numpy where installed, else a falsy stand-in (the numpy-free path of the pictures)
+_optional = load("cutepy.core.optional")
 
 
 _BIG = 1 << 20  # beyond this many slots, evaluate only the cells shown
@@ -39,7 +41,7 @@ _BIG = 1 << 20  # beyond this many slots, evaluate only the cells shown
 
 def _array(shape: Any) -> Any:
 
-    return _xla().parser.as_array_shape(shape)
+    return _xla_package.parser.as_array_shape(shape)
 
 
 def padded_dims(shape: Any) -> tuple[int, ...]:
@@ -63,7 +65,7 @@ def padded_dims(shape: Any) -> tuple[int, ...]:
     rank = len(phys)
     for q, t in enumerate(tile):
         p = rank - len(tile) + q
-        if p < 0 or t == _xla().COMBINE_DIM:
+        if p < 0 or t == _xla_package.COMBINE_DIM:
             continue
         d = phys[p]
         dims[d] = -(-dims[d] // t) * t
@@ -77,24 +79,22 @@ def _tile_block(arr: Any) -> int | None:
         return None
     n = 1
     for t in tiles[0].dims:
-        if t != _xla().COMBINE_DIM:
+        if t != _xla_package.COMBINE_DIM:
             n *= t
     return n
 
 
 def _offsets(arr: Any, padded: tuple[int, ...], coords: list[np.ndarray]) -> np.ndarray:
     """Buffer offsets of the logical coordinates ``coords`` (padding included)."""
-    import numpy as np  # lazy: `import cutepy.viz` and layout pictures need no numpy
-
 
 
     big = replace(arr, dims=padded, dynamic=None)
     if int(np.prod(padded, dtype=object)) <= _BIG:
-        table = _xla().linear_indices(big)
+        table = _xla_package.linear_indices(big)
         return table[tuple(coords)]
     shape = np.broadcast(*coords).shape
     cols = [np.broadcast_to(c, shape).ravel().tolist() for c in coords]
-    flat = [_xla().linear_index(big, idx) for idx in zip(*cols)]
+    flat = [_xla_package.linear_index(big, idx) for idx in zip(*cols)]
     return np.array(flat, dtype=np.int64).reshape(shape)
 
 
@@ -109,11 +109,8 @@ def _idx_text(index: tuple[int, ...] | None) -> str:
 def _numpy() -> Any:
     """numpy, or None where it is not installed (Pyodide): the pictures then evaluate the cells
     shown one by one (the numpy-free path; at most ``max_rows x max_cols`` of them)."""
-    try:
-        import numpy  # lazy: `import cutepy.viz` and layout pictures need no numpy
-    except ImportError:
-        return None
-    return numpy
+    found = _optional.numpy_or_stub()
+    return found if found else None
 
 
 def _unravel(i: int, dims: tuple[int, ...]) -> tuple[int, ...]:
@@ -156,7 +153,7 @@ def _logical_panel(arr: Any, max_rows: int | None, max_cols: int | None) -> Grid
         for r in rows.shown:
             lead_crd = _unravel(r, padded[:-1]) if rank > 1 else ()
             crds = [(*lead_crd, c) for c in cols.shown]
-            offs.append([_xla().linear_index(big, crd) for crd in crds])
+            offs.append([_xla_package.linear_index(big, crd) for crd in crds])
             pad.append([any(x >= d for x, d in zip(crd, dims)) for crd in crds])
     else:
         # int64 even where an axis shows nothing (a dim of 0: an empty list would mesh as float64)
@@ -186,7 +183,7 @@ def _logical_panel(arr: Any, max_rows: int | None, max_cols: int | None) -> Grid
 
 def _memory_panel(arr: Any, width: int | None, max_slots: int) -> GridPanel:
     np = _numpy()
-    total = _xla().buffer_elements(arr)
+    total = _xla_package.buffer_elements(arr)
     block = _tile_block(arr)
     if width is None:
         width = block if block and 2 <= block <= 32 else min(max(total, 1), 16)
@@ -196,7 +193,7 @@ def _memory_panel(arr: Any, width: int | None, max_slots: int) -> GridPanel:
     slots = [[r * width + c for c in cols.shown] for r in rows.shown]
     if np is not None and total <= _BIG and arr.rank > 0:
         owner = np.full(total, -1, dtype=np.int64)
-        lin = _xla().linear_indices(arr).ravel()
+        lin = _xla_package.linear_indices(arr).ravel()
         owner[lin] = np.arange(lin.size, dtype=np.int64)
         dims = arr.bounds
 
@@ -205,7 +202,7 @@ def _memory_panel(arr: Any, width: int | None, max_slots: int) -> GridPanel:
             return None if o < 0 else tuple(int(x) for x in np.unravel_index(o, dims))
     else:
         def at(s: int) -> tuple[int, ...] | None:
-            return _xla().element_at(arr, s)
+            return _xla_package.element_at(arr, s)
 
     labels, fills, colors = [], [], []
     for row in slots:
@@ -235,26 +232,26 @@ def xla_panel(shape: Any, *, max_rows: int | None = 32, max_cols: int | None = 3
     """The panel of :func:`xla_svg` (same arguments)."""
 
     if isinstance(shape, str):
-        shape = _xla().parse_shape(shape)
-    if isinstance(shape, _xla().TupleShape):
+        shape = _xla_package.parse_shape(shape)
+    if isinstance(shape, _xla_package.TupleShape):
         items: list[Panel] = [Text(str(shape), 13, weight="bold")]
         for k, el in enumerate(shape.elements):
             items.append(Text(f"element {k}: {el}", 12))
             items.append(xla_panel(el, max_rows=max_rows, max_cols=max_cols,
                                    strip_width=strip_width, max_slots=max_slots))
         return VStack(items, gap=8)
-    if isinstance(shape, _xla().BufferShape):
+    if isinstance(shape, _xla_package.BufferShape):
         shape = shape.array
-    if not isinstance(shape, _xla().ArrayShape):
+    if not isinstance(shape, _xla_package.ArrayShape):
         raise CutepyError(f"expected an XLA shape, got {shape!r}")
     head = Text(str(shape), 13, weight="bold")
     if not shape.type.is_array_type:
         return VStack([head, Text(f"{shape.element_type}: no elements to draw")])
-    total = _xla().buffer_elements(shape)
+    total = _xla_package.buffer_elements(shape)
     if total > MAX_LEAF:  # a picture indexes cells with 64-bit integers, as C++ indexes a layout
         raise CutepyError(f"cannot draw {shape}: its buffer has {total} slots ({total.bit_length()} bits), "
                           "beyond 64-bit offsets")
-    sz = _xla().sizes(shape)
+    sz = _xla_package.sizes(shape)
     info = Text(f"bytes: dense {sz.dense}, XLA ArraySize {sz.array_size}, tiled {sz.nested} "
                 f"({sz.padding_overhead:.0f}% padding)", 11, color="#333333")
     body = HStack([_logical_panel(shape, max_rows, max_cols), _memory_panel(shape, strip_width, max_slots)])

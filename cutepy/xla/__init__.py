@@ -1,5 +1,8 @@
 """XLA shapes and tiled layouts: parse, print, index, size, compile to CuTe and back.
 
+Layer 3 (engines): XLA's own text is parsed here (:mod:`.parser`), its formula computed
+(:mod:`.semantics`) and compiled to CuTe layouts (:mod:`.compile`, :mod:`.decompile`).
+
 >>> s = parse_shape("f32[3,5]{1,0:T(2,2)}")
 >>> str(s), linear_index(s, (2, 3)), sizes(s).array_size
 ('f32[3,5]{1,0:T(2,2)}', 17, 96)

@@ -168,7 +168,7 @@ def _gtensor_parts(gtensor: Any) -> tuple[Pointer, Layout]:
 def _tma_atom(op: str, gtensor: Any, slayout: Any, num_multicast: int, cta_v_map: Layout,
               internal_type: str | None) -> tuple[TmaAtom, Layout]:
     """C++ ``detail::make_tma_copy_atom``; also returns the plain smem layout."""
-    if op not in TMA_OPS:
+    if not isinstance(op, str) or op not in TMA_OPS:
         raise CutepyError(f"TMA: unknown operation {op!r}; one of {', '.join(TMA_OPS)}")
     ptr, glayout = _gtensor_parts(gtensor)
     _check_overhang(glayout, cta_v_map)

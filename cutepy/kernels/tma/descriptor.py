@@ -21,6 +21,7 @@ TMA_OPS: dict[str, tuple[int, str]] = {
     "SM90_TMA_LOAD": (1, "load"),
     "SM90_TMA_LOAD_MULTICAST": (1, "load"),
     "SM90_TMA_STORE": (1, "store"),
+    "SM90_TMA_REDUCE_ADD": (1, "store"),  # cp.reduce.async.bulk.tensor .add: the store's descriptor
     "SM100_TMA_2SM_LOAD": (2, "load"),
     "SM100_TMA_2SM_LOAD_MULTICAST": (2, "load"),
 }
