@@ -171,9 +171,9 @@ def _fixed_atoms() -> dict[str, tuple]:
     # 4-bit integers (int4b_t / uint4b_t): the S4S4 traits, which the U4 mixes inherit
     s4 = {
         (8, 8, 32): (_L(((4, 8), (8,)), ((64, 1), (8,))), _L(((4, 8), (8,)), ((64, 1), (8,))), _SM80_8x8_Row),
-        (16, 8, 32): (
+        (16, 8, 32): (  # BLayout as CUTLASS 4.7 (4.2's stride 32 reached half of the 8x32 tile twice)
             _L(((4, 8), (8, 2)), ((128, 1), (16, 8))),
-            _L(((4, 8), (8,)), ((32, 1), (8,))),
+            _L(((4, 8), (8,)), ((64, 1), (8,))),
             _SM80_16x8_Row,
         ),
         (16, 8, 64): (

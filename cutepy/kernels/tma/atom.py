@@ -14,10 +14,11 @@ from ...algebra.divides import zipped_divide
 from ...algebra.swizzle import Swizzle, composed_parts, pointer_flag
 from ...core import inttuple as it
 from ...core.basis import ArithTuple, ScaledBasis
+from ...core.dynamic import static_eq
 from ...core.errors import CutepyError
 from ...core.layout import Layout, make_identity_layout, size, slice_and_offset
 from ..atoms.copy import CopyAtom
-from ..pointer import Pointer, as_pointer_flag_layout, element_bits
+from ..pointer import Pointer, as_pointer_flag_layout
 from ..tensor import Tensor
 from ..tiled.copy import TiledCopy
 from ..tiled.zip import zip_layout
@@ -128,20 +129,20 @@ class TmaTiledCopy(TiledCopy):
 
 
 def _smem_parts(slayout: Any, dtype: str) -> tuple[Swizzle, Layout]:
-    """The byte swizzle and the plain layout of a smem layout in any of cutepy's forms."""
+    """The byte swizzle and the plain layout of a smem layout in any of cutepy's forms.
+
+    C++ reads the swizzle of ``Sw o offset o L`` on bytes whatever the offset (its
+    ``get_swizzle_portion``), and ignores the offset (``get_nonswizzle_portion`` is ``L``): so
+    for the pointer-flag form, whatever the flag's width (a mismatch then meets the driver's
+    rules), and for an offset that is not a static 0 (a slice of a pointer-flag layout at a
+    run-time or non-zero stage, ``sA(_,_,k)``). ``Sw o 0 o L`` with a static 0 is cutepy's
+    element-offset form: the swizzle is read on ``dtype``'s element offsets."""
     if isinstance(slayout, Layout):
         return Swizzle(0, 4, 3), slayout
     if (parts := composed_parts(slayout)) is not None and isinstance(parts[0], Swizzle):
-        flagged = as_pointer_flag_layout(slayout, dtype)
-        bits = element_bits(dtype)
-        if pointer_flag(flagged).bits != bits:
-            raise _refuse(
-                "the smem layout's element width is not the gmem tensor's "
-                "(C++: Expected a B-bit pointer type)",
-                f"{slayout} is for {pointer_flag(flagged).bits}-bit elements, the gmem tensor holds "
-                f"{bits}-bit {dtype}",
-            )
-        outer, _, inner = composed_parts(flagged)
+        if pointer_flag(slayout) is None and static_eq(parts[1], 0):  # the element-offset form
+            slayout = as_pointer_flag_layout(slayout, dtype)
+        outer, _, inner = composed_parts(slayout)
         if not isinstance(inner, Layout):
             raise _refuse("the smem layout must be Sw o offset o L with a plain L", str(slayout))
         return outer, inner
@@ -167,7 +168,7 @@ def _gtensor_parts(gtensor: Any) -> tuple[Pointer, Layout]:
 def _tma_atom(op: str, gtensor: Any, slayout: Any, num_multicast: int, cta_v_map: Layout,
               internal_type: str | None) -> tuple[TmaAtom, Layout]:
     """C++ ``detail::make_tma_copy_atom``; also returns the plain smem layout."""
-    if op not in TMA_OPS:
+    if not isinstance(op, str) or op not in TMA_OPS:
         raise CutepyError(f"TMA: unknown operation {op!r}; one of {', '.join(TMA_OPS)}")
     ptr, glayout = _gtensor_parts(gtensor)
     _check_overhang(glayout, cta_v_map)
@@ -218,14 +219,15 @@ def _cta_v_map(gtensor: Any, cta_tiler: Any) -> Layout:
 
 
 def _check_overhang(glayout: Layout, cta_v_map: Layout) -> None:
-    """Refuse a CTA tile that overhangs a gmem mode of extent 1 (C++ builds it silently).
+    """Refuse a CTA tile that overhangs a gmem mode of static extent 1 (C++ builds it silently).
 
-    C++ drops an extent-1 gmem mode from the descriptor (its TMA coordinate stride is 0), so
-    the tile's indices 1, 2, ... along that mode reach the same gmem elements as index 0:
-    a load brings real data where the tile is out of bounds instead of zeros, a store writes
-    the out-of-bounds part of the tile over in-bounds elements. Measured on an H200
-    (tests/data/tma_hardware.json); TMA clips every other overhang correctly. ``cta_v_map``
-    (tile coordinate -> gmem coordinate) says how far the tile reaches along each mode, for
+    C++ drops a static extent-1 gmem mode (``Int<1>``; a run-time 1 stays in the descriptor)
+    from the descriptor (its TMA coordinate stride is 0), so the tile's indices 1, 2, ... along
+    that mode reach the same gmem elements as index 0: a load brings real data where the tile is
+    out of bounds instead of zeros, a store writes the out-of-bounds part of the tile over
+    in-bounds elements. Measured on an H200 (tests/data/tma_hardware.json); TMA clips every
+    other overhang correctly. ``cta_v_map`` (tile coordinate -> gmem coordinate) says how far
+    the tile reaches along each mode, for
     every way of building a TMA atom.
     """
     shape = glayout.shape if isinstance(glayout.shape, tuple) else (glayout.shape,)
@@ -234,7 +236,7 @@ def _check_overhang(glayout: Layout, cta_v_map: Layout) -> None:
         if isinstance(d, ScaledBasis) and d.mode and d.mode[0] < len(shape):
             reach[d.mode[0]] += (s - 1) * d.value
     for i, (s, r) in enumerate(zip(shape, reach)):
-        if it.product(s) == 1 and r >= 1:
+        if static_eq(it.product(s), 1) and r >= 1:  # a run-time 1 stays in the descriptor: TMA clips it
             raise _refuse(
                 "the CTA tile overhangs a gmem mode of extent 1, which TMA cannot clip",
                 f"gmem mode {i} has extent 1 and the tile {r + 1}; C++ drops that mode from the descriptor, "

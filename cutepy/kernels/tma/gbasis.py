@@ -13,26 +13,32 @@ from ...algebra.composition import composition
 from ...algebra.inverse import right_inverse
 from ...core import inttuple as it
 from ...core.basis import ScaledBasis, basis_like
-from ...core.dynamic import DynamicInt
+from ...core.dynamic import DynamicInt, is_static_int, static_eq
 from ...core.layout import Layout, make_identity_layout, size
 from .descriptor import MAX_BOX, MAX_RANK, _get_path, _recast, _refuse
 
 
 def _coalesce_256(L: Layout) -> Layout:
-    """C++ ``detail::coalesce_256``: merge flat modes while the merged extent stays <= 256."""
+    """C++ ``detail::coalesce_256``: merge flat modes while the merged extent stays <= 256.
+
+    As C++, every test is a compile-time one: a mode is skipped only for a static extent 1, and
+    two modes merge only when ``shape * stride == next stride`` and the merged extent are static
+    (a run-time stride keeps the modes apart)."""
     fs, fd = it.flatten_tuple(L.shape), it.flatten_tuple(L.stride)
     ns, nd = [fs[0]], [fd[0]]
+    single = True  # C++'s NewShape is still the first mode alone (not yet a tuple)
     for s, d in zip(fs[1:], fd[1:]):
-        if s == 1:
+        if static_eq(s, 1):
             continue
-        if len(ns) == 1 and ns[0] == 1:
+        if single and static_eq(ns[0], 1):  # replace a leading static 1 with anything
             ns, nd = [s], [d]
-        elif ns[-1] * nd[-1] == d and s * ns[-1] <= MAX_BOX:
+        elif static_eq(ns[-1] * nd[-1], d) and is_static_int(s * ns[-1]) and s * ns[-1] <= MAX_BOX:
             ns[-1] *= s
         else:
             ns.append(s)
             nd.append(d)
-    if len(ns) == 1 and ns[0] == 1:
+            single = False
+    if single and static_eq(ns[0], 1):
         return Layout(1, 0)
     return Layout(tuple(ns) if len(ns) > 1 else ns[0], tuple(nd) if len(nd) > 1 else nd[0])
 
@@ -62,7 +68,7 @@ def _construct_gbasis(gshape: Any, glayout_t: Layout, glayout: Layout, slayout: 
     fshape, fstride = _modes(full)
     smem_rank = 0
     for d in fstride:
-        if _basis_value(d) != 1:
+        if not static_eq(_basis_value(d), 1):  # C++: not is_constant<1>
             break
         smem_rank += 1
     if smem_rank == 0 or not isinstance(fstride[0], ScaledBasis):
@@ -84,7 +90,7 @@ def _construct_gbasis(gshape: Any, glayout_t: Layout, glayout: Layout, slayout: 
     rest = []
     flat = (glayout_t.shape, glayout_t.stride, gbasis.stride)
     for s, d, e in zip(*(it.flatten_tuple(x) for x in flat)):
-        if s == 1 or d == 0:
+        if static_eq(s, 1) or static_eq(d, 0):  # C++ drops a static extent 1 or stride 0 only
             continue
         if any(b == e for b in present):
             continue
@@ -109,7 +115,7 @@ def _g_stride(gshape: Any, glayout: Layout, glayout_t: Layout, gbasis: Layout, b
         if not isinstance(e, ScaledBasis):  # a rank-1 gmem tensor: its one mode
             e = ScaledBasis(1, ())
         si, di = _get_path(glayout_t.shape, e.mode), _get_path(glayout_t.stride, e.mode)
-        if si == 1 or di == 0:
+        if static_eq(si, 1) or static_eq(di, 0):  # C++'s is_constant: a run-time 1 or 0 stays
             return 0
         for j, dj in enumerate(tstrides):  # noqa: B007  (j and dj are read after the break)
             parts = dj if isinstance(dj, tuple) else (dj,)
@@ -118,8 +124,11 @@ def _g_stride(gshape: Any, glayout: Layout, glayout_t: Layout, gbasis: Layout, b
         else:
             return 0
         if j == 0:  # C++ trait_ratio(old, tma) * stride: a fraction where the TMA type is wider
-            scale = Fraction(old_bits * _get_path(glayout.stride, e.mode), tma_bits)
-            return ScaledBasis(int(scale) if scale.denominator == 1 else scale, (0,))
+            d = _get_path(glayout.stride, e.mode)
+            scale = Fraction(old_bits * d, tma_bits)
+            if scale.denominator == 1:  # run-time where the gmem stride is
+                return ScaledBasis(int(scale) if is_static_int(d) else DynamicInt(scale), (0,))
+            return ScaledBasis(scale, (0,))
         if len(dj if isinstance(dj, tuple) else (dj,)) == 1:
             return ScaledBasis(1, (j,))
         scale = -(-int(di * tma_bits // max(bstride[j], 16)) // 8)

@@ -21,6 +21,12 @@ def create_tma_multicast_mask(cta_layout_vmnk: Layout, cta_coord_vmnk: Any, mode
           ranks are below 16 (else ``CutepyError``).
     Post: bit ``r`` is set for each block rank ``r`` reached.
 
+    >>> create_tma_multicast_mask(Layout((4, 4), (5, 1)), (3, None))
+    Traceback (most recent call last):
+    ...
+    cutepy.CutepyError: create_tma_multicast_mask: block rank 16 (CTA (3, None) of (4,4):(5,1)) is outside \
+a 16-CTA cluster
+
     >>> cl = Layout((2, 2), (1, 2))
     >>> create_tma_multicast_mask(cl, (0, None)), create_tma_multicast_mask(cl, (1, 0), modes=(0,))
     (5, 3)
@@ -33,15 +39,13 @@ def create_tma_multicast_mask(cta_layout_vmnk: Layout, cta_coord_vmnk: Any, mode
             raise CutepyError(f"create_tma_multicast_mask: mode {m} is not a mode of {crd}")
         crd = crd[:m] + (None,) + crd[m + 1:]
     sub, elected = slice_and_offset(crd, cta_layout_vmnk)
+    # the CTAs reached are elected + sub(i): each must be a block rank of a 16-CTA cluster
+    ranks = [elected + sub(i) for i in range(size(sub))] if sub.shape != () else [elected]
+    for r in ranks:
+        if not 0 <= r < 16:
+            raise CutepyError(f"create_tma_multicast_mask: block rank {r} (CTA {crd} of {cta_layout_vmnk}) "
+                              "is outside a 16-CTA cluster")
     mask = 0
-    if sub.shape != ():
-        for i in range(size(sub)):
-            r = sub(i)
-            if not 0 <= r < 16:
-                raise CutepyError(f"create_tma_multicast_mask: block rank {r} is outside a 16-CTA cluster")
-            mask |= 1 << r
-    else:
-        mask = 1
-    if not 0 <= elected < 16:
-        raise CutepyError(f"create_tma_multicast_mask: block rank {elected} is outside a 16-CTA cluster")
-    return (mask << elected) & 0xFFFF
+    for r in ranks:
+        mask |= 1 << r
+    return mask

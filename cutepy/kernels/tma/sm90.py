@@ -9,6 +9,7 @@ from typing import Any
 from ...algebra.composition import composition
 from ...algebra.inverse import right_inverse
 from ...algebra.products import tile_to_shape
+from ...algebra.swizzle import composed_parts
 from ...core import inttuple as it
 from ...core.errors import CutepyError
 from ...core.layout import Layout, size
@@ -18,6 +19,11 @@ from .descriptor import _refuse
 
 
 def _default_tiler(slayout: Any) -> Any:
+    """The smem layout's shape as a tiler (and the check, at the public entry points, that it is a
+    layout)."""
+    if composed_parts(slayout) is None and not isinstance(slayout, Layout):
+        raise CutepyError(f"TMA: the smem layout must be a layout or a swizzled layout, not "
+                          f"{it.short_repr(slayout)}")
     s = slayout.shape
     return it.product_each_tuple(s) if isinstance(s, tuple) else s
 
@@ -48,7 +54,8 @@ def make_tma_atom(op: str, gmem_tensor: Any, smem_layout: Any, cta_tile: Any = N
     >>> a.descriptor.box_dim, a.get_tma_tensor((512, 64)).layout, a.layout_src_tv
     ((64, 64), (512,64):(1@1,1@0), (1,4096):(0,1))
     """
-    tiler = _default_tiler(smem_layout) if cta_tile is None else cta_tile
+    default = _default_tiler(smem_layout)  # (checks the smem layout)
+    tiler = default if cta_tile is None else cta_tile
     mc = size(_cluster(cluster_size))
     atom, _ = _tma_atom(op, gmem_tensor, smem_layout, mc, _cta_v_map(gmem_tensor, tiler), internal_type)
     return atom
@@ -92,7 +99,8 @@ def make_tma_copy(op: str, gmem_tensor: Any, smem_layout: Any, cta_tile: Any = N
     cutepy.CutepyError: TMA: the majorness of smem does not match the majorness of gmem: TMA mode 0 \
 (smem's contiguous direction, box 32) has gmem stride 1024 float elements, not 1
     """
-    tiler = _default_tiler(smem_layout) if cta_tile is None else cta_tile
+    default = _default_tiler(smem_layout)  # (checks the smem layout)
+    tiler = default if cta_tile is None else cta_tile
     cta_t_map = _cluster(cluster_size)
     cta_v_map = _cta_v_map(gmem_tensor, tiler)
     nthr_cta = cta_t_map.cosize()
