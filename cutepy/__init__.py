@@ -655,6 +655,12 @@ from .kernels.tensor import (
 from .kernels.tiled import (
     make_tiled_copy_impl as make_tiled_copy_impl,
 )
+from .kernels.tmem_copy import (
+    make_s2t_copy as make_s2t_copy,
+)
+from .kernels.tmem_copy import (
+    make_utccp_copy as make_utccp_copy,
+)
 
 # isort: split
 # symbolic, proofs, derivations: namespaces of their own; cutepy takes their main entry points

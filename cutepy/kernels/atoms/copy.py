@@ -106,6 +106,8 @@ _LDSM = {
 }
 #: SM100's 8-bit ldmatrix/stmatrix, its 4/6-bit-to-8-bit unpacking ldmatrix, its 256-bit global
 #: load/store, and SM50's warp shuffles (copy_traits_sm100.hpp, copy_traits_sm50.hpp, CUTLASS 4.7):
+#: and tcgen05.cp (SM100_UTCCP_*; its TMEM-side ValID is not modelled here; the 4dp256bit "TMEM
+#: refresh" ones, whose bit layouts no element wider than a bit tiles, are left out):
 #: name -> (SrcLayout, DstLayout, RefLayout is Src (True) or Dst (False), thread count, op)
 _U8T_DST = {n: _L(((4, 8), (8, 2, 2, *((n // 4,) if n > 4 else ()))),
                   ((256, 8), (1, 128, 64, *((1024,) if n > 4 else ()))))
@@ -123,6 +125,17 @@ _MORE = {
             _L((32, 128), (128, 1)) if x == 4 else _L(((8 * x, 4 // x), 128), ((128, 0), 1)),
             _L((32, 32), (32, 1)) if x == 1 else _L((32, (32, x)), (32, (1, 1024))), False, 32, "ldmatrix")
         for b in (4, 6) for x in (1, 2, 4)
+    },
+    # tcgen05.cp (smem -> tensor memory, one thread per CTA): source and destination in bits
+    **{
+        f"SM100_UTCCP_{shape}_{c}cta": (_L((c, src_s), (0, src_d)), _L((c, dst_s), (0, dst_d)), False, -c,
+                                        "ld")
+        for c in (1, 2)
+        for shape, src_s, src_d, dst_s, dst_d in (
+            ("128dp256bit", 32768, 1, 32768, 1), ("128dp128bit", 16384, 1, 16384, 1),
+            ("4x32dp128bit", (32, 128, 4), (1, 32, 0), 16384, 1),
+            ("2x64dp128bitlw0213", (64, 128, 2), (1, 64, 0), 16384, 1),
+        )
     },
     "SM100_LOAD_256bit_CACHE_NOALLOCATION": (_L((1, 256), (0, 1)), _L((1, 256), (0, 1)), True, 1, "ld"),
     "SM100_STORE_256bit_CACHE_NOALLOCATION": (_L((1, 256), (0, 1)), _L((1, 256), (0, 1)), True, 1, "st"),
@@ -168,7 +181,8 @@ def _atom(name: str, element_bits: int, op: str | None) -> CopyAtom:
         return CopyAtom(name, element_bits, Layout(1, 0), vec, vec, vec, op or kind, cpp)
     if name in _MORE:
         src, dst, ref_src, threads, kind = _MORE[name]
-        thr = Layout(threads, 1) if threads > 1 else Layout(1, 0)
+        # a negative count: C++'s ThrID Layout<_n> with n CTAs (1 prints as 1:0 like Layout<_1>)
+        thr = Layout(abs(threads), 1) if abs(threads) > 1 else Layout(1, 0)
         return CopyAtom(name, element_bits, thr, src, dst, src if ref_src else dst, op or kind, name)
     if name in _AUTO or _AUTO_ALIGNED.fullmatch(name):
         one = Layout((1, 1), (0, 0))

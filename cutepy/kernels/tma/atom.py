@@ -177,7 +177,15 @@ def _tma_atom(op: str, gtensor: Any, slayout: Any, num_multicast: int, cta_v_map
     old_bits = ptr.bits
     glayout_t = _recast(glayout, old_bits, tma_bits)
     gbasis = _construct_gbasis(glayout.shape, glayout_t, glayout, smem, cta_v_map, old_bits, tma_bits)
-    nbits = size(gbasis) * tma_bits
+    count = size(gbasis)
+    if op.endswith(("_GATHER4", "_SCATTER4")):  # C++: the box is one row of mode 0; 4 rows move
+        rank = len(gbasis.shape) if isinstance(gbasis.shape, tuple) else 1
+        if rank != 2:
+            raise _refuse("TMA gather4/scatter4 only supports 2-D tensors (C++'s static_assert)",
+                          f"the TMA box {gbasis} has rank {rank}")
+        gbasis = composition(gbasis, make_identity_layout((gbasis.shape[0], 1)))
+        count = size(gbasis) * 4
+    nbits = count * tma_bits
     if nbits >= 1 << 31:
         raise _refuse("the bits of one TMA must fit C++'s int NumBitsPerTMA "
                       "(overflow in a constant expression)",

@@ -22,6 +22,10 @@ TMA_OPS: dict[str, tuple[int, str]] = {
     "SM90_TMA_LOAD_MULTICAST": (1, "load"),
     "SM90_TMA_STORE": (1, "store"),
     "SM90_TMA_REDUCE_ADD": (1, "store"),  # cp.reduce.async.bulk.tensor .add: the store's descriptor
+    # tile::gather4 / scatter4: four rows of a 2-D tensor per instruction (tma/atom.py)
+    "SM100_TMA_LOAD_2D_GATHER4": (1, "load"),
+    "SM100_TMA_LOAD_MULTICAST_2D_GATHER4": (1, "load"),
+    "SM100_TMA_STORE_2D_SCATTER4": (1, "store"),
     "SM100_TMA_2SM_LOAD": (2, "load"),
     "SM100_TMA_2SM_LOAD_MULTICAST": (2, "load"),
 }

@@ -29,7 +29,7 @@ def cases() -> list[tuple[str, int]]:
     for name in copy_atoms():
         if not name.startswith(CXX47_COPIES):
             continue
-        wide = "256bit" in name or "BULK" in name
+        wide = "256bit" in name or "BULK" in name or "UTCCP" in name
         bits = (32,) if "U32" in name else (8, 16, 32, 64, 128) if wide else (8,)
         out += [(name, b) for b in bits]
     return out
@@ -68,7 +68,7 @@ STORED = read_table(FILE) if FILE.exists() else {}
 
 def test_the_table_covers_every_case() -> None:
     assert sorted(k for k in STORED if not k.startswith("reject:")) == sorted(f"{n}@{b}" for n, b in cases())
-    assert len({n for n, _ in cases()}) == 17
+    assert len({n for n, _ in cases()}) == 25
 
 
 @pytest.mark.parametrize("name", BULK_REJECTS)
@@ -78,7 +78,8 @@ def test_bulk_copies_of_other_than_16_byte_multiples_are_refused_like_cxx(name: 
         copy_atom(name, 8)
 
 
-@pytest.mark.parametrize("family", ["LDSM_T", "STSM_T", "DU8x16", "256bit", "SM50_Shuffle", "BULK"])
+@pytest.mark.parametrize("family", ["LDSM_T", "STSM_T", "DU8x16", "256bit_CACHE", "SM50_Shuffle", "BULK",
+                                    "UTCCP"])
 def test_copy_atoms_equal_cxx47(family: str) -> None:
     picked = [(n, b) for n, b in cases() if family in n]
     assert picked
