@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 PAGES = sorted(p for p in DOCS.rglob("*.md"))
 GUIDES = ["index", "getting-started", "cookbook", "concepts", "algebra", "xla", "programs", "proofs",
-          "pictures", "cli", "banks", "kernels", "limits"]
+          "pictures", "cli", "banks", "analyses", "kernels", "limits"]
 IMG = re.compile(r'<figure class="cutepy-picture"><img src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"')
 
 

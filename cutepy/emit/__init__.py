@@ -1,4 +1,7 @@
-"""Code that builds cutepy's values in C++ CuTe (:func:`cpp`) and in the CuTe DSL (:func:`dsl`)."""
+"""Code that builds cutepy's values in C++ CuTe (:func:`cpp`) and in the CuTe DSL (:func:`dsl`).
+
+Layer 5 (the edge): text out. :mod:`.tma` writes ``make_tma_copy`` / ``make_tma_atom`` calls.
+"""
 
 from .cpp import cpp, cpp_collective
 from .dsl import dsl

@@ -87,6 +87,8 @@ def cpp(obj: Any) -> str:
             return f"make_composed_layout({cpp(outer)}, {off}, {cpp(inner)})"
         return f"make_composed_layout({cpp(outer)}, Int<{offset}>{{}}, {cpp(inner)})"
     if isinstance(obj, MMAAtom):
+        if not obj.cpp_type:  # AMD's and AMX's atoms: no C++ CuTe spells them
+            raise CutepyError(f"cpp: the MMA atom {obj.name} has no C++ CuTe type to emit")
         return f"MMA_Atom<{obj.cpp_type}>{{}}"
     if isinstance(obj, CopyAtom):
         t = ELEMENT_TYPE.get(obj.element_bits, f"uint_bit_t<{obj.element_bits}>")
