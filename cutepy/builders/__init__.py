@@ -14,9 +14,12 @@ from .sm90 import *  # noqa: F403
 from .sm90 import __all__ as _sm90_all
 from .sm100 import *  # noqa: F403
 from .sm100 import __all__ as _sm100_all
+from .sm120 import *  # noqa: F403
+from .sm120 import __all__ as _sm120_all
 from .sweeps import *  # noqa: F403
 from .sweeps import __all__ as _sweep_all
 from .values import *  # noqa: F403
 from .values import __all__ as _values_all
 
-__all__ = [*_values_all, *_selectors_all, *_sm90_all, *_sm100_all, *_epilogue_all, *_explain_all, *_sweep_all]
+__all__ = [*_values_all, *_selectors_all, *_sm90_all, *_sm100_all,
+    *_sm120_all, *_epilogue_all, *_explain_all, *_sweep_all]

@@ -46,6 +46,7 @@ from .selectors import (
     stage_bytes,
 )
 from .sm100 import collective_builder_sm100
+from .sm120 import collective_builder_sm120
 from .values import LAYOUT_TAGS, CopyOp
 from .values import cluster_tma as _cluster_tma
 from .values import struct_layout as _struct
@@ -394,8 +395,40 @@ def collective_builder(
                 schedule,
             ),
         )
+    if arch == "Sm120" and op_class == "OpClassTensorOp":  # CUTLASS's sm120_mma_builder.inl
+        made = collective_builder_sm120(
+            element_a,
+            layout_a,
+            alignment_a,
+            element_b,
+            layout_b,
+            alignment_b,
+            element_accumulator,
+            tile_shape,
+            cluster_shape,
+            stage_count,
+            schedule,
+        )
+        return replace(
+            made,
+            arguments=(
+                arch,
+                op_class,
+                canonical_element(element_a),
+                layout_a,
+                alignment_a,
+                canonical_element(element_b),
+                layout_b,
+                alignment_b,
+                canonical_element(element_accumulator),
+                tile_shape,
+                cluster_shape,
+                stage_count,
+                schedule,
+            ),
+        )
     if arch != "Sm90":
-        raise CutepyError(f"collective_builder: arch 'Sm90' and 'Sm100' are modelled, not {arch!r}")
+        raise CutepyError(f"collective_builder: arch 'Sm90', 'Sm100' and 'Sm120' are modelled, not {arch!r}")
     if op_class != "OpClassTensorOp":
         raise CutepyError(
             f"collective_builder: only op_class 'OpClassTensorOp' is modelled, not {op_class!r}"

@@ -163,7 +163,8 @@ def cpp_collective(c: Any) -> str:
     declarations it expands to and the ``CollectiveMma`` they make (``CollectiveMainloopExplicit``),
     the same C++ type as the builder's ``CollectiveOp``.
 
-    Pre:  ``c`` is a ``CollectiveMma`` from :func:`~cutepy.builders.collective_builder`.
+    Pre:  ``c`` is an SM90 ``CollectiveMma`` from :func:`~cutepy.builders.collective_builder` (else
+          ``CutepyError``).
     Post: C++ statements (inside a function or at namespace scope, after ``using namespace cute;``)
           declaring ``CollectiveMainloop`` and ``CollectiveMainloopExplicit``; C++ compiles
           ``std::is_same_v<CollectiveMainloop, CollectiveMainloopExplicit>`` to true.
@@ -178,6 +179,9 @@ cutlass::gemm::KernelTmaWarpSpecializedCooperative>;
     if not hasattr(c, "arguments") or not hasattr(c, "dispatch_policy") or len(c.arguments) != 13:
         raise CutepyError(f"cpp_collective: give the result of collective_builder, not {type(c).__name__}")
     arch, op_class, ea, la, al_a, eb, lb, al_b, acc, tile, cluster, stages, schedule = c.arguments
+    if arch != "Sm90":
+        raise CutepyError(f"cpp_collective: writes SM90 collectives (their explicit form is checked against "
+                          f"CUTLASS), not {arch}")
     sched = (f"cutlass::gemm::collective::{schedule}" if schedule == "KernelScheduleAuto"
              else f"cutlass::gemm::{schedule}")
     lines = [

@@ -28,6 +28,9 @@ HOST = Path(__file__).resolve().parent / "builder_host.hpp"
 HOST_EPILOGUE = Path(__file__).resolve().parent / "epilogue_host.hpp"
 FILE_EPILOGUE = DATA / "builders_sm90_epilogue_cxx47.txt"
 FILE_SM100 = DATA / "builders_sm100_mainloop_cxx47.txt"
+FILE_SM120 = DATA / "builders_sm120_mainloop_cxx47.txt"
+SEED_SM120 = 3204
+COUNT_SM120 = 200
 SEED_SM100 = 3203
 COUNT_SM100 = 240
 SEED_EPILOGUE = 3202
@@ -473,6 +476,64 @@ def sm100_case(c: dict[str, Any]) -> str:
     )
 
 
+SM120_SCHEDULES = (
+    "KernelScheduleAuto",
+    "KernelTmaWarpSpecializedCooperative",
+    "KernelTmaWarpSpecializedPingpong",
+    "KernelScheduleF8f6f4Sm120",
+)
+
+
+def sm120_configs(seed: int = SEED_SM120, count: int = COUNT_SM120) -> list[dict[str, Any]]:
+    """``count`` seeded SM120 dense mainloop configurations: keyword arguments of ``collective_builder``."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        ea = rng.choice(("float_e4m3_t", "float_e5m2_t")) if rng.random() < 0.95 else "half_t"
+        eb = rng.choice(("float_e4m3_t", "float_e5m2_t"))
+        tn = rng.random() < 0.9
+        la, lb = ("RowMajor", "ColumnMajor") if tn else (rng.choice(("RowMajor", "ColumnMajor")), "RowMajor")
+        al_a = 128 // _bits(ea) if rng.random() < 0.95 else 64 // _bits(ea)
+        m = rng.choice((64, 128, 128, 256))
+        n = rng.choice((32, 64, 64, 128, 128, 256, 16, 96))
+        k = rng.choice((64, 128, 128, 256, 32))
+        cluster = (1, 1, 1) if rng.random() < 0.93 else (2, 1, 1)
+        r = rng.random()
+        stages: Any = (
+            "auto"
+            if r < 0.65
+            else ("auto", rng.choice((0, 8192, 32768)))
+            if r < 0.85
+            else rng.choice((1, 2, 3, 5))
+        )
+        out.append(
+            dict(
+                arch="Sm120",
+                op_class="OpClassTensorOp",
+                element_a=ea,
+                layout_a=la,
+                alignment_a=max(1, al_a),
+                element_b=eb,
+                layout_b=lb,
+                alignment_b=16,
+                element_accumulator="float",
+                tile_shape=(m, n, k),
+                cluster_shape=cluster,
+                stage_count=stages,
+                schedule=rng.choice(SM120_SCHEDULES),
+            )
+        )
+    return out
+
+
+HEADER_SM120 = (
+    "# C++ CUTLASS 4.7: cutlass::gemm::collective::CollectiveBuilder<Sm120, OpClassTensorOp, ...>\n"
+    "# ::CollectiveOp (dense F8F6F4) for {count} seeded configurations (seed {seed}); compiled on the host\n"
+    "# with g++ (tests/builders/builder_host.hpp).\n"
+    "# Regenerate: CUTEPY_CXX_CUTLASS=/work/cutlass47/include python -m tests.builders.builder_cxx sm120"
+)
+
+
 def _keys(configs: list[dict[str, Any]], build_name: str) -> list | None:
     """Cases cutepy expects CUTLASS to reject compile in units of their own (fewer splits)."""
     try:
@@ -492,7 +553,11 @@ def _keys(configs: list[dict[str, Any]], build_name: str) -> list | None:
 
 
 def main(which: str = "mainloop") -> None:
-    if which == "sm100":
+    if which == "sm120":
+        configs = sm120_configs()
+        records = run(configs, mainloop_case, _keys(configs, "collective_builder"))
+        path, header = FILE_SM120, HEADER_SM120.format(count=len(configs), seed=SEED_SM120)
+    elif which == "sm100":
         configs = sm100_configs()
         records = run(configs, sm100_case, _keys(configs, "collective_builder"), HOST, PRINT_SM100)
         path, header = FILE_SM100, HEADER_SM100.format(count=len(configs), seed=SEED_SM100)

@@ -52,3 +52,20 @@ def test_cpp_collective_refuses_other_values() -> None:
 
     with pytest.raises(CutepyError, match="give the result of collective_builder"):
         cpp_collective("not a collective")
+    sm100 = collective_builder(
+        "Sm100",
+        "OpClassTensorOp",
+        "half_t",
+        "RowMajor",
+        8,
+        "half_t",
+        "ColumnMajor",
+        8,
+        "float",
+        (128, 128, 64),
+        (1, 1, 1),
+        "auto",
+        "KernelScheduleAuto",
+    )
+    with pytest.raises(CutepyError, match="writes SM90 collectives"):
+        cpp_collective(sm100)

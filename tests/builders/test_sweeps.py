@@ -172,3 +172,41 @@ def test_cp_async_designs_count_the_sectors_a_warp_touches() -> None:
     # K = 16 halves: two threads per 32-byte row, one sector each: 16 rows of a warp, 16 sectors
     assert rows[("KernelCpAsyncWarpSpecialized", 16)]["gmem_sectors_per_row"] == (16, 16)
     assert rows[("KernelTmaWarpSpecialized", 64)]["gmem_sectors_per_row"] == (4, 4)
+
+
+def test_tma_boxes_per_stage_are_the_boxes_make_tma_copy_finds(big: DesignTable) -> None:
+    """Each sampled TMA design's box count equals the CTA tiles of A and B over the boxes cutepy's
+    make_tma_copy (checked against C++ elsewhere) builds for the design's staged smem layouts."""
+    import math
+
+    from cutepy.core.layout import Layout
+    from cutepy.kernels.pointer import gmem_ptr
+    from cutepy.kernels.tensor import make_tensor
+    from cutepy.kernels.tma import make_tma_copy
+
+    m, n, k = PROBLEM
+    mA = make_tensor(gmem_ptr("half_t", 0x10000000), Layout((m, k), (k, 1)))  # RowMajor A
+    mB = make_tensor(gmem_ptr("half_t", 0x20000000), Layout((n, k), (k, 1)))  # ColumnMajor B (N x K)
+    rng = random.Random(7)
+    for row in rng.sample([r for r in big if r["stage_count"] == "auto"], 40):
+        tile = (row["tile_m"], row["tile_n"], row["tile_k"])
+        c = collective_builder(
+            "Sm90",
+            "OpClassTensorOp",
+            "half_t",
+            "RowMajor",
+            8,
+            "half_t",
+            "ColumnMajor",
+            8,
+            "float",
+            tile,
+            (1, 1, 1),
+            "auto",
+            row["schedule"],
+        )
+        boxes = 0
+        for g, smem, mn in ((mA, c.smem_layout_a, tile[0]), (mB, c.smem_layout_b, tile[1])):
+            tma = make_tma_copy("SM90_TMA_LOAD", g, smem(None, None, 0), (mn, tile[2]))
+            boxes += mn * tile[2] // math.prod(tma.descriptor.box_dim)
+        assert row["tma_boxes_per_stage"] == boxes, (tile, row["schedule"])
