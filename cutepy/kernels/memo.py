@@ -24,6 +24,7 @@ from typing import Any
 
 from ..algebra.swizzle import SmemPtrFlag, Swizzle, composed_parts
 from ..core.basis import ScaledBasis
+from ..core.dynamic import DynamicInt
 from ..core.layout import Layout, slice_and_offset
 
 #: entries kept per value (the table is emptied when full: a sweep's working set is small)
@@ -110,15 +111,41 @@ def derived_of(owner: Any, tag: str, x: Any, make: Callable[[], Any]) -> Any:
     return value
 
 
-def sliced(owner: Any, frg: Any, crd: tuple, exact_crd: bool) -> tuple[Any, Any]:
+def typed_key(crd: Any) -> Any:
+    """A key for a coordinate that tells a run-time integer from the plain ``int`` it equals:
+    ``dynamic(5)`` becomes ``("dynamic", 5)`` (a coordinate never holds a string, so no leaf or
+    nesting reads the same); ``None`` for a coordinate with any other leaf (a symbol).
+
+    >>> from cutepy.core.dynamic import dynamic
+    >>> typed_key((5, (None, dynamic(5)))), typed_key((5, object()))
+    ((5, (None, ('dynamic', 5))), None)
+    """
+    t = type(crd)
+    if t is int or crd is None:
+        return crd
+    if t is DynamicInt:
+        return ("dynamic", int(crd))
+    if t is tuple:
+        out = []
+        for x in crd:
+            k = typed_key(x)
+            if k is None and x is not None:
+                return None
+            out.append(k)
+        return tuple(out)
+    return None
+
+
+def sliced(owner: Any, frg: Any, crd: tuple) -> tuple[Any, Any]:
     """``slice_and_offset(crd, frg)`` for one thread's coordinate ``crd`` into a fragment layout
-    ``owner`` derived (:func:`derived_of`), kept on ``owner`` when ``crd`` and ``frg`` are exact:
-    a sweep that partitions the same tensor again (another design sharing the TiledMMA and the
-    smem layout) finds every thread's slice made.
+    ``owner`` derived (:func:`derived_of`), kept on ``owner`` when ``frg`` is exact and ``crd``
+    has a :func:`typed_key` (plain and run-time integers, wildcards): a sweep that partitions the
+    same tensor again (another design sharing the TiledMMA and the smem layout) finds every
+    thread's slice made; a run-time thread index (a kernel's ``threadIdx.x``) and a static one
+    are kept apart, their partitions differ in form.
 
     Pre:  ``frg`` a layout ``owner`` keeps (the same object for the same argument), ``crd`` a
-          coordinate of integers and ``None`` wildcards; ``exact_crd`` says its integers are
-          plain ``int`` (the caller knows: a thread index or coordinate it was given).
+          coordinate of integers and ``None`` wildcards.
     Post: ``slice_and_offset(crd, frg)``; its errors propagate, nothing kept.
     """
     table = owner.__dict__.get("_slices")
@@ -128,9 +155,10 @@ def sliced(owner: Any, frg: Any, crd: tuple, exact_crd: bool) -> tuple[Any, Any]
     known = table.get(("frg", id(frg)))
     if known is None or known[0] is not frg:  # whether frg is exact: walked once per fragment
         known = table[("frg", id(frg))] = (frg, exact_key(frg))
-    if not (known[1] and exact_crd):
+    ck = typed_key(crd) if known[1] else None
+    if ck is None:
         return slice_and_offset(crd, frg)
-    key = (id(frg), crd)  # frg itself is kept under ("frg", id(frg)): its id is not reused
+    key = (id(frg), ck)  # frg itself is kept under ("frg", id(frg)): its id is not reused
     hit = table.get(key)
     if hit is None:
         hit = table[key] = slice_and_offset(crd, frg)

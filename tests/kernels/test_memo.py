@@ -112,3 +112,21 @@ def test_coordinate_tensor_partitions_are_kept_and_exact():
     from cutepy.core.basis import ScaledBasis
 
     assert memo.exact_key(ScaledBasis(2, (1,))) and not memo.exact_key(ScaledBasis(dynamic(2), (1,)))
+
+
+def test_run_time_and_static_thread_indices_are_kept_apart():
+    """``get_slice(t)`` is a run-time index (a kernel's ``threadIdx.x``), ``static=True`` C++'s
+    ``Int<t>``: on a swizzled smem tensor their partitions differ in form; each is kept under its
+    own kind and equals the one computed afresh, whichever comes first."""
+    mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1), (32, 32, 16))
+    s2r = make_tiled_copy_A(copy_atom("SM75_U32x4_LDSM_N", 16), mma)
+    sA = make_tensor(smem_ptr("half_t", 0), tile_to_shape(SW, (128, 64, 2)))
+    for t in (5, 37):
+        for static in (True, False, True, False):
+            got = s2r.get_slice(t, static=static).partition_S(sA)
+            assert _cxx(got) == _cxx(_fresh(s2r).get_slice(t, static=static).partition_S(sA))
+            got = mma.get_slice(t, static=static).partition_A(sA)
+            assert _cxx(got) == _cxx(_fresh(mma).get_slice(t, static=static).partition_A(sA))
+    run_time = _cxx(s2r.get_slice(37).partition_S(sA))
+    assert run_time != _cxx(s2r.get_slice(37, static=True).partition_S(sA))
+    assert any(k[1][0] == ("dynamic", 37) for k in s2r.__dict__["_slices"] if type(k[0]) is int)

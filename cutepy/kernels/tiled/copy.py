@@ -199,7 +199,7 @@ class ThrCopy:
     def _part(self, frg: Layout, tensor: Any) -> Any:
         crd = (self.thr_idx, None, repeat_wild(rank_of(_layout_of(tensor).shape)))
         # kept on the TiledCopy: a sweep partitions alike again
-        sub, off = sliced(self.tiled_copy, frg, crd, type(self.thr_idx) is int)
+        sub, off = sliced(self.tiled_copy, frg, crd)
         if isinstance(tensor, Tensor):
             return Tensor(tensor.engine, sub, tensor.offset + off)
         return sub

@@ -260,8 +260,7 @@ def _partition(mma: TiledMMA, thr: Layout, coord: tuple, tensor: Any) -> Any:
     """``thr_tensor(coord, (_, repeat<rank<1,1>>(_)))`` on a tensor or a layout."""
     rest = rank_of(thr.shape[1][1])
     crd = (coord, (None, repeat_wild(rest)))
-    exact = type(coord[0]) is int and all(type(c) is int for c in coord[1])
-    sub, off = sliced(mma, thr, crd, exact)  # kept on the TiledMMA: a sweep partitions alike again
+    sub, off = sliced(mma, thr, crd)  # kept on the TiledMMA: a sweep partitions alike again
     if isinstance(tensor, Tensor):
         return Tensor(tensor.engine, sub, tensor.offset + off)
     return sub
