@@ -142,6 +142,31 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
             cotarget = cotarget + (s - 1) * abs(d)
         if rec:
             rec.emit(Cotarget(cotarget))
+    gaps = derived(A, _kept_gaps) if rec is None else _gaps(A, fs, fd, rec)
+    if gaps is None:
+        n = coalesce_shape(cotarget)  # C++: make_layout(coalesce(cotarget))
+        if rec:
+            rec.emit(OnlyZero(n))
+        return Layout._grown(n, it.compact_major(n)) if n != 1 or type(n) is not int else Layout._grown(1, 0)
+    shapes, strides, cur = list(gaps[0]), list(gaps[1]), gaps[2]
+    rest = it.ceil_div_tuple(cotarget, cur)
+    rest = coalesce_shape(rest) if dyn else it.product(rest)  # one integer unless a leaf is dynamic
+    if rec:
+        rec.emit(CotargetRest(cotarget, cur, rest))
+    if type(rest) is tuple:  # C++'s compact_major(rest_shape, new_stride)
+        shapes.extend(rest)
+        strides.extend(it.compact_major(rest, "left", cur))
+    else:
+        shapes.append(rest)
+        strides.append(cur)
+    s, d = (coalesce_flat if dyn else coalesce_static)(shapes, strides)
+    return Layout._grown(s, d)
+
+
+def _gaps(A: Layout, fs: tuple, fd: tuple, rec: Any) -> tuple[tuple, tuple, Any] | None:
+    """The gaps below A's filtered modes (``fs``, ``fd``), sorted by stride: ``(shapes, strides,
+    cur)`` with ``cur`` the extent the modes reach; None where A reaches only offset 0. Checks
+    the strides (``CutepyError``/``AdmissibilityError``); ``rec`` hears the steps."""
     for d in fd:
         if isinstance(d, ScaledBasis):
             raise CutepyError(f"complement of {A}: stride {d} is not an integer")
@@ -150,10 +175,7 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
                 f"complement of {A} is undefined: stride {d} is negative"
             )
     if fd == (0,):
-        n = coalesce_shape(cotarget)  # C++: make_layout(coalesce(cotarget))
-        if rec:
-            rec.emit(OnlyZero(n))
-        return Layout._grown(n, it.compact_major(n)) if n != 1 or type(n) is not int else Layout._grown(1, 0)
+        return None
     order = sorted(range(len(fs)), key=fd.__getitem__) if len(fs) > 1 else (0,)
     if rec:
         rec.emit(Sorted(tuple((fs[k], fd[k]) for k in order)))
@@ -173,18 +195,15 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
         cur = d * s
         if rec:
             rec.emit(Gap((s, d), strides[-1], shapes[-1], cur))
-    rest = it.ceil_div_tuple(cotarget, cur)
-    rest = coalesce_shape(rest) if dyn else it.product(rest)  # one integer unless a leaf is dynamic
-    if rec:
-        rec.emit(CotargetRest(cotarget, cur, rest))
-    if type(rest) is tuple:  # C++'s compact_major(rest_shape, new_stride)
-        shapes.extend(rest)
-        strides.extend(it.compact_major(rest, "left", cur))
-    else:
-        shapes.append(rest)
-        strides.append(cur)
-    s, d = (coalesce_flat if dyn else coalesce_static)(shapes, strides)
-    return Layout._grown(s, d)
+    return tuple(shapes), tuple(strides), cur
+
+
+def _kept_gaps(A: Layout) -> tuple[tuple, tuple, Any] | None:
+    """:func:`_gaps` of A with no one listening: a form of A alone, kept on the value."""
+    fs, fd, _ = derived(A, filter_flat_dyn)
+    if type(fs) is not tuple:
+        fs, fd = (fs,), (fd,)
+    return _gaps(A, fs, fd, None)
 
 
 def _check_cotarget(A: Any, cotarget: Any) -> Any:
