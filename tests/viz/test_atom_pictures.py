@@ -168,6 +168,10 @@ def test_png_and_pdf_are_written_when_asked(tmp_path):
         svg_to(show(L).svg, "gif")
     with pytest.raises(CutepyError, match="scale"):
         svg_to(show(L).svg, "png", scale=0)
+    with pytest.raises(CutepyError, match="scale"):
+        svg_to(show(L).svg, "png", scale=1e9)
+    with pytest.raises(CutepyError, match="cannot convert"):
+        svg_to('<svg xmlns="http://www.w3.org/2000/svg"/>', "png")  # no size: cairosvg refuses
 
 
 def test_the_atoms_refuse_what_they_cannot_draw():
