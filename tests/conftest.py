@@ -22,6 +22,19 @@ settings.load_profile(os.environ.get("CUTEPY_HYPOTHESIS_PROFILE", "ci"))
 # directory, tests/cxx/ and tests/peers/ included
 
 
+@pytest.fixture(autouse=True)
+def _certified_proofs():
+    """Every symbolic "equivalent" the suite gets is certified by isl or z3 where installed
+    (cutepy.equivalence.certificate); a refuted certificate fails the test that asked."""
+    from cutepy.equivalence.certificate import certifying, procedures
+
+    if not procedures():
+        yield
+        return
+    with certifying():
+        yield
+
+
 @pytest.fixture(scope="session")
 def cxx():
     """The C++ CuTe harness (tests/cxx/cxx_harness.py); skips, with the reason, where C++ is unusable."""

@@ -586,8 +586,10 @@ def _compact(shape: IntTuple, major: str, current: Any) -> tuple[IntTuple, Any]:
         for k in order:
             out[k], current = _compact(shape[k], major, current)
         return tuple(out), current
-    if type(shape) is int and shape == 1:  # as C++: only a static 1 (a symbolic size is not known to be 1)
+    if type(shape) is int and shape == 1:  # as C++: a static 1 gets stride 0, a run-time 1 does not
         return 0, current
+    if is_symbolic_leaf(shape) and shape == 1:  # a symbol is a static integer not yet known: the
+        return 0, current  # same rule, decided from its facts (Undecided when it may be 1 or not)
     return current, current * shape
 
 

@@ -16,13 +16,16 @@ from typing import Any
 
 from ..algebra.coalesce import coalesce_static
 from ..algebra.composition import composition
-from ..algebra.swizzle import Swizzle, composed_parts
+from ..algebra.swizzle import ComposedLayout, Swizzle, composed_parts
 from ..core import inttuple as it
 from ..core.errors import CutepyError
 from ..core.layout import Layout
+from ..core.lazy import load
 from .gf2 import as_xor_map, swizzle_is_identity_on
-from .normal_form import fmt_modes
+from .normal_form import fmt_modes, modes_layout
 from .verdict import Counterexample, Equivalence, _parts, first_difference
+
+np = load("numpy")  # numpy loads on first use (point-by-point comparison needs it)
 
 #: Largest domain compared point by point when no normal form applies.
 EXHAUSTIVE_LIMIT = 1 << 22
@@ -119,8 +122,26 @@ def _concrete(A: Layout, B: Layout, by: str, domain: Any) -> Equivalence:
 
 
 def _decide_swizzled(A: Any, B: Any, by: str, domain: Any) -> Equivalence:
-    if by != "index" or domain is not None:
-        raise CutepyError("composed (swizzled) layouts are compared on the 1-D index only")
+    if by == "coordinate":
+        fa = it.flatten_tuple(A.shape) if type(A.shape) is tuple else (A.shape,)
+        fb = it.flatten_tuple(B.shape) if type(B.shape) is tuple else (B.shape,)
+        if fa != fb:
+            return Equivalence(False, A, B, by, note=f"the shape leaves differ ({it.format_tuple(fa)} vs "
+                               f"{it.format_tuple(fb)}), so the natural coordinates differ")
+        by = "index"
+    if by not in ("index", "modes"):
+        raise CutepyError(f"by must be 'index', 'modes' or 'coordinate', not {by!r}")
+    if domain is not None:
+        return _composed_on_domain(A, B, by, domain)
+    if by == "modes":  # the same modes' sizes: then the same function of the coordinates is that of the index
+        sa = it.product_each_tuple(A.shape) if type(A.shape) is tuple else (A.shape,)
+        sb = it.product_each_tuple(B.shape) if type(B.shape) is tuple else (B.shape,)
+        if sa != sb:
+            return Equivalence(False, A, B, by, note=f"the modes have sizes {it.format_tuple(sa)} in A and "
+                               f"{it.format_tuple(sb)} in B: the domains differ")
+        r = _decide_swizzled(A, B, "index", None)
+        r.by = by
+        return r
     na, nb = A.size(), B.size()
     if na != nb:
         ce = _counter_at_any(A, B, min(na, nb))
@@ -185,12 +206,112 @@ def _counter_at_any(A: Any, B: Any, k: int) -> Counterexample:
     return Counterexample(k, ca, cb, oa, ob)
 
 
-def _exhaustive(A: Any, B: Any, n: int) -> Equivalence:
-    import numpy as np  # lazy: numpy only for the exhaustive fallback
+def _composed_on_domain(A: Any, B: Any, by: str, domain: Any) -> Equivalence:
+    """Composed layouts compared on the leading extents of each mode (or of the 1-D index),
+    point by point (at most :data:`EXHAUSTIVE_LIMIT` points)."""
+    if by == "index":
+        (v,) = domain if isinstance(domain, tuple) else (domain,)
+        _check_domain(Layout._new((A.size(),), (1,)), Layout._new((B.size(),), (1,)), (v,))
+        idx = np.arange(v, dtype=np.int64)
+        dom: Any = v
+    else:
+        sa = it.product_each_tuple(A.shape) if type(A.shape) is tuple else (A.shape,)
+        sb = it.product_each_tuple(B.shape) if type(B.shape) is tuple else (B.shape,)
+        if sa != sb:
+            return Equivalence(False, A, B, by, domain, note=f"the modes have sizes {it.format_tuple(sa)} "
+                               f"in A and {it.format_tuple(sb)} in B")
+        dom = _check_domain(Layout._new(sa, (0,) * len(sa)), Layout._new(sb, (0,) * len(sb)), domain)
+        if it.product(dom) > EXHAUSTIVE_LIMIT:
+            raise CutepyError(f"cannot compare {A} and {B} on the region {dom}: {it.product(dom)} points are "
+                              f"more than EXHAUSTIVE_LIMIT = {EXHAUSTIVE_LIMIT}")
+        idx = np.zeros(1, dtype=np.int64)
+        place = 1
+        for v, s in zip(dom, sa):  # colexicographic: mode k's coordinate moves the index by place
+            idx = (idx[None, :] + place * np.arange(v, dtype=np.int64)[:, None]).reshape(-1)
+            place *= s
+        idx = np.sort(idx)
+    if idx.size > EXHAUSTIVE_LIMIT:
+        raise CutepyError(f"cannot compare {A} and {B} on the first {idx.size} indices: more than "
+                          f"EXHAUSTIVE_LIMIT = {EXHAUSTIVE_LIMIT}")
+    diff = np.nonzero(A.offsets(idx) != B.offsets(idx))[0]
+    if diff.size == 0:
+        return Equivalence(True, A, B, by, dom, method="exhaustive", decide=_decide_swizzled,
+                           note=f"all {idx.size} offsets of the region agree")
+    return Equivalence(False, A, B, by, dom, method="exhaustive", decide=_decide_swizzled,
+                       counterexample=_counter_at_any(A, B, int(idx[diff[0]])))
 
+
+def _head_tail(F: Any) -> tuple[Any, tuple, int] | None:
+    """``(swizzle, offset, normal-form modes, bit)`` of ``Sw o offset o L`` (L plain, offset and
+    strides non-negative); ``2**bit`` bounds every bit the swizzle reads or writes."""
+    parts = composed_parts(F)
+    if parts is None:
+        return None
+    sw, off, L = parts
+    if not isinstance(sw, Swizzle) or type(off) is not int or off < 0 or type(L) is not Layout:
+        return None
+    modes = _modes(L)
+    if any(type(d) is not int or d < 0 for _, d in modes):
+        return None
+    return sw, off, modes, (sw.yyy_mask | sw.zzz_mask).bit_length()
+
+
+def _periodic(A: Any, B: Any) -> Equivalence | None:
+    """Swizzled layouts past the enumeration limit, by the swizzle's period: ``Sw(x + k*2**T)
+    == Sw(x) + k*2**T`` when ``2**T`` bounds the swizzle's bits, so with the normal-form modes
+    of the layout split at a place ``n`` after which every stride is a multiple of ``2**T``,
+    ``F(i) = Sw(off + head(i % n)) + tail(i // n)``. Two such layouts (split at the same ``n``)
+    are equal exactly when their heads are (``n`` points, enumerated) and their tails are
+    (normal forms). None where no common split within the limit exists."""
+    ha, hb = _head_tail(A), _head_tail(B)
+    if ha is None or hb is None:
+        return None
+    period = 1 << max(ha[3], hb[3])
+
+    def splits(modes: tuple) -> dict:
+        out, n = {}, 1
+        for j in range(len(modes) + 1):
+            if all(d % period == 0 for _, d in modes[j:]):
+                out.setdefault(n, j)
+            if j < len(modes):
+                n *= modes[j][0]
+        return out
+
+    sa, sb = splits(ha[2]), splits(hb[2])
+    common = sorted(n for n in sa.keys() & sb.keys() if n <= EXHAUSTIVE_LIMIT)
+    if not common:
+        return None
+    n = common[0]
+    heads = [ComposedLayout(h[0], h[1], modes_layout(h[2][:s[n]])) for h, s in ((ha, sa), (hb, sb))]
+    tails = [modes_layout(h[2][s[n]:]) for h, s in ((ha, sa), (hb, sb))]
+    if n > 1:
+        r = _exhaustive(heads[0], heads[1], n)
+        if not r:
+            return Equivalence(False, A, B, method="period", decide=_decide_swizzled,
+                               counterexample=_counter_at_any(A, B, r.counterexample.index))
+    t = _concrete(tails[0], tails[1], "index", None)
+    if not t:
+        return Equivalence(False, A, B, method="period", decide=_decide_swizzled,
+                           counterexample=_counter_at_any(A, B, n * t.counterexample.index))
+    return Equivalence(True, A, B, method="period", decide=_decide_swizzled,
+                       note=f"the swizzles touch only bits below {period}: the first {n} offsets agree "
+                       f"(enumerated) and the rest repeat them, shifted by the equal layouts "
+                       f"{fmt_modes(_modes(tails[0]))} (multiples of {period})")
+
+
+def _exhaustive(A: Any, B: Any, n: int) -> Equivalence:
+    if n > EXHAUSTIVE_LIMIT and A == B:
+        return Equivalence(True, A, B, method="identical", decide=_decide_swizzled,
+                           note="the same layout (equal swizzle, offset and layout)")
     if n > EXHAUSTIVE_LIMIT:
-        raise CutepyError(f"cannot compare {A} and {B} exactly: they are neither plain nor "
-                          f"XOR-linear layouts, and {n} points are too many to enumerate")
+        r = _periodic(A, B)
+        if r is not None:
+            return r
+    if n > EXHAUSTIVE_LIMIT:
+        raise CutepyError(f"cannot compare {A} and {B} exactly: they are neither plain nor XOR-linear "
+                          f"layouts, no place in their modes starts a part whose strides are multiples of "
+                          f"their swizzles' period (to enumerate one period), and {n} points are more than "
+                          f"EXHAUSTIVE_LIMIT = {EXHAUSTIVE_LIMIT} (about 0.1 s to enumerate)")
     oa, ob = A.offsets(), B.offsets()
     diff = np.nonzero(oa != ob)[0]
     if diff.size == 0:

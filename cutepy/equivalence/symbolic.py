@@ -26,23 +26,26 @@ with M=16, at index 64 (coordinate (0,8) in A): A gives 64, outside B's domain
 
 from __future__ import annotations
 
+import types
 from dataclasses import dataclass, field
 from typing import Any
 
 import sympy
 
-from ..algebra.swizzle import composed_parts, is_layout
+from ..algebra.swizzle import Swizzle, composed_parts, is_layout
 from ..core import inttuple as it
-from ..core.errors import CutepyError
+from ..core.errors import CutepyError, SymbolicError
 from ..core.layout import Layout, as_layout
 from ..core.symbolic import decide as _d
 from ..core.symbolic.facts import Facts, Undecided, assuming, declared_facts, facts_of
 from ..core.symbolic.subst import free_symbols, substitution
 from ..core.symbolic.subst import substitute as subs
 from ..core.symbolic.sym import Sym
+from ..symbolic import is_symbolic
+from . import certificate as _certificate  # the independent procedures (isl, z3 load on use)
 from .concrete import decide_concrete
 from .normal_form import fmt_modes, normal_form
-from .verdict import Counterexample, Equivalence, _parts, _show
+from .verdict import Counterexample, Equivalence, _parts, _show, first_difference
 
 #: Most cases one proof may split into before it gives up and names the missing fact.
 MAX_CASES = 64
@@ -130,33 +133,121 @@ class _RankMismatch(CutepyError):
 
 
 def _evaluate(X: Any) -> Any:
-
     r = X() if not is_layout(X) and callable(X) else X
-    if composed_parts(r) is not None:
-        raise CutepyError("symbolic composed (swizzled) layouts are not compared: substitute values "
-                          "for the symbols first (cutepy.subs)")
-    if type(r) is not Layout:
+    if composed_parts(r) is None and type(r) is not Layout:
         r = as_layout(r)
     return r
 
 
-def _coordinate_check(a: Any, b: Any) -> str | None:
+def _unswizzled(x: Any) -> tuple[Any, Any, Layout]:
+    """``(swizzle or None, offset, inner layout)`` of a layout or ``Sw o offset o L``; a swizzle
+    that never applies on the offsets ``L`` reaches (decided from the facts) is dropped."""
+    parts = composed_parts(x)
+    if parts is None:
+        return None, 0, x
+    outer, offset, inner = parts
+    if not isinstance(outer, Swizzle) or type(inner) is not Layout:
+        raise SymbolicError(f"{x}: a symbolic composed layout is compared when its outer function is a "
+                            "swizzle and its inner one a layout: substitute values for the symbols first")
+    strides = it.flatten_tuple(inner.stride) if type(inner.stride) is tuple else (inner.stride,)
+    if outer.bits == 0:
+        return None, offset, inner
+    if all(bool(d >= 0) for d in strides) and bool(offset >= 0):
+        low = outer.yyy_mask & -outer.yyy_mask
+        if bool(offset + inner.cosize() - 1 < low):  # decided, or Undecided (a case to split)
+            return None, offset, inner
+    return outer, offset, inner
+
+
+def _case_swizzled(where: tuple, a: Any, b: Any, by: str, lenient: bool) -> Case | tuple:
+    """A case of composed layouts: the same swizzle and offset on both sides (a swizzle is a
+    bijection, so the layouts are equal exactly when the inner layouts are), or swizzles that
+    never apply (dropped). Returns the inner layouts to compare, or the Case when decided."""
+    overrides, subst, nonzero = where
+    pa, pb = composed_parts(a), composed_parts(b)
+    if pa is not None and pb is not None and isinstance(pa[0], Swizzle) and pa[0] == pb[0] \
+            and type(pa[2]) is Layout and type(pb[2]) is Layout:
+        (sa, oa, la), (sb, ob, lb) = pa, pb  # one swizzle: compared through it (a bijection)
+    else:
+        (sa, oa, la), (sb, ob, lb) = _unswizzled(a), _unswizzled(b)
+    if sa != sb:
+        raise SymbolicError(f"{a} and {b}: different swizzles ({sa} and {sb}) that both apply; the prover "
+                            "compares symbolic swizzled layouts with the same swizzle: substitute values")
+    same = _eq(oa, ob)
+    if same is None:
+        same = bool(oa == ob)  # Undecided: split on it
+    if not same:
+        return Case(overrides, a, b, "differ", subst, nonzero,
+                    reason=f"the offsets {oa} and {ob} differ, and {sa or 'the identity'} is a bijection")
+    return la, lb
+
+
+def _domain_case(where: tuple, a: Layout, b: Layout, by: str, domain: Any) -> Case:
+    """Equal on the leading ``domain`` extents of each mode: the first index where the normal
+    forms differ (the concrete rule, :func:`first_difference`) lies at or past the extent;
+    every comparison on the way is decided from the facts or split on."""
+    overrides, subst, nonzero = where
+    if by == "index":
+        parts, extents = [(a, b)], (domain if not isinstance(domain, tuple) else domain[0],)
+    else:
+        pa, pb = _parts(a, by), _parts(b, by)
+        extents = domain if isinstance(domain, tuple) else (domain,)
+        if len(pa) != len(pb) or len(pa) != len(extents):
+            raise CutepyError(f"domain {domain} needs one extent per mode of {a} and {b}")
+        parts = list(zip(pa, pb))
+    forms = []
+    for k, ((x, y), v) in enumerate(zip(parts, extents)):
+        if not (bool(v >= 1) and bool(v <= x.size()) and bool(v <= y.size())):
+            raise CutepyError(f"domain extent {v} of mode {k} lies outside the modes' sizes {x.size()} "
+                              f"and {y.size()}")
+        fa, fb = normal_form(x), normal_form(y)
+        label = f"mode {k}" if by == "modes" else ""
+        forms.append((label, fa, fb))
+        at = first_difference(fa.modes, fb.modes, v)
+        if at is not None:
+            return Case(overrides, a, b, "differ", subst, nonzero, forms,
+                        reason=f"{label + ': ' if label else ''}the normal forms differ first at index {at}, "
+                        f"inside the extent {v}")
+    return Case(overrides, a, b, "equal", subst, nonzero, forms,
+                reason="the normal forms differ first at or past each extent")
+
+
+def _coordinate_check(a: Any, b: Any, lenient: bool) -> str | None:
+    """Why the natural coordinates differ, or None when the shape leaves are equal. A leaf
+    equality the facts leave open raises :class:`Undecided` (the prover splits on it: two
+    symbols may be equal, ``K`` may be 1); the lenient pass counts it as a difference."""
     fa, fb = it.flatten_tuple(a.shape), it.flatten_tuple(b.shape)
-    if len(fa) != len(fb) or any(_eq(x, y) is not True for x, y in zip(fa, fb)):
+    if len(fa) != len(fb):
         return "the shape leaves differ, so the natural coordinates differ"
+    for x, y in zip(fa, fb):
+        same = _eq(x, y)
+        if same is None and not lenient:
+            same = bool(x == y)  # raises Undecided, naming the equation
+        if same is not True:
+            return f"the shape leaves {x} and {y} differ, so the natural coordinates differ"
     return None
 
 
-def _case(where: tuple, A: Any, B: Any, by: str, lenient: bool) -> Case:
+def _case(where: tuple, A: Any, B: Any, by: str, lenient: bool, domain: Any = None) -> Case:
     overrides, subst, nonzero = where
     a, b = _evaluate(A), _evaluate(B)
+    la, lb = a, b
+    if composed_parts(a) is not None or composed_parts(b) is not None:
+        inner = _case_swizzled(where, a, b, by, lenient)
+        if isinstance(inner, Case):
+            return inner
+        la, lb = inner
     if by == "coordinate":
-        why = _coordinate_check(a, b)
+        why = _coordinate_check(la, lb, lenient)
         if why is not None:
             return Case(overrides, a, b, "differ", subst, nonzero, reason=why)
         by = "index"
+    if domain is not None:
+        c = _domain_case(where, la, lb, by, domain)
+        c.A, c.B = a, b
+        return c
     try:
-        forms = _forms(a, b, by, lenient)
+        forms = _forms(la, lb, by, lenient)
     except _RankMismatch as e:
         return Case(overrides, a, b, "differ", subst, nonzero, reason=str(e))
     status, eqs, why = compare_forms(forms)
@@ -165,33 +256,79 @@ def _case(where: tuple, A: Any, B: Any, by: str, lenient: bool) -> Case:
 
 def prove(A: Any, B: Any, by: str = "index", domain: Any = None) -> Equivalence:
     """:func:`cutepy.equivalent` for symbolic layouts (or layout-building functions)."""
-    if domain is not None:
-        raise CutepyError("a sub-domain comparison needs integer layouts: substitute the symbols first")
     if by not in ("index", "modes", "coordinate"):
         raise CutepyError(f"by must be 'index', 'modes' or 'coordinate', not {by!r}")
-    try:
-        first = _case(({}, (), ()), A, B, by, lenient=True)
-        if first.status == "equal":
-            return _result(A, B, by, [first])
-    except Undecided:
-        pass
+    if domain is None:
+        try:
+            first = _case(({}, (), ()), A, B, by, lenient=True)
+            if first.status == "equal":
+                return _result(A, B, by, [first])
+        except Undecided:
+            pass
     queue: list = [({}, (), ())]
     cases: list = []
     while queue:
         where = queue.pop(0)
         with assuming(*where):
             try:
-                cases.append(_case(where, A, B, by, lenient=False))
+                cases.append(_case(where, A, B, by, lenient=False, domain=domain))
                 continue
-            except Undecided as err:
-                parts = split(err, where)
+            except CutepyError as err:
+                if not isinstance(err, SymbolicError):
+                    raise _in_case(err, where) from err
+                parts = split(err, where) if isinstance(err, Undecided) else None
                 if parts is None or len(cases) + len(queue) + len(parts) > MAX_CASES:
                     failed = err
                 else:
                     queue.extend(parts)
                     continue
+        refuted = _refuted(where, A, B, by, domain, cases, failed)
+        if refuted is not None:
+            return refuted
+        if not isinstance(failed, Undecided):
+            raise _in_case(failed, where) from failed
         raise _restate(failed, len(cases) + len(queue) + 1)
-    return _result(A, B, by, cases)
+    return _result(A, B, by, cases, domain)
+
+
+def _refuted(where: tuple, A: Any, B: Any, by: str, domain: Any, cases: list, err: Exception) -> Any:
+    """A question the prover cannot decide in a case still leaves "equivalent for every
+    assignment" refutable: the concrete layouts at an assignment of that case that differ.
+    Returns that verdict (not equivalent; the exact condition unknown), or None."""
+    c = Case(where[0], None, None, "undecided", where[1], where[2], reason=f"not decided: {err}")
+    c.A, c.B = None, None
+    for sigma in case_assignments(c, A, B):
+        try:
+            a, b = instantiate(A, sigma)[0], instantiate(B, sigma)[0]
+            r = decide_concrete(a, b, by, _values(domain, sigma))
+        except CutepyError:
+            continue
+        if r:
+            continue
+        ce = r.counterexample or Counterexample(None, None, None, None, None, reason=r.note)
+        c.witness = True
+        c.A, c.B = a, b
+        why = err.args[0] if err.args else err
+        note = (f"in the case {c.facts_text()} the prover could not decide ({why}); the counterexample "
+                "below, computed on the concrete layouts, refutes equality for every assignment; the "
+                "exact condition is not known")
+        ce = SymbolicCounterexample(ce.index, ce.coord_a, ce.coord_b, ce.offset_a, ce.offset_b,
+                                    dict(sigma), ce.reason)
+        return SymbolicEquivalence(False, A, B, by, domain, counterexample=ce, cases=[*cases, c], note=note,
+                                   method="symbolic normal form and a concrete witness")
+    return None
+
+
+def _in_case(err: CutepyError, where: tuple) -> CutepyError:
+    """A failure to build the layouts in a case, saying which case (an expression may be
+    admissible at some assignments only)."""
+    if where == ({}, (), ()):
+        return err
+    text = Case(where[0], None, None, "", where[1], where[2]).facts_text()
+    new = type(err).__new__(type(err))
+    new.args = (f"in the case {text}: {err.args[0] if err.args else err}",) + tuple(err.args[1:])
+    new.__dict__.update(getattr(err, "__dict__", {}))
+    return new
 
 
 def _restate(err: Undecided, n: int) -> Undecided:
@@ -212,7 +349,13 @@ def split(err: Undecided, where: tuple) -> list | None:
     """
     ov, subst, nonzero = where
     P = err.expr
-    if P is None or P.atoms(sympy.Mod):  # residues cannot be narrowed to cases: name the fact
+    if P is None:
+        return None
+    for x in sorted(P.free_symbols, key=str):  # finitely many values (a divisor of n): a case each
+        vals = facts_of(x).values() if not isinstance(x, sympy.Dummy) else None
+        if vals is not None and len(vals) > 1:
+            return [({**ov, x: Facts(v, v, v)}, subst, nonzero) for v in vals]
+    if P.atoms(sympy.Mod):  # residues cannot be narrowed to cases: name the fact
         return None
     P = _d.substituted(P)
     rounded = bool(P.atoms(sympy.floor, sympy.ceiling))
@@ -239,7 +382,7 @@ def split(err: Undecided, where: tuple) -> list | None:
             lo = lo if f.lo is None or lo is None else max(lo, f.lo)
             hi = hi if f.hi is None or hi is None else min(hi, f.hi)
             try:
-                parts.append(({**ov, x: Facts(f.multiple, lo, hi)}, subst, nonzero))
+                parts.append(({**ov, x: Facts(f.multiple, lo, hi, f.divides)}, subst, nonzero))
             except CutepyError:
                 continue
         return parts if len(parts) > 1 else None
@@ -247,8 +390,8 @@ def split(err: Undecided, where: tuple) -> list | None:
         f = facts_of(x)
         first, last = f.first(), f.last()
         if first is not None and first != last and _peeled(x, f) < MAX_PEEL:
-            return [({**ov, x: Facts(f.multiple, first, first)}, subst, nonzero),
-                    ({**ov, x: Facts(f.multiple, first + 1, f.hi)}, subst, nonzero)]
+            return [({**ov, x: Facts(f.multiple, first, first, f.divides)}, subst, nonzero),
+                    ({**ov, x: Facts(f.multiple, first + 1, f.hi, f.divides)}, subst, nonzero)]
     return None
 
 
@@ -319,18 +462,134 @@ def _condition(cases: list) -> str | None:
     return " or ".join(f"({a})" for a in alts)
 
 
+# -- the concrete layouts of an assignment ----------------------------------------------------
+
+
+def pinned(sigma: dict) -> Any:
+    """A context in which every symbol of ``sigma`` has exactly its value (its only admissible
+    one): every decision of the algebra is then the decision the concrete algebra makes."""
+    return assuming({x: Facts(abs(int(v)) or 1, int(v), int(v)) for x, v in sigma.items()})
+
+
+def _put_values(v: Any, sigma: dict) -> Any:
+    """``v`` with the values of ``sigma`` put in, if it is a symbolic value; else ``v``."""
+    if type(v) is Sym or type(v) is tuple or is_layout(v):
+        if is_symbolic(v):
+            try:
+                return subs(v, {k: x for k, x in sigma.items() if k in free_symbols(v)})
+            except CutepyError:
+                return v
+    return v
+
+
+def _with_values(fn: Any, sigma: dict) -> Any:
+    """``fn`` rebuilt with the values of ``sigma`` in the symbols it reads (its closure, the
+    globals it names, its defaults), or None when it is not a plain Python function."""
+    if not isinstance(fn, types.FunctionType):
+        return None
+    code = fn.__code__
+    names: set = set()
+    stack = [code]
+    while stack:
+        c = stack.pop()
+        names |= set(c.co_names)
+        stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+    glb = dict(fn.__globals__)
+    for n in names & glb.keys():
+        glb[n] = _put_values(glb[n], sigma)
+    cells = None
+    if fn.__closure__:
+        cells = []
+        for cell in fn.__closure__:
+            try:
+                cells.append(types.CellType(_put_values(cell.cell_contents, sigma)))
+            except ValueError:  # an empty cell (a name bound later)
+                cells.append(cell)
+        cells = tuple(cells)
+    defaults = None if fn.__defaults__ is None else tuple(_put_values(d, sigma) for d in fn.__defaults__)
+    return types.FunctionType(code, glb, fn.__name__, defaults, cells)
+
+
+def instantiate(X: Any, sigma: dict) -> tuple[Any, str]:
+    """The concrete layout of ``X`` at the assignment ``sigma``, and how it was made.
+
+    A layout gets the values put in (``subs``: its leaves are the input). A function is
+    built again from the values: the symbols it reads (closure, named globals, defaults)
+    replaced by integers, so the concrete algebra runs; if it reads them elsewhere (a
+    helper's globals) it runs with every symbol pinned to its value and the result gets
+    the values put in.
+
+    Post: an integer layout (or composed layout) and ``"substituted"``, ``"built from the
+          values"`` or ``"built with the symbols pinned to the values"``.
+    """
+    if is_layout(X) or not callable(X):
+        return subs(X, sigma), "substituted"
+    rebuilt = _with_values(X, sigma)
+    if rebuilt is not None:
+        try:
+            r = rebuilt()
+        except Exception:  # noqa: BLE001 -- written for symbols only (M / 8 is a float for an int M):
+            r = None  # built again with the symbols pinned instead
+        if r is not None and not is_symbolic(r):
+            return (r if is_layout(r) else as_layout(r)), "built from the values"
+    with pinned(sigma):
+        r = X()
+        r = r if is_layout(r) else as_layout(r)
+        return subs(r, {k: v for k, v in sigma.items() if k in free_symbols(r)}), \
+            "built with the symbols pinned to the values"
+
+
+def build_at(build: Any, sigma: dict) -> tuple[Any, tuple]:
+    """``build()`` in the case of the prover's split that holds ``sigma``: the symbolic
+    result the prover compares there, and the case ``(facts, equations, non-zero)``.
+
+    Runs ``build`` under the declared facts; where a decision is open it splits as
+    :func:`prove` does (:func:`split`) and follows the part that admits ``sigma``; a question
+    that splitting cannot narrow is decided with every symbol pinned to its value.
+
+    Post: at ``sigma`` the result is the layout the prover reasons about; substituted, it
+          must equal the concrete layout built from the values (the symbolic algebra's
+          contract, tested by a property over :func:`cutepy.strategies.symbolic_cases`).
+    """
+    sigma = {getattr(k, "expr", k): int(v) for k, v in sigma.items()}
+    where: tuple = ({}, (), ())
+    for _ in range(MAX_CASES):
+        with assuming(*where):
+            try:
+                return build(), where
+            except SymbolicError as err:  # a question to split on, or one only values answer
+                parts = split(err, where) if isinstance(err, Undecided) else None
+        probe = Case({}, None, None, "")
+        chosen = None
+        for p in parts or ():
+            probe.overrides, probe.subst, probe.nonzero = p
+            if _admits(probe, sigma):
+                chosen = p
+                break
+        if chosen is None:
+            break
+        where = chosen
+    with pinned(sigma):
+        return build(), ({x: Facts(abs(v) or 1, v, v) for x, v in sigma.items()}, (), ())
+
+
 class SymbolicCounterexample(Counterexample):
-    """A counterexample at an assignment of the symbols: checked with the values put in."""
+    """A counterexample at an assignment of the symbols: checked on the concrete layouts
+    of that assignment (:func:`instantiate`: built again from the values), not on the
+    symbolic ones with values put in."""
 
     def check(self, A: Any, B: Any) -> bool:
-        if self.index is None or not self.assignment:
+        if self.index is None:
             return super().check(A, B)
-        return super().check(subs(A, self.assignment), subs(B, self.assignment))
+        sigma = self.assignment or {}
+        return super().check(instantiate(A, sigma)[0], instantiate(B, sigma)[0])
 
 
 class SymbolicEquivalence(Equivalence):
     """A verdict for every admissible assignment: the cases the prover split into, each
     with its normal forms; ``condition`` says exactly when the layouts are equal."""
+
+    _certificate: Any = None
 
     def text(self) -> str:
         lines = [f"A = {_show(self.A)}", f"B = {_show(self.B)}"]
@@ -341,26 +600,59 @@ class SymbolicEquivalence(Equivalence):
     def holds_at(self, values: dict) -> bool:
         return verdict_at(self, values)
 
+    def certificate(self) -> Any:
+        """The obligations of an "equivalent" and their checks by an independent procedure
+        (isl, z3: :mod:`cutepy.equivalence.certificate`); None for other verdicts."""
+        if not self.holds:
+            return None
+        if self._certificate is None:
+            self._certificate = _certificate.certify(self)
+        return self._certificate
+
     def check(self) -> bool:
-        return check_cases(self)
+        """Re-check each case (its steps, its verdict), the counterexample on the concrete
+        layouts, and -- where isl or z3 is installed -- the certificate of an "equivalent"."""
+        if not check_cases(self):
+            return False
+        cert = self.certificate()
+        return cert is None or cert.holds is not False
 
 
-def _result(A: Any, B: Any, by: str, cases: list) -> Equivalence:
+def _result(A: Any, B: Any, by: str, cases: list, domain: Any = None) -> Equivalence:
     if all(c.status == "equal" for c in cases):
-        r = SymbolicEquivalence(True, A, B, by, method="symbolic normal form", cases=cases)
-        return r
+        r = SymbolicEquivalence(True, A, B, by, domain, method="symbolic normal form", cases=cases)
+        return _replayed(r)
     ce = None
     for c in sorted(cases, key=lambda c: c.status != "differ"):
         if c.status == "equal":
             continue
-        ce = _counterexample(c, by)
+        ce = _counterexample(c, by, A, B, domain)
         if ce is not None:
             c.witness = True
             break
     cond = _condition(cases)
-    r = SymbolicEquivalence(False, A, B, by, method="symbolic normal form", counterexample=ce,
+    r = SymbolicEquivalence(False, A, B, by, domain, method="symbolic normal form", counterexample=ce,
                     condition=cond, cases=cases,
                     note="equal for no admissible assignment" if cond is None else "")
+    return _replayed(r)
+
+
+def _replayed(r: Equivalence) -> Equivalence:
+    """``r`` once its cases agree with the concrete layouts at their boundary assignments;
+    a disagreement is a fault of the prover, reported instead of a verdict."""
+    bad = replay(r)
+    if not bad and r.holds:
+        if _certificate.certifying_now():
+            cert = r.certificate()
+            if cert.holds is False:
+                raise CutepyError(f"the certificate of this proof is refuted:\n{cert.text()}\n(a fault "
+                                  "of the prover: please report it with this message)")
+    if bad:
+        sigma, claim, got = bad[0]
+        at = ", ".join(f"{k}={v}" for k, v in sorted(sigma.items(), key=lambda kv: str(kv[0])))
+        raise CutepyError(f"the symbolic proof says {'equal' if claim else 'different'} at {at}, but the "
+                          f"concrete layouts there are {'equal' if got else 'different'}: no verdict is "
+                          "given (a fault of the prover: please report it with this message)")
     return r
 
 
@@ -375,26 +667,86 @@ def _complete(c: Case, sigma: dict) -> dict | None:
     return sigma if _admits(c, sigma) else None
 
 
-def _counterexample(c: Case, by: str) -> Counterexample | None:
+def case_assignments(c: Case, A: Any, B: Any, n: int = 60) -> list:
+    """Admissible assignments that lie in the case (boundary values first)."""
+    out = []
     with c.context():
-        syms = set(free_symbols(c.A) | free_symbols(c.B))
+        syms = set(free_symbols(c.A) | free_symbols(c.B)) | set(c.overrides) | _symbols_of(A) | _symbols_of(B)
         for x, e in c.subst:
             syms |= e.free_symbols | {x}
-        for sigma in _d.sample_assignments(sorted(syms, key=str), 60, seed=1):
+        for sigma in _d.sample_assignments(sorted(syms, key=str), n, seed=1):
             sigma = _complete(c, sigma)
-            if sigma is None:
-                continue
-            if c.status == "conditional" and all(
-                    _value(p, sigma) == _value(q, sigma) for p, q in c.equations):
-                continue
-            a, b = subs(c.A, sigma), subs(c.B, sigma)
-            r = decide_concrete(a, b, by, None)
-            if r:
-                continue
-            ce = r.counterexample or Counterexample(None, None, None, None, None, reason=r.note)
-            return SymbolicCounterexample(ce.index, ce.coord_a, ce.coord_b, ce.offset_a, ce.offset_b,
-                                          dict(sigma), ce.reason)
+            if sigma is not None and sigma not in out:
+                out.append(sigma)
+    return out
+
+
+def _counterexample(c: Case, by: str, A: Any, B: Any, domain: Any = None) -> Counterexample | None:
+    for sigma in case_assignments(c, A, B):
+        if c.status == "conditional" and all(_value(p, sigma) == _value(q, sigma) for p, q in c.equations):
+            continue
+        a, b = instantiate(A, sigma)[0], instantiate(B, sigma)[0]
+        r = decide_concrete(a, b, by, _values(domain, sigma))
+        if r:
+            continue
+        ce = r.counterexample or Counterexample(None, None, None, None, None, reason=r.note)
+        return SymbolicCounterexample(ce.index, ce.coord_a, ce.coord_b, ce.offset_a, ce.offset_b,
+                                      dict(sigma), ce.reason)
     return None
+
+
+def replay(r: Equivalence, per_case: int = 4) -> list:
+    """The verdict of each case replayed on concrete layouts (:func:`instantiate`) at a few of
+    its assignments, boundary values first: ``[(assignment, claimed, concrete)]`` where they
+    disagree (empty when every replay agrees). An independent check of the case analysis:
+    the concrete algebra and the concrete decision, no symbolic decision involved."""
+    bad = []
+    for c in r.cases:
+        for sigma in case_assignments(c, r.A, r.B, 16)[:per_case]:
+            if c.status == "conditional":
+                claim = all(_value(p, sigma) == _value(q, sigma) for p, q in c.equations)
+            else:
+                claim = c.status == "equal"
+            got = bool(decide_concrete(instantiate(r.A, sigma)[0], instantiate(r.B, sigma)[0], r.by,
+                                       _values(r.domain, sigma)))
+            if got != claim:
+                bad.append((sigma, claim, got))
+    return bad
+
+
+def _values(domain: Any, sigma: dict) -> Any:
+    """The domain extents at an assignment (integers)."""
+    if domain is None:
+        return None
+    if isinstance(domain, tuple):
+        return tuple(_values(v, sigma) for v in domain)
+    return int(_value(domain, sigma)) if type(domain) is Sym else domain
+
+
+def _symbols_of(X: Any) -> set:
+    """The symbols of a layout, or those a layout-building function reads (closure, globals)."""
+    if is_layout(X) or not callable(X):
+        return free_symbols(X)
+    out: set = set()
+    fn = X if isinstance(X, types.FunctionType) else None
+    if fn is None:
+        return out
+    values = [c.cell_contents for c in (fn.__closure__ or ()) if _filled(c)]
+    values += [fn.__globals__[n] for n in fn.__code__.co_names if n in fn.__globals__]
+    for v in values:
+        if type(v) is Sym or type(v) is tuple or is_layout(v):
+            try:
+                out |= free_symbols(v)
+            except CutepyError:
+                continue
+    return out
+
+
+def _filled(cell: Any) -> bool:
+    try:
+        return cell.cell_contents is not _filled
+    except ValueError:
+        return False
 
 
 def _value(x: Any, sigma: dict) -> Any:
@@ -408,7 +760,9 @@ def _value(x: Any, sigma: dict) -> Any:
 
 def cases_text(r: Equivalence) -> list:
     """The lines of a symbolic proof: the facts, each case with its normal forms, the verdict."""
-    found: set = set()
+    found: set = _symbols_of(r.A) | _symbols_of(r.B)
+    if r.counterexample is not None and r.counterexample.assignment:
+        found |= set(r.counterexample.assignment)
     for c in r.cases:
         found |= free_symbols(c.A) | free_symbols(c.B) | set(c.overrides)
     syms = sorted(found, key=str)
@@ -417,6 +771,9 @@ def cases_text(r: Equivalence) -> list:
     if r.holds:
         out.append("equivalent" + (" (the forms are identical: undecided modes kept apart)"
                                    if r.cases[0].lenient else ""))
+    elif any(c.status == "undecided" for c in r.cases):
+        out.append("not equivalent for every assignment (refuted on concrete layouts); the exact condition "
+                   "is not known")
     elif r.condition:
         out.append(f"not equivalent for every assignment; equal exactly when {r.condition}")
     else:
@@ -444,10 +801,7 @@ def _admits(c: Case, sigma: dict) -> bool:
     """Whether an assignment (of every symbol involved) lies in the case."""
     for s, v in sigma.items():
         for f in (declared_facts(s), c.overrides.get(s)):
-            if f is None:
-                continue
-            first, last = f.first(), f.last()
-            if v % f.multiple or (first is not None and v < first) or (last is not None and v > last):
+            if f is not None and not f.admits(v):
                 return False
     for s in c.overrides:
         if s not in sigma:
@@ -463,6 +817,9 @@ def verdict_at(r: Equivalence, values: dict) -> bool:
     within = tuple(x for c in r.cases for x in (c.A, c.B))
     sigma = {k: int(v) for k, v in substitution(values, within).items()}
     for c in r.cases:
+        if c.status == "undecided" and _admits(c, sigma):  # decided on the concrete layouts
+            a, b = instantiate(r.A, sigma)[0], instantiate(r.B, sigma)[0]
+            return bool(decide_concrete(a, b, r.by, _values(r.domain, sigma)))
         if _admits(c, sigma):
             if c.status == "conditional":
                 return all(_value(p, sigma) == _value(q, sigma) for p, q in c.equations)
@@ -477,11 +834,17 @@ def check_cases(r: Equivalence) -> bool:
             for _, fa, fb in c.forms:
                 if not (fa.check() and fb.check()):
                     return False
-            if c.forms:
+            if c.forms and r.domain is not None:
+                extents = r.domain if isinstance(r.domain, tuple) else (r.domain,)
+                differs = any(first_difference(fa.modes, fb.modes, v) is not None
+                              for (_, fa, fb), v in zip(c.forms, extents))
+                if differs != (c.status == "differ"):
+                    return False
+            elif c.forms:
                 status, eqs, _ = compare_forms(c.forms)
                 if status != c.status:
                     return False
     if not r.holds and r.counterexample is not None:
         c = next((c for c in r.cases if c.witness), None)
-        return c is not None and r.counterexample.check(c.A, c.B)
+        return c is not None and r.counterexample.check(r.A, r.B)
     return bool(r.holds) or r.condition is not None or r.note != ""

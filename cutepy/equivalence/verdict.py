@@ -16,8 +16,12 @@ from typing import Any
 from ..algebra.swizzle import is_layout
 from ..core import inttuple as it
 from ..core.layout import Layout
+from ..core.lazy import load
 from .normal_form import fmt_modes, normal_form
 from .render import equivalence_latex
+
+#: the independent procedures (loads sympy): only symbolic verdicts read it
+_certificate = load("cutepy.equivalence.certificate")
 
 
 @dataclass
@@ -140,6 +144,23 @@ class Equivalence:
                     and self.counterexample.index is not None:
                 lines += _forms_text(self.proof, steps=False)
         return "\n".join(lines)
+
+    def proof_lines(self) -> list[str]:
+        """The proof step by step, for :func:`cutepy.explain`: the verdict's text (normal forms
+        and their steps, each case of a split, the counterexample), then the re-checks: the
+        steps replayed (``check()``) and, for a symbolic "equivalent", each obligation of its
+        certificate with the independent procedure that proved it."""
+        lines = [ln for ln in self.text().splitlines()[2:] if ln.strip()]
+        lines.append(f"re-checked (check()): {'passes' if self.check() else 'FAILS'}")
+        cert = getattr(self, "certificate", None)
+        cert = cert() if callable(cert) else None
+        if cert is not None:
+            done = {True: "proved", False: "REFUTED", None: "not decided"}
+            verdict = (done[cert.holds] if _certificate.procedures()
+                       else "not checked (pip install cutepy[proofs])")
+            lines.append(f"certificate: {len(cert.obligations)} obligations, {verdict}")
+            lines += [f"  {ob.what}: {done[res]} by {proc}" for ob, proc, res in cert.checks]
+        return lines
 
     def latex(self) -> str:
         """The proof or counterexample as a LaTeX ``aligned`` block."""

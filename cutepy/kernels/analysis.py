@@ -51,6 +51,9 @@ from ..banks.warp import WARP, BankReport, count, format_table
 from ..core import inttuple as it
 from ..core.errors import CutepyError, Undecided
 from ..core.layout import Layout, slice_and_offset
+from ..core.lazy import load
+
+np = load("numpy")  # numpy loads on first use (enumeration needs it)
 
 #: Largest number of elements an analysis enumerates unless ``limit=`` raises it.
 ENUMERATION_LIMIT = 1 << 22
@@ -76,8 +79,6 @@ def _limit(limit: Any, fn: str) -> int:
 
 def _offsets(layout: Any, fn: str, limit: Any) -> Any:
     """Every offset of ``layout`` (int64), after checking its size against ``limit``."""
-    import numpy as np  # lazy: enumeration needs numpy
-
     _layout(layout, fn)
     lim = _limit(limit, fn)
     n = layout.size()
@@ -164,8 +165,6 @@ def is_injective(layout: Any, *, limit: int = ENUMERATION_LIMIT) -> bool:
     verdict = _injective_by_algebra(layout)
     if verdict is not None:
         return verdict
-    import numpy as np  # lazy: enumeration needs numpy
-
     off = _offsets(layout, "is_injective", limit)
     return int(np.unique(off).size) == off.size
 
@@ -179,8 +178,6 @@ def image(layout: Any, *, limit: int = ENUMERATION_LIMIT) -> list[int]:
     >>> image(Layout((4, 2), (0, 1)))
     [0, 1]
     """
-    import numpy as np  # lazy: enumeration needs numpy
-
     return np.unique(_offsets(layout, "image", limit)).tolist()
 
 
@@ -232,8 +229,6 @@ def aliasing_profile(layout: Any, *, limit: int = ENUMERATION_LIMIT) -> Aliasing
     >>> p.max_alias_ways, p.reuse_histogram, p.duplicate_elements
     (4, {4: 2}, 6)
     """
-    import numpy as np  # lazy: enumeration needs numpy
-
     off = _offsets(layout, "aliasing_profile", limit)
     vals, counts = np.unique(off, return_counts=True)
     ways, nways = np.unique(counts, return_counts=True)
@@ -302,8 +297,6 @@ def footprint(layout: Any, *, limit: int = ENUMERATION_LIMIT) -> Footprint:
         lo, hi = _extremes(layout)
         uniq = total
     else:
-        import numpy as np  # lazy: enumeration needs numpy
-
         off = _offsets(layout, "footprint", limit)
         if off.size == 0:
             return Footprint(0, 0, 0, 0, 0, 0.0, 0)
@@ -340,8 +333,6 @@ def gap_profile(layout: Any, *, limit: int = ENUMERATION_LIMIT) -> GapProfile:
     >>> g.runs, g.gap_sizes, g.max_gap
     ([(0, 1), (4, 5)], [2], 2)
     """
-    import numpy as np  # lazy: enumeration needs numpy
-
     img = np.unique(_offsets(layout, "gap_profile", limit))
     if img.size == 0:
         return GapProfile([], [], 0, 0.0, 0, 0)
@@ -425,8 +416,6 @@ def contiguity(layout: Any, *, limit: int = ENUMERATION_LIMIT) -> Any:
         if s == 1:
             return 1
         return s if d == 1 else 1
-    import numpy as np  # lazy: enumeration needs numpy
-
     off = _offsets(layout, "contiguity", limit)
     if off.size == 0:
         return 0
@@ -546,8 +535,6 @@ def thread_stride_profile(layout: Any, *, limit: int = ENUMERATION_LIMIT) -> Thr
     >>> p.per_value_constant_stride, p.is_uniform
     ([2, 2], True)
     """
-    import numpy as np  # lazy: enumeration needs numpy
-
     tv = _tv_offsets(_layout(layout, "thread_stride_profile"), "thread_stride_profile", limit)
     T, V = tv.shape
     deltas = np.diff(tv, axis=0).T if T > 1 else np.zeros((V, 0), dtype=np.int64)
@@ -669,8 +656,6 @@ def _check_bytes(element_bytes: Any, fn: str) -> int:
 def _auto_vector(tv: Any, E: int, base: int) -> int:
     """The widest vector (a power of two of elements, at most 16 bytes, dividing the values)
     whose elements sit consecutively and aligned in memory for every thread."""
-    import numpy as np  # lazy: enumeration needs numpy
-
     T, V = tv.shape
     v = 1
     while v * 2 * E <= 16 and V % (v * 2) == 0:
@@ -687,8 +672,6 @@ def _auto_vector(tv: Any, E: int, base: int) -> int:
 def _gmem_rows(addr: Any, width: int) -> list[tuple[int, int, int, int, int, int, int]]:
     """Per instruction (row of lane byte addresses, -1 inactive): active lanes, requested and
     unique bytes, sectors, lines, min sectors, min lines."""
-    import numpy as np  # lazy: enumeration needs numpy
-
     out = []
     for row in addr:
         a = row[row >= 0]
@@ -737,8 +720,6 @@ def _vector_arg(v: Any, fn: str) -> Any:
 
 def _instructions(tv: Any, V: int, lanes: int, fn: str) -> tuple[Any, list[tuple[int, int]]]:
     """``[K, lanes, V]`` offsets (``-1`` padding marks an inactive lane via a mask) and (warp, k)."""
-    import numpy as np  # lazy: enumeration needs numpy
-
     T, NV = tv.shape
     if NV % V:
         raise CutepyError(f"{fn}: {NV} values per thread do not split into vectors of {V}")
@@ -754,8 +735,6 @@ def _instructions(tv: Any, V: int, lanes: int, fn: str) -> tuple[Any, list[tuple
 
 
 def _vector_addresses(idx: Any, act: Any, V: int, E: int, base: int, fn: str) -> Any:
-    import numpy as np  # lazy: enumeration needs numpy
-
     step = idx - idx[:, :, :1]
     bad = act & (step != np.arange(V)).any(axis=2)
     if bad.any():
@@ -875,8 +854,6 @@ def analyze_gmem_copy(tiled_copy: Any, gmem_layout: Any = None, *, src: Any = No
         access = make_access(table, op, V, E, tiles=_tile_indices(tiler, layout))
     except CutepyError as e:
         raise CutepyError(f"{fn}: {e}") from None
-    import numpy as np  # lazy: enumeration needs numpy
-
     offsets = np.asarray(layout.offsets(), dtype=np.int64)
     idx = access.index
     act = idx[:, :, 0] >= 0
@@ -925,8 +902,6 @@ def coalescing_efficiency(layout: Any, *, element_bytes: int, warp_size: int = W
     >>> c.transactions, c.efficiency
     (1, 0.5)
     """
-    import numpy as np  # lazy: enumeration needs numpy
-
     fn = "coalescing_efficiency"
     _check_lanes(cache_line_bytes, fn, "cache_line_bytes")
     tv, E = _first_group(layout, fn, element_bytes, warp_size, limit)
@@ -971,8 +946,6 @@ def segment_analysis(layout: Any, *, element_bytes: int, warp_size: int = WARP,
     >>> s.segments, s.cache_lines, s.segment_efficiency
     (8, 2, 0.5)
     """
-    import numpy as np  # lazy: enumeration needs numpy
-
     fn = "segment_analysis"
     _check_lanes(segment_bytes, fn, "segment_bytes")
     _check_lanes(cache_line_bytes, fn, "cache_line_bytes")
@@ -1081,8 +1054,6 @@ def _model(model: Any, fn: str) -> BankModel:
 
 def _bank_reports(layout: Any, fn: str, element_bytes: Any, model: Any, vector_elems: Any, op: Any,
                   base: Any, limit: Any) -> tuple[BankModel, list[tuple[int, BankReport]]]:
-    import numpy as np  # lazy: enumeration needs numpy
-
     _layout(layout, fn)
     E = _check_bytes(element_bytes, fn)
     m = _model(model, fn)
@@ -1101,7 +1072,6 @@ def _bank_reports(layout: Any, fn: str, element_bytes: Any, model: Any, vector_e
         if all(a is None for a in lanes):
             continue
         out.append((w, m.analyze(lanes, op, bytes=V * E)))
-    del np
     return m, out
 
 
@@ -1161,8 +1131,6 @@ def per_group_bank_conflicts(layout: Any, *, element_bytes: int, model: BankMode
 
 
 def _permutation(layout: Any, fn: str, limit: Any) -> Any:
-    import numpy as np  # lazy: enumeration needs numpy
-
     off = _offsets(layout, fn, limit)
     if off.size == 0:
         return off
@@ -1212,8 +1180,6 @@ def fixed_points(layout: Any, *, limit: int = ENUMERATION_LIMIT) -> list[int]:
     >>> fixed_points(Layout((2, 2), (2, 1)))
     [0, 3]
     """
-    import numpy as np  # lazy: enumeration needs numpy
-
     off = _offsets(layout, "fixed_points", limit)
     return np.nonzero(off == np.arange(off.size))[0].tolist()
 
@@ -1321,8 +1287,6 @@ def atom_summary(atom: Any) -> AtomSummary:
     >>> s.threads, (s.values_a, s.values_b, s.values_c), s.c_coverage_ok
     (32, (8, 4, 4), True)
     """
-    import numpy as np  # lazy: enumeration needs numpy
-
     a = _atom(atom, "atom_summary")
     M, N, K = (int(x) for x in a.shape_mnk)
     C = a.tv_layout_C
@@ -1354,8 +1318,6 @@ class OperandCoverage:
 
 
 def _coverage(L: Layout, n: int) -> OperandCoverage:
-    import numpy as np  # lazy: enumeration needs numpy
-
     off = np.asarray(L.offsets(), dtype=np.int64)
     u = np.unique(off)
     missing = np.setdiff1d(np.arange(n), u).tolist()

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..core.errors import CutepyError
+from ..core.inttuple import short_repr
 from . import f2
 
 #: bits an input or output of a linear layout may have in all (Triton's own limit is 64)
@@ -78,6 +79,9 @@ class LinearLayout:
             out_dims = list(out_dims.items())
         if not isinstance(bases, Mapping):
             raise CutepyError(f"LinearLayout: bases must be a dict {{in_dim: [basis, ...]}}, got {bases!r}")
+        if not isinstance(out_dims, (list, tuple)):
+            raise CutepyError(f"LinearLayout: out_dims must be a dict {{name: size}} or a list of "
+                              f"(name, size) pairs, got {short_repr(out_dims)}")
         outs: list[tuple[str, int]] = []
         for item in out_dims:
             if not isinstance(item, (tuple, list)) or len(item) != 2:
@@ -97,8 +101,14 @@ class LinearLayout:
         for in_dim, bs in bases.items():
             if not isinstance(in_dim, str):
                 raise CutepyError(f"LinearLayout: input dimension names are strings, got {in_dim!r}")
+            if not isinstance(bs, (list, tuple)):
+                raise CutepyError(f"LinearLayout: in-dim {in_dim!r} needs a list of bases, "
+                                  f"got {short_repr(bs)}")
             row = []
             for i, b in enumerate(bs):
+                if not isinstance(b, (list, tuple)):
+                    raise CutepyError(f"LinearLayout: basis {i} of in-dim {in_dim!r} is {short_repr(b)}; "
+                                      f"a basis is a list of {len(outs)} ints, one per out-dim")
                 b = tuple(b)
                 if len(b) != len(outs):
                     raise CutepyError(

@@ -144,7 +144,7 @@ def gluon_spec(spec: str | Mapping[str, Any]) -> dict:
     if not isinstance(spec, Mapping) or "kind" not in spec:
         raise CutepyError(f"from_gluon: a spec is Gluon's text or a dict with 'kind', got {spec!r}")
     kind = spec["kind"]
-    if kind not in FIELDS:
+    if not isinstance(kind, str) or kind not in FIELDS:
         raise CutepyError(f"from_gluon: unknown layout kind {kind!r}; known: {sorted(FIELDS)}")
     unknown = sorted(set(spec) - set(FIELDS[kind]) - {"kind"})
     if unknown:

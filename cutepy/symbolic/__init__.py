@@ -14,10 +14,18 @@ An operation that needs a fact that does not follow from the declared ones raise
 :class:`~cutepy.SymbolicError` naming it::
 
     >>> K = cutepy.symbols("K")
+    >>> cutepy.Layout(K)  # K == 1 has C++'s compact stride 0 (1:0), K >= 2 stride 1
+    Traceback (most recent call last):
+    ...
+    cutepy.Undecided: cannot decide whether K == 1 ... (K >= 1): needs K != 1 ...
+    >>> K = cutepy.symbols("K", min=2)
     >>> cutepy.logical_divide(cutepy.Layout(K), 4)
     Traceback (most recent call last):
     ...
-    cutepy.Undecided: cannot decide whether ceil(K/4) == 1 ... (K >= 1): ...
+    cutepy.Undecided: cannot decide whether ceil(K/4) == 1 ... (K >= 2): ...
+
+:func:`cutepy.equivalent` given functions that build the layouts splits such questions
+into cases (``K == 1``, ``K >= 2``) and proves each.
 
 A symbol is a :class:`Sym`, registered as a :class:`numbers.Integral` without
 ``__index__``: the algebra uses it as it uses an int. Its facts travel with it;

@@ -30,7 +30,7 @@ def is_symbolic(obj: Any) -> bool:
     Post: ``True`` iff some leaf satisfies ``is_symbolic_leaf``.
 
     >>> from cutepy import Layout
-    >>> is_symbolic(Layout((4, 8))), is_symbolic(Layout((symbols("Ks"), 8)))
+    >>> is_symbolic(Layout((4, 8))), is_symbolic(Layout((symbols("Ks", min=2), 8)))
     (False, True)
     """
     stack = [obj]

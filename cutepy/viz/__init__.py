@@ -1,5 +1,8 @@
 """Pictures of layouts: C++ CuTe's text table, SVG (written by cutepy itself), LaTeX/TikZ.
 
+Layer 5 (the edge): every picture, table and TikZ is drawn here and nowhere else; the values
+carry no drawing code (Jupyter's display is registered by ``cutepy/__init__.py``).
+
 - :func:`print_layout` / :func:`layout_table`: the console table of C++ ``print_layout``.
 - :func:`layout_svg`: a layout on a grid (offsets, colours, nested-mode borders);
   :func:`tv_layout_svg`: thread-value layouts; :func:`swizzle_bank_svg`: shared-memory

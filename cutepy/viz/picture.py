@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..algebra.swizzle import Swizzle, is_layout
 from ..core.errors import CutepyError
+from ..core.lazy import load
 from ..kernels.atoms.copy import CopyAtom
 from ..kernels.atoms.mma import MMAAtom
 from ..notation import parse
@@ -27,6 +28,8 @@ from .xla import xla_svg
 
 if TYPE_CHECKING:  # numpy is imported where it is used, so that pictures of layouts need none
     import numpy as np
+else:  # numpy loads on first use (the module's import needs none)
+    np = load("numpy")
 
 
 class Picture:
@@ -69,8 +72,6 @@ def _looks_like_xla(text: str) -> bool:
 
 
 def _array_svg(arr: np.ndarray) -> str:
-    import numpy as np  # lazy: `import cutepy.viz` and layout pictures need no numpy
-
     a = np.asarray(arr)
     if a.ndim == 1:
         a = a[None, :]

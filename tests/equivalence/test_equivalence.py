@@ -255,3 +255,42 @@ def test_subdomain_agrees_with_exhaustive(A, B, v0, v1):
     r = equivalent(A, B, domain=(v0, v1))
     truth = all(A(i, j) == B(i, j) for i in range(v0) for j in range(v1))
     assert bool(r) == truth and r.check()
+
+
+# -- composed layouts: by modes, by coordinate, on a region, and past the enumeration limit -----
+
+
+def test_composed_layouts_by_modes_coordinate_and_region():
+    S = Swizzle(3, 4, 3)
+    A = composition(S, Layout((8, 64), (64, 1)))
+    B = composition(S, Layout((8, (8, 8)), (64, (1, 8))))
+    C = composition(S, Layout((8, 64), (1, 8)))
+    assert equivalent(A, B, by="modes") and equivalent(A, A, by="coordinate")
+    assert not equivalent(A, B, by="coordinate")  # (8,64) and (8,8,8): other natural coordinates
+    for dom in ((4, 8), (2, 3), (8, 64)):
+        r = equivalent(A, C, domain=dom)
+        want = all(A(i, j) == C(i, j) for i in range(dom[0]) for j in range(dom[1]))
+        assert bool(r) == want and r.check()
+    r = equivalent(A, C, domain=100)
+    assert not r and r.check() and r.counterexample.index == 1
+
+
+def test_swizzled_layouts_past_the_limit_are_decided_by_the_period():
+    from cutepy.equivalence import EXHAUSTIVE_LIMIT
+
+    S = Swizzle(3, 4, 3)  # reads and writes bits below 2**10
+    A = composition(S, Layout((3, 128, 2**15), (128, 1, 1024)))
+    B = composition(S, Layout((3, 128, (2**5, 2**10)), (128, 1, (1024, 2**15))))
+    assert A.size() > EXHAUSTIVE_LIMIT
+    r = equivalent(A, B)
+    assert r and r.method == "period" and r.check()
+    C = composition(S, Layout((3, 128, 2**15), (128, 1, 2048)))
+    r = equivalent(A, C)
+    assert not r and r.check() and A(r.counterexample.index) != C(r.counterexample.index)
+    D = composition(S, Layout((3, 128, 2**15), (1, 3, 1024)))
+    r = equivalent(A, D)
+    assert not r and r.check()
+    E = composition(S, Layout((3, 128, 2**15), (128, 1, 384)))
+    assert equivalent(E, E).method == "identical"
+    with pytest.raises(cutepy.CutepyError, match="EXHAUSTIVE_LIMIT"):
+        equivalent(E, composition(S, Layout((3, 128, 2**15), (128, 1, 385))))

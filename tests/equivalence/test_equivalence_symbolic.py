@@ -122,9 +122,17 @@ def test_conditions_between_symbols():
 
 
 def test_undecidable_residues_name_the_fact():
+    """The residue R % 8 is not decided, yet a concrete counterexample refutes equality for
+    every R (where none refutes it, the question is raised, naming the fact)."""
     R = symbols("Rq")
-    with pytest.raises(Undecided, match="needs"):
-        equivalent(lambda: cutepy.composition(Layout((8, 64), (1, 16)), Layout(8 + R, 1)), Layout(8, 1))
+    r = equivalent(lambda: cutepy.composition(Layout((8, 64), (1, 16)), Layout(8 + R, 1)), Layout(8, 1))
+    assert not r and r.check() and r.condition is None
+    assert "Rq % 8 == 0" in r.text() and "exact condition is not known" in r.text()
+    k = r.counterexample.assignment[R.expr]
+    assert not equivalent(cutepy.composition(Layout((8, 64), (1, 16)), Layout(8 + k, 1)), Layout(8, 1))
+    assert r.holds_at({R: k}) is False
+    with pytest.raises(Undecided, match=r"needs Rq % 8 == 0"):  # the algebra alone names the fact
+        cutepy.composition(Layout((8, 64), (1, 16)), Layout(8 + R, 1))
 
 
 def test_text_and_latex_of_a_symbolic_proof():
@@ -180,3 +188,133 @@ def test_symbolic_verdict_agrees_with_concrete(pair, seed):
         assert concrete == r.holds_at(sigma), (A, B, sigma, r.text())
         if r.holds:
             assert concrete
+
+
+# -- soundness at the boundary values (issue 29's wrong verdicts, each a regression test) -----
+
+
+def test_a_size_1_symbol_gets_the_static_compact_stride_0():
+    """K = 1: Layout(K) is 1:0 as Layout(1) is (C++'s compact stride of a static size-1 mode),
+    so the symbolic layout is refused where K may be 1 and split into cases by the prover."""
+    K2 = symbols("K", max=2)
+    with pytest.raises(Undecided, match=r"needs K != 1"):
+        Layout(K2)
+    r = equivalent(lambda: cutepy.composition(Layout(K2), Layout(2, 1)), lambda: Layout(2, 1))
+    assert not r and r.check()
+    assert not r.holds_at({K2: 1}) and r.holds_at({K2: 2})
+    assert not equivalent(cutepy.composition(Layout(1), Layout(2, 1)), Layout(2, 1))  # the concrete truth
+    ce = r.counterexample
+    assert ce.assignment == {K2.expr: 1} and (ce.offset_a, ce.offset_b) == (0, 1)
+
+
+def test_a_tile_larger_than_its_mode():
+    K4 = symbols("K", max=4)
+    r = equivalent(lambda: cutepy.logical_divide(Layout(K4), 4), lambda: Layout(4, 1))
+    assert not r and r.check()
+    for k in range(1, 5):
+        concrete = bool(equivalent(cutepy.logical_divide(Layout(k), 4), Layout(4, 1)))
+        assert r.holds_at({K4: k}) == concrete
+
+
+def test_a_counterexample_is_replayed_on_the_concrete_layouts():
+    """K = 1, index 1: the concrete logical_divide(1:0, 4) is (4,1):(0,0), which gives 0 there."""
+    K6 = symbols("K", max=6)
+    r = equivalent(lambda: cutepy.logical_divide(Layout(K6), 4), lambda: Layout(K6))
+    assert not r and r.check()
+    ce = r.counterexample
+    k = ce.assignment[K6.expr]
+    A, B = cutepy.logical_divide(Layout(k), 4), Layout(k)
+    assert ce.offset_a == (A(ce.coord_a) if ce.offset_a is not None else None)
+    assert ce.offset_b == (B(ce.coord_b) if ce.offset_b is not None else None)
+    # a made-up offset is caught by check(), which evaluates the concrete layouts
+    from cutepy.equivalence.symbolic import SymbolicCounterexample
+    wrong = SymbolicCounterexample(1, 1, None, 1, None, {K6.expr: 1})
+    assert not wrong.check(r.A, r.B)
+
+
+def test_by_coordinate_splits_on_equal_symbols():
+    M8, P8 = symbols("M P", multiple_of=8)
+    r = equivalent(Layout(M8, 1), Layout(P8, 1), by="coordinate")
+    assert not r and r.condition == "M == P" and r.check()
+    assert r.holds_at({M8: 8, P8: 8}) and not r.holds_at({M8: 16, P8: 8})
+    Kc = symbols("Kc")
+    r = equivalent(Layout((Kc, 4), (1, Kc)), Layout((1, 4), (1, 1)), by="coordinate")
+    assert not r and r.condition == "Kc == 1" and r.check()
+    assert r.holds_at({Kc: 1}) and not r.holds_at({Kc: 2})
+    assert equivalent(Layout((1, 4), (1, 1)), Layout((1, 4), (1, 1)), by="coordinate")
+
+
+# -- questions that used to be refused ---------------------------------------------------------
+
+
+def test_symbol_equality_under_bounds():
+    """M, P <= 64: the case M != P is kept when a bounded box is enumerated (it was Undecided)."""
+    Mb, Pb = symbols("Mb Pb", max=64)
+    r = equivalent(Layout((Mb, 4), (1, Mb)), Layout((Mb, 4), (1, Pb)))
+    assert not r and r.check()
+    for m, p in ((3, 3), (3, 4), (1, 7), (64, 64), (2, 1)):
+        assert r.holds_at({Mb: m, Pb: p}) == bool(equivalent(Layout((m, 4), (1, m)), Layout((m, 4), (1, p))))
+
+
+def test_symbolic_swizzles_with_the_same_swizzle_compare_their_layouts():
+    S = cutepy.Swizzle(3, 4, 3)
+    A = cutepy.composition(S, Layout((8, M), (M, 1)))
+    r = equivalent(A, cutepy.composition(S, Layout((8, M), (8, 1))))
+    assert not r and r.check() and r.condition == "Mq == 8"
+    assert r.holds_at({M: 8}) and not r.holds_at({M: 16})
+    r = equivalent(A, cutepy.composition(S, Layout((8, M), (1, 8))))
+    assert not r and r.check() and r.condition is None
+    r = equivalent(lambda: cutepy.composition(S, Layout((8, M), (M, 1))),
+                   lambda: cutepy.composition(S, cutepy.coalesce(Layout((8, M), (M, 1)))))
+    assert r and r.check()
+
+
+def test_a_swizzle_that_never_applies_is_dropped_by_a_case_split():
+    K2 = symbols("Kw", min=2)
+    r = equivalent(cutepy.composition(cutepy.Swizzle(1, 4, 3), Layout(K2, 1)), Layout(K2, 1))
+    assert not r and r.check()  # equal while K <= 128 (the swizzle reads bit 7), refuted past it
+    assert r.holds_at({K2: 128}) and not r.holds_at({K2: 129})
+    ce = r.counterexample
+    assert ce.assignment[K2.expr] > 128 and ce.offset_a != ce.offset_b
+
+
+def test_a_symbolic_domain():
+    A, B = Layout((M, 4), (1, M)), Layout((M, 4), (1, M + 1))
+    r = equivalent(A, B, domain=(M, 1))
+    assert r and r.check()
+    r = equivalent(A, B, domain=(M, 2))
+    assert not r and r.check() and r.counterexample.offset_a != r.counterexample.offset_b
+    r = equivalent(Layout((M, N), (1, M)), Layout(M * N, 1), domain=M * 2)
+    assert r and r.check()
+
+
+def test_a_divisibility_fact_splits_into_its_values():
+    """K divides 4 (4 % K == 0): finitely many values, one case each (a residue fact that was refused)."""
+    Kd = symbols("Kd", divides=4)
+    assert cutepy.symbolic.facts_of(Kd).values() == (1, 2, 4)
+    r = equivalent(lambda: cutepy.logical_divide(Layout(4), Layout(Kd)),
+                   lambda: Layout(((Kd, 4 // Kd),), ((1, Kd),)))
+    assert r and r.check() and len(r.cases) == 3
+    assert "4 % Kd == 0" in r.text()
+    r = equivalent(lambda: cutepy.logical_divide(Layout(4), Layout(Kd)), Layout((Kd, 4 // Kd), (1, 4 // Kd)))
+    assert not r and r.check()
+    for k in (1, 2, 4):
+        concrete = equivalent(cutepy.logical_divide(Layout(4), Layout(k)), Layout((k, 4 // k), (1, 4 // k)))
+        assert r.holds_at({Kd: k}) == bool(concrete)
+    assert r.holds_at({Kd: 2}) and not r.holds_at({Kd: 1})
+    with pytest.raises(cutepy.SymbolicError, match="breaks the facts"):
+        subs(Layout(Kd, 1), {Kd: 3})
+
+
+def test_explain_shows_the_proof_its_cases_and_the_certificate():
+    K2 = symbols("Ke", max=2)
+    d = cutepy.explain(cutepy.equivalent, lambda: cutepy.composition(Layout(K2), Layout(2, 1)),
+                       lambda: Layout(2, 1))
+    text = d.text()
+    assert "case Ke == 1: differ" in text and "case Ke == 2: equal" in text
+    assert "normal form of A = 2:0, of B = 2:1" in text and "counterexample with Ke=1" in text
+    assert not d.result and "re-checked (check()): passes" in text
+    d = cutepy.explain("equivalent", Layout((M, 4), (1, M)), Layout(4 * M, 1))
+    assert d.result and "merge Mq:1 ++ 4:Mq" in d.text()
+    pytest.importorskip("islpy")
+    assert "certificate: 3 obligations, proved" in d.text() and "proved by isl" in d.text()

@@ -153,7 +153,7 @@ def test_symbolic_layouts_are_refused_clearly() -> None:
     from cutepy.symbolic import symbols
 
     with pytest.raises(CutepyError, match="symbol"):
-        layout_svg(Layout((symbols("M"), 2)))
+        layout_svg(Layout((symbols("M", min=2), 2)))
 
 
 def test_text_is_escaped() -> None:

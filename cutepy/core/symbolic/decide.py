@@ -41,8 +41,8 @@ from .printing import to_str
 from .relax import _INF, _MISS, _atoms, relax, signs, substituted
 
 __all__ = [
-    "decide", "exact_div", "floordiv", "holds", "mod", "quotient", "relax", "sample_assignments",
-    "search", "signs", "substituted", "to_str", "try_decide", "undecided",
+    "decide", "exact_div", "floordiv", "holds", "mod", "pinned_value", "quotient", "relax",
+    "sample_assignments", "search", "signs", "substituted", "to_str", "try_decide", "undecided",
 ]
 
 # -- decisions --------------------------------------------------------------------------
@@ -89,6 +89,23 @@ def decide(expr: Any, rel: str, lhs: Any = None, rhs: Any = None) -> bool:
     if lhs is None:
         lhs, rhs = expr, sympy.Integer(0)
     raise undecided(lhs, rel, rhs)
+
+
+def pinned_value(expr: Any) -> int | None:
+    """The value of ``expr`` when the facts in force leave each of its symbols one value
+    (as under the prover's case ``M == 8``), else None."""
+    expr = substituted(sympy.sympify(expr))
+    if expr.is_Integer:
+        return int(expr)
+    sub = {}
+    for s in expr.free_symbols:
+        f = facts_of(s)
+        first = f.first()
+        if first is None or first != f.last():
+            return None
+        sub[s] = sympy.Integer(first)
+    v = expr.xreplace(sub)
+    return int(v) if v.is_Integer else None
 
 
 def holds(expr: Any, rel: str) -> bool:
@@ -188,6 +205,9 @@ def sample_assignments(syms: list, n: int, seed: int = 0) -> list[dict]:
 
 
 def _candidates(f: Any) -> list[int]:
+    vals = f.values()
+    if vals is not None:
+        return list(vals)
     m = f.multiple
     first, last = f.first(), f.last()
     if first is None and last is None:
@@ -285,9 +305,10 @@ def exact_div(p: Any, q: Any) -> Any:
     p, q = sympy.sympify(p), sympy.sympify(q)
     r = quotient(p, q)
     if r is not None:
-        if r[1] == 0:
+        zero = r[1] == 0 or try_decide(r[1], "==")
+        if zero is True:
             return r[0]
-        if try_decide(r[1], "==") is False:
+        if zero is False:
             raise SymbolicError(f"{to_str(p)} / {to_str(q)} is never an integer: "
                                 f"{to_str(p)} % {to_str(q)} == {to_str(r[1])}")
     fact, hint = _divisibility_fact(p, q)

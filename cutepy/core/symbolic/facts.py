@@ -54,6 +54,8 @@ class Facts:
     multiple: int = 1
     lo: int | None = 1
     hi: int | None = None
+    #: the symbol divides this positive integer (``4 % K == 0``): finitely many values
+    divides: int | None = None
 
     def __post_init__(self) -> None:
         if type(self.multiple) is not int or self.multiple < 1:
@@ -61,13 +63,30 @@ class Facts:
         for b in (self.lo, self.hi):
             if b is not None and type(b) is not int:
                 raise SymbolicError(f"bounds must be integers, got {b!r}")
-        if self.lo is not None and self.hi is not None:
+        if self.divides is not None:
+            if type(self.divides) is not int or self.divides < 1:
+                raise SymbolicError(f"divides must be a positive integer, got {self.divides!r}")
+            if not self.values():
+                raise SymbolicError(f"no divisor of {self.divides} is a multiple of {self.multiple} in "
+                                    f"[{self.lo}, {self.hi}]")
+        elif self.lo is not None and self.hi is not None:
             m = self.multiple
             if -(-self.lo // m) * m > self.hi:
                 raise SymbolicError(f"no multiple of {m} lies in [{self.lo}, {self.hi}]")
 
     def _key(self) -> tuple:
-        return (self.multiple, self.lo is not None, self.lo or 0, self.hi is not None, self.hi or 0)
+        return (self.multiple, self.lo is not None, self.lo or 0, self.hi is not None, self.hi or 0,
+                self.divides or 0)
+
+    def values(self) -> tuple | None:
+        """Every admissible value when there are finitely many known by a ``divides`` fact, else None."""
+        if self.divides is None:
+            return None
+        n = self.divides
+        small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
+        divisors = sorted(set(small) | {n // d for d in small})
+        return tuple(d for d in divisors if d % self.multiple == 0
+                     and (self.lo is None or d >= self.lo) and (self.hi is None or d <= self.hi))
 
     def __lt__(self, other: object) -> bool:
         # sympy orders symbols by their hashable content, which holds the facts: two symbols of
@@ -78,12 +97,18 @@ class Facts:
 
     def first(self) -> int | None:
         """The smallest admissible value (``None`` when unbounded below)."""
+        vals = self.values()
+        if vals is not None:
+            return vals[0]
         if self.lo is None:
             return None
         return -(-self.lo // self.multiple) * self.multiple
 
     def last(self) -> int | None:
         """The largest admissible value (``None`` when unbounded above)."""
+        vals = self.values()
+        if vals is not None:
+            return vals[-1]
         if self.hi is None:
             return None
         return (self.hi // self.multiple) * self.multiple
@@ -91,15 +116,18 @@ class Facts:
     def admits(self, value: int) -> bool:
         """Whether the integer ``value`` satisfies these facts."""
         return (value % self.multiple == 0 and (self.lo is None or value >= self.lo)
-                and (self.hi is None or value <= self.hi))
+                and (self.hi is None or value <= self.hi)
+                and (self.divides is None or (value >= 1 and self.divides % value == 0)))
 
     def refine(self, multiple: int | None = None, lo: int | None = None,
-               hi: int | None = None) -> Facts:
-        """These facts and more: moduli combine by lcm, bounds by intersection."""
+               hi: int | None = None, divides: int | None = None) -> Facts:
+        """These facts and more: moduli combine by lcm, bounds by intersection, ``divides`` by gcd."""
         m = self.multiple if multiple is None else math.lcm(self.multiple, multiple)
         new_lo = self.lo if lo is None else (lo if self.lo is None else max(lo, self.lo))
         new_hi = self.hi if hi is None else (hi if self.hi is None else min(hi, self.hi))
-        return Facts(m, new_lo, new_hi)
+        d = self.divides if divides is None else (divides if self.divides is None
+                                                  else math.gcd(divides, self.divides))
+        return Facts(m, new_lo, new_hi, d)
 
     def describe(self, name: str) -> str:
         """The facts as text: ``M >= 8, M % 8 == 0``."""
@@ -113,6 +141,8 @@ class Facts:
             parts.append(f"{name} <= {last}")
         if self.multiple > 1:
             parts.append(f"{name} % {self.multiple} == 0")
+        if self.divides is not None:
+            parts.append(f"{self.divides} % {name} == 0")
         return ", ".join(parts) if parts else f"{name} is an integer"
 
 
@@ -241,7 +271,7 @@ def facts_of(symbol: Any) -> Facts:
 
     >>> from cutepy import symbols
     >>> facts_of(symbols("Nf", multiple_of=128))
-    Facts(multiple=128, lo=1, hi=None)
+    Facts(multiple=128, lo=1, hi=None, divides=None)
     """
     symbol = getattr(symbol, "expr", symbol)  # a Sym leaf stands for its expression
     s = scope()
@@ -266,7 +296,7 @@ def remember_names(syms: Any) -> None:
 
 
 def declare(*syms: Any, multiple_of: int | None = None, min: int | None = None,
-            max: int | None = None) -> None:
+            max: int | None = None, divides: int | None = None) -> None:
     """Add facts to symbols for the rest of this context (moduli combine by lcm, bounds intersect).
 
     Pre: every argument is a symbol (a :class:`~.sym.Sym` of one symbol, or a sympy
@@ -288,7 +318,7 @@ def declare(*syms: Any, multiple_of: int | None = None, min: int | None = None,
             raise SymbolicError(f"declare() takes symbols, got {x!r}")
         base = declared.get(sym) or own_facts(sym)
         try:
-            declared[sym] = base.refine(multiple_of, min, max)
+            declared[sym] = base.refine(multiple_of, min, max, divides)
         except SymbolicError as e:
             raise SymbolicError(f"declare({sym}): {e}") from None
     _SCOPE.set(s.derive(declared=declared))
@@ -312,9 +342,9 @@ def assuming(overrides: Mapping[Any, Facts], subst: Any = (), nonzero: Any = ())
     >>> M = symbols("M", multiple_of=8)
     >>> with assuming({M: Facts(multiple=16)}):
     ...     print(facts_of(M))
-    Facts(multiple=16, lo=1, hi=None)
+    Facts(multiple=16, lo=1, hi=None, divides=None)
     >>> facts_of(M)
-    Facts(multiple=8, lo=1, hi=None)
+    Facts(multiple=8, lo=1, hi=None, divides=None)
     """
     if not isinstance(overrides, Mapping):
         raise SymbolicError(f"assuming takes a mapping {{symbol: Facts(...)}}, got {overrides!r}")

@@ -224,6 +224,10 @@ class Signs:
 
 
 _EXHAUST = 4096
+#: a symbol with at most _FEW values, in an expression with at most _FEW_POINTS assignments,
+#: is decided by trying each (exact; the relaxation is not needed)
+_FEW = 16
+_FEW_POINTS = 256
 
 
 def signs(expr: Any) -> Signs:
@@ -240,6 +244,9 @@ def _signs(expr: Any) -> Signs:
     if expr.is_Integer:
         v = int(expr)
         return Signs(v < 0, v == 0, v > 0)
+    finite = _finite_signs(expr)
+    if finite is not None:
+        return finite
     r = relax(expr)
     if r is None:
         return Signs(None, None, None)
@@ -272,14 +279,47 @@ def _signs(expr: Any) -> Signs:
             k = (v > 0) - (v < 0)
             if k not in seen:
                 seen[k] = p
-        if r.exact:
-            wit = {k: r.to_symbols(p) for k, p in seen.items()}
-            return Signs(-1 in seen, 0 in seen, 1 in seen, wit)
+        if r.exact:  # every point an assignment of the box (the non-zero facts are not in the box:
+            wit = {k: r.to_symbols(p) for k, p in seen.items()}  # a zero they rule out stays ruled out)
+            return Signs(-1 in seen, 0 in seen and zero is not False, 1 in seen, wit)
         # a relaxed box: what is not seen is impossible, what is seen may not be
         s.neg = s.neg if -1 in seen else False
         s.zero = s.zero if 0 in seen else False
         s.pos = s.pos if 1 in seen else False
     return s
+
+
+def _finite_signs(expr: Any) -> Signs | None:
+    """Exact signs when every symbol has finitely many admissible values (a ``divides`` fact),
+    few enough to try each assignment (the equations and non-zero facts in force respected)."""
+    subst, nonzero = relations()
+    e = substituted(expr)
+    syms = sorted(e.free_symbols | {x for p in nonzero for x in substituted(p).free_symbols}, key=str)
+    choices = []
+    for x in syms:
+        f = facts_of(x)
+        vals = f.values()
+        if vals is None:
+            first, last = f.first(), f.last()
+            if first is None or last is None or (last - first) // f.multiple >= _FEW:
+                return None
+            vals = tuple(range(first, last + 1, f.multiple))
+        choices.append(vals)
+    if not syms or math.prod(len(c) for c in choices) > _FEW_POINTS:
+        return None
+    seen: dict = {}
+    for point in itertools.product(*choices):
+        a = {x: sympy.Integer(v) for x, v in zip(syms, point)}
+        if any(substituted(p).xreplace(a) == 0 for p in nonzero):
+            continue
+        if any(x in a and not sympy.sympify(y).xreplace(a) == a[x] for x, y in subst):
+            continue
+        v = e.xreplace(a)
+        if not v.is_Integer:
+            return None
+        iv = int(v)
+        seen.setdefault((iv > 0) - (iv < 0), {x: int(val) for x, val in a.items()})
+    return Signs(-1 in seen, 0 in seen, 1 in seen, seen)
 
 
 def _known_nonzero(expr: Any) -> bool:

@@ -182,6 +182,38 @@ class Sym:
     def __divmod__(self, o: Any) -> Any:
         return self // o, self % o
 
+    # -- bits: shifts are arithmetic; & | ^ need the value (a swizzle of a symbolic offset) ----
+
+    def __lshift__(self, k: Any) -> Any:
+        return NotImplemented if type(k) is not int or k < 0 else self * (1 << k)
+
+    def __rshift__(self, k: Any) -> Any:
+        return NotImplemented if type(k) is not int or k < 0 else self // (1 << k)
+
+    def _bits(self, o: Any, op: Any, name: str) -> Any:
+        e = _expr(o)
+        if e is None:
+            return NotImplemented
+        if name == "&" and e.is_Integer and int(e) >= 0 and (int(e) + 1) & int(e) == 0:
+            return self % (int(e) + 1)  # a low-bit mask is a residue
+        a, b = _d.pinned_value(self.expr), _d.pinned_value(e)
+        if a is None or b is None:
+            raise SymbolicError(f"{self} {name} {o} is not an expression in the symbols (a bitwise "
+                                "operation, e.g. a swizzle of a symbolic offset): substitute values for "
+                                "the symbols first (cutepy.subs), or fix them with assuming()")
+        return op(a, b)
+
+    def __and__(self, o: Any) -> Any:
+        return self._bits(o, operator.and_, "&")
+
+    def __or__(self, o: Any) -> Any:
+        return self._bits(o, operator.or_, "|")
+
+    def __xor__(self, o: Any) -> Any:
+        return self._bits(o, operator.xor, "^")
+
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
+
     def __truediv__(self, o: Any) -> Any:
         """Exact division: ``M / 8`` needs ``M % 8 == 0`` to follow from the facts."""
         e = _expr(o)
@@ -300,11 +332,12 @@ def _bound(v: Any, what: str) -> int | None:
 
 
 def make_symbols(names: str, *, positive: bool = True, multiple_of: Any = 1, min: Any = None,
-            max: Any = None) -> Any:
+            max: Any = None, divides: Any = None) -> Any:
     """Declare integer symbols and their facts; returns one :class:`Sym` or a tuple of them.
 
-    ``names`` is split on spaces and commas. ``multiple_of``, ``min`` and ``max`` may be
-    one value for all or a tuple with one value per name. ``positive`` means ``>= 1``;
+    ``names`` is split on spaces and commas. ``multiple_of``, ``min``, ``max`` and
+    ``divides`` (``divides=4``: the symbol is a divisor of 4, ``4 % K == 0``) may be one
+    value for all or a tuple with one value per name. ``positive`` means ``>= 1``;
     ``positive=False`` with no ``min`` leaves the symbol unbounded below. The facts are
     part of each symbol; the names are remembered in this context (for text such as
     ``f32[M,N]`` and ``subs({"M": 16})``).
@@ -328,14 +361,15 @@ def make_symbols(names: str, *, positive: bool = True, multiple_of: Any = 1, min
     mults = _per_name(multiple_of, len(parts), "multiple_of")
     los = _per_name(min, len(parts), "min")
     his = _per_name(max, len(parts), "max")
+    divs = _per_name(divides, len(parts), "divides")
     made = []
-    for name, m, lo, hi in zip(parts, mults, los, his):
-        m, lo, hi = _bound(m, "multiple_of"), _bound(lo, "min"), _bound(hi, "max")
+    for name, m, lo, hi, dv in zip(parts, mults, los, his, divs):
+        m, lo, hi, dv = _bound(m, "multiple_of"), _bound(lo, "min"), _bound(hi, "max"), _bound(dv, "divides")
         if lo is None and positive:
             lo = 1
         elif lo is not None and positive and lo < 1:
             raise SymbolicError(f"{name}: min={lo} contradicts positive=True")
-        made.append(Var(name, Facts(m, lo, hi)))
+        made.append(Var(name, Facts(m, lo, hi, dv)))
     remember_names(made)
     out = [Sym._from_symbol(v) for v in made]
     return out[0] if len(out) == 1 else tuple(out)
