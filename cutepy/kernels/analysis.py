@@ -694,15 +694,21 @@ def _check_op(op: Any, fn: str) -> str:
     return op
 
 
+#: the largest byte address, lane count and granule these analyses take (far beyond any GPU's)
+MAX_ADDRESS = 1 << 56
+MAX_LANES = 1 << 12
+
+
 def _check_base(base: Any, fn: str) -> int:
-    if type(base) is not int or base < 0:
-        raise CutepyError(f"{fn}: base must be a non-negative int (the tensor's byte address), got {base!r}")
+    if type(base) is not int or not 0 <= base < MAX_ADDRESS:
+        raise CutepyError(f"{fn}: base must be a non-negative int below 2**56 (the tensor's byte address), "
+                          f"got {base!r}")
     return base
 
 
 def _check_lanes(lanes: Any, fn: str, name: str = "warp_size") -> int:
-    if type(lanes) is not int or lanes < 1:
-        raise CutepyError(f"{fn}: {name} must be a positive int, got {lanes!r}")
+    if type(lanes) is not int or not 1 <= lanes <= MAX_LANES:
+        raise CutepyError(f"{fn}: {name} must be a positive int up to {MAX_LANES}, got {lanes!r}")
     return lanes
 
 

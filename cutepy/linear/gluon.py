@@ -624,9 +624,10 @@ def _tensor_memory(spec: dict, shape: Sequence[int]) -> LinearLayout:
     if fp4 and cs != 1:
         raise CutepyError(f"from_gluon: TensorMemoryLayout(fp4_padded=True) needs col_stride 1, got {cs}")
     M, N = _per_cta_shape(spec, shape)
-    if M < bm or N < bn:
-        raise CutepyError(f"from_gluon: TensorMemoryLayout.block = {[bm, bn]} is larger than the per-CTA "
-                          f"shape {[M, N]} (Triton asserts repsM >= 1 && repsN >= 1)")
+    if M < bm:
+        raise CutepyError(f"from_gluon: TensorMemoryLayout.block = {[bm, bn]} has more rows than the per-CTA "
+                          f"shape {[M, N]} (Triton asserts repsM >= 1)")
+    bn = min(bn, N)  # a block wider than the tensor keeps the tensor's columns
     reps_m, reps_n = M // bm, N // bn
     rows = [[1 << k, 0] for k in range(4)]
     if two and bm == 64:  # a CTA pair's 64-row block: the upper TMEM lanes hold the upper half of N
@@ -658,7 +659,7 @@ def _tensor_memory_scales(spec: dict, shape: Sequence[int]) -> LinearLayout:
         raise CutepyError(f"from_gluon: TensorMemoryScalesLayout.block_rep_order = {order!r}: expected "
                           "'mnThenK' or 'kThenMn'")
     M, N = _per_cta_shape(spec, shape)
-    rows = [[1 << k, 0] for k in range(5)] + [[0, 0], [0, 0]]
+    rows = [[1 << k, 0] if 1 << k < M else [0, 0] for k in range(5)] + [[0, 0], [0, 0]]
     cols = [[0, 1] if N > 1 else [0, 0], [0, 2] if N > 2 else [0, 0], [32, 0] if M >= 64 else [0, 0]]
     if M >= 128:
         cols.append([64, 0])

@@ -153,7 +153,8 @@ FORMATS = ("svg", "png", "pdf")
 def svg_to(svg: str, fmt: str, scale: float = 1.0) -> bytes:
     """The SVG text converted to PNG or PDF bytes with ``cairosvg`` (the ``viz`` extra).
 
-    Pre:  ``fmt`` ``"png"`` or ``"pdf"``; cairosvg installed (else ``CutepyError`` saying how).
+    Pre:  ``fmt`` ``"png"`` or ``"pdf"``; ``0 < scale <= 16``; cairosvg installed (else
+          ``CutepyError`` saying how).
     Post: the bytes of the file (PNG starts ``\\x89PNG``, PDF ``%PDF``).
 
     >>> svg_to('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>', "png")[:4]
@@ -161,15 +162,20 @@ def svg_to(svg: str, fmt: str, scale: float = 1.0) -> bytes:
     """
     if fmt not in ("png", "pdf"):
         raise CutepyError(f"svg_to: fmt must be 'png' or 'pdf', got {fmt!r}")
-    if not isinstance(scale, (int, float)) or isinstance(scale, bool) or scale <= 0:
-        raise CutepyError(f"svg_to: scale must be a positive number, got {scale!r}")
+    if not isinstance(scale, (int, float)) or isinstance(scale, bool) or not 0 < scale <= 16:
+        raise CutepyError(f"svg_to: scale must be a number in (0, 16], got {scale!r}")
     try:
         import cairosvg  # lazy: the optional viz extra; SVG itself needs nothing
     except ImportError:
         raise CutepyError(f"writing {fmt.upper()} needs cairosvg: pip install 'cutepy[viz]' "
                           "(SVG needs nothing)") from None
+    if not isinstance(svg, str):
+        raise CutepyError(f"svg_to: svg must be SVG text, got {type(svg).__name__}")
     convert = cairosvg.svg2png if fmt == "png" else cairosvg.svg2pdf
-    return convert(bytestring=svg.encode("utf-8"), scale=scale)
+    try:
+        return convert(bytestring=svg.encode("utf-8"), scale=scale)
+    except Exception as e:  # cairosvg's own errors (bad XML, no size): say which input
+        raise CutepyError(f"svg_to: cairosvg cannot convert this svg to {fmt.upper()}: {e}") from None
 
 
 def save_picture(picture: Any, path: str | os.PathLike[str], *, scale: float = 1.0) -> None:

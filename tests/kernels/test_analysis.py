@@ -512,3 +512,11 @@ L44 = Layout((4, 4), (4, 1))
 def test_bad_input_is_refused_naming_the_argument(call, word):
     with pytest.raises(CutepyError, match=word):
         call()
+
+
+@pytest.mark.parametrize("kw", [{"base": 10**30}, {"warp_size": 10**30}, {"warp_size": True}])
+def test_out_of_range_sizes_are_refused_not_overflowed(kw):
+    with pytest.raises(CutepyError, match="base|warp_size"):
+        an.coalescing(Layout((32, 2)), element_bytes=4, **kw)
+    with pytest.raises(CutepyError, match="cache_line_bytes"):
+        an.coalescing_efficiency(Layout(32), element_bytes=4, cache_line_bytes=10**30)

@@ -168,6 +168,10 @@ def test_png_and_pdf_are_written_when_asked(tmp_path):
         svg_to(show(L).svg, "gif")
     with pytest.raises(CutepyError, match="scale"):
         svg_to(show(L).svg, "png", scale=0)
+    with pytest.raises(CutepyError, match="scale"):
+        svg_to(show(L).svg, "png", scale=1e9)
+    with pytest.raises(CutepyError, match="cannot convert"):
+        svg_to('<svg xmlns="http://www.w3.org/2000/svg"/>', "png")  # no size: cairosvg refuses
 
 
 def test_the_atoms_refuse_what_they_cannot_draw():
@@ -197,3 +201,21 @@ def test_a_block_scaled_atom_shows_its_scale_factor_grids():
     texts = [t.text for t in ET.fromstring(svg).iter(f"{NS}text")]
     assert {str(m + M * j) for m in range(M) for j in range(K // 4)} <= set(texts)
     assert "scale type float_ue8m0_t" in texts
+
+
+def test_the_block_scaled_and_other_vendors_atoms_draw_alone():
+    """A real block-scaled UMMA atom (its scale-factor grids), an AMD MFMA (64 lanes), an Intel DPAS
+    (16 lanes) and an x86 AMX tile op: each drawn alone, C labelled by its owners."""
+    scaled = mma_atom("SM100_MMA_MXF8F6F4_SS<float_e4m3_t,float_e4m3_t,float,float_ue8m0_t,128,128,K,K>")
+    svg = mma_atom_svg(scaled, max_rows=8, max_cols=8)
+    M, N, K = scaled.shape_mnk
+    assert f"SFA  ({M}x{K // scaled.sf_vec_size}" in svg and "scale type float_ue8m0_t" in svg
+    from cutepy import mma_atoms
+
+    for vendor in ("amd", "intel", "x86"):
+        atom = mma_atom(mma_atoms(vendor=vendor)[0])
+        M, N, _ = atom.shape_mnk
+        c = panels(mma_atom_svg(atom, max_rows=None, max_cols=None, hover=True))[-1]
+        want = owners(atom.tv_layout_C, M * N)
+        assert c == {(m, n): (atom.thr_id(want[m + M * n][0]), want[m + M * n][1])
+                     for m in range(M) for n in range(N)}, vendor
