@@ -1,6 +1,17 @@
-"""The long fuzz run of issue 11: every public surface, seeded, in worker processes.
+"""The long fuzz run (issues 11 and 33): every public surface, seeded, in worker processes.
 
 Run:  python benchmarks/fuzz.py --n 100000 --seed S [--jobs 2] [--timeout 5] [--mem-gb 6]
+On the shared machine: ``nice -n 10 python benchmarks/fuzz.py --n 100000 --seed S --jobs 1``
+(about 11 minutes per 10^5 calls there).
+
+The surfaces are tests/fuzz/harness.py's (the algebra, parsers, XLA, proofs, pictures, CLI, ...)
+and tests/fuzz/kernel_surfaces.py's (issue 33): writable tensors and the simulation (copies
+and gemm against numpy), TiledMMA/TiledCopy (each thread's partition against its TV layout
+and the raked blocks), ``cutepy.linear`` (against XOR of bases), TMA (descriptors against
+``cuTensorMapEncodeTiled``'s documented rules), the bank tools (against a wavefront model)
+and run-time integers (against brute-force evaluation), each mixing valid designs with bad
+arguments (wrong types, numpy arrays and scalars, bools, floats, NaN, infinity, strings,
+nested garbage, zero, negative and 2^63/2^64 values).
 
 Splits ``n`` calls over ``jobs`` worker processes (worker ``k`` uses seed ``S*1000 + k``),
 each under an address-space limit of ``mem-gb`` GiB (so an allocation bomb is a

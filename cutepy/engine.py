@@ -45,12 +45,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from .algebra.composition import composition
 from .core import inttuple as it
 from .core.errors import AdmissibilityError, CutepyError, SymbolicError
 from .core.layout import Layout
+from .core.optional import numpy_or_stub
+
+np = numpy_or_stub()  # numpy, or a stand-in raising CutepyError: the numpy-free path needs none
 
 Step = tuple  # ("pad", shape) | ("reshape", shape) | ("transpose", perm)
 

@@ -285,8 +285,10 @@ def coordinates(draw: Any, shape: Any, natural: bool = False) -> Any:
 @st.composite
 def with_dynamic_leaves(draw: Any, x: Any) -> Any:
     """``x`` (an integer, a tuple, a layout or a swizzled layout) with a random subset of its
-    integer leaves made run-time integers (:func:`cutepy.dynamic`, C++'s ``int``); the values,
-    and so every operation's result as a function, stay the same.
+    integer leaves made run-time integers (:func:`cutepy.dynamic`, C++'s ``int``); the values
+    stay the same, and so does every operation's result as a function, except where a run-time
+    1 (size-1 mode) or 0 (zero stride) is kept as C++ keeps it, which can change it
+    (``complement`` of a run-time ``1:6`` is ``(_6,1):(_1,6)``, as in C++ 4.7).
 
     >>> from hypothesis import given, settings
     >>> from cutepy import Layout, is_static

@@ -39,18 +39,26 @@ MODULES = [
     Module("cutepy", "api/core.md", "The layout algebra: layouts, notation, every operation, swizzles, "
            "integer tuples, tensors, MMA and copy atoms."),
     Module("cutepy.xla", "api/xla.md", "XLA shapes and tiled layouts: parse, print, index, size, compile to "
-           "CuTe and back, pack real data."),
+           "CuTe and back, pack real data.", ("cutepy.xla.reference.reference_buffer",
+                                              "cutepy.xla.reference.reference_offsets")),
     Module("cutepy.program", "api/program.md", "numpy array programs traced, compiled into CuTe layouts and "
            "checked against numpy."),
     Module("cutepy.banks", "api/banks.md", "Shared-memory bank conflicts as an H100 counts them: wavefronts "
            "of a thread-value access, and the search for a swizzle that removes them."),
     Module("cutepy.viz", "api/viz.md", "Pictures: C++ CuTe's text table, SVG written by cutepy itself, "
-           "LaTeX/TikZ, and the rich display of notebooks.", ("cutepy.viz.display.mimebundle",)),
-    Module("cutepy.emit", "api/emit.md", "The C++ CuTe and CuTe DSL code that builds a cutepy value."),
+           "LaTeX/TikZ, and the rich display of notebooks.", ("cutepy.viz.display.mimebundle",
+                                                               "cutepy.viz.grid.check_cells",
+                                                               "cutepy.viz.tma.tma_box_svg",
+                                                               "cutepy.viz.tma.tmem_svg")),
+    Module("cutepy.emit", "api/emit.md", "The C++ CuTe and CuTe DSL code that builds a cutepy value.",
+           ("cutepy.emit.tma.cpp_make_tma_copy",)),
     Module("cutepy.equivalence", "api/equivalence.md", "Whether two layouts are the same function: a proof "
            "by normal forms, a counterexample, or (with symbols) the exact condition."),
     Module("cutepy.symbolic", "api/symbolic.md", "Symbols with declared facts, for shapes and strides that "
            "are integer expressions.", ("cutepy.core.symbolic.sym.Sym",)),
+    Module("cutepy.builders", "api/builders.md", "CUTLASS's GEMM CollectiveBuilders: the mainloop and "
+           "epilogue "
+           "CUTLASS builds for a problem, its selectors, each choice explained, and design sweeps."),
     Module("cutepy.derivation", "api/derivation.md", "Step-by-step derivations of the algebra's operations."),
     Module("cutepy.linear", "api/linear.md", "Triton's linear layouts over F2: Gluon layouts, CuTe and "
            "Triton "
@@ -159,7 +167,12 @@ def page(m: Module) -> str:
     for name, _, obj in rows:
         groups.setdefault(getattr(obj, "__module__", "") or "", []).append(name)
     ident_of = {name: ident for name, ident, _ in rows}
-    out = [f"# {m.name}", "", m.intro, "", f"`import {m.name}` exports {len(rows)} names "
+    # Material's search ranks a page by its whole text, which on a reference page is long: the
+    # boost brings an entry whose title is the query (`Swizzle`) into the first screen of results,
+    # cutepy's own page (the layout algebra, most of the names) before the subpackages'
+    boost = 24 if m.name == "cutepy" else 8
+    out = ["---", "search:", f"  boost: {boost}", "---", "", f"# {m.name}", "", m.intro, "",
+           f"`import {m.name}` exports {len(rows)} names "
            "(its `__all__`), each listed here with its typed signature and an example.", "",
            "| name | kind | summary |", "|---|---|---|"]
     for name, ident, obj in rows:

@@ -61,6 +61,9 @@ class Browser:
         os.close(from_child)
         self._n = 0
         self._buf = b""
+        #: the protocol's events received so far (``Network.requestWillBeSent`` once the page's
+        #: Network domain is enabled): the messages that answer no command
+        self.events: list[dict[str, Any]] = []
         target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         self.session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         self.send("Page.enable")
@@ -101,6 +104,8 @@ class Browser:
                 self._buf += chunk
             raw, self._buf = self._buf.split(b"\0", 1)
             reply = json.loads(raw)
+            if "id" not in reply and "method" in reply:
+                self.events.append(reply)
             if reply.get("id") == self._n:
                 if "error" in reply:
                     raise RuntimeError(f"{method}: {reply['error']}")
@@ -127,6 +132,12 @@ class Browser:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"timed out waiting for {condition}")
             time.sleep(0.1)
+
+    def requested(self) -> list[str]:
+        """Every URL the page asked for since ``Network.enable`` (as the browser saw it, before
+        any answer: a request to an unreachable host is listed too)."""
+        return [e["params"]["request"]["url"] for e in self.events
+                if e.get("method") == "Network.requestWillBeSent"]
 
     def screenshot(self, path: Path, full: bool = False) -> None:
         """Save a PNG of the window (or of the whole page)."""

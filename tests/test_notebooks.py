@@ -95,6 +95,19 @@ EXPECT = {
     "11_blackwell_pipeline": Expect(pictures=2, prints=("ThrID:        2:1", "B box: (64, 256) 128B",
                                                         "32768 of 32768 elements of C equal numpy's A @ B.T",
                                                         "row 37, column 5 at 0x250005")),
+    # issue 32: the builder's pick prints as CUTLASS 4.7 does (tests/data/builders_sm90_mainloop_cxx47.txt)
+    "12_designing_a_hopper_gemm": Expect(pictures=4, prints=(
+        "Sw<3,4,3> o smem_ptr[16b](unset) o ((_8,_16),(_64,_1),(_1,_7)):((_64,_512),(_1,_0),(_0,_8192))",
+        "KernelTmaWarpSpecializedCooperative", "Should meet TMA alignment requirement", "legal designs in",
+        "using CollectiveMainloopExplicit")),
+    "13_beyond_nvidia": Expect(pictures=4, never=("FAILS: thread 0: source values 0..7 are not contiguous "
+                                                  "(offsets 0, 1",),
+                               prints=("elements equal to numpy's A @ B.T: 4096",
+                                       "DPAS tile: elements equal to numpy's A @ B.T: 1024",
+                                       "MMA_Atom<XE_DPAS_TT<8,float,half_t,half_t,float>>{}",
+                                       "has no C++ CuTe type to emit", "name the architecture",
+                                       "lane 33, value 2 of A is A[m, k] with (m, k) = (1, 6)"),
+                               at_least=(("ok: ", 5),)),
 }
 
 

@@ -21,7 +21,8 @@ from typing import Any
 from ..core import inttuple as it
 from ..core.basis import ScaledBasis
 from ..core.errors import AdmissibilityError, CutepyError
-from ..core.layout import Layout, is_static, layout_arg, own
+from ..core.kinds import DOWNCAST, MAKE_FRAGMENT_LIKE, MAKE_LAYOUT_LIKE, MAX_ALIGNMENT, UPCAST
+from ..core.layout import Layout, is_static, layout_arg
 from ..core.tuples import as_int, check_int_tuple
 from .coalesce import coalesce
 from .divides import logical_divide
@@ -76,8 +77,8 @@ def upcast(layout: Any, n: int) -> Any:
     3:-1
     """
     n = _check_factor(n, "upcast")
-    if (impl := own(layout, "upcast")) is not None:
-        return impl(n)
+    if type(layout) is not Layout and (impl := UPCAST.of(layout)) is not None:
+        return impl(layout, n)
     if type(layout) is not Layout:
         layout = layout_arg(layout, "upcast")
     _int_strides(layout, "upcast")
@@ -113,8 +114,8 @@ def downcast(layout: Any, n: int) -> Any:
 (C++: Downcast requires adjacent elements)
     """
     n = _check_factor(n, "downcast")
-    if (impl := own(layout, "downcast")) is not None:
-        return impl(n)
+    if type(layout) is not Layout and (impl := DOWNCAST.of(layout)) is not None:
+        return impl(layout, n)
     if type(layout) is not Layout:
         layout = layout_arg(layout, "downcast")
     _int_strides(layout, "downcast")
@@ -173,8 +174,8 @@ def make_layout_like(layout: Layout) -> Layout:
     >>> make_layout_like(Layout((2, 3, 4), (20, 0, 1)))
     (2,3,4):(4,0,1)
     """
-    if (impl := own(layout, "make_layout_like")) is not None:
-        return impl()
+    if type(layout) is not Layout and (impl := MAKE_LAYOUT_LIKE.of(layout)) is not None:
+        return impl(layout)
     if type(layout) is not Layout:
         layout = layout_arg(layout, "make_layout_like")
     _int_strides(layout, "make_layout_like")
@@ -246,8 +247,8 @@ def make_fragment_like(layout: Any, dtype: Any = None) -> Layout:
     >>> make_fragment_like(Layout((4, 3, 2), (3, 0, 12)))
     (4,3,2):(1,4,12)
     """
-    if (impl := own(layout, "make_fragment_like")) is not None:
-        return impl() if dtype is None else impl(dtype)
+    if type(layout) is not Layout and (impl := MAKE_FRAGMENT_LIKE.of(layout)) is not None:
+        return impl(layout) if dtype is None else impl(layout, dtype)
     if dtype is not None:
         raise CutepyError(f"make_fragment_like: a dtype makes a register tensor; pass a tensor, not {layout}")
     if type(layout) is not Layout:
@@ -308,8 +309,8 @@ def max_alignment(layout: Any) -> Any:
     >>> max_alignment(ComposedLayout(Swizzle(3, 4, 3), 8, Layout((8, 64), (64, 1))))
     8
     """
-    if (impl := own(layout, "max_alignment")) is not None:
-        return impl()
+    if type(layout) is not Layout and (impl := MAX_ALIGNMENT.of(layout)) is not None:
+        return impl(layout)
     if type(layout) is not Layout:
         layout = layout_arg(layout, "max_alignment")
     _int_strides(layout, "max_alignment")

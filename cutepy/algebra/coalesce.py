@@ -13,13 +13,62 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import events as ev
 from ..core import inttuple as it
 from ..core.basis import ScaledBasis
 from ..core.dynamic import DynamicInt, has_dynamic, is_static_int, static_eq
 from ..core.errors import CutepyError
-from ..core.layout import Layout, layout_arg, own
+from ..core.events import Drop, Event, Flatten, Keep, KeptModes, Merge, Start
+from ..core.kinds import COALESCE, FILTER
+from ..core.layout import Layout, derived, layout_arg
 from ..core.tracing import recorder
+
+
+def modes_layout(modes: list) -> Layout:
+    """``[(s, d), ...]`` as a layout: one mode is a scalar layout, none is ``1:0``.
+
+    >>> modes_layout([(4, 2)]), modes_layout([(2, 1), (3, 2)]), modes_layout([])
+    (4:2, (2,3):(1,2), 1:0)
+    """
+    if not modes:
+        return Layout._new(1, 0)
+    if len(modes) == 1:
+        return Layout._new(*modes[0])
+    return Layout._new(tuple(s for s, _ in modes), tuple(d for _, d in modes))
+
+
+# -- the steps explain() shows: the decisions this algorithm reports, and their words --------
+# (an event without words is worded by its explainer in cutepy.derivation, which knows the
+# derivation around it)
+
+
+class ProfileMode(Event):
+    """Mode ``i`` (``layout``) coalesced by its ``profile`` gives ``result``."""
+
+    i: int
+    layout: Any
+    profile: Any
+    result: Any
+
+
+class Filter(Event):
+    """``filter`` keeps the modes with non-zero stride (``dropped`` of them had stride 0)."""
+
+    shape: tuple
+    stride: tuple
+    dropped: int
+
+    def words(self, tex: Any) -> str:
+        kept = Layout._new(self.shape, self.stride)
+        return f"drop the {self.dropped} stride-0 mode(s): {kept}" if self.dropped else "no stride-0 modes"
+
+
+class Zeros(Event):
+    """``filter`` by a profile: stride-0 modes got size 1, giving ``layout``."""
+
+    layout: Any
+
+    def words(self, tex: Any) -> str:
+        return f"stride-0 modes get size 1: {self.layout}"
 
 
 def coalesce_flat(fs: Any, fd: Any) -> tuple[Any, Any]:
@@ -36,22 +85,27 @@ def coalesce_flat(fs: Any, fd: Any) -> tuple[Any, Any]:
 
 def coalesce_static(fs: Any, fd: Any) -> tuple[Any, Any]:
     """:func:`coalesce_flat` for leaves known to hold no run-time integer (no test for them)."""
-    (rec := recorder()) and rec.emit(ev.Flatten(tuple(fs), tuple(fd)))
+    rec = recorder()
+    if rec:
+        rec.emit(Flatten(tuple(fs), tuple(fd)))
     rs: list = []
     rd: list = []
     ps = pd = None  # the mode being grown
     for s, d in zip(fs, fd):
         if s == 1:
-            rec and rec.emit(ev.Drop((s, d)))
+            if rec:
+                rec.emit(Drop((s, d)))
             continue
         if ps is not None:
             if ps * pd == d:
-                rec and rec.emit(ev.Merge((ps, pd), (s, d)))
+                if rec:
+                    rec.emit(Merge((ps, pd), (s, d)))
                 ps = ps * s
                 continue
             rs.append(ps)
             rd.append(pd)
-        rec and rec.emit(ev.Start((s, d)) if ps is None else ev.Keep((ps, pd), (s, d)))
+        if rec:
+            rec.emit(Start((s, d)) if ps is None else Keep((ps, pd), (s, d)))
         ps, pd = s, d
     if ps is None:
         return 1, 0
@@ -67,25 +121,31 @@ def coalesce_dynamic(fs: Any, fd: Any) -> tuple[Any, Any]:
     ``1`` is dropped (a dynamic one is kept), and a mode merges into the one after it only when
     that one's shape is static and ``s * d`` statically equals its stride."""
     fs, fd = list(fs), list(fd)
-    (rec := recorder()) and rec.emit(ev.Flatten(tuple(fs), tuple(fd)))
+    rec = recorder()
+    if rec:
+        rec.emit(Flatten(tuple(fs), tuple(fd)))
     if not fs:
         return 1, 0
     ns, nd = [fs[-1]], [fd[-1]]  # the result's modes, front first
     if rec:  # explain(): C++'s steps, from the last mode to the first
-        rec.emit(ev.Drop((ns[0], nd[0])) if static_eq(ns[0], 1) else ev.Start((ns[0], nd[0])))
+        rec.emit(Drop((ns[0], nd[0])) if static_eq(ns[0], 1) else Start((ns[0], nd[0])))
     single = True  # the result is still one integer (C++'s NewShape not yet a tuple)
     for s, d in zip(reversed(fs[:-1]), reversed(fd[:-1])):
         if static_eq(s, 1):
-            rec and rec.emit(ev.Drop((s, d)))
+            if rec:
+                rec.emit(Drop((s, d)))
             continue
         if single and static_eq(ns[0], 1):
-            rec and rec.emit(ev.Start((s, d)))
+            if rec:
+                rec.emit(Start((s, d)))
             ns[0], nd[0] = s, d
         elif is_static_int(ns[0]) and static_eq(s * d, nd[0]):
-            rec and rec.emit(ev.Merge((s, d), (ns[0], nd[0])))
+            if rec:
+                rec.emit(Merge((s, d), (ns[0], nd[0])))
             ns[0], nd[0] = s * ns[0], d
         else:
-            rec and rec.emit(ev.Keep((s, d), (ns[0], nd[0])))
+            if rec:
+                rec.emit(Keep((s, d), (ns[0], nd[0])))
             ns.insert(0, s)
             nd.insert(0, d)
             single = False
@@ -118,7 +178,7 @@ def coalesce_shape(shape: Any) -> Any:
 
 def filter_flat(layout: Layout) -> tuple[Any, Any]:
     """``filter(layout)`` as ``(shape, stride)``: coalesce of the modes with non-zero stride."""
-    return filter_flat_dyn(layout)[:2]
+    return derived(layout, filter_flat_dyn)[:2]
 
 
 def filter_flat_dyn(layout: Layout) -> tuple[Any, Any, bool]:
@@ -133,7 +193,9 @@ def filter_flat_dyn(layout: Layout) -> tuple[Any, Any, bool]:
         if isinstance(d, ScaledBasis) or d != 0:
             keep_s.append(s)
             keep_d.append(d)
-    (rec := recorder()) and rec.emit(ev.Filter(tuple(keep_s), tuple(keep_d), len(fs) - len(keep_s)))
+    rec = recorder()
+    if rec:
+        rec.emit(Filter(tuple(keep_s), tuple(keep_d), len(fs) - len(keep_s)))
     return (*coalesce_static(keep_s, keep_d), False)
 
 
@@ -153,10 +215,11 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
     >>> coalesce(Layout((2, (1, 6)), (1, (6, 2))), (1, 1))
     (2,6):(1,2)
     """
-    if (rec := recorder()) and rec.opens(coalesce):
+    rec = recorder()
+    if rec and rec.opens(coalesce):
         return rec.framed(coalesce, layout, profile)
-    if (impl := own(layout, "coalesce")) is not None:
-        return impl(profile)
+    if type(layout) is not Layout and (impl := COALESCE.of(layout)) is not None:
+        return impl(layout, profile)
     if type(layout) is not Layout:
         layout = layout_arg(layout, "coalesce")
     if type(profile) is tuple:
@@ -177,17 +240,27 @@ def coalesce(layout: Layout, profile: Any = None) -> Layout:
                 a, b = coalesce_flat(it.flatten_tuple(shape[i]), it.flatten_tuple(stride[i]))
                 ss.append(a)
                 dd.append(b)
-            rec and rec.emit(ev.ProfileMode(i, Layout._new(shape[i], stride[i]), p,
-                                            Layout._new(ss[-1], dd[-1])))
-        rec and len(profile) < len(shape) and rec.emit(ev.KeptModes(len(profile)))
+            if rec:
+                rec.emit(ProfileMode(i, Layout._new(shape[i], stride[i]), p, Layout._new(ss[-1], dd[-1])))
+        if rec and len(profile) < len(shape):
+            rec.emit(KeptModes(len(profile)))
         return Layout._grown(tuple(ss) + shape[len(profile):], tuple(dd) + stride[len(profile):])
+    return derived(layout, _coalesced)
+
+
+def _coalesced(layout: Layout) -> Layout:
+    """:func:`coalesce` of a Layout without a profile (kept on the value: :func:`derived`)."""
+    rec = recorder()
     shape = layout._shape
     if type(shape) is not tuple:  # a single mode: the loop of coalesce_flat, once
-        rec and rec.emit(ev.Flatten((shape,), (layout._stride,)))
+        if rec:
+            rec.emit(Flatten((shape,), (layout._stride,)))
         if shape == 1 and type(shape) is not DynamicInt:  # as C++: a run-time 1 stays
-            rec and rec.emit(ev.Drop((shape, layout._stride)))
+            if rec:
+                rec.emit(Drop((shape, layout._stride)))
             return Layout._new(1, 0)
-        rec and rec.emit(ev.Start((shape, layout._stride)))
+        if rec:
+            rec.emit(Start((shape, layout._stride)))
         return layout
     fs, dyn_s = it.flatten_dyn(shape)
     fd, dyn_d = it.flatten_dyn(layout._stride)
@@ -228,17 +301,19 @@ def filter(layout: Layout, profile: Any = None) -> Layout:  # noqa: A001 - CuTe'
     >>> filter(Layout((2, 4, 3), (1, 0, 2)))
     6:1
     """
-    if (rec := recorder()) and rec.opens(filter):
+    rec = recorder()
+    if rec and rec.opens(filter):
         return rec.framed(filter, layout, profile)
-    if (impl := own(layout, "filter")) is not None:
-        return impl(profile)
+    if type(layout) is not Layout and (impl := FILTER.of(layout)) is not None:
+        return impl(layout, profile)
     if type(layout) is not Layout:
         layout = layout_arg(layout, "filter")
     if profile is None or type(profile) is not tuple:
         s, d = filter_flat(layout)
         return Layout._grown(s, d)
     zeros = filter_zeros(layout)
-    rec and rec.emit(ev.Zeros(zeros))
+    if rec:
+        rec.emit(Zeros(zeros))
     return coalesce(zeros, profile)
 
 #: what cutepy exports from this module (cutepy.__all__ is made of these lists)

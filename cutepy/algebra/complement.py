@@ -18,15 +18,90 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import events as ev
 from ..core import inttuple as it
 from ..core.basis import ScaledBasis
 from ..core.dynamic import DynamicInt, has_dynamic
 from ..core.errors import AdmissibilityError, CutepyError
-from ..core.layout import Layout, layout_arg, own
+from ..core.events import Event, Mode, paren
+from ..core.kinds import COMPLEMENT
+from ..core.layout import Layout, derived, layout_arg
 from ..core.tracing import recorder
 from ..core.tuples import as_int
-from .coalesce import coalesce_flat, coalesce_shape, coalesce_static, filter_flat_dyn
+from .coalesce import coalesce_flat, coalesce_shape, coalesce_static, filter_flat_dyn, modes_layout
+
+# -- the steps explain() shows: the decisions this algorithm reports, and their words --------
+# (an event without words is worded by its explainer in cutepy.derivation, which knows the
+# derivation around it)
+
+
+class Filtered(Event):
+    """``filter(A)``'s flat modes, the modes whose gaps the complement fills."""
+
+    shape: tuple
+    stride: tuple
+
+    def words(self, tex: Any) -> tuple:
+        F = modes_layout(list(zip(self.shape, self.stride)))
+        return f"filter(A) = {F} (drop stride-0 and size-1 modes, coalesce)", "", F
+
+
+class Cotarget(Event):
+    """No cotarget was given: it is ``cosize(filter(A))``."""
+
+    cotarget: Any
+
+    def words(self, tex: Any) -> str:
+        return f"cotarget = cosize(filter(A)) = {self.cotarget}"
+
+
+class OnlyZero(Event):
+    """A reaches only offset 0: the complement is all of ``[0, size)``."""
+
+    size: Any
+
+    def words(self, tex: Any) -> str:
+        return f"A reaches only offset 0: the complement is all of [0, {self.size})"
+
+
+class Sorted(Event):
+    """The filtered modes in the order of their strides."""
+
+    modes: tuple
+
+    def words(self, tex: Any) -> str:
+        return "sorted by stride: " + ", ".join(f"{s}:{d}" for s, d in self.modes)
+
+
+class Gap(Event):
+    """Below ``mode``'s stride, the modes so far reach ``below``: ``gap`` copies at stride ``below``.
+
+    ``covers`` is where the modes reach once ``mode`` is added.
+    """
+
+    mode: Mode
+    below: Any
+    gap: Any
+    covers: Any
+
+    def words(self, tex: Any) -> tuple:
+        (s, d), cur = self.mode, self.below
+        return (f"gap below stride {d}: {paren(d)}/{paren(cur)} = {self.gap} at stride {cur}; {s}:{d} then "
+                f"covers up to {self.covers}",
+                rf"\text{{gap: }} {tex(d)}/{tex(cur)} = {tex(self.gap)} \text{{ at stride }} {tex(cur)}")
+
+
+class CotargetRest(Event):
+    """The last mode: ``rest = ceil(cotarget / below)`` copies at stride ``below``."""
+
+    cotarget: Any
+    below: Any
+    rest: Any
+
+    def words(self, tex: Any) -> tuple:
+        cotarget = paren(it.format_tiler(self.cotarget))
+        return (f"rest up to the cotarget: ceil({cotarget}/{paren(self.below)}) = {self.rest} at stride "
+                f"{self.below}",
+                rf"\lceil {tex(self.cotarget)} / {tex(self.below)} \rceil = {tex(self.rest)}")
 
 
 def complement(A: Layout, cotarget: Any = None) -> Layout:
@@ -43,27 +118,30 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
     >>> complement(Layout(4, 2), 24)
     (2,3):(1,8)
     """
-    if (rec := recorder()) and rec.opens(complement):
+    rec = recorder()
+    if rec and rec.opens(complement):
         return rec.framed(complement, A, cotarget)
     if cotarget is not None:
         cotarget = _check_cotarget(A, cotarget)
-    if (impl := own(A, "complement")) is not None:
-        return impl(cotarget)
+    if type(A) is not Layout and (impl := COMPLEMENT.of(A)) is not None:
+        return impl(A, cotarget)
     if type(A) is not Layout:
         A = layout_arg(A, "complement")
     if A._shape == ():
         raise CutepyError("complement of the empty layout ():() is undefined (C++ builds no layout for it)")
-    fs, fd, dyn = filter_flat_dyn(A)
+    fs, fd, dyn = derived(A, filter_flat_dyn)
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)
     if not dyn and cotarget is not None and type(cotarget) is not int:
         dyn = has_dynamic(it.flatten_tuple(cotarget))
-    rec and rec.emit(ev.Filtered(fs, fd))
+    if rec:
+        rec.emit(Filtered(fs, fd))
     if cotarget is None:
         cotarget = 1
         for s, d in zip(fs, fd):
             cotarget = cotarget + (s - 1) * abs(d)
-        rec and rec.emit(ev.Cotarget(cotarget))
+        if rec:
+            rec.emit(Cotarget(cotarget))
     for d in fd:
         if isinstance(d, ScaledBasis):
             raise CutepyError(f"complement of {A}: stride {d} is not an integer")
@@ -73,10 +151,12 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
             )
     if fd == (0,):
         n = coalesce_shape(cotarget)  # C++: make_layout(coalesce(cotarget))
-        rec and rec.emit(ev.OnlyZero(n))
+        if rec:
+            rec.emit(OnlyZero(n))
         return Layout._grown(n, it.compact_major(n)) if n != 1 or type(n) is not int else Layout._grown(1, 0)
     order = sorted(range(len(fs)), key=fd.__getitem__) if len(fs) > 1 else (0,)
-    rec and rec.emit(ev.Sorted(tuple((fs[k], fd[k]) for k in order)))
+    if rec:
+        rec.emit(Sorted(tuple((fs[k], fd[k]) for k in order)))
     shapes: list = []
     strides: list = []
     cur = 1
@@ -91,10 +171,12 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
         shapes.append(d // cur)
         strides.append(cur)
         cur = d * s
-        rec and rec.emit(ev.Gap((s, d), strides[-1], shapes[-1], cur))
+        if rec:
+            rec.emit(Gap((s, d), strides[-1], shapes[-1], cur))
     rest = it.ceil_div_tuple(cotarget, cur)
     rest = coalesce_shape(rest) if dyn else it.product(rest)  # one integer unless a leaf is dynamic
-    rec and rec.emit(ev.CotargetRest(cotarget, cur, rest))
+    if rec:
+        rec.emit(CotargetRest(cotarget, cur, rest))
     if type(rest) is tuple:  # C++'s compact_major(rest_shape, new_stride)
         shapes.extend(rest)
         strides.extend(it.compact_major(rest, "left", cur))

@@ -27,14 +27,187 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import events as ev
 from ..core import inttuple as it
 from ..core.basis import ScaledBasis
 from ..core.dynamic import DynamicInt
 from ..core.errors import AdmissibilityError, CutepyError
-from ..core.layout import Layout, as_layout, own
+from ..core.events import Event, Mode, NoTiler, paren
+from ..core.kinds import COMPOSITION, COMPOSITION_BY_B
+from ..core.layout import Layout, as_layout, derived
+from ..core.swizzle import Swizzle
 from ..core.tracing import recorder
 from .coalesce import coalesce_dynamic, coalesce_static
+
+# -- the steps explain() shows: the decisions this algorithm reports, and their words --------
+# (an event without words is worded by its explainer in cutepy.derivation, which knows the
+# derivation around it)
+
+
+class ComposedA(Event):
+    """A is a composed layout (or a swizzle): it composes B itself."""
+
+    A: Any
+
+    def words(self, tex: Any) -> str:
+        if isinstance(self.A, Swizzle):
+            return f"a swizzle composes as {self.A} o 0 o B"
+        return f"A = {self.A} is composed: (outer o offset o inner) o B = outer o offset o (inner o B)"
+
+
+class ReadA(Event):
+    """A was given as something else (a shape, text) and is now the layout ``A``."""
+
+    A: Any
+
+
+class SizeTiler(Event):
+    """B is a size ``B``, which stands for the layout ``B:1``."""
+
+    B: Any
+
+    def words(self, tex: Any) -> str:
+        return f"the size {self.B} stands for the layout {Layout(self.B)}"
+
+
+class ComposedB(Event):
+    """B is a composed layout: ``A o B`` keeps A outermost."""
+
+    B: Any
+
+    def words(self, tex: Any) -> str:
+        return f"B is composed: A o ({self.B}) keeps A outermost"
+
+
+class DroppedModes(Event):
+    """A by-mode composition drops A's modes ``first..``, which have no tiler (as C++)."""
+
+    first: int
+
+    def words(self, tex: Any) -> str:
+        return f"A's modes {self.first}.. have no tiler and are dropped (as in C++)"
+
+
+class LastOne(Event):
+    """``coalesce_x(A)``: A's last mode has size 1 and counts as 2, so that its stride survives."""
+
+
+class CoalesceX(Event):
+    """``coalesce_x(A)`` for ``A o B`` is the flat layout ``shape:stride``."""
+
+    A: Any
+    B: Any
+    shape: tuple
+    stride: tuple
+
+
+class Carry(Event):
+    """B's modes together reach ``usage[i]`` in digit ``i`` of ``coalesce_x(A)`` (of ``shape``)."""
+
+    usage: tuple
+    shape: tuple
+
+
+class Leaf(Event):
+    """The next leaf of B, ``shape:stride``, goes through A's modes."""
+
+    shape: Any
+    stride: Any
+
+
+class BasisLeaf(Event):
+    """The leaf's basis stride picks A's sub-mode ``sub``, whose ``coalesce_x`` is ``shape:stride_x``."""
+
+    stride: Any
+    sub: Any
+    shape: tuple
+    stride_x: tuple
+
+    def words(self, tex: Any) -> str:
+        X = Layout._new(self.shape, self.stride_x)
+        return f"the basis stride {self.stride} picks A's sub-mode {self.sub}; coalesce_x of it = {X}"
+
+
+class ZeroLeaf(Event):
+    """A stride-0 leaf of B stays ``shape:0``."""
+
+    shape: Any
+
+    def words(self, tex: Any) -> str:
+        return f"stride 0: the leaf stays {self.shape}:0"
+
+
+class Single(Event):
+    """A is the single mode ``mode``: the leaf ``rest`` gets stride ``stride``."""
+
+    mode: Mode
+    rest: Mode
+    stride: Any
+
+    def words(self, tex: Any) -> str:
+        (s, d), (_, rd) = self.mode, self.rest
+        return f"A is the single mode {s}:{d}: stride {paren(rd)}*{paren(d)} = {self.stride}"
+
+
+class Skip(Event):
+    """Mode ``i`` of A (``mode``) is stepped over by what is left of the leaf (``rest``).
+
+    The leaf goes on with stride ``stride = ceil(rest stride / mode shape)``.
+    """
+
+    i: int
+    mode: Mode
+    rest: Mode
+    stride: Any
+
+    def words(self, tex: Any) -> tuple:
+        (s, d), (rest_s, rest_d), i = self.mode, self.rest, self.i
+        nothing_left = type(rest_s) is int and rest_s == 1
+        why = "nothing of B's leaf is left" if nothing_left else f"stride {rest_d} steps over it"
+        return (f"mode {i} of A ({s}:{d}): {why}; divide out -> stride ceil({paren(rest_d)}/{paren(s)}) = "
+                f"{self.stride} on",
+                rf"\text{{mode {i}: }} \lceil {tex(rest_d)} / {tex(s)} \rceil = {tex(self.stride)}")
+
+
+class Take(Event):
+    """Mode ``i`` of A gives the leaf ``rest`` a mode ``new:out``; ``left`` of its shape remains.
+
+    ``shape = ceil(mode shape / rest stride)`` is what A's mode leaves at that stride,
+    ``stride = ceil(rest stride / mode shape)`` the leaf's stride on the next mode.
+    """
+
+    i: int
+    mode: Mode
+    rest: Mode
+    shape: Any
+    stride: Any
+    new: Any
+    out: Any
+    left: Any
+
+    def words(self, tex: Any) -> tuple:
+        (s, d), (rest_s, rest_d), i, new = self.mode, self.rest, self.i, self.new
+        ps, prd = paren(s), paren(rest_d)
+        t_new = tex(new)
+        return (f"mode {i} of A ({s}:{d}): divide out stride {rest_d} -> ceil({ps}/{prd}) = {self.shape} "
+                f"left, stride ceil({prd}/{ps}) = {self.stride} on; mod out min({self.shape}, {rest_s}) = "
+                f"{new} -> {new}:{prd}*{paren(d)} = {new}:{self.out}; {paren(rest_s)}/{paren(new)} = "
+                f"{self.left} left",
+                rf"\text{{mode {i}: }} \lceil {tex(s)}/{tex(rest_d)} \rceil = {tex(self.shape)},\ "
+                rf"\lceil {tex(rest_d)}/{tex(s)} \rceil = {tex(self.stride)},\ "
+                rf"\min({tex(self.shape)}, {tex(rest_s)}) = {t_new} \Rightarrow {t_new}:{tex(self.out)}")
+
+
+class LastMode(Event):
+    """A's last mode (``mode``) takes the rest of the leaf: ``rest shape : stride``."""
+
+    mode: Mode
+    rest: Mode
+    stride: Any
+
+    def words(self, tex: Any) -> str:
+        (s, d), (rest_s, rest_d) = self.mode, self.rest
+        return (f"last mode of A ({s}:{d}): the rest {rest_s}:{paren(rest_d)}*{paren(d)} = "
+                f"{rest_s}:{self.stride}")
 
 
 def composition(A: Any, B: Any) -> Any:
@@ -48,24 +221,29 @@ def composition(A: Any, B: Any) -> Any:
     >>> composition(Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1)))
     ((2,2),3):((24,2),8)
     """
-    if (rec := recorder()) and rec.opens(composition):
+    rec = recorder()
+    if rec and rec.opens(composition):
         return rec.framed(composition, A, B)
-    if (impl := own(A, "composition")) is not None:
-        rec and rec.emit(ev.ComposedA(A))
-        return impl(B)
+    if type(A) is not Layout and (impl := COMPOSITION.of(A)) is not None:
+        if rec:
+            rec.emit(ComposedA(A))
+        return impl(A, B)
     if type(A) is not Layout:
         A = as_layout(A)
-        rec and rec.emit(ev.ReadA(A))
+        if rec:
+            rec.emit(ReadA(A))
     if type(B) is Layout:
         if B._shape == ():
             raise CutepyError(f"composition of {A} with the empty layout ():() is undefined "
                               "(C++ builds no layout for it)")
         return _compose_layouts(A, B)
     if B is None:
-        rec and rec.emit(ev.NoTiler())
+        if rec:
+            rec.emit(NoTiler())
         return A
     if it.is_integer(B):  # a size n means n:1
-        rec and rec.emit(ev.SizeTiler(B))
+        if rec:
+            rec.emit(SizeTiler(B))
         n = Layout(B).shape  # checked: a positive 64-bit integer (or a symbolic size)
         return _compose_layouts(A, Layout._new(n, 1))  # C++: composition_impl(A, n, Int<1>)
     if isinstance(B, tuple):
@@ -73,9 +251,10 @@ def composition(A: Any, B: Any) -> Any:
             raise CutepyError(f"composition of {A} with the empty tiler () is undefined "
                               "(C++ builds no layout for it)")
         return _compose_by_mode(A, B)
-    if (impl := own(B, "rcomposition")) is not None:
-        rec and rec.emit(ev.ComposedB(B))
-        return impl(A)
+    if type(B) is not Layout and (impl := COMPOSITION_BY_B.of(B)) is not None:
+        if rec:
+            rec.emit(ComposedB(B))
+        return impl(B, A)
     raise CutepyError(f"composition: cannot use {B!r} as the right-hand side")
 
 
@@ -90,7 +269,10 @@ def _compose_by_mode(A: Layout, tiler: tuple) -> Layout:
         m = composition(Layout._new(shape[i], stride[i]), t)
         ss.append(m.shape)
         dd.append(m.stride)
-    len(tiler) < len(shape) and (rec := recorder()) and rec.emit(ev.DroppedModes(len(tiler)))
+    if len(tiler) < len(shape):
+        rec = recorder()
+        if rec:
+            rec.emit(DroppedModes(len(tiler)))
     return Layout._new(tuple(ss), tuple(dd))
 
 
@@ -106,7 +288,9 @@ def coalesce_x(A: Layout) -> tuple[tuple, tuple]:
         return (2,), (0,)
     if fs[-1] == 1 and type(fs[-1]) is not DynamicInt:  # as C++: a static _1 (a run-time 1 stays)
         fs = fs[:-1] + (2,)
-        (rec := recorder()) and rec.emit(ev.LastOne())
+        rec = recorder()
+        if rec:
+            rec.emit(LastOne())
     s, d = coalesce_dynamic(fs, fd) if dyn_s or dyn_d else coalesce_static(fs, fd)
     if type(s) is not tuple:
         return (s,), (d,)
@@ -114,8 +298,10 @@ def coalesce_x(A: Layout) -> tuple[tuple, tuple]:
 
 
 def _compose_layouts(A: Layout, B: Layout) -> Layout:
-    ls, ld = coalesce_x(A)
-    (rec := recorder()) and rec.emit(ev.CoalesceX(A, B, ls, ld))
+    ls, ld = derived(A, coalesce_x)
+    rec = recorder()
+    if rec:
+        rec.emit(CoalesceX(A, B, ls, ld))
     return _compose_flat(ls, ld, A, B)
 
 
@@ -131,7 +317,8 @@ def _compose_flat(ls: tuple, ld: tuple, A: Layout, B: Layout) -> Layout:
             "and is not the sum of the modes' results"
         )
     if type(B._shape) is tuple and usage:
-        rec and rec.emit(ev.Carry(tuple(usage), ls))
+        if rec:
+            rec.emit(Carry(tuple(usage), ls))
         _check_carry_free(ls, ld, usage, A, B)
     return Layout._grown(s, d)
 
@@ -160,7 +347,9 @@ def _compose_basis(A: Layout, rs: Any, rd: ScaledBasis, B: Layout) -> tuple[Any,
             raise CutepyError(f"composition {A} o {B}: basis stride {rd} names no mode of A")
         sub = sub[m]
     ls, ld = coalesce_x(sub)
-    (rec := recorder()) and rec.emit(ev.BasisLeaf(rd, sub, ls, ld))
+    rec = recorder()
+    if rec:
+        rec.emit(BasisLeaf(rd, sub, ls, ld))
     return _impl(ls, ld, rs, rd.value, A, B, [0] * (len(ls) - 1))
 
 
@@ -178,15 +367,19 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
             ss.append(a)
             dd.append(b)
         return tuple(ss), tuple(dd)
-    (rec := recorder()) and rec.emit(ev.Leaf(rs, rd))
+    rec = recorder()
+    if rec:
+        rec.emit(Leaf(rs, rd))
     if type(rd) is not int and isinstance(rd, ScaledBasis):
         return _compose_basis(A, rs, rd, B)
     last = len(ls) - 1
     if rd == 0 and (type(rd) is not DynamicInt or last > 0):  # a run-time 0: C++ divides by it
-        rec and rec.emit(ev.ZeroLeaf(rs))
+        if rec:
+            rec.emit(ZeroLeaf(rs))
         return rs, rd
     if last == 0:
-        rec and rec.emit(ev.Single((ls[0], ld[0]), (rs, rd), rd * ld[0]))
+        if rec:
+            rec.emit(Single((ls[0], ld[0]), (rs, rd), rd * ld[0]))
         return rs, rd * ld[0]
     # as C++: work on |stride| and give the results its sign; by A(-x) == -A(x) (C++'s
     # truncating division) an all-negative B composes as the mirror image of a positive one
@@ -208,7 +401,8 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
                                     f"A's shape {s} nor smaller than it")
             if (next_shape == 1 and type(next_shape) is not DynamicInt) or (
                     rest_s == 1 and type(rest_s) is not DynamicInt):  # static 1s (is_constant<1>)
-                rec and rec.emit(ev.Skip(i, (s, ld[i]), (rest_s, rest_d), next_stride))
+                if rec:
+                    rec.emit(Skip(i, (s, ld[i]), (rest_s, rest_d), next_stride))
                 rest_d = next_stride
                 continue
             # as C++: a run-time 1 is not known to be 1, so it makes a mode of extent 1
@@ -232,19 +426,22 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
         result_s.append(new)
         result_d.append(sign * rest_d * ld[i])
         usage[i] += (new - 1) * rest_d
-        rec and rec.emit(ev.Take(i, (s, ld[i]), (rest_s, rest_d), next_shape, next_stride, new, result_d[-1],
-                                 rest_s // new))
+        if rec:
+            rec.emit(Take(i, (s, ld[i]), (rest_s, rest_d), next_shape, next_stride, new, result_d[-1],
+                          rest_s // new))
         rest_s //= new
         rest_d = next_stride
     rest_d = sign * rest_d
     if not result_s:
-        rec and rec.emit(ev.LastMode((ls[last], ld[last]), (rest_s, rest_d), rest_d * ld[last]))
+        if rec:
+            rec.emit(LastMode((ls[last], ld[last]), (rest_s, rest_d), rest_d * ld[last]))
         return rest_s, rest_d * ld[last]
     if rest_s == 1 and type(rest_s) is not DynamicInt:  # a static 1 (C++'s is_constant<1>)
         if len(result_s) == 1:
             return result_s[0], result_d[0]
         return tuple(result_s), tuple(result_d)
-    rec and rec.emit(ev.LastMode((ls[last], ld[last]), (rest_s, rest_d), rest_d * ld[last]))
+    if rec:
+        rec.emit(LastMode((ls[last], ld[last]), (rest_s, rest_d), rest_d * ld[last]))
     result_s.append(rest_s)
     result_d.append(rest_d * ld[last])
     return tuple(result_s), tuple(result_d)

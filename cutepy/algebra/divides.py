@@ -25,17 +25,51 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from ..core import events as ev
 from ..core import inttuple as it
 from ..core.dynamic import has_dynamic
 from ..core.errors import CutepyError
-from ..core.layout import Layout, as_layout, make_layout, own
+from ..core.events import Event, KeptModes, NoTiler
+from ..core.kinds import (
+    COMPOSITION_BY_B,
+    FLAT_DIVIDE,
+    LOGICAL_DIVIDE,
+    MAP_LAYOUT,
+    TILED_DIVIDE,
+    ZIPPED_DIVIDE,
+)
+from ..core.layout import Layout, as_layout, derived, make_layout
 from ..core.tracing import recorder, recording
 from ..core.tuples import as_int, check_int_tuple
 from ..core.tuples import ceil_div as checked_ceil_div
 from .coalesce import coalesce_flat
 from .complement import complement
 from .composition import composition
+
+# -- the steps explain() shows: the decisions this algorithm reports, and their words --------
+# (an event without words is worded by its explainer in cutepy.derivation, which knows the
+# derivation around it)
+
+
+class Divisor(Event):
+    """``logical_divide``: the divisor ``(T, complement(T, size(A)))``."""
+
+    layout: Any
+
+    def words(self, tex: Any) -> tuple:
+        return f"the divisor (T, complement) = {self.layout}", "", self.layout
+
+
+class Zipped(Event):
+    """A single-layout tiler: the logical result ``layout`` is already (tile, rest)."""
+
+    layout: Any
+
+
+class Unzipped(Event):
+    """A tuple tiler: every mode's tile part, then every rest part."""
+
+    tiles: Any
+    rest: Any
 
 
 def _tiler(t: Any) -> Any:
@@ -46,9 +80,17 @@ def _tiler(t: Any) -> Any:
         return Layout(t)
     if isinstance(t, (tuple, list)):
         return tuple(_tiler(x) for x in t)
-    if own(t, "rcomposition") is not None:  # a swizzle or a swizzled layout composes from the right
+    if COMPOSITION_BY_B.of(t) is not None:  # a swizzle or a swizzled layout composes from the right
         return t
     raise CutepyError(f"{t!r} is not a tiler (a layout, a shape, or a tuple of tilers)")
+
+
+def _cotarget_facts(A: Layout) -> tuple[Any, tuple, tuple, bool, bool]:
+    """What :func:`_cotarget` reads of A alone (kept on the value): its size, its flat modes,
+    whether a leaf is a run-time integer, and whether every leaf is a plain ``int``."""
+    fs, dyn_s = it.flatten_dyn(A._shape)
+    fd, dyn_d = it.flatten_dyn(A._stride)
+    return A.size(), fs, fd, dyn_s or dyn_d, all(type(x) is int for x in fs + fd)
 
 
 def _cotarget(A: Any, T: Any) -> Any:
@@ -57,15 +99,13 @@ def _cotarget(A: Any, T: Any) -> Any:
     That equals ``complement(T, size(A))`` unless T's extent splits a mode of A unevenly;
     then the shape is passed (plain-integer layouts only; a symbolic A keeps its size).
     """
-    size = A.size()
     if type(A) is not Layout or type(T) is not Layout:
-        return size
-    fs, dyn_s = it.flatten_dyn(A.shape)
-    fd, dyn_d = it.flatten_dyn(A.stride)
+        return A.size()
+    size, fs, fd, dyn_a, ints_a = derived(A, _cotarget_facts)
     plain_t = type(T.shape) is int and type(T.stride) is int
     ts = (T.shape,) if plain_t or type(T.shape) is not tuple else it.flatten_tuple(T.shape)
     td = (T.stride,) if plain_t or type(T.stride) is not tuple else it.flatten_tuple(T.stride)
-    if dyn_s or dyn_d or (not plain_t and has_dynamic(ts, td)):  # C++'s shape(coalesce(A))
+    if dyn_a or (not plain_t and has_dynamic(ts, td)):  # C++'s shape(coalesce(A))
         with recording(None):
             return coalesce_flat(fs, fd)[0]
     if plain_t:  # the common case
@@ -75,7 +115,7 @@ def _cotarget(A: Any, T: Any) -> Any:
             first = first[0]
         if type(first) is int and first != 1 and first % extent == 0:
             return size  # the extent splits A's first mode evenly: the size will do
-    if any(type(x) is not int for x in fs + fd + ts + td):
+    if not ints_a or any(type(x) is not int for x in ts + td):
         return size
     extent = max([s * abs(d) for s, d in zip(ts, td) if d != 0 and s != 1], default=1)
     first = next((s for s in fs if s != 1), 1)
@@ -134,20 +174,23 @@ def logical_divide(A: Any, tiler: Any) -> Any:
     >>> logical_divide(make_identity_tensor((4, 8)), (2, 4))
     ArithTuple(0,0) o ((2,2),(4,2)):((1@0,2@0),(1@1,4@1))
     """
-    if (rec := recorder()) and rec.opens(logical_divide):
+    rec = recorder()
+    if rec and rec.opens(logical_divide):
         return rec.framed(logical_divide, A, tiler)
-    if (impl := own(A, "logical_divide")) is not None:
-        return impl(tiler)
+    if type(A) is not Layout and (impl := LOGICAL_DIVIDE.of(A)) is not None:
+        return impl(A, tiler)
     tiler = _tiler(tiler)
     A = as_layout(A)
     if tiler is None:
-        rec and rec.emit(ev.NoTiler())
+        if rec:
+            rec.emit(NoTiler())
         return A
     if isinstance(tiler, tuple):
         return by_mode(logical_divide, A, tiler)
     # as C++: the cotarget is the shape of coalesce(A), not its size (ceil_div per mode)
     divisor = make_layout(tiler, complement(tiler, _cotarget(A, tiler)))
-    rec and rec.emit(ev.Divisor(divisor))
+    if rec:
+        rec.emit(Divisor(divisor))
     return composition(A, divisor)
 
 
@@ -157,7 +200,10 @@ def by_mode(op: Callable[[Any, Any], Layout], A: Layout, tiler: tuple) -> Layout
     if len(tiler) > len(modes):
         raise CutepyError(f"{op.__name__}: the tiler has {len(tiler)} modes, {A} has {len(modes)}")
     out = [op(m, t) for m, t in zip(modes, tiler)] + modes[len(tiler):]
-    len(tiler) < len(modes) and (rec := recorder()) and rec.emit(ev.KeptModes(len(tiler)))
+    if len(tiler) < len(modes):
+        rec = recorder()
+        if rec:
+            rec.emit(KeptModes(len(tiler)))
     return make_layout(*out)
 
 
@@ -185,10 +231,14 @@ def zip_by_tiler(logical: Callable[[Any, Any], Layout], A: Any, tiler: Any) -> L
                           "tiled and flat forms need one (C++ rejects `_` here)")
     L = logical(A, tiler)
     if not isinstance(tiler, tuple):
-        (rec := recorder()) and rec.emit(ev.Zipped(L))
+        rec = recorder()
+        if rec:
+            rec.emit(Zipped(L))
         return L
     tiles, rest = unzip_modes(L, tiler)
-    (rec := recorder()) and rec.emit(ev.Unzipped(tiles, rest))
+    rec = recorder()
+    if rec:
+        rec.emit(Unzipped(tiles, rest))
     return make_layout(tiles, rest)
 
 
@@ -203,15 +253,15 @@ def _spread(mode: Layout) -> list[Layout]:
 def unpack_rest(z: Any) -> Any:
     """``(T, (R0, R1, ...))`` -> ``(T, R0, R1, ...)``: the tiled form (C++ ``z(_, repeat<R1>(_))``);
     a swizzled ``z`` (a product by a swizzled tiler) unpacks the layout under its swizzle."""
-    if (impl := own(z, "map_layout")) is not None:
-        return impl(unpack_rest)
+    if type(z) is not Layout and (impl := MAP_LAYOUT.of(z)) is not None:
+        return impl(z, unpack_rest)
     return make_layout(z[0], *_spread(z[1]))
 
 
 def unpack_all(z: Any) -> Any:
     """``((T0, T1, ...), (R0, R1, ...))`` -> ``(T0, T1, ..., R0, R1, ...)``: the flat form."""
-    if (impl := own(z, "map_layout")) is not None:
-        return impl(unpack_all)
+    if type(z) is not Layout and (impl := MAP_LAYOUT.of(z)) is not None:
+        return impl(z, unpack_all)
     return make_layout(*_spread(z[0]), *_spread(z[1]))
 
 
@@ -231,10 +281,11 @@ def zipped_divide(A: Any, tiler: Any) -> Layout:
     >>> zipped_divide(Layout(((32, 4), (4, 8))), (None, (2, 2)))
     ((32,(2,2)),(4,(2,4))):((1,(128,512)),(32,(256,1024)))
     """
-    if (rec := recorder()) and rec.opens(zipped_divide):
+    rec = recorder()
+    if rec and rec.opens(zipped_divide):
         return rec.framed(zipped_divide, A, tiler)
-    if (impl := own(A, "zipped_divide")) is not None:
-        return impl(tiler)
+    if type(A) is not Layout and (impl := ZIPPED_DIVIDE.of(A)) is not None:
+        return impl(A, tiler)
     return zip_by_tiler(logical_divide, A, tiler)
 
 
@@ -247,10 +298,11 @@ def tiled_divide(A: Any, tiler: Any) -> Layout:
     >>> tiled_divide(Layout((8, 6)), (4, 3))
     ((4,3),2,2):((1,8),4,24)
     """
-    if (rec := recorder()) and rec.opens(tiled_divide):
+    rec = recorder()
+    if rec and rec.opens(tiled_divide):
         return rec.framed(tiled_divide, A, tiler)
-    if (impl := own(A, "tiled_divide")) is not None:
-        return impl(tiler)
+    if type(A) is not Layout and (impl := TILED_DIVIDE.of(A)) is not None:
+        return impl(A, tiler)
     return unpack_rest(zipped_divide(A, tiler))
 
 
@@ -263,10 +315,11 @@ def flat_divide(A: Any, tiler: Any) -> Layout:
     >>> flat_divide(Layout((8, 6)), (4, 3))
     (4,3,2,2):(1,8,4,24)
     """
-    if (rec := recorder()) and rec.opens(flat_divide):
+    rec = recorder()
+    if rec and rec.opens(flat_divide):
         return rec.framed(flat_divide, A, tiler)
-    if (impl := own(A, "flat_divide")) is not None:
-        return impl(tiler)
+    if type(A) is not Layout and (impl := FLAT_DIVIDE.of(A)) is not None:
+        return impl(A, tiler)
     return unpack_all(zipped_divide(A, tiler))
 
 

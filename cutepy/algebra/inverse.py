@@ -16,15 +16,96 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import events as ev
 from ..core import inttuple as it
 from ..core.basis import ScaledBasis
 from ..core.dynamic import DynamicInt, has_dynamic, is_static_int
 from ..core.errors import AdmissibilityError, CutepyError, Undecided
-from ..core.layout import Layout, layout_arg, own
+from ..core.events import Event, Mode
+from ..core.kinds import (
+    LEFT_INVERSE,
+    MAX_COMMON_LAYOUT,
+    MAX_COMMON_LAYOUT_BY_B,
+    MAX_COMMON_VECTOR,
+    MAX_COMMON_VECTOR_BY_B,
+    NULLSPACE,
+    RIGHT_INVERSE,
+)
+from ..core.layout import Layout, derived, layout_arg
+from ..core.lazy import load
 from ..core.tracing import recorder
-from .coalesce import coalesce, coalesce_dynamic, coalesce_flat, coalesce_static
+from .coalesce import coalesce, coalesce_dynamic, coalesce_flat, coalesce_static, modes_layout
 from .composition import composition
+
+np = load("numpy")  # numpy loads on first use (the module's import needs none)
+
+# -- the steps explain() shows: the decisions this algorithm reports, and their words --------
+# (an event without words is worded by its explainer in cutepy.derivation, which knows the
+# derivation around it)
+
+
+class Positions(Event):
+    """``coalesce(A)``'s flat modes and the column-major position of each."""
+
+    shape: tuple
+    stride: tuple
+    positions: tuple
+
+    def words(self, tex: Any) -> str:
+        X = modes_layout(list(zip(self.shape, self.stride)))
+        positions = ", ".join(map(str, self.positions))
+        return f"coalesce(A) = {X}; column-major positions of its modes: {positions}"
+
+
+class Chain(Event):
+    """``right_inverse``: ``mode`` continues the chain of strides; it maps to ``position``."""
+
+    mode: Mode
+    position: Any
+
+    def words(self, tex: Any) -> str:
+        s, d = self.mode
+        return f"mode {s}:{d} continues the chain at stride {d}: take {s}:{self.position}"
+
+
+class OffChain(Event):
+    """``right_inverse``: ``mode`` is off the chain, which needs stride ``needs`` next."""
+
+    mode: Mode
+    needs: Any
+
+    def words(self, tex: Any) -> str:
+        return f"mode {self.mode[0]}:{self.mode[1]} is off the chain (it would need stride {self.needs})"
+
+
+class ZeroMode(Event):
+    """``left_inverse``: the stride-0 ``mode`` reaches no new offset."""
+
+    mode: Mode
+
+    def words(self, tex: Any) -> str:
+        return f"mode {self.mode[0]}:0 reaches no new offset: skipped"
+
+
+class InverseStep(Event):
+    """``left_inverse``: ``count = stride / below`` offsets per step, mapped to ``position``."""
+
+    stride: Any
+    below: Any
+    count: Any
+    position: Any
+
+    def words(self, tex: Any) -> str:
+        return (f"stride {self.stride}: {self.stride}/{self.below} = {self.count} offsets per step of the "
+                f"modes below, mapped to position {self.position}")
+
+
+class Close(Event):
+    """``left_inverse``: the largest-stride mode's ``size`` closes the inverse."""
+
+    size: Any
+
+    def words(self, tex: Any) -> str:
+        return f"the largest-stride mode's size {self.size} closes the inverse"
 
 
 def _flat(L: Layout) -> tuple[tuple, tuple]:
@@ -51,7 +132,9 @@ def _coalesced(A: Layout) -> tuple[tuple, tuple, list]:
         fs, fd = (fs,), (fd,)
     _int_strides(A, fd)
     pre = _prefix(fs)
-    (rec := recorder()) and rec.emit(ev.Positions(fs, fd, tuple(pre)))
+    rec = recorder()
+    if rec:
+        rec.emit(Positions(fs, fd, tuple(pre)))
     return fs, fd, pre
 
 
@@ -78,13 +161,14 @@ def right_inverse(A: Layout) -> Layout:
     >>> right_inverse(A), [A(right_inverse(A)(i)) for i in range(8)]
     ((2,4):(4,1), [0, 1, 2, 3, 4, 5, 6, 7])
     """
-    if (rec := recorder()) and rec.opens(right_inverse):
+    rec = recorder()
+    if rec and rec.opens(right_inverse):
         return rec.framed(right_inverse, A)
-    if (impl := own(A, "right_inverse")) is not None:
-        return impl()
+    if type(A) is not Layout and (impl := RIGHT_INVERSE.of(A)) is not None:
+        return impl(A)
     if type(A) is not Layout:
         A = layout_arg(A, "right_inverse")
-    fs, fd, pre = _coalesced(A)
+    fs, fd, pre = derived(A, _coalesced)
     shapes, strides = [], []
     curr = 1
     order = _cxx_sort_order(fd)
@@ -97,9 +181,10 @@ def right_inverse(A: Layout) -> Layout:
             shapes.append(fs[k])
             strides.append(pre[k])
             curr = fs[k] * fd[k]
-            rec and rec.emit(ev.Chain((fs[k], fd[k]), pre[k]))
+            if rec:
+                rec.emit(Chain((fs[k], fd[k]), pre[k]))
         elif rec:
-            rec.emit(ev.OffChain((fs[k], fd[k]), curr))
+            rec.emit(OffChain((fs[k], fd[k]), curr))
     s, d = coalesce_flat(shapes, strides)
     return Layout._grown(s, d)
 
@@ -126,13 +211,14 @@ def left_inverse(A: Layout) -> Layout:
     >>> left_inverse(Layout((8, 4), (1, 4)))  # not injective: a quasi-inverse
     (4,4):(1,8)
     """
-    if (rec := recorder()) and rec.opens(left_inverse):
+    rec = recorder()
+    if rec and rec.opens(left_inverse):
         return rec.framed(left_inverse, A)
-    if (impl := own(A, "left_inverse")) is not None:
-        return impl()
+    if type(A) is not Layout and (impl := LEFT_INVERSE.of(A)) is not None:
+        return impl(A)
     if type(A) is not Layout:
         A = layout_arg(A, "left_inverse")
-    fs, fd, pre = _coalesced(A)
+    fs, fd, pre = derived(A, _coalesced)
     order = _cxx_sort_order(fd)
     shapes: list = []
     strides: list = [0]
@@ -142,7 +228,8 @@ def left_inverse(A: Layout) -> Layout:
     for k in order:
         d = fd[k]
         if d == 0:
-            rec and rec.emit(ev.ZeroMode((fs[k], d)))
+            if rec:
+                rec.emit(ZeroMode((fs[k], d)))
             continue
         if d < 0:
             raise AdmissibilityError(
@@ -157,10 +244,12 @@ def left_inverse(A: Layout) -> Layout:
             )
         shapes.append(d // total)
         strides.append(pre[k])
-        rec and rec.emit(ev.InverseStep(d, total, shapes[-1], pre[k]))
+        if rec:
+            rec.emit(InverseStep(d, total, shapes[-1], pre[k]))
         total *= d // total
     shapes.append(fs[order[-1]])
-    rec and rec.emit(ev.Close(shapes[-1]))
+    if rec:
+        rec.emit(Close(shapes[-1]))
     s, d = coalesce_flat(shapes, strides)
     L = Layout._grown(s, d)
     if overlap:
@@ -199,8 +288,6 @@ def _check_left_inverse(A: Layout, L: Layout) -> None:
     if n > MAX_INVERSE_CHECK:
         raise CutepyError(f"left_inverse of {A}: its modes overlap and {n} elements are too many to "
                           f"check (MAX_INVERSE_CHECK = {MAX_INVERSE_CHECK})")
-    import numpy as np  # lazy: only layouts whose modes overlap are checked element by element
-
     want = np.asarray(A.offsets(np.arange(n, dtype=np.int64)))
     got = np.asarray(A.offsets(L.offsets(want)))
     if not np.array_equal(got, want):
@@ -232,8 +319,8 @@ def nullspace(A: Layout) -> Layout:
     >>> nullspace(Layout((2, 4, 3), (1, 0, 2)))
     4:2
     """
-    if (impl := own(A, "nullspace")) is not None:
-        return impl()
+    if type(A) is not Layout and (impl := NULLSPACE.of(A)) is not None:
+        return impl(A)
     if type(A) is not Layout:
         A = layout_arg(A, "nullspace")
     fs, fd = _flat(A)
@@ -258,10 +345,10 @@ def max_common_layout(A: Layout, B: Layout) -> Layout:
     >>> max_common_layout(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 8)))
     4:1
     """
-    if (impl := own(A, "max_common_layout")) is not None:
-        return impl(B)
-    if (impl := own(B, "rmax_common_layout")) is not None:
-        return impl(A)
+    if type(A) is not Layout and (impl := MAX_COMMON_LAYOUT.of(A)) is not None:
+        return impl(A, B)
+    if type(B) is not Layout and (impl := MAX_COMMON_LAYOUT_BY_B.of(B)) is not None:
+        return impl(B, A)
     if type(A) is not Layout:
         A = layout_arg(A, "max_common_layout")
     inv_b = right_inverse(B)
@@ -288,10 +375,10 @@ def max_common_vector(A: Layout, B: Layout) -> Any:
     >>> max_common_vector(Layout((4, 8), (1, 4)), Layout((4, 8), (1, 8)))
     4
     """
-    if (impl := own(A, "max_common_vector")) is not None:
-        return impl(B)
-    if (impl := own(B, "rmax_common_vector")) is not None:
-        return impl(A)
+    if type(A) is not Layout and (impl := MAX_COMMON_VECTOR.of(A)) is not None:
+        return impl(A, B)
+    if type(B) is not Layout and (impl := MAX_COMMON_VECTOR_BY_B.of(B)) is not None:
+        return impl(B, A)
     if type(A) is not Layout:
         A = layout_arg(A, "max_common_vector")
     if type(B) is not Layout:

@@ -22,14 +22,70 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import events as ev
 from ..core import inttuple as it
 from ..core.errors import CutepyError
-from ..core.layout import Layout, as_layout, layout_arg, make_layout, own
+from ..core.events import Event, NoTiler
+from ..core.kinds import (
+    BLOCKED_PRODUCT,
+    FLAT_PRODUCT,
+    LOGICAL_PRODUCT,
+    LOGICAL_PRODUCT_BY_TILER,
+    RAKED_PRODUCT,
+    TILE_TO_SHAPE,
+    TILED_PRODUCT,
+    ZIPPED_PRODUCT,
+)
+from ..core.layout import Layout, as_layout, layout_arg, make_layout
 from ..core.tracing import recorder
 from .complement import complement
 from .composition import composition
 from .divides import _tiler, by_mode, unpack_all, unpack_rest, zip_by_tiler
+
+# -- the steps explain() shows: the decisions this algorithm reports, and their words --------
+# (an event without words is worded by its explainer in cutepy.derivation, which knows the
+# derivation around it)
+
+
+class Room(Event):
+    """``logical_product``: the complement of A reaches ``size = size(A) * cosize(B)``."""
+
+    A: Any
+    B: Any
+    size: Any
+
+    def words(self, tex: Any) -> str:
+        return (f"room for the copies: size(A) * cosize(B) = {self.A.size()} * {self.B.cosize()} = "
+                f"{self.size}")
+
+
+class Padded(Event):
+    """Blocked and raked products: A and B padded to ``rank`` with ``1:0`` modes."""
+
+    rank: int
+    A: Any
+    B: Any
+    size: Any
+
+    def words(self, tex: Any) -> str:
+        return f"pad both to rank {self.rank} with 1:0 modes: A = {self.A}, B = {self.B}"
+
+
+class PairMode(Event):
+    """Mode ``i`` of a blocked/raked product: the pair ``pair`` coalesced to ``result``."""
+
+    i: int
+    pair: Any
+    result: Any
+
+
+class Copies(Event):
+    """``tile_to_shape``: ``shape`` copies per mode, laid out as ``layout``."""
+
+    shape: tuple
+    layout: Any
+
+    def words(self, tex: Any) -> str:
+        return f"copies per mode: {self.shape}, laid out as {self.layout}"
 
 
 def logical_product(A: Any, tiler: Any) -> Layout:
@@ -48,21 +104,24 @@ def logical_product(A: Any, tiler: Any) -> Layout:
     >>> logical_product(Layout((2, 2), (4, 1)), Layout(6, 1))
     ((2,2),(2,3)):((4,1),(2,8))
     """
-    if (rec := recorder()) and rec.opens(logical_product):
+    rec = recorder()
+    if rec and rec.opens(logical_product):
         return rec.framed(logical_product, A, tiler)
-    if (impl := own(A, "logical_product")) is not None:
-        return impl(tiler)
+    if type(A) is not Layout and (impl := LOGICAL_PRODUCT.of(A)) is not None:
+        return impl(A, tiler)
     tiler = _tiler(tiler)
     A = as_layout(A)
-    if (impl := own(tiler, "rlogical_product")) is not None:
-        return impl(A)
+    if type(tiler) is not Layout and (impl := LOGICAL_PRODUCT_BY_TILER.of(tiler)) is not None:
+        return impl(tiler, A)
     if tiler is None:
-        rec and rec.emit(ev.NoTiler())
+        if rec:
+            rec.emit(NoTiler())
         return A
     if isinstance(tiler, tuple):
         return by_mode(logical_product, A, tiler)
     room = A.size() * tiler.cosize()
-    rec and rec.emit(ev.Room(A, tiler, room))
+    if rec:
+        rec.emit(Room(A, tiler, room))
     return make_layout(A, composition(complement(A, room), tiler))
 
 
@@ -80,10 +139,11 @@ def zipped_product(A: Any, tiler: Any) -> Layout:
     >>> zipped_product(Layout((2, 2), (1, 2)), (Layout(3, 1), Layout(2, 1)))
     ((2,2),(3,2)):((1,2),(2,1))
     """
-    if (rec := recorder()) and rec.opens(zipped_product):
+    rec = recorder()
+    if rec and rec.opens(zipped_product):
         return rec.framed(zipped_product, A, tiler)
-    if (impl := own(A, "zipped_product")) is not None:
-        return impl(tiler)
+    if type(A) is not Layout and (impl := ZIPPED_PRODUCT.of(A)) is not None:
+        return impl(A, tiler)
     return zip_by_tiler(logical_product, A, tiler)
 
 
@@ -96,10 +156,11 @@ def tiled_product(A: Any, tiler: Any) -> Layout:
     >>> tiled_product(Layout((2, 2), (1, 2)), (Layout(3, 1), Layout(2, 1)))
     ((2,2),3,2):((1,2),2,1)
     """
-    if (rec := recorder()) and rec.opens(tiled_product):
+    rec = recorder()
+    if rec and rec.opens(tiled_product):
         return rec.framed(tiled_product, A, tiler)
-    if (impl := own(A, "tiled_product")) is not None:
-        return impl(tiler)
+    if type(A) is not Layout and (impl := TILED_PRODUCT.of(A)) is not None:
+        return impl(A, tiler)
     return unpack_rest(zipped_product(A, tiler))
 
 
@@ -112,10 +173,11 @@ def flat_product(A: Any, tiler: Any) -> Layout:
     >>> flat_product(Layout((2, 2), (1, 2)), (Layout(3, 1), Layout(2, 1)))
     (2,2,3,2):(1,2,2,1)
     """
-    if (rec := recorder()) and rec.opens(flat_product):
+    rec = recorder()
+    if rec and rec.opens(flat_product):
         return rec.framed(flat_product, A, tiler)
-    if (impl := own(A, "flat_product")) is not None:
-        return impl(tiler)
+    if type(A) is not Layout and (impl := FLAT_PRODUCT.of(A)) is not None:
+        return impl(A, tiler)
     return unpack_all(zipped_product(A, tiler))
 
 
@@ -127,6 +189,8 @@ def _append_rank(L: Layout, r: int) -> Layout:
             return L
         s, d = (s,), (d,)
     k = r - len(s)
+    if k == 0 and s is L._shape:  # already of rank r: the value itself (its kept forms with it)
+        return L
     return Layout._new(s + (1,) * k, d + (0,) * k)
 
 
@@ -135,7 +199,9 @@ def _interleave(A: Any, B: Any, block_first: bool) -> Any:
     r = max(A.rank(), B.rank())
     Ap, Bp = _append_rank(A, r), _append_rank(B, r)
     room = Ap.size() * Bp.cosize()
-    (rec := recorder()) and rec.emit(ev.Padded(r, Ap, Bp, room))
+    rec = recorder()
+    if rec:
+        rec.emit(Padded(r, Ap, Bp, room))
     C = composition(complement(Ap, room), Bp)
     first, second = (Ap, C) if block_first else (C, Ap)
     # C++'s zip(first, second): a scalar first gives one mode holding the pair; a tuple first
@@ -151,7 +217,8 @@ def _interleave(A: Any, B: Any, block_first: bool) -> Any:
         pair_s, pair_d = (first._shape[i], second._shape[i]), (first._stride[i], second._stride[i])
         ss.append(pair_s)
         dd.append(pair_d)
-        rec and rec.emit(ev.PairMode(i, Layout._new(pair_s, pair_d), Layout._new(pair_s, pair_d)))
+        if rec:
+            rec.emit(PairMode(i, Layout._new(pair_s, pair_d), Layout._new(pair_s, pair_d)))
     return Layout._new(tuple(ss), tuple(dd))
 
 
@@ -168,10 +235,11 @@ def blocked_product(A: Any, B: Any) -> Layout:
     >>> blocked_product(Layout((2, 2), (2, 1)), Layout((2, 3), (3, 1)))
     ((2,2),(2,3)):((2,12),(1,4))
     """
-    if (rec := recorder()) and rec.opens(blocked_product):
+    rec = recorder()
+    if rec and rec.opens(blocked_product):
         return rec.framed(blocked_product, A, B)
-    if (impl := own(A, "blocked_product")) is not None:
-        return impl(B)
+    if type(A) is not Layout and (impl := BLOCKED_PRODUCT.of(A)) is not None:
+        return impl(A, B)
     return _interleave(A, B, True)
 
 
@@ -185,10 +253,11 @@ def raked_product(A: Any, B: Any) -> Layout:
     >>> raked_product(Layout((2, 2), (2, 1)), Layout((2, 3), (3, 1)))
     ((2,2),(3,2)):((12,2),(4,1))
     """
-    if (rec := recorder()) and rec.opens(raked_product):
+    rec = recorder()
+    if rec and rec.opens(raked_product):
         return rec.framed(raked_product, A, B)
-    if (impl := own(A, "raked_product")) is not None:
-        return impl(B)
+    if type(A) is not Layout and (impl := RAKED_PRODUCT.of(A)) is not None:
+        return impl(A, B)
     return _interleave(A, B, False)
 
 
@@ -206,11 +275,12 @@ def tile_to_shape(block: Any, target_shape: Any, order: Any = None) -> Any:
     >>> tile_to_shape(Layout((2, 2), (1, 2)), (4, 6))
     ((2,2),(2,3)):((1,4),(2,8))
     """
-    if (rec := recorder()) and rec.opens(tile_to_shape):
+    rec = recorder()
+    if rec and rec.opens(tile_to_shape):
         return rec.framed(tile_to_shape, block, target_shape, order)
     target_shape = layout_arg(target_shape, "tile_to_shape").shape  # a shape: positive 64-bit leaves
-    if (impl := own(block, "tile_to_shape")) is not None:
-        return impl(target_shape, order)
+    if type(block) is not Layout and (impl := TILE_TO_SHAPE.of(block)) is not None:
+        return impl(block, target_shape, order)
     block = as_layout(block)
     target = target_shape if type(target_shape) is tuple else (target_shape,)
     r = len(target) if type(target_shape) is tuple else 1
@@ -231,7 +301,8 @@ def tile_to_shape(block: Any, target_shape: Any, order: Any = None) -> Any:
     else:
         strides = it.compact_order_tuple(product_shape, order)
     copies = Layout._grown(product_shape, strides)
-    rec and rec.emit(ev.Copies(product_shape, copies))
+    if rec:
+        rec.emit(Copies(product_shape, copies))
     return blocked_product(padded, copies)
 
 #: what cutepy exports from this module (cutepy.__all__ is made of these lists)

@@ -38,6 +38,7 @@ import numpy as np
 
 from ..algebra.swizzle import ComposedLayout, Swizzle, composed_parts
 from ..core.errors import CutepyError
+from ..core.inttuple import short_repr
 from ..core.layout import Layout
 from .tile import (
     Access,
@@ -140,6 +141,12 @@ def swizzle_family(n: int) -> list[Swizzle]:
     >>> [str(s) for s in swizzle_family(3)]
     ['Sw<1,0,1>', 'Sw<1,1,1>', 'Sw<1,0,-1>', 'Sw<1,1,-1>', 'Sw<1,0,2>', 'Sw<1,0,-2>']
     """
+    if type(n) is not int and not isinstance(n, np.integer):
+        raise CutepyError(f"swizzle_family: n must be a non-negative integer (address bits), "
+                          f"not {short_repr(n)}")
+    n = int(n)
+    if not 0 <= n <= 64:
+        raise CutepyError(f"swizzle_family: n = {n} address bits; expected 0 to 64")
     out = []
     for B in range(1, n // 2 + 1):
         for S in range(B, n - B + 1):
@@ -256,6 +263,9 @@ def find_swizzle(smem_layout: Layout, accesses: Sequence[Any], element_bytes: in
                           f"pass the inner layout of {smem_layout}")
     E = check_element_bytes(element_bytes)
     base = smem_offsets(smem_layout)
+    if not isinstance(accesses, (list, tuple)):
+        raise CutepyError(f"find_swizzle: accesses must be a list of accesses (tiled copies or "
+                          f"(tv_layout, op, vector) tuples), not {short_repr(accesses)}")
     if not accesses:
         raise CutepyError("find_swizzle needs at least one access of the tile")
     plans = [_planned(a, E, smem_layout, k) for k, a in enumerate(accesses)]

@@ -27,6 +27,7 @@ import numpy as np
 
 from ..algebra.swizzle import is_layout
 from ..core.errors import CutepyError
+from ..core.lazy import load
 from .warp import (
     WARP,
     BankReport,
@@ -37,6 +38,9 @@ from .warp import (
     instruction_name,
     lane_ranges,
 )
+
+#: kept reports on a TiledCopy value (a sweep costs one copy on one tile many times)
+_memo = load("cutepy.kernels.memo")
 
 #: Largest TV layout (threads x values) that the analyses accept.
 MAX_ELEMENTS = 1 << 22
@@ -203,6 +207,8 @@ def make_access(table: np.ndarray, op: str, vector: int, element_bytes: int, *,
     every repetition ``R`` of the tile (default: one tile, the identity).
     """
     E, V = element_bytes, vector
+    if matrices is not None and type(matrices) is not int:
+        raise CutepyError(f"{op}: matrices must be 1, 2 or 4, got {matrices!r}")
     if type(V) is not int or V < 1:
         raise CutepyError(f"vector_elems must be a positive int, got {V!r}")
     threads, values = table.shape
@@ -221,6 +227,12 @@ def make_access(table: np.ndarray, op: str, vector: int, element_bytes: int, *,
     nk = values // V
     index = padded.reshape(warps, WARP, nk, V).transpose(0, 2, 1, 3).reshape(warps * nk, WARP, V)
     where = [(0, w, k) for w in range(warps) for k in range(nk)]
+    if matrices:  # the one rule of an ldmatrix/stmatrix access: lanes 0..8N-1 give the rows
+        missing = index[:, : 8 * matrices, 0] < 0
+        if missing.any():
+            i, t = map(int, np.argwhere(missing)[0])
+            raise CutepyError(f"{op}.x{matrices}: lane {t} of warp {where[i][1]} must give a row address "
+                              f"(the thread-value layout has {threads} threads)")
     if tiles is not None:
         R = tiles.shape[0]
         inside = index >= 0
@@ -323,6 +335,8 @@ def analyze_layout(smem_layout: Any, tv_layout: Any, *, element_bytes: int, vect
     (2, 1)
     """
     E = check_element_bytes(element_bytes)
+    if not isinstance(op, str):
+        raise CutepyError(f"op must be ld, st, ldmatrix, stmatrix or cp.async, got {op!r}")
     if op in ("ldmatrix", "stmatrix") and vector_elems is None:
         vector_elems = 16 // E
     if op not in ("ld", "st", "ldmatrix", "stmatrix", "cp.async"):
@@ -455,5 +469,12 @@ def analyze_copy(tiled_copy: Any, smem_layout: Any = None, *, src: Any = None, d
     if len(given) != 1:
         raise CutepyError("analyze_copy takes the shared-memory layout once: as smem_layout, src= or dst=")
     what, smem_layout = given[0]
-    access, E, name = copy_access(tiled_copy, smem_layout, None if what == "smem_layout" else what)
-    return report_access(access, smem_layout, E, f"{name} on {smem_layout}")
+
+    def report() -> TileReport:
+        access, E, name = copy_access(tiled_copy, smem_layout, None if what == "smem_layout" else what)
+        return report_access(access, smem_layout, E, f"{name} on {smem_layout}")
+
+    params = getattr(tiled_copy, "__dataclass_params__", None)
+    if params is not None and params.frozen:  # a TiledCopy value: its report is kept on it
+        return _memo.derived_of(tiled_copy, f"banks {what}", smem_layout, report)
+    return report()

@@ -181,7 +181,7 @@ def check_instruction(op: Any, bytes: Any, matrices: Any) -> tuple[str, int, int
 
     Returns ``(op, width in bytes per lane, matrices or None)``.
     """
-    if op not in OPS:
+    if not isinstance(op, str) or op not in OPS:
         raise CutepyError(f"op must be one of {', '.join(OPS)}, got {op!r}")
     if op in ("ld", "st", "cp.async"):
         if matrices is not None:

@@ -172,7 +172,10 @@ def dynamic(x: Any) -> Any:
         return x if type(x) is DynamicInt else DynamicInt(x)
     index = getattr(type(x), "__index__", None)
     if index is not None and type(x) is not bool:
-        return DynamicInt(index(x))
+        try:
+            return DynamicInt(index(x))
+        except TypeError:  # a numpy array of several values, or a float array
+            pass
     raise CutepyError(f"dynamic: {x!r} is not an integer or a tuple of integers")
 
 

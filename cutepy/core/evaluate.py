@@ -33,13 +33,18 @@ import numpy as np
 
 from . import inttuple as it
 from .errors import CutepyError, SymbolicError
-from .limits import DEFAULT_MAX_ELEMENTS, _check_limit, limits  # noqa: F401 (re-exported)
+from .limits import DEFAULT_MAX_ELEMENTS, _check_limit, limits, show_int  # noqa: F401 (re-exported)
 from .limits import max_elements as _max_elements_in_force
+from .swizzle import Swizzle
 
 _INT64_MAX = (1 << 63) - 1
 
 # elements per block: the block and its scratch stay in the L2 cache
 _BLOCK = 1 << 15
+# elements per row of the one 2-D add of a plain layout (see _broadcast_fill), and the fewest
+# that make it pay (shorter rows: the block loop of _fill)
+_ROW = 1 << 13
+_MIN_ROW = 1 << 10
 # swizzled blocks kept per residue (see _fill)
 _CACHED_BLOCKS = 8
 
@@ -106,7 +111,7 @@ def offsets(
 
 
 def _is_swizzle(f: Any) -> bool:
-    return hasattr(f, "yyy_mask") and hasattr(f, "shift")
+    return isinstance(f, Swizzle)
 
 
 def composed_offsets(layout: Any, outer: Any, off: Any, inner: Any, indices: Any = None,
@@ -174,21 +179,23 @@ def _fill(
     n = it.product(fs)
     if n > limit:
         raise CutepyError(
-            f"whole-domain offsets of {layout} need {n} elements, above the limit of {limit}; "
+            f"whole-domain offsets of {it.short_repr(layout)} need {show_int(n)} elements, above the limit "
+            f"of {limit}; "
             "raise it with cutepy.limits(max_elements=...) or offsets(..., max_elements=...)"
         )
     lo, hi = _bounds(fs, fd, base)
     if hi > _INT64_MAX or lo < -_INT64_MAX:
         raise CutepyError(
-            f"offsets of {layout} reach {hi if hi > _INT64_MAX else lo}, beyond int64; no array is made"
+            f"offsets of {it.short_repr(layout)} reach {show_int(hi if hi > _INT64_MAX else lo)}, "
+            "beyond int64; no array is made"
         )
     modes = _modes(fs, fd)
-    if len(modes) <= 1 and swizzle is None:
-        if not modes:
-            return np.full(n, base, dtype=np.int64)
+    if swizzle is None and (not modes or (len(modes) == 1 and modes[0][1] == 0)):
+        return np.full(n, base, dtype=np.int64)
+    if swizzle is None and (out := _broadcast_fill(modes, base, n)) is not None:
+        return out
+    if len(modes) == 1 and swizzle is None:
         s, d = modes[0]
-        if d == 0:
-            return np.full(n, base, dtype=np.int64)
         # integer arithmetic, not np.arange(start, stop, step): its length is computed in float64
         # and comes out short once |d| reaches 2**53
         out = np.arange(s, dtype=np.int64)
@@ -270,13 +277,44 @@ def _fill(
     return out
 
 
+def _broadcast_fill(modes: list[tuple[int, int]], base: int, n: int) -> np.ndarray | None:
+    """The whole domain as one 2-D add, ``out[b + B*r] = T[b] + R[r]``: ``T`` the table of the
+    first modes (and ``rows`` of the next, ``rows`` dividing it), ``B`` elements that stay in the
+    L1/L2 cache; ``R`` the offsets of the rest. One pass that writes ``out`` once, as a fill does.
+    ``None`` when the modes give no such split with rows of at least ``_MIN_ROW`` elements."""
+    m, j = 1, 0
+    while j < len(modes) and m * modes[j][0] <= _ROW:
+        m *= modes[j][0]
+        j += 1
+    if j == len(modes):
+        return None
+    sj, dj = modes[j]
+    rows = math.gcd(sj, _ROW // m)
+    B = m * rows
+    if B < _MIN_ROW:
+        return None
+    T = np.empty(B, dtype=np.int64)
+    _table(T, modes[:j] + [(rows, dj)], 0)
+    R = np.empty(n // B, dtype=np.int64)
+    rest = ([(sj // rows, rows * dj)] if sj > rows else []) + modes[j + 1 :]  # rows*dj used only then
+    _table(R, rest, base)
+    out = np.empty(n, dtype=np.int64)
+    np.add(T[None, :], R[:, None], out=out.reshape(-1, B))
+    return out
+
+
 def _table(out: np.ndarray, modes: list[tuple[int, int]], base: int) -> None:
     """Fill ``out`` (of size ``prod(s)``) by doubling: each mode copies the block so far."""
     out[0] = base
     m = 1
     for s, d in modes:
-        blk = out[: m * s].reshape(s, m)
-        np.add(out[:m][None, :], (np.arange(1, s, dtype=np.int64) * d)[:, None], out=blk[1:])
+        if m == 1:  # the first mode: one pass
+            np.multiply(np.arange(s, dtype=np.int64), d, out=out[:s])
+            if base:
+                out[:s] += base
+        else:
+            blk = out[: m * s].reshape(s, m)
+            np.add(out[:m][None, :], (np.arange(1, s, dtype=np.int64) * d)[:, None], out=blk[1:])
         m *= s
 
 

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from numbers import Integral
 from typing import Any
 
@@ -23,7 +24,20 @@ from . import inttuple as it
 from .basis import ScaledBasis, basis_like
 from .dynamic import DynamicInt, is_static_int
 from .errors import CutepyError, LayoutError
+from .kinds import (
+    APPEND,
+    FLATTEN,
+    GET,
+    GROUP,
+    IS_STATIC,
+    MAKE_LAYOUT,
+    SIZE,
+    SLICE_AND_OFFSET,
+    TAKE,
+    LayoutKind,
+)
 from .limits import max_elements
+from .tracing import recorder as _recorder
 from .tuples import as_int, check_int_tuple
 
 #: Largest magnitude of a shape or stride leaf: C++ CuTe's dynamic integers are 64-bit.
@@ -71,12 +85,13 @@ def _leaf(x: Any, what: str, positive: bool) -> Any:
 def _wide(t: Any) -> Any:
     """The first integer of ``t`` (a leaf, a basis element's value, or nested tuples of them)
     beyond 64 bits (``|x| > MAX_LEAF``), else ``None``. Symbolic leaves are not judged here."""
+    m = MAX_LEAF
     if type(t) is int:
-        return t if not -MAX_LEAF <= t <= MAX_LEAF else None
+        return t if t > m or t < -m else None
     if isinstance(t, tuple):
         for x in t:
             if type(x) is int:
-                if not -MAX_LEAF <= x <= MAX_LEAF:
+                if x > m or x < -m:
                     return x
             else:
                 w = _wide(x)
@@ -141,9 +156,10 @@ def _canonical(s: Any, d: Any, depth: int = 1) -> bool:
         return type(d) is int and 0 < s <= MAX_LEAF and -MAX_LEAF <= d <= MAX_LEAF
     if type(s) is not tuple or type(d) is not tuple or len(s) != len(d) or depth > it.MAX_DEPTH:
         return False
+    m = MAX_LEAF
     for x, y in zip(s, d):
         if type(x) is int:
-            if type(y) is not int or not 0 < x <= MAX_LEAF or not -MAX_LEAF <= y <= MAX_LEAF:
+            if type(y) is not int or x <= 0 or x > m or y > m or y < -m:
                 return False
         elif not _canonical(x, y, depth + 1):
             return False
@@ -184,11 +200,61 @@ def _pair(s: Any, d: Any, depth: int) -> tuple[Any, Any]:
     return _leaf(s, "shape", True), _leaf(d, "stride", False)
 
 
+def derived(layout: Layout, make: Callable[[Layout], Any]) -> Any:
+    """``make(layout)``, kept on the value: the forms the algebra derives from a layout alone
+    (its filtered or coalesced flat modes, ``coalesce_x``) are computed once per value.
+
+    The value is immutable and ``make`` a pure function of it, so a kept form never changes a
+    result; at most one entry per ``make`` (a handful of functions), so the cache stays
+    bounded; a ``make`` that raises keeps nothing, so errors are raised again, unchanged.
+    Computed afresh, never kept: while :func:`cutepy.explain` records (the form's steps are
+    events), and for a layout with a symbolic leaf (its forms depend on the facts in force).
+
+    A value asked for its first form keeps nothing (most values the algebra builds are used
+    once); from the second request on, its forms are kept.
+
+    >>> from cutepy.algebra.coalesce import filter_flat_dyn
+    >>> L = Layout((2, 3), (0, 1))
+    >>> _ = derived(L, filter_flat_dyn)
+    >>> derived(L, filter_flat_dyn) is derived(L, filter_flat_dyn)
+    True
+    """
+    memo = layout._memo
+    if memo is None:  # the first form asked of this value: a value used once keeps nothing
+        layout._memo = True
+        return make(layout)
+    if memo is True:  # asked again: keep its forms from now on
+        memo = layout._memo = {} if _concrete(layout._shape) and _concrete(layout._stride) else False
+    if memo is False or _recorder() is not None:
+        return make(layout)
+    got = memo.get(make)
+    if got is None:
+        got = memo[make] = make(layout)
+    return got
+
+
+def _concrete(t: Any) -> bool:
+    """Whether every leaf of ``t`` is a concrete integer (``int``, a run-time integer, or a basis
+    element of one): no symbolic leaf, whose answers depend on the facts in force."""
+    if type(t) is int:
+        return True
+    if type(t) is tuple:
+        for x in t:
+            if type(x) is not int and not _concrete(x):
+                return False
+        return True
+    if type(t) is DynamicInt:
+        return True
+    if isinstance(t, ScaledBasis):
+        return _concrete(t.value)
+    return False
+
+
 def _fmt(t: Any) -> str:
     return it.format_tuple(t)
 
 
-class Layout:
+class Layout(LayoutKind):
     """An immutable, hashable CuTe layout ``shape:stride``: coordinates to offsets.
 
     Pre:  ``shape`` is a positive integer or a nested tuple (lists are accepted) of them;
@@ -207,9 +273,22 @@ class Layout:
     cutepy.LayoutError: shape has a leaf 0; shape leaves must be positive integers
     """
 
-    __slots__ = ("_shape", "_stride", "_hash")
+    __slots__ = ("_shape", "_stride", "_hash", "_memo")
 
     def __init__(self, shape: Any, stride: Any = None):
+        if type(shape) is tuple and type(stride) is tuple and len(shape) == len(stride):
+            m = MAX_LEAF
+            for x, y in zip(shape, stride):  # the fast path: canonical tuples of 64-bit ints
+                if type(x) is int:
+                    if type(y) is not int or x <= 0 or x > m or y > m or y < -m:
+                        break
+                elif not _canonical(x, y, 2):
+                    break
+            else:
+                self._shape = shape
+                self._stride = stride
+                self._hash = self._memo = None
+                return
         if stride is None:
             shape = _normalize(shape, "shape", True)
             _check_compact(shape, False)
@@ -232,7 +311,7 @@ class Layout:
                 ) from None
         self._shape = shape
         self._stride = stride
-        self._hash = None
+        self._hash = self._memo = None
 
     @classmethod
     def _new(cls, shape: Any, stride: Any) -> Layout:
@@ -241,8 +320,10 @@ class Layout:
         self = object.__new__(cls)
         self._shape = shape
         self._stride = stride
-        self._hash = None
+        self._hash = self._memo = None
         return self
+
+
 
     @classmethod
     def _grown(cls, shape: Any, stride: Any) -> Layout:
@@ -336,6 +417,10 @@ class Layout:
 
     def __call__(self, *args: Any) -> Any:
         """``L(i)``, ``L(i, j)``, ``L((i, (j, k)))``: the offset; a ``None`` anywhere slices."""
+        if len(args) == 1 and type(i := args[0]) is int and i >= 0:  # L(i): the hot path
+            r = _index_offset(i, self._shape, self._stride)
+            if r is not None:
+                return r
         if not args:
             raise CutepyError("a layout is called with an index or a coordinate")
         crd = args[0] if len(args) == 1 else args
@@ -487,10 +572,10 @@ def make_layout(*args: Any) -> Layout:
     (2,(4,2)):(3,(1,4))
 
     A swizzle gives C++'s ``make_layout(Sw<B,M,S>)``, ``Sw o 0 o (M+B+|S|):1`` (see
-    :meth:`cutepy.algebra.swizzle.Swizzle.make_layout`).
+    :meth:`cutepy.core.swizzle.Swizzle.make_layout`).
     """
-    if len(args) == 1 and hasattr(args[0], "yyy_mask") and callable(getattr(args[0], "make_layout", None)):
-        return args[0].make_layout()  # a Swizzle (cutepy.algebra.swizzle sits above this module)
+    if len(args) == 1 and type(args[0]) is not Layout and (impl := MAKE_LAYOUT.of(args[0])) is not None:
+        return impl(args[0])  # a Swizzle: the composed layout's module registers it
     if args and all(type(a) is Layout for a in args):
         return Layout._new(tuple([a._shape for a in args]), tuple([a._stride for a in args]))
     if len(args) == 1:
@@ -527,23 +612,6 @@ def _modes(layout: Layout, fn: str = "a mode operation") -> tuple[tuple, tuple]:
     return (layout._shape,), (layout._stride,)
 
 
-def own(x: Any, op: str) -> Any:
-    """``x``'s own implementation of the operation ``op``: its method ``_<op>``, or None.
-
-    The one question the algebra asks of an operand. A Layout, or a layout given by its shape,
-    takes the algorithm written beside the operation; a value that holds a layout (a swizzled
-    layout, a tensor) implements each operation as a method, usually by applying it to the
-    layout it holds, so no operation asks what kind of value it was given.
-
-    Pre:  ``op`` names a public operation.
-    Post: a bound method of ``x``, or None when ``x`` is a Layout or has no such method.
-
-    >>> own(Layout(4), "coalesce") is None
-    True
-    """
-    return None if type(x) is Layout else getattr(x, "_" + op, None)
-
-
 def get(layout: Layout, *path: int) -> Layout:
     """The sub-layout at a mode path: ``get(L, 1, 0)`` is CuTe's ``layout<1,0>(L)``.
 
@@ -555,8 +623,8 @@ def get(layout: Layout, *path: int) -> Layout:
     >>> get(Layout(((2, 2), 3), ((24, 2), 8)), 0, 1)
     2:2
     """
-    if (impl := own(layout, "get")) is not None:
-        return impl(*path)
+    if type(layout) is not Layout and (impl := GET.of(layout)) is not None:
+        return impl(layout, *path)
     layout = layout_arg(layout, "get")
     for i in path:
         layout = layout[i]
@@ -612,8 +680,8 @@ def take(layout: Layout, begin: int, end: int) -> Layout:
     >>> take(Layout((2, 3, 4)), 1, 3)
     (3,4):(2,6)
     """
-    if (impl := own(layout, "take")) is not None:
-        return impl(begin, end)
+    if type(layout) is not Layout and (impl := TAKE.of(layout)) is not None:
+        return impl(layout, begin, end)
     s, d = _mode_range(layout, begin, end, "take")
     return Layout._new(s[begin:end], d[begin:end])
 
@@ -627,8 +695,8 @@ def group(layout: Layout, begin: int, end: int) -> Layout:
     >>> group(Layout((2, 3, 4)), 0, 2)
     ((2,3),4):((1,2),6)
     """
-    if (impl := own(layout, "group")) is not None:
-        return impl(begin, end)
+    if type(layout) is not Layout and (impl := GROUP.of(layout)) is not None:
+        return impl(layout, begin, end)
     s, d = _mode_range(layout, begin, end, "group")
     if begin == end:  # as C++: an empty range groups nothing
         return layout_arg(layout, "group")
@@ -652,8 +720,8 @@ def append(layout: Layout, x: Layout | None = None, n: int | None = None) -> Lay
     >>> append(Layout((2, 3)), Layout(5, 6))
     (2,3,5):(1,2,6)
     """
-    if (impl := own(layout, "append")) is not None:
-        return impl(x, n)
+    if type(layout) is not Layout and (impl := APPEND.of(layout)) is not None:
+        return impl(layout, x, n)
     x = Layout._new(1, 0) if x is None else layout_arg(x, "append")
     s, d = _modes(layout, "append")
     if n is None:
@@ -707,8 +775,8 @@ def flatten(layout: Layout) -> Layout:
     >>> flatten(Layout(((2, 2), 3), ((24, 2), 8)))
     (2,2,3):(24,2,8)
     """
-    if (impl := own(layout, "flatten")) is not None:
-        return impl()
+    if type(layout) is not Layout and (impl := FLATTEN.of(layout)) is not None:
+        return impl(layout)
     layout = layout_arg(layout, "flatten")
     if type(layout._shape) is not tuple:
         return layout
@@ -754,8 +822,8 @@ def slice_and_offset(crd: Any, layout: Layout) -> tuple[Layout, Any]:
     >>> slice_and_offset((None, 2), Layout((4, 3), (3, 1)))
     ((4):(3), 2)
     """
-    if (impl := own(layout, "slice_and_offset")) is not None:
-        return impl(crd)
+    if type(layout) is not Layout and (impl := SLICE_AND_OFFSET.of(layout)) is not None:
+        return impl(layout, crd)
     if type(layout) is not Layout:
         layout = layout_arg(layout, "slice_and_offset")
     crd = _normalize_coord(crd)
@@ -876,6 +944,34 @@ def _horner(crd: Any, shape: Any) -> Any:
 
 
 
+def _index_offset(i: int, s: Any, d: Any) -> Any:
+    """``crd2idx(i, s, d)`` for an index ``i >= 0`` when every leaf is a plain ``int`` (``None``
+    otherwise: the general path decides). Colexicographic: each mode takes ``i % size``, the
+    last one what is left, unwrapped, as in C++."""
+    if type(s) is not tuple:
+        return i * d if type(s) is int and type(d) is int else None
+    r, last = 0, len(s) - 1
+    for k in range(last + 1):
+        sk, dk = s[k], d[k]
+        if type(sk) is int and type(dk) is int:
+            if k == last:
+                return r + i * dk
+            r += i % sk * dk
+            i //= sk
+            continue
+        if type(sk) is not tuple:
+            return None
+        n = 1 if k == last else it.product(sk)
+        if type(n) is not int:
+            return None
+        o = _index_offset(i if k == last else i % n, sk, dk)
+        if o is None:
+            return None
+        r += o
+        i //= n
+    return r
+
+
 # -- free functions mirroring CuTe ----------------------------------------------------
 
 
@@ -889,8 +985,8 @@ def size(x: Any) -> Any:
     >>> size(Layout((2, (3, 4)))), size((2, 3))
     (24, 6)
     """
-    if (impl := own(x, "size")) is not None:
-        return impl()
+    if type(x) is not Layout and (impl := SIZE.of(x)) is not None:
+        return impl(x)
     return x.size() if callable(getattr(x, "size", None)) else it.product(x)
 
 
@@ -979,8 +1075,8 @@ def is_static(x: Any) -> bool:
     """
     if type(x) is int or x is None:
         return True
-    if (impl := own(x, "is_static")) is not None:
-        return impl()
+    if type(x) is not Layout and (impl := IS_STATIC.of(x)) is not None:
+        return impl(x)
     if type(x) is tuple:
         return all(is_static(y) for y in x)
     if type(x) is Layout:

@@ -55,6 +55,24 @@ def limits(*, max_elements: int | None = None) -> Iterator[None]:
         _max_elements.reset(token)
 
 
+def show_int(n: int) -> str:
+    """``n`` as a message prints it: decimal up to 40 digits, else as a power of two
+    (``2**15000``, or ``about 2**k`` when it is not one), so a message never meets Python's
+    4300-digit limit on printing integers.
+
+    >>> show_int(4096), show_int(2**15000), show_int(3 * 2**200)
+    ('4096', '2**15000', 'about 2**201')
+    """
+    if type(n) is not int or n.bit_length() <= 128:
+        return str(n)
+    m = abs(n)
+    sign = "-" if n < 0 else ""
+    if m & (m - 1) == 0:
+        return f"{sign}2**{m.bit_length() - 1}"
+    k = m.bit_length() - 1
+    return f"{sign}about 2**{k + (m - (1 << k) > (1 << k) // 2)}"
+
+
 def _check_limit(limit: Any) -> None:
     if type(limit) is not int or limit < 1:
         raise CutepyError(f"max_elements must be a positive integer, got {limit!r}")

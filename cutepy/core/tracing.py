@@ -8,15 +8,19 @@ other contexts of this one, never see it and run the plain algorithm.
 An operation reads the recorder once, on entry, and asks it whether to open a frame
 of its own::
 
-    if (rec := recorder()) and rec.opens(complement):
+    rec = recorder()
+    if rec and rec.opens(complement):
         return rec.framed(complement, A, cotarget)
 
-and each decision it takes is one line that builds the event only when someone listens::
+and each decision it takes is one plain test that builds the event only when someone listens::
 
-    rec and rec.emit(Gap(mode, below, gap, covers))
+    if rec:
+        rec.emit(Gap(mode, below, gap, covers))
 
 So with no recording the plain path pays one ``ContextVar.get()`` per call of an
-operation and a local test per decision; events (:mod:`cutepy.core.events`) are never built.
+operation and a local test per decision; events are never built. Each algorithm family
+declares its events, with their words, beside its code (``Gap`` in
+``cutepy/algebra/complement.py``); the shared ones are in :mod:`cutepy.core.events`.
 
 A recorder has three methods:
 

@@ -16,6 +16,7 @@ cutepy.CutepyError: crd2idx: argument 1 is '4', not an integer or a tuple of int
 
 from __future__ import annotations
 
+import builtins
 import functools
 import operator
 from collections.abc import Callable
@@ -160,6 +161,26 @@ def min(t: Any) -> Any:  # noqa: A001  (C++'s name; kept out of __all__, as max)
     """
     check_int_tuple(t, "min", 1)
     return it.tuple_min(t)
+
+
+def format(x: Any, spec: str = "") -> str:  # noqa: A001  (kept out of __all__, as max)
+    """``cutepy.format(x, spec)``: Python's ``format`` that also prints an IntTuple (a shape, a
+    stride, a tile size, a tiler of integers) C++'s way with ``"cxx"``: ``_N`` for a static integer,
+    ``N`` for a run-time one (:func:`cutepy.dynamic`). Python's own ``format((64, 32), "cxx")``
+    raises ``TypeError`` (a tuple takes no format spec), hence this name.
+
+    Pre:  ``spec == "cxx"`` with an IntTuple (basis elements allowed at the leaves) or a cutepy
+          value; or any ``spec`` Python's ``format`` takes for ``x``.
+    Post: ``"cxx"`` on an IntTuple gives C++'s ``print``; anything else is ``builtins.format(x, spec)``.
+
+    >>> from cutepy.core.dynamic import dynamic
+    >>> format((64, (dynamic(32), 2)), "cxx"), format(8, "cxx"), format(8, ">3")
+    ('(_64,(32,_2))', '_8', '  8')
+    """
+    if spec == "cxx" and (type(x) is tuple or (isinstance(x, int) and type(x) is not bool)):
+        check_int_tuple(x, "format", 1, basis=True)
+        return it.format_tuple(x, cxx=True)
+    return builtins.format(x, spec)
 
 
 def product_each(t: Any) -> tuple:

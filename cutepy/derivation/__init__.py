@@ -1,7 +1,12 @@
 """Explained derivations: every step an algebra operation takes, as text, LaTeX and pictures.
 
+Layer 4 (analyses). The events and their words live beside the algorithms
+(``cutepy/algebra/*.py``); this package records them while the real operation runs
+(:mod:`.record`), says which events make each operation's steps (:mod:`.algebra`,
+:mod:`.composing`, :mod:`.tiling`) and renders the result (:mod:`.steps`).
+
 ``explain(op, *args)`` runs the real ``op`` with a recorder (:mod:`cutepy.core.tracing`)
-and words each event (:mod:`cutepy.core.events`) it emits: for ``composition`` each divide-out and
+and words each event it emits: for ``composition`` each divide-out and
 mod-out of B's leaves through ``coalesce_x(A)``; for ``complement`` the sorted modes
 and the gaps it fills; for divides and products the complement and the composition
 they are built from (as nested derivations). The result is checked against a plain

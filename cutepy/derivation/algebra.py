@@ -1,7 +1,8 @@
-"""Explainers for coalesce, filter, complement and the inverses: the words for their events.
+"""Explainers for coalesce, filter, complement and the inverses: which events make their steps.
 
-The algorithms are the real ones (cutepy/coalesce.py, complement.py, inverse.py);
-each event they emit while ``explain`` runs them becomes a step here.
+The algorithms are the real ones (``cutepy/algebra/coalesce.py``, ``complement.py``,
+``inverse.py``), and each declares its events with their words beside its code; while
+``explain`` runs them, each event they emit becomes a step here, in order.
 
 >>> from cutepy.core.layout import Layout
 >>> from cutepy.derivation import explain
@@ -26,28 +27,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.events import (
-    Chain,
-    Close,
-    Cotarget,
-    CotargetRest,
-    Filter,
-    Filtered,
-    Gap,
-    InverseStep,
-    KeptModes,
-    OffChain,
-    OnlyZero,
-    Positions,
-    ProfileMode,
-    Sorted,
-    ZeroMode,
-    Zeros,
-)
-from ..core.layout import Layout
+from ..algebra.coalesce import Filter, ProfileMode, Zeros
+from ..algebra.complement import Cotarget, CotargetRest, Filtered, Gap, OnlyZero, Sorted
+from ..algebra.inverse import Chain, Close, InverseStep, OffChain, Positions, ZeroMode
+from ..core.events import KeptModes
 from .record import Run
-from .steps import Derivation, fmt, lx
-from .words import explainable, modes_layout, paren, word
+from .steps import Derivation
+from .words import explainable, said, word
 
 # -- coalesce / filter -----------------------------------------------------------------
 
@@ -83,14 +69,9 @@ def coalesce_steps(D: Derivation, items: list) -> None:
         D.add(f"mode {i}: coalesce {last.args[0]} by the profile {last.args[1]}", sub=last)
 
 
-def _dropped(n: Filter) -> str:
-    kept = Layout._new(n.shape, n.stride)
-    return f"drop the {n.dropped} stride-0 mode(s): {kept}" if n.dropped else "no stride-0 modes"
-
-
 @explainable("filter")
 def filter_(D: Derivation, items: list) -> None:
-    word(D, items, {Filter: _dropped, Zeros: lambda n: f"stride-0 modes get size 1: {n.layout}"},
+    word(D, items, said(Filter, Zeros),
          {"coalesce": lambda sub, k: f"coalesce by the profile {sub.args[1]}"},
          end=run_steps)
 
@@ -98,32 +79,7 @@ def filter_(D: Derivation, items: list) -> None:
 # -- complement ------------------------------------------------------------------------
 
 
-def _filtered(n: Filtered) -> tuple:
-    F = modes_layout(list(zip(n.shape, n.stride)))
-    return f"filter(A) = {F} (drop stride-0 and size-1 modes, coalesce)", "", F
-
-
-def _gap(n: Gap) -> tuple:
-    (s, d), cur = n.mode, n.below
-    return (f"gap below stride {d}: {paren(d)}/{paren(cur)} = {n.gap} at stride {cur}; {s}:{d} then covers "
-            f"up to {n.covers}",
-            rf"\text{{gap: }} {lx(d)}/{lx(cur)} = {lx(n.gap)} \text{{ at stride }} {lx(cur)}")
-
-
-def _rest(n: CotargetRest) -> tuple:
-    return (f"rest up to the cotarget: ceil({paren(fmt(n.cotarget))}/{paren(n.below)}) = {n.rest} "
-            f"at stride {n.below}",
-            rf"\lceil {lx(n.cotarget)} / {lx(n.below)} \rceil = {lx(n.rest)}")
-
-
-COMPLEMENT = {
-    Filtered: _filtered,
-    Cotarget: lambda n: f"cotarget = cosize(filter(A)) = {n.cotarget}",
-    OnlyZero: lambda n: f"A reaches only offset 0: the complement is all of [0, {n.size})",
-    Sorted: lambda n: "sorted by stride: " + ", ".join(f"{s}:{d}" for s, d in n.modes),
-    Gap: _gap,
-    CotargetRest: _rest,
-}
+COMPLEMENT = said(Filtered, Cotarget, OnlyZero, Sorted, Gap, CotargetRest)
 
 
 @explainable("complement")
@@ -134,36 +90,11 @@ def complement_steps(D: Derivation, items: list) -> None:
 # -- inverses --------------------------------------------------------------------------
 
 
-def _positions(n: Positions) -> str:
-    X = modes_layout(list(zip(n.shape, n.stride)))
-    return f"coalesce(A) = {X}; column-major positions of its modes: {', '.join(map(str, n.positions))}"
-
-
-def _chain(n: Chain) -> str:
-    s, d = n.mode
-    return f"mode {s}:{d} continues the chain at stride {d}: take {s}:{n.position}"
-
-
 @explainable("right_inverse")
 def right_inverse_steps(D: Derivation, items: list) -> None:
-    word(D, items, {
-        Positions: _positions,
-        Chain: _chain,
-        OffChain: lambda n: f"mode {n.mode[0]}:{n.mode[1]} is off the chain (it would need stride "
-                               f"{n.needs})",
-    }, end=lambda run: f"coalesce the chain: {D.result}")
-
-
-def _step(n: InverseStep) -> str:
-    return (f"stride {n.stride}: {n.stride}/{n.below} = {n.count} offsets per step of the modes below, "
-            f"mapped to position {n.position}")
+    word(D, items, said(Positions, Chain, OffChain), end=lambda run: f"coalesce the chain: {D.result}")
 
 
 @explainable("left_inverse")
 def left_inverse_steps(D: Derivation, items: list) -> None:
-    word(D, items, {
-        Positions: _positions,
-        ZeroMode: lambda n: f"mode {n.mode[0]}:0 reaches no new offset: skipped",
-        InverseStep: _step,
-        Close: lambda n: f"the largest-stride mode's size {n.size} closes the inverse",
-    }, end=lambda run: f"coalesce: {D.result}")
+    word(D, items, said(Positions, ZeroMode, InverseStep, Close), end=lambda run: f"coalesce: {D.result}")

@@ -1,4 +1,8 @@
-"""The explainer for composition: the words for the events cutepy/composition.py emits.
+"""The explainer for composition: how the events of ``cutepy/algebra/composition.py`` make steps.
+
+The events and their words are declared beside the algorithm; this module groups the events
+of each leaf of B into one nested derivation and words the three whose words depend on the
+derivation around them (``ReadA``, ``CoalesceX``, ``Carry``).
 
 ``A o B`` coalesces A (``coalesce_x``), then sends each leaf of B through its modes:
 at each mode the leaf's stride is divided out and what is left of its shape is
@@ -20,8 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..algebra.swizzle import Swizzle
-from ..core.events import (
+from ..algebra.coalesce import modes_layout
+from ..algebra.composition import (
     BasisLeaf,
     Carry,
     CoalesceX,
@@ -31,7 +35,6 @@ from ..core.events import (
     LastMode,
     LastOne,
     Leaf,
-    NoTiler,
     ReadA,
     Single,
     SizeTiler,
@@ -39,11 +42,12 @@ from ..core.events import (
     Take,
     ZeroLeaf,
 )
+from ..core.events import NoTiler
 from ..core.inttuple import flatten_tuple as flatten
 from ..core.layout import Layout
 from .record import Run
 from .steps import Derivation, fmt, lx
-from .words import explainable, flat_layout, modes_layout, paren, word
+from .words import explainable, flat_layout, said, word
 
 
 def _leaf_paths(shape: Any, path: tuple = ()) -> list:
@@ -53,52 +57,8 @@ def _leaf_paths(shape: Any, path: tuple = ()) -> list:
     return [p for k, s in enumerate(shape) for p in _leaf_paths(s, path + (k,))]
 
 
-def _is_one(x: Any) -> bool:
-    return type(x) is int and x == 1
-
-
-def _skip(n: Skip) -> tuple:
-    (s, d), (rest_s, rest_d), i = n.mode, n.rest, n.i
-    why = "nothing of B's leaf is left" if _is_one(rest_s) else f"stride {rest_d} steps over it"
-    return (f"mode {i} of A ({s}:{d}): {why}; divide out -> stride ceil({paren(rest_d)}/{paren(s)}) = "
-            f"{n.stride} on",
-            rf"\text{{mode {i}: }} \lceil {lx(rest_d)} / {lx(s)} \rceil = {lx(n.stride)}")
-
-
-def _take(n: Take) -> tuple:
-    (s, d), (rest_s, rest_d), i, new = n.mode, n.rest, n.i, n.new
-    ps, prd = paren(s), paren(rest_d)
-    return (f"mode {i} of A ({s}:{d}): divide out stride {rest_d} -> ceil({ps}/{prd}) = {n.shape} left, "
-            f"stride ceil({prd}/{ps}) = {n.stride} on; mod out min({n.shape}, {rest_s}) = {new} -> "
-            f"{new}:{prd}*{paren(d)} = {new}:{n.out}; {paren(rest_s)}/{paren(new)} = {n.left} left",
-            rf"\text{{mode {i}: }} \lceil {lx(s)}/{lx(rest_d)} \rceil = {lx(n.shape)},\ "
-            rf"\lceil {lx(rest_d)}/{lx(s)} \rceil = {lx(n.stride)},\ "
-            rf"\min({lx(n.shape)}, {lx(rest_s)}) = {lx(new)} \Rightarrow {lx(new)}:{lx(n.out)}")
-
-
-def _rest(n: LastMode) -> str:
-    (s, d), (rest_s, rest_d) = n.mode, n.rest
-    return f"last mode of A ({s}:{d}): the rest {rest_s}:{paren(rest_d)}*{paren(d)} = {rest_s}:{n.stride}"
-
-
-def _single(n: Single) -> str:
-    (s, d), (_, rd) = n.mode, n.rest
-    return f"A is the single mode {s}:{d}: stride {paren(rd)}*{paren(d)} = {n.stride}"
-
-
-def _basis(n: BasisLeaf) -> str:
-    X = Layout._new(n.shape, n.stride_x)
-    return f"the basis stride {n.stride} picks A's sub-mode {n.sub}; coalesce_x of it = {X}"
-
-
-LEAF = {
-    ZeroLeaf: lambda n: f"stride 0: the leaf stays {n.shape}:0",
-    Single: _single,
-    Skip: _skip,
-    Take: _take,
-    LastMode: _rest,
-    BasisLeaf: _basis,
-}
+#: the events of one leaf of B, each worded by its own words
+LEAF = said(ZeroLeaf, Single, Skip, Take, LastMode, BasisLeaf)
 
 
 def _mode_out(n: Any) -> tuple | None:
@@ -170,12 +130,6 @@ def _carry(n: Carry, ok: bool) -> str:
     return f"carry check on coalesce_x(A), B's modes together reach {reach}"
 
 
-def _composed_A(n: ComposedA) -> str:
-    if isinstance(n.A, Swizzle):
-        return f"a swizzle composes as {n.A} o 0 o B"
-    return f"A = {n.A} is composed: (outer o offset o inner) o B = outer o offset o (inner o B)"
-
-
 @explainable("composition")
 def composition_steps(D: Derivation, items: list) -> None:
     kinds = {type(x) for x in items}
@@ -189,12 +143,8 @@ def composition_steps(D: Derivation, items: list) -> None:
         return f"mode {k}: {sub.args[0]} o {fmt(sub.args[1])}"
 
     word(D, _group_leaves(D, items), {
+        **said(ComposedA, ComposedB, NoTiler, SizeTiler, DroppedModes),
         ReadA: lambda n: f"{read_A}{n.A}",
-        ComposedA: _composed_A,
-        ComposedB: lambda n: f"B is composed: A o ({n.B}) keeps A outermost",
-        NoTiler: lambda n: "no tiler: A is kept",
-        SizeTiler: lambda n: f"the size {n.B} stands for the layout {Layout(n.B)}",
-        DroppedModes: lambda n: f"A's modes {n.first}.. have no tiler and are dropped (as in C++)",
         CoalesceX: lambda n: _coalesce_x(n, run, LastOne in kinds),
         _LeafSteps: lambda n: (n.label, "", None, n.sub),
         Carry: lambda n: _carry(n, D.error is None),

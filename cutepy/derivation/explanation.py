@@ -15,12 +15,16 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.errors import CutepyError
+from ..core.lazy import load
 from ..core.tracing import recording
 from . import algebra, composing, tiling  # noqa: F401 - they register their explainers
 from .operations import operation
 from .record import Recorder
 from .steps import Derivation
 from .words import EXPLAINERS
+
+#: the prover, beside the derivations (same layer), loaded when a proof is explained
+_decision = load("cutepy.equivalence.decision")
 
 
 def run(name: str, *args: Any) -> Derivation:
@@ -54,13 +58,11 @@ def run(name: str, *args: Any) -> Derivation:
 def _proof(A: Any, B: Any, by: str = "index", domain: Any = None) -> Derivation:
     """``explain(equivalent, A, B)``: the proof (normal forms, each case of a split, the
     certificate's check) as the steps of a derivation whose result is the verdict."""
-    from ..equivalence.decision import equivalent  # the prover sits beside the derivations
-
     shown = tuple(getattr(x, "__name__", "function") + "()" if callable(x) and not hasattr(x, "shape")
                   else x for x in (A, B))
     D = Derivation("equivalent", shown)
     try:
-        D.result = equivalent(A, B, by=by, domain=domain)
+        D.result = _decision.equivalent(A, B, by=by, domain=domain)
     except CutepyError as e:
         D.error = e
         return D
@@ -87,6 +89,9 @@ def explain(op: Any, *args: Any) -> Derivation:
       5. coalesce (2,3):(1,8): nothing merges
       = (2,3):(1,8)
     """
+    own = getattr(op, "explain_steps", None)  # a function that words its own choices (the builders)
+    if own is not None:
+        return own(*args)
     name = op if isinstance(op, str) else getattr(op, "__name__", "")
     if name == "equivalent":  # a proof, not a computation: its steps come from the verdict
         return _proof(*args)

@@ -1,7 +1,9 @@
 """Explainers for the divides and products: the complement and composition they use.
 
-The algorithms are the real ones (cutepy/divides.py, products.py); the operations
-they call show as nested derivations.
+The algorithms are the real ones (``cutepy/algebra/divides.py``, ``products.py``), which
+declare their events and words beside their code; the operations they call show as nested
+derivations. ``Zipped``, ``Unzipped`` and ``PairMode`` are worded here: their words name the
+operation (divide or product, blocked or raked) that the explainer knows.
 
 >>> from cutepy.core.layout import Layout
 >>> from cutepy.derivation import explain
@@ -31,12 +33,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..core.events import Copies, Divisor, KeptModes, NoTiler, Padded, PairMode, Room, Unzipped, Zipped
+from ..algebra.divides import Divisor, Unzipped, Zipped
+from ..algebra.products import Copies, Padded, PairMode, Room
+from ..core.events import KeptModes, NoTiler
 from .steps import Derivation, fmt
-from .words import eq, explainable, word
+from .words import eq, explainable, said, word
 
-NO_TILER = {NoTiler: lambda n: "no tiler: A is kept",
-            KeptModes: lambda n: f"modes {n.first}.. are kept as they are"}
+NO_TILER = said(NoTiler, KeptModes)
 
 
 def _by_mode(op: str) -> Callable:
@@ -44,22 +47,14 @@ def _by_mode(op: str) -> Callable:
     return lambda sub, k: eq(f"mode {k}: {op}({sub.args[0]}, {fmt(sub.args[1])})", sub)
 
 
-def _divisor(n: Divisor) -> tuple:
-    return f"the divisor (T, complement) = {n.layout}", "", n.layout
-
-
 @explainable("logical_divide")
 def logical_divide_steps(D: Derivation, items: list) -> None:
-    word(D, items, {**NO_TILER, Divisor: _divisor}, {
+    word(D, items, {**NO_TILER, **said(Divisor)}, {
         "logical_divide": _by_mode("logical_divide"),
         "complement": lambda sub, k: eq(f"complement(T, size(A)) = complement({sub.args[0]}, "
                                         f"{sub.args[1]})", sub),
         "composition": lambda sub, k: eq("A o (T, complement)", sub),
     })
-
-
-def _room(n: Room) -> str:
-    return f"room for the copies: size(A) * cosize(B) = {n.A.size()} * {n.B.cosize()} = {n.size}"
 
 
 @explainable("logical_product")
@@ -70,7 +65,7 @@ def logical_product_steps(D: Derivation, items: list) -> None:
         label = eq("complement o B", sub)
         return [label] if sub.error else [label, f"A then its copies: ({room.A}, {sub.result})"]
 
-    word(D, items, {**NO_TILER, Room: _room}, {
+    word(D, items, {**NO_TILER, **said(Room)}, {
         "logical_product": _by_mode("logical_product"),
         "complement": lambda sub, k: (eq(f"complement(A, {sub.args[1]})", sub), True),
         "composition": copies,
@@ -118,7 +113,7 @@ def _interleaved(order: str) -> Callable:
     def explain(D: Derivation, items: list) -> None:
         pad = next((x for x in items if type(x) is Padded), None)
         word(D, items, {
-            Padded: lambda n: f"pad both to rank {n.rank} with 1:0 modes: A = {n.A}, B = {n.B}",
+            **said(Padded),
             PairMode: lambda n: f"mode {n.i}: {order} = {n.pair}, coalesced to {n.result}",
         }, {
             "complement": lambda sub, k: eq(f"complement(A, size(A)*cosize(B)) = complement({pad.A}, "
@@ -134,7 +129,7 @@ explainable("raked_product")(_interleaved("(copies_i, A_i)"))
 
 @explainable("tile_to_shape")
 def tile_to_shape_steps(D: Derivation, items: list) -> None:
-    word(D, items, {Copies: lambda n: f"copies per mode: {n.shape}, laid out as {n.layout}"}, {
+    word(D, items, said(Copies), {
         "blocked_product": lambda sub, k: eq("blocked_product(block, copies)", sub),
         "coalesce": lambda sub, k: eq(f"coalesce by the profile {sub.args[1]}", sub),
     })

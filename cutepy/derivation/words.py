@@ -1,8 +1,13 @@
-"""Wording helpers shared by the explainers: operands, flat layouts, the step driver and
-the registry of explainers.
+"""Wording helpers shared by the explainers: the step driver, the registry of explainers,
+and the events worded by their own words.
 
->>> paren(3), paren("M/8"), flat_layout((4,), (2,))
-('3', '(M/8)', (4):(2))
+An event's words live with the event, beside the algorithm that emits it
+(``cutepy/algebra/complement.py`` words its ``Gap``); an explainer here only says which
+events make its steps (:func:`said`), labels the nested derivations, and words the few
+events whose words depend on the derivation around them.
+
+>>> flat_layout((4,), (2,))
+(4):(2)
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from typing import Any
 
 from ..core.layout import Layout
 from .record import Run
-from .steps import Derivation, fmt
+from .steps import Derivation, fmt, lx
 
 #: the explainer of each operation, by the operation's name (filled by :func:`explainable`)
 EXPLAINERS: dict[str, Callable[[Derivation, list], None]] = {}
@@ -40,12 +45,6 @@ def explainable(name: str) -> Callable:
     return deco
 
 
-def paren(x: Any) -> str:
-    """A leaf as an operand: parenthesised when it is a sum, product or quotient."""
-    s = str(x)
-    return f"({s})" if any(c in s for c in "+-*/%") and not s.lstrip("-").isdigit() else s
-
-
 def flat_layout(shapes: Any, strides: Any) -> Layout:
     """Flat modes as a layout of rank ``len(shapes)`` (a rank-1 tuple stays a tuple)."""
     if type(shapes) is tuple:
@@ -53,13 +52,18 @@ def flat_layout(shapes: Any, strides: Any) -> Layout:
     return Layout._new((shapes,), (strides,))
 
 
-def modes_layout(modes: list) -> Layout:
-    """``[(s, d), ...]`` as a layout: one mode is a scalar layout, none is ``1:0``."""
-    if not modes:
-        return Layout._new(1, 0)
-    if len(modes) == 1:
-        return Layout._new(*modes[0])
-    return Layout._new(tuple(s for s, _ in modes), tuple(d for _, d in modes))
+def said(*events: type) -> dict[type, Callable]:
+    """The wording of each of ``events`` for :func:`word`: the event's own ``words``.
+
+    >>> from cutepy.algebra.complement import Gap
+    >>> said(Gap)[Gap](Gap((4, 2), 1, 2, 8))[0]
+    'gap below stride 2: 2/1 = 2 at stride 1; 4:2 then covers up to 8'
+    """
+    return {e: _own_words for e in events}
+
+
+def _own_words(event: Any) -> Any:
+    return event.words(lx)
 
 
 def eq(label: str, sub: Derivation) -> str:

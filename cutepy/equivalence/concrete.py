@@ -20,9 +20,12 @@ from ..algebra.swizzle import ComposedLayout, Swizzle, composed_parts
 from ..core import inttuple as it
 from ..core.errors import CutepyError
 from ..core.layout import Layout
+from ..core.lazy import load
 from .gf2 import as_xor_map, swizzle_is_identity_on
 from .normal_form import fmt_modes, modes_layout
 from .verdict import Counterexample, Equivalence, _parts, first_difference
+
+np = load("numpy")  # numpy loads on first use (point-by-point comparison needs it)
 
 #: Largest domain compared point by point when no normal form applies.
 EXHAUSTIVE_LIMIT = 1 << 22
@@ -206,8 +209,6 @@ def _counter_at_any(A: Any, B: Any, k: int) -> Counterexample:
 def _composed_on_domain(A: Any, B: Any, by: str, domain: Any) -> Equivalence:
     """Composed layouts compared on the leading extents of each mode (or of the 1-D index),
     point by point (at most :data:`EXHAUSTIVE_LIMIT` points)."""
-    import numpy as np  # lazy: numpy only for point-by-point comparison
-
     if by == "index":
         (v,) = domain if isinstance(domain, tuple) else (domain,)
         _check_domain(Layout._new((A.size(),), (1,)), Layout._new((B.size(),), (1,)), (v,))
@@ -299,8 +300,6 @@ def _periodic(A: Any, B: Any) -> Equivalence | None:
 
 
 def _exhaustive(A: Any, B: Any, n: int) -> Equivalence:
-    import numpy as np  # lazy: numpy only for the exhaustive fallback
-
     if n > EXHAUSTIVE_LIMIT and A == B:
         return Equivalence(True, A, B, method="identical", decide=_decide_swizzled,
                            note="the same layout (equal swizzle, offset and layout)")

@@ -52,6 +52,7 @@ from ..core.symbolic.subst import free_symbols, substitution
 from ..core.symbolic.subst import substitute as subs
 from ..core.symbolic.sym import Sym
 from ..symbolic import is_symbolic
+from . import certificate as _certificate  # the independent procedures (isl, z3 load on use)
 from .concrete import decide_concrete
 from .normal_form import fmt_modes, normal_form
 from .verdict import Counterexample, Equivalence, _parts, _show, first_difference
@@ -615,9 +616,7 @@ class SymbolicEquivalence(Equivalence):
         if not self.holds:
             return None
         if self._certificate is None:
-            from .certificate import certify  # lazy: the optional procedures load on use
-
-            self._certificate = certify(self)
+            self._certificate = _certificate.certify(self)
         return self._certificate
 
     def check(self) -> bool:
@@ -653,9 +652,7 @@ def _replayed(r: Equivalence) -> Equivalence:
     a disagreement is a fault of the prover, reported instead of a verdict."""
     bad = replay(r)
     if not bad and r.holds:
-        from .certificate import certifying_now  # lazy: sympy-level module, loaded with the prover
-
-        if certifying_now():
+        if _certificate.certifying_now():
             cert = r.certificate()
             if cert.holds is False:
                 raise CutepyError(f"the certificate of this proof is refuted:\n{cert.text()}\n(a fault "

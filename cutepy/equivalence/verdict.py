@@ -16,8 +16,12 @@ from typing import Any
 from ..algebra.swizzle import is_layout
 from ..core import inttuple as it
 from ..core.layout import Layout
+from ..core.lazy import load
 from .normal_form import fmt_modes, normal_form
 from .render import equivalence_latex
+
+#: the independent procedures (loads sympy): only symbolic verdicts read it
+_certificate = load("cutepy.equivalence.certificate")
 
 
 @dataclass
@@ -151,10 +155,9 @@ class Equivalence:
         cert = getattr(self, "certificate", None)
         cert = cert() if callable(cert) else None
         if cert is not None:
-            from .certificate import procedures  # lazy: loads sympy (symbolic verdicts only)
-
             done = {True: "proved", False: "REFUTED", None: "not decided"}
-            verdict = done[cert.holds] if procedures() else "not checked (pip install cutepy[proofs])"
+            verdict = (done[cert.holds] if _certificate.procedures()
+                       else "not checked (pip install cutepy[proofs])")
             lines.append(f"certificate: {len(cert.obligations)} obligations, {verdict}")
             lines += [f"  {ob.what}: {done[res]} by {proc}" for ob, proc, res in cert.checks]
         return lines

@@ -47,6 +47,9 @@ class GmmaDescriptor(int):
     def __new__(cls, word: int) -> GmmaDescriptor:
         return super().__new__(cls, word & 0xFFFF_FFFF_FFFF_FFFF)
 
+    def __init__(self, word: int) -> None:  # the typed signature (int's is untyped); __new__ builds it
+        super().__init__()
+
     @property
     def start_address(self) -> int:
         return int(self) & 0x3FFF
@@ -238,6 +241,9 @@ class UmmaDescriptor(int):
 
     def __new__(cls, word: int) -> UmmaDescriptor:
         return super().__new__(cls, word & 0xFFFF_FFFF_FFFF_FFFF)
+
+    def __init__(self, word: int) -> None:  # the typed signature (int's is untyped); __new__ builds it
+        super().__init__()
 
     start_address = GmmaDescriptor.start_address
     leading_byte_offset = GmmaDescriptor.leading_byte_offset

@@ -36,11 +36,14 @@ from ..core import inttuple as it
 from ..core.errors import CutepyError, SimulationError
 from ..core.layout import Layout
 from ..core.layout import size as _size
+from ..core.lazy import load
 from .atoms.copy import CopyAtom, copy_atom
 from .atoms.mma import NUMPY_TYPES
-from .tensor import MAX_VALUES, Tensor, compact_layout, flat_coord
+from .tensor import MAX_VALUES, Tensor, TransformIter, compact_layout, flat_coord
 from .tiled.copy import TiledCopy
 from .tiled.mma import TiledMMA
+
+np = load("numpy")  # numpy loads on first use (the module's import needs none)
 
 
 def numpy_dtype(cxx_type: str) -> Any:
@@ -52,8 +55,6 @@ def numpy_dtype(cxx_type: str) -> Any:
     >>> numpy_dtype("half_t"), numpy_dtype("float")
     (dtype('float16'), dtype('float32'))
     """
-    import numpy as np  # optional heavy dependency, loaded lazily
-
     if cxx_type not in NUMPY_TYPES:
         raise CutepyError(f"no numpy type simulates the C++ element type {cxx_type!r}")
     return np.dtype(NUMPY_TYPES[cxx_type])
@@ -83,8 +84,6 @@ class _Part:
 
 
 def _engine_offsets(x: Tensor, name: str) -> Any:
-    import numpy as np  # optional heavy dependency, loaded lazily
-
     if not isinstance(x, Tensor):
         raise CutepyError(f"{name} must be a tensor or a list of per-thread tensors, not {x!r}")
     if x.engine is None:
@@ -110,6 +109,10 @@ def _parts(x: Any, threads: list[int], name: str, partition: Any) -> list[_Part]
     for t in threads:
         P = partition(t, index)
         idx = P.layout.offsets() + P.offset
+        if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= len(offs)):
+            raise CutepyError(f"{name} of shape {x.shape} is not a whole number of the design's tiles: "
+                              f"thread {t}'s partition {P.shape} reaches tile index "
+                              f"{int(idx.max())}, outside its {len(offs)} elements")
         out.append(_Part(t, x.engine, offs[idx], P.shape, name, idx, x.shape))
     return out
 
@@ -117,15 +120,11 @@ def _parts(x: Any, threads: list[int], name: str, partition: Any) -> list[_Part]
 def _index_tensor(shape: Any) -> Tensor:
     """The tensor of ``shape`` whose value at each coordinate is its 1-D (colexicographic) index:
     partitioning it says which elements of a whole tile a thread holds."""
-    import numpy as np  # optional heavy dependency, loaded lazily
-
     L = compact_layout(shape)
     return Tensor(np.arange(int(L.cosize())), L)
 
 
 def _read(p: _Part, mask: Any = None) -> Any:
-    import numpy as np  # optional heavy dependency, loaded lazily
-
     n = len(p.engine)
     bad = (p.offs < 0) | (p.offs >= n)
     if mask is not None:
@@ -140,8 +139,6 @@ def _read(p: _Part, mask: Any = None) -> Any:
 def _commit(writes: list[tuple[_Part, Any, Any]]) -> None:
     """Check and perform ``(part, values, mask)`` writes: every offset in its engine, and no two
     values written to one element with different data; nothing is written if a check fails."""
-    import numpy as np  # optional heavy dependency, loaded lazily
-
     by_engine: dict[int, list] = {}
     for p, vals, mask in writes:
         n = len(p.engine)
@@ -175,8 +172,6 @@ def _commit(writes: list[tuple[_Part, Any, Any]]) -> None:
 
 
 def _tv_table(L: Layout, nthr: int, nval: int) -> Any:
-    import numpy as np  # optional heavy dependency, loaded lazily
-
     return np.array([[int(L(t, v)) for v in range(nval)] for t in range(nthr)], dtype=np.int64)
 
 
@@ -188,9 +183,18 @@ def _copy_atom_threads(tc: Any) -> tuple[CopyAtom, int, list[int]]:
     raise CutepyError(f"copy takes a TiledCopy or a copy atom first, not {tc!r}")
 
 
-def _run_copy(tc: Any, pred: Any, src: Any, dst: Any) -> None:
-    import numpy as np  # optional heavy dependency, loaded lazily
+def _computed(x: Any) -> Any:
+    """A predicate that computes its values (a :func:`~cutepy.lazy_transform` view, C++'s
+    ``lazy::transform`` in tiled_copy_if) as booleans over an array, element for element."""
+    if isinstance(x, (list, tuple)):
+        return [_computed(t) for t in x]
+    if isinstance(x, Tensor) and isinstance(x.engine, TransformIter):
+        return Tensor(np.asarray(x.values(), dtype=bool), compact_layout(x.shape))
+    return x
 
+
+def _run_copy(tc: Any, pred: Any, src: Any, dst: Any) -> None:
+    pred = _computed(pred)
     atom, at, threads = _copy_atom_threads(tc)
     single = isinstance(tc, CopyAtom)
     if single and at == 1 and isinstance(src, Tensor):
@@ -198,7 +202,8 @@ def _run_copy(tc: Any, pred: Any, src: Any, dst: Any) -> None:
     elif single:
         raise CutepyError(f"{atom.name} moves data between {at} threads; pass one tensor per thread "
                           "(lists) or copy with a TiledCopy")
-    sl = tc.get_slice if not single else None
+    # every thread's values, not a kernel's view of one: static indices (the same values, fast)
+    sl = (lambda t: tc.get_slice(t, static=True)) if not single else None
     S = _parts(src, threads, "src", lambda t, L: sl(t).partition_S(L))
     D = _parts(dst, threads, "dst", lambda t, L: sl(t).partition_D(L))
     P = None if pred is None else _parts(pred, threads, "pred", lambda t, L: sl(t).partition_S(L))
@@ -291,7 +296,8 @@ def copy_if(tiled_copy: Any, pred: Any, src: Any, dst: Any) -> None:
     one predicate per value or per atom call). Values whose predicate is false are neither
     read (they may lie outside the source) nor written.
 
-    Pre:  as :func:`copy`; ``pred`` holds booleans (a tensor over an array, or a list).
+    Pre:  as :func:`copy`; ``pred`` holds booleans (a tensor over an array or a
+          :func:`~cutepy.lazy_transform` view, or a list of them).
     Post: as :func:`copy` for the values whose predicate is true; the others are untouched.
 
     >>> import numpy as np
@@ -329,7 +335,10 @@ def gemm(tiled_mma: TiledMMA, A: Any, B: Any, C: Any) -> None:
 
     Pre:  ``tiled_mma`` is a TiledMMA; every thread's fragments have the atom's values in
           mode 0 and agree on M', N', K'; threads of one atom that hold the same element of
-          A or B hold the same value (else ``SimulationError`` naming both).
+          A or B hold the same value (else ``SimulationError`` naming both); whole tiles are
+          whole numbers of the MMA's tiles, and a whole ``C`` needs an atom layout with one atom
+          along K (atoms split along K each hold a partial sum of the same ``C`` elements, whose
+          reduction C++ leaves to the kernel: pass per-thread ``C`` fragments), else ``CutepyError``.
     Post: every C value of every thread is its element of ``C + A B^T`` (in C's dtype);
           nothing is written if a check fails.
 
@@ -343,16 +352,20 @@ def gemm(tiled_mma: TiledMMA, A: Any, B: Any, C: Any) -> None:
     >>> gemm(mma, A, B, C); float(C(31, 15))
     16.0
     """
-    import numpy as np  # optional heavy dependency, loaded lazily
-
     if not isinstance(tiled_mma, TiledMMA):
         raise CutepyError(f"gemm takes a TiledMMA first (cutepy.make_tiled_mma), not {tiled_mma!r}")
     mma, atom = tiled_mma, tiled_mma.atom
+    k_atoms = _size(mma.atom_layout_mnk[2])
+    if k_atoms != 1 and not isinstance(C, (list, tuple)):
+        raise CutepyError(f"gemm: the TiledMMA's atom layout {mma.atom_layout_mnk} splits K over "
+                          f"{k_atoms} atoms, each holding a partial sum of the same C elements (C++ leaves "
+                          "their reduction to the kernel); pass per-thread C fragments (a list), "
+                          "not a whole C")
     threads = mma.thread_ids()
     vmnk = {t: flat_coord(mma.thr_layout_vmnk, t) for t in threads}
-    PA = _parts(A, threads, "A", lambda t, L: mma.get_slice(t).partition_A(L))
-    PB = _parts(B, threads, "B", lambda t, L: mma.get_slice(t).partition_B(L))
-    PC = _parts(C, threads, "C", lambda t, L: mma.get_slice(t).partition_C(L))
+    PA = _parts(A, threads, "A", lambda t, L: mma.get_slice(t, static=True).partition_A(L))
+    PB = _parts(B, threads, "B", lambda t, L: mma.get_slice(t, static=True).partition_B(L))
+    PC = _parts(C, threads, "C", lambda t, L: mma.get_slice(t, static=True).partition_C(L))
     Ma, Na, Ka = atom.shape_mnk
     nthr = _size(atom.thr_id)
     tvs = {}
@@ -438,8 +451,6 @@ def check_tile(tiled: Any, got: Any, want: Any, rtol: float = 1e-2, atol: float 
     >>> check_tile(mma, C, np.zeros((4, 4)))
     16
     """
-    import numpy as np  # optional heavy dependency, loaded lazily
-
     if not isinstance(got, Tensor) or got.engine is None:
         raise CutepyError(f"check_tile compares a tensor over an array, not {got!r}")
     shape = it.product_each_tuple(got.shape) if isinstance(got.shape, tuple) else (got.shape,)
@@ -447,7 +458,13 @@ def check_tile(tiled: Any, got: Any, want: Any, rtol: float = 1e-2, atol: float 
     if isinstance(want, Tensor):
         ref = np.asarray(want.values())
     else:
-        ref = np.asarray(want)
+        try:
+            ref = np.asarray(want)
+            if ref.dtype.kind not in "biufc":
+                raise TypeError(ref.dtype)
+        except (TypeError, ValueError):  # ragged nesting, text, objects
+            raise CutepyError(f"check_tile: the reference must be an array of numbers, not "
+                              f"{it.short_repr(want)}") from None
         if ref.shape != tuple(shape):
             raise CutepyError(f"check_tile: the reference has shape {ref.shape}, the tile {tuple(shape)}")
         ref = ref.ravel(order="F")
@@ -476,9 +493,9 @@ def _val(x: Any) -> str:
 def _owners(tiled: Any, shape: Any) -> dict[int, list[tuple[int, int]]]:
     index = _index_tensor(shape)
     if isinstance(tiled, TiledMMA):
-        parts = [(t, tiled.get_slice(t).partition_C(index)) for t in tiled.thread_ids()]
+        parts = [(t, tiled.get_slice(t, static=True).partition_C(index)) for t in tiled.thread_ids()]
     elif isinstance(tiled, TiledCopy):
-        parts = [(t, tiled.get_slice(t).partition_D(index)) for t in range(tiled.size)]
+        parts = [(t, tiled.get_slice(t, static=True).partition_D(index)) for t in range(tiled.size)]
     else:
         raise CutepyError(f"check_tile takes the TiledMMA or TiledCopy that made the tile, not {tiled!r}")
     out: dict[int, list[tuple[int, int]]] = {}

@@ -23,6 +23,7 @@ ArithTuple(1,1) o (2,2):(2@0,4@1)
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import replace
 from typing import Any
 
@@ -32,8 +33,11 @@ from ..algebra.composition import composition
 from ..algebra.divides import flat_divide, logical_divide, tiled_divide, zipped_divide
 from ..algebra.swizzle import ComposedLayout, pointer_flag
 from ..core import inttuple as it
+from ..core import kinds
 from ..core.basis import ArithTuple
+from ..core.dynamic import DynamicInt, dynamic
 from ..core.errors import CutepyError
+from ..core.kinds import TensorKind
 from ..core.layout import (
     Layout,
     _has_none,
@@ -47,7 +51,10 @@ from ..core.layout import (
     slice_and_offset,
     take,
 )
+from ..core.lazy import load
 from .pointer import Iterator, Pointer, as_position_independent_swizzle_layout, element_swizzle
+
+np = load("numpy")  # numpy loads on first use (the module's import needs none)
 
 #: The largest tensor whose values :meth:`Tensor.values` lists at once.
 MAX_VALUES = 1 << 22
@@ -65,7 +72,38 @@ def _on_layout(op: Any) -> Any:
     return method
 
 
-class Tensor:
+class TransformIter(Iterator):
+    """C++'s ``transform_iter``: the values of another engine seen through a function, computed
+    when one is read (the engine of :func:`lazy_transform`'s views). ``base`` is the engine it
+    reads: ``None`` (a coordinate tensor's), an array, a pointer or another ``TransformIter``."""
+
+    __slots__ = ("fn", "base")
+
+    def __init__(self, fn: Any, base: Any):
+        self.fn, self.base = fn, base
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, TransformIter) and self.fn is other.fn
+                and _same_engine(self.base, other.base))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"TransformIter({getattr(self.fn, '__name__', self.fn)!r}, {self.base!r})"
+
+
+def _same_engine(a: Any, b: Any) -> bool:
+    """Whether two engines hold the same values (arrays element by element, iterators as values)."""
+    if a is b:
+        return True
+    if a is None or b is None:
+        return False
+    if isinstance(a, Iterator) or isinstance(b, Iterator):
+        return a == b
+    return len(a) == len(b) and bool(all(a == b))
+
+
+class Tensor(TensorKind):
     """``engine o offset o layout``: CuTe's ``Tensor`` as a plain value.
 
     ``engine`` is a 1-D numpy array (or anything indexable by int) or ``None`` for a
@@ -83,6 +121,9 @@ class Tensor:
     def __init__(self, engine: Any, layout: Any, offset: Any = 0):
         if not hasattr(layout, "shape") or not callable(layout):
             raise CutepyError(f"a tensor's layout must be a layout, not {layout!r}")
+        if isinstance(engine, (numbers.Number, str, bytes, dict)):
+            raise CutepyError(f"a tensor's engine must be a 1-D array, a pointer or None, "
+                              f"not {_short(engine)}")
         if engine is not None and getattr(engine, "ndim", 1) != 1:
             raise CutepyError(f"a tensor's engine must be 1-D, got an array of shape {engine.shape}")
         self.engine, self.layout, self.offset = engine, layout, offset
@@ -101,6 +142,8 @@ class Tensor:
         """The engine's dtype (numpy), or ``"coord"`` for a coordinate tensor."""
         if self.engine is None:
             return "coord"
+        if isinstance(self.engine, TransformIter):
+            return "transform"
         if isinstance(self.engine, Pointer):
             return self.engine.dtype
         return getattr(self.engine, "dtype", type(self.engine[0]) if len(self.engine) else None)
@@ -128,9 +171,14 @@ class Tensor:
         the offset against the engine (else ``CutepyError``, nothing written)."""
         if self.engine is None:
             raise CutepyError(f"the coordinate tensor {self} holds no data and cannot be written")
+        if isinstance(self.engine, TransformIter):
+            raise CutepyError(f"the transform view {self} computes its values and cannot be written")
         if _has_none(key):
             raise CutepyError(f"T[{key!r}] = v writes one element; a None slice cannot be assigned")
-        self.engine[self._checked_offset(key)] = value
+        if isinstance(self.engine, Iterator):
+            raise CutepyError(f"the tensor {self} holds addresses, not data, and cannot be written")
+        off = self._checked_offset(key)
+        self.engine[off] = _element_value(self.engine, value, key)
 
     # -- evaluation ------------------------------------------------------------------
     def __call__(self, *args: Any) -> Any:
@@ -142,14 +190,24 @@ class Tensor:
             return self.slice(crd)
         if self.engine is None:
             return self._value(self.offset + self.layout(crd))
+        if isinstance(self.engine, TransformIter):  # fn of the value the viewed tensor holds there
+            return self.engine.fn(self._viewed()(crd))
         return self.engine[self._checked_offset(crd)]
+
+    def _viewed(self) -> Tensor:
+        """The tensor a transform view reads (its engine's ``base``, the same layout and offset)."""
+        return Tensor(self.engine.base, self.layout, self.offset)
 
     def _checked_offset(self, crd: Any) -> int:
         """The engine index of 1-D index or coordinate ``crd``: the coordinate must lie in the
         shape and the offset in the engine (no wrap-around of negative numpy indices)."""
         n = size(self.layout)
         if type(crd) is int or (not isinstance(crd, tuple) and hasattr(crd, "__index__")):
-            i = int(crd)
+            try:
+                i = crd.__index__()
+            except TypeError:  # a numpy array of several values (or of floats)
+                raise CutepyError(f"T[{it.short_repr(crd)}]: an index is an integer or a "
+                                  "coordinate") from None
             if isinstance(n, int) and not 0 <= i < n:
                 raise CutepyError(f"index {i} is outside the tensor {self} of size {n}")
         elif isinstance(crd, tuple) and not _in_shape(crd, self.layout.shape):
@@ -174,17 +232,30 @@ class Tensor:
         return self.engine[off]
 
     def values(self) -> list:
-        """Every value in colexicographic index order (checked against :data:`MAX_VALUES`)."""
+        """Every value in colexicographic index order (checked against :data:`MAX_VALUES`).
+
+        Over an array, the elements; over a coordinate tensor, the coordinates. Over a pointer
+        (:func:`~cutepy.gmem_ptr`, :func:`~cutepy.smem_ptr`) the values are **byte addresses**,
+        ``address + layout(i) * bits / 8`` with a swizzled smem pointer's swizzle applied to the
+        bytes (what C++'s ``&tensor(i)`` is), not element offsets; over :func:`~cutepy.tmem_ptr`,
+        TMEM addresses (lane in the upper 16 bits, column in the lower).
+
+        >>> from cutepy.kernels.pointer import gmem_ptr
+        >>> make_tensor(gmem_ptr("half_t", 0x1000), Layout((2, 2), (2, 1))).values()
+        [4096, 4100, 4098, 4102]
+        """
         n = size(self.layout)
         if not isinstance(n, int) or n > MAX_VALUES:
             raise CutepyError(f"tensor of size {n} is too large to list (limit {MAX_VALUES})")
+        if isinstance(self.engine, TransformIter):
+            return [self.engine.fn(v) for v in self._viewed().values()]
         return [self._value(self.offset + self.layout(i)) for i in range(n)]
 
     def compose(self, *tilers: Any) -> Tensor:
         """``make_tensor(data, composition(layout, tiler))``; several tilers apply by mode."""
         return composition(self, tilers[0] if len(tilers) == 1 else tuple(tilers))
 
-    # -- the algebra (reached through cutepy.core.layout.own from each public operation) ----
+    # -- the algebra (registered below in each operation's table, cutepy.core.kinds) --------
     def _map_layout(self, fn: Any) -> Tensor:
         """``fn`` applied to the tensor's layout, engine and offset kept."""
         return Tensor(self.engine, fn(self.layout), self.offset)
@@ -203,8 +274,6 @@ class Tensor:
     def _make_fragment_like(self, dtype: Any = None) -> Tensor:
         """C++'s ``make_fragment_like(tensor)``: a fresh zeroed register tensor over
         ``make_fragment_like(layout)``, of ``dtype`` (default the engine's, int64 for coordinates)."""
-        import numpy as np  # lazy: a register engine is a numpy array
-
         L = make_fragment_like(self.layout)
         if dtype is None:
             engine = self.engine
@@ -214,19 +283,16 @@ class Tensor:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Tensor):
             return NotImplemented
-        same_engine = self.engine is other.engine or (
-            self.engine is not None
-            and other.engine is not None
-            and len(self.engine) == len(other.engine)
-            and all(self.engine == other.engine)
-        )
-        return same_engine and self.offset == other.offset and self.layout == other.layout
+        return _same_engine(self.engine, other.engine) and self.offset == other.offset \
+            and self.layout == other.layout
 
     __hash__ = None  # type: ignore[assignment]
 
     def __str__(self) -> str:
         if self.engine is None:
             return f"{_fmt_offset(self.offset)} o {self.layout}"
+        if isinstance(self.engine, TransformIter):  # C++ prints trans_ before the viewed iterator
+            return "trans_" + str(self._viewed())
         if isinstance(self.engine, Iterator):  # as C++: the iterator advanced to the tensor's start
             return f"{self.engine + self.offset} o {self.layout}"
         dtype = getattr(self.engine, "dtype", type(self.engine).__name__)
@@ -240,6 +306,8 @@ class Tensor:
         return it.format_value(self, spec, self._cxx_text)
 
     def _cxx_text(self) -> str:
+        if isinstance(self.engine, TransformIter):
+            return "trans_" + self._viewed()._cxx_text()
         if self.engine is None:
             return f"{_fmt_offset(self.offset, True)} o {format(self.layout, 'cxx')}"
         text = str(self)
@@ -247,6 +315,65 @@ class Tensor:
 
     def _is_static(self) -> bool:
         return is_static(self.layout)
+
+
+# a tensor's variants of the operations (C++'s overloads): each applies to the layout
+for _table, _variant in (
+    (kinds.MAP_LAYOUT, Tensor._map_layout), (kinds.COMPOSITION, Tensor._composition),
+    (kinds.COALESCE, Tensor._coalesce), (kinds.LOGICAL_DIVIDE, Tensor._logical_divide),
+    (kinds.ZIPPED_DIVIDE, Tensor._zipped_divide), (kinds.TILED_DIVIDE, Tensor._tiled_divide),
+    (kinds.FLAT_DIVIDE, Tensor._flat_divide), (kinds.GET, Tensor._get), (kinds.TAKE, Tensor._take),
+    (kinds.GROUP, Tensor._group), (kinds.FLATTEN, Tensor._flatten),
+    (kinds.MAKE_FRAGMENT_LIKE, Tensor._make_fragment_like), (kinds.IS_STATIC, Tensor._is_static),
+):
+    _table.register(Tensor, _variant)
+
+
+def _short(x: Any) -> str:
+    return it.short_repr(x)
+
+
+def _element_value(engine: Any, value: Any, key: Any) -> Any:
+    """``value`` as an element of ``engine`` (a numpy array): a real number that the engine's
+    dtype holds exactly in range (an integer engine takes integers, or floats of integral value),
+    else ``CutepyError`` naming the value, so numpy never converts text, ``None`` or a complex
+    number, nor wraps, truncates or overflows."""
+    dtype = getattr(engine, "dtype", None)
+    if dtype is None:
+        return value
+    kind = np.dtype(dtype).kind
+    if kind not in "biufc":  # an object (or text) engine holds what the caller puts there
+        return value
+    is_real = isinstance(value, (numbers.Real, np.bool_)) and not isinstance(value, np.ndarray)
+    is_number = is_real or (kind == "c" and isinstance(value, numbers.Complex))
+    if not is_number:
+        raise CutepyError(f"T[{key!r}] = {_short(value)}: the value must be a number, the element of an "
+                          f"array of {dtype}")
+    if kind in "iub":
+        if not isinstance(value, (numbers.Integral, np.bool_)):
+            f = float(value)
+            if not (f == f and abs(f) != float("inf") and f.is_integer()):
+                raise CutepyError(f"T[{key!r}] = {_short(value)}: an array of {dtype} holds integers, "
+                                  "and this value is not one")
+        n = int(value)
+        if kind == "b" and n not in (0, 1):
+            raise CutepyError(f"T[{key!r}] = {_short(value)}: an array of bool holds 0 and 1 (True, False)")
+        if kind in "iu":
+            info = np.iinfo(dtype)
+            if not info.min <= n <= info.max:
+                raise CutepyError(f"T[{key!r}] = {_short(value)}: outside the range {info.min}..{info.max} "
+                                  f"of {dtype}")
+        value = n
+    elif kind in "fc":
+        try:
+            with np.errstate(over="raise"):
+                converted = np.asarray(value).astype(dtype)
+        except (OverflowError, FloatingPointError):
+            converted = None
+        overflowed = converted is not None and np.isinf(converted).any()
+        if converted is None or (overflowed and not np.isinf(np.asarray(value, dtype=complex)).any()):
+            raise CutepyError(f"T[{key!r}] = {_short(value)}: beyond the range of {dtype}")
+    return value
 
 
 def _plain_tuple(x: Any) -> Any:
@@ -262,6 +389,8 @@ def _in_shape(crd: Any, shape: Any) -> bool:
             return False
         return all(_in_shape(c, s) for c, s in zip(crd, shape))
     n = it.product(shape) if isinstance(shape, tuple) else shape
+    if not it.is_integer(crd) or isinstance(crd, bool):
+        raise CutepyError(f"coordinate leaf {it.short_repr(crd)} is not an integer")
     return not isinstance(n, int) or 0 <= int(crd) < n
 
 
@@ -307,9 +436,16 @@ def make_tensor(engine: Any, layout: Any) -> Tensor:
     """
     if not hasattr(layout, "offsets"):
         layout = Layout(layout)
+    if isinstance(engine, (numbers.Number, str, bytes, dict)) or (
+        engine is not None and not isinstance(engine, Iterator) and not hasattr(engine, "__getitem__")
+    ):
+        raise CutepyError(f"make_tensor: the engine must be a 1-D array, a pointer or None, "
+                          f"not {_short(engine)}")
     if isinstance(engine, Pointer):  # addresses: a pointer-flag swizzle moves onto the pointer
         engine, layout = engine.bind(layout)
         return Tensor(engine, layout)
+    if getattr(engine, "ndim", 1) != 1:
+        raise CutepyError(f"make_tensor: the engine must be 1-D, got an array of shape {engine.shape}")
     if engine is not None and pointer_flag(layout) is not None:  # data: the swizzle on elements
         layout = as_position_independent_swizzle_layout(layout)
     if engine is not None and hasattr(engine, "__len__"):
@@ -386,6 +522,34 @@ def make_identity_tensor(shape: Any) -> Tensor:
     return Tensor(None, L, _zero_coord(shape) if isinstance(shape, tuple) else 0)
 
 
+def lazy_transform(t: Tensor, fn: Any) -> Tensor:
+    """C++'s ``cute::lazy::transform(t, fn)`` (also ``cutepy.lazy.transform``): the view of ``t``
+    whose value at each coordinate is ``fn`` of ``t``'s value there, computed when it is read.
+
+    The view keeps ``t``'s layout and offset, so every partition of it (``local_tile``,
+    ``local_partition``, ``partition_S``, slices, divides) is the same partition of ``t`` seen
+    through ``fn``: CUTLASS's tiled_copy_if builds its predicate tensor this way from an
+    identity tensor. It prints as C++ does, ``trans_`` before the viewed iterator; it cannot be
+    written.
+
+    Pre:  ``t`` is a tensor and ``fn`` a function of one value (else ``CutepyError``).
+    Post: ``result(c) == fn(t(c))`` for every coordinate ``c``; ``result.layout == t.layout``;
+          ``partition(result)(c) == fn(partition(t)(c))`` for every partition.
+
+    >>> from cutepy import elem_less
+    >>> P = lazy_transform(make_identity_tensor((3, 5)), lambda c: elem_less(c, (2, 4)))
+    >>> P, P(1, 3), P(2, 0)
+    (trans_ArithTuple(0,0) o (3,5):(1@0,1@1), True, False)
+    >>> local_tile(P, (2, 2), (1, 1))
+    trans_ArithTuple(2,2) o (2,2):(1@0,1@1)
+    """
+    if not isinstance(t, Tensor):
+        raise CutepyError(f"lazy_transform views a tensor, not {t!r}")
+    if not callable(fn):
+        raise CutepyError(f"lazy_transform needs a function of one value, not {fn!r}")
+    return Tensor(TransformIter(fn, t.engine), t.layout, t.offset)
+
+
 def tensor(t: Tensor, *modes: int) -> Tensor:
     """C++ ``tensor<I...>(t)``: mode ``I`` (of mode ``J`` ...) of a tensor, as a tensor.
 
@@ -424,8 +588,6 @@ def make_tensor_like(x: Any, dtype: Any = None) -> Tensor:
     >>> make_tensor_like(make_identity_tensor((4, 8)), bool)
     array[bool] o (4,8):(1,4)
     """
-    import numpy as np  # optional heavy dependency, loaded lazily
-
     L = x.layout if isinstance(x, Tensor) else x
     like = make_layout_like(basis_as_int(L) if type(L) is Layout else L)
     if dtype is None:
@@ -462,6 +624,30 @@ def flat_coord(layout: Layout, index: int) -> tuple:
         crd = [0 if di == 0 else (index // di) % si for si, di in zip(fs, fd)]
         out.append(it.crd2idx(tuple(crd), fs) if len(fs) > 1 else crd[0])
     return tuple(out)
+
+
+def thread_index(thr_idx: Any, static: bool = False, what: str = "thread index") -> int:
+    """The thread index a partition reads: run-time by default, as in every kernel.
+
+    A kernel's ``threadIdx.x`` (and C++'s literal ``get_slice(5)``, an ``int``) is known only at
+    run time; C++'s partitions of a run-time index can differ in form from those of a static
+    ``Int<5>`` (a swizzle that folds into strides only when the offset is known, modes that merge
+    only when strides are static), so a plain ``int`` is read as the kernel reads it: a
+    :func:`~cutepy.dynamic` integer. ``static=True`` gives C++'s ``Int<N>`` (the CuTe DSL's
+    Python-int constant) instead.
+
+    Pre:  ``thr_idx`` is a non-negative ``int`` (a :func:`~cutepy.dynamic` one too; else
+          ``CutepyError`` naming ``what``).
+    Post: ``result == thr_idx``; a :class:`~cutepy.DynamicInt` unless ``static``, then a plain int.
+
+    >>> type(thread_index(5)).__name__, type(thread_index(5, static=True)).__name__
+    ('DynamicInt', 'int')
+    """
+    if not isinstance(thr_idx, int) or type(thr_idx) is bool or thr_idx < 0:
+        raise CutepyError(f"{what} {thr_idx!r} must be a non-negative int")
+    if static:
+        return int(thr_idx)
+    return thr_idx if type(thr_idx) is DynamicInt else dynamic(thr_idx)
 
 
 # -- partitions ---------------------------------------------------------------------------
@@ -552,13 +738,16 @@ def local_tile(tensor: Any, tiler: Any, coord: Any, proj: Any = None) -> Any:
     return inner_partition(tensor, tiler, coord)
 
 
-def local_partition(tensor: Any, thr_layout: Layout, thr_idx: int, proj: Any = None) -> Any:
+def local_partition(tensor: Any, thr_layout: Layout, thr_idx: int, proj: Any = None, *,
+                    static: bool = False) -> Any:
     """C++ ``local_partition``: the elements thread ``thr_idx`` of ``thr_layout`` owns in every tile.
 
     As in C++, the thread index is read through the thread layout's strides, so an index past
     its size wraps (``local_partition(t, Layout(16), 37)`` is thread 5's part). ``proj``
     (C++'s ``Step<...>``, e.g. ``(1, None)``) keeps the thread layout's modes where it is not
-    ``None``: ``local_partition(tensor, dice(proj, thr_layout), thr_idx)``.
+    ``None``: ``local_partition(tensor, dice(proj, thr_layout), thr_idx)``. The thread index is
+    run-time, as a kernel's ``threadIdx.x`` (:func:`thread_index`); ``static=True`` reads it as
+    C++'s ``Int<N>``.
 
     Pre:  ``thr_idx >= 0`` (else ``CutepyError``); ``shape(thr_layout)`` divides ``tensor``'s shape.
     Post: ``result == outer_partition(tensor, product_each(shape(thr_layout)),
@@ -575,8 +764,7 @@ def local_partition(tensor: Any, thr_layout: Layout, thr_idx: int, proj: Any = N
         if not isinstance(thr_layout.shape, tuple) or len(proj) != len(thr_layout.shape):
             raise CutepyError(f"the projection {proj!r} must have one entry per mode of {thr_layout}")
         thr_layout = dice(proj, thr_layout)  # stays a tuple: its modes tile the tensor's by mode
-    if not isinstance(thr_idx, int) or type(thr_idx) is bool or thr_idx < 0:  # a run-time int too
-        raise CutepyError(f"thread index {thr_idx!r} must be a non-negative int")
+    thr_idx = thread_index(thr_idx, static)
     if isinstance(thr_layout.shape, tuple):
         return outer_partition(
             tensor, it.product_each_tuple(thr_layout.shape), flat_coord(thr_layout, thr_idx)
@@ -590,7 +778,9 @@ __all__ = [
     "make_tensor_like",
     "tensor",
     "Tensor",
+    "thread_index",
     "inner_partition",
+    "lazy_transform",
     "local_partition",
     "local_tile",
     "make_identity_tensor",

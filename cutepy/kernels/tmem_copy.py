@@ -20,7 +20,7 @@ from ..algebra.casting import upcast
 from ..algebra.coalesce import coalesce
 from ..core.errors import CutepyError
 from ..core.layout import Layout
-from .atoms.copy import CopyAtom
+from .atoms.copy import CopyAtom, copy_atom
 from .tensor import Tensor
 from .tiled.copy import TiledCopy, make_cotiled_copy
 from .tmem import dp
@@ -211,6 +211,50 @@ def make_tmem_copy(atom: Any, tmem: Tensor) -> TiledCopy:
     return make_cotiled_copy(atom, tv, tmem.layout)
 
 
+#: tcgen05.cp (smem -> tensor memory): C++'s ``Copy_Traits<SM100_UTCCP_{shape}_{1,2}cta>::ValID``,
+#: (value) -> TMEM bit address (``copy_traits_sm100.hpp``, CUTLASS 4.7)
+UTCCP_VAL_ID = {
+    "128dp256bit": Layout((128, 256), (DP_BITS, 1)),
+    "128dp128bit": Layout((128, 128), (DP_BITS, 1)),
+    "4x32dp128bit": Layout((32, 128, 4), (DP_BITS, 1, DP_BITS * 32)),
+    "2x64dp128bitlw0213": Layout((64, 128, 2), (DP_BITS, 1, DP_BITS * 64)),
+}
+_UTCCP = re.compile(r"SM100_UTCCP_(128dp256bit|128dp128bit|4x32dp128bit|2x64dp128bitlw0213)_([12])cta")
+
+
+def make_utccp_copy(op: str, tmem: Tensor) -> TiledCopy:
+    """C++ ``make_utccp_copy(op, tmem_tensor)`` (the CuTe DSL's ``make_s2t_copy``): the TiledCopy
+    of a ``tcgen05.cp`` from shared to tensor memory, one issuing thread per CTA (two for ``_2cta``).
+
+    Pre:  ``op`` is ``SM100_UTCCP_{128dp256bit|128dp128bit|4x32dp128bit|2x64dp128bitlw0213}_{1|2}cta``;
+          ``tmem`` a tensor over ``tmem_ptr`` whose layout covers the op's lanes and columns (else
+          ``CutepyError`` naming the argument).
+    Post: C++'s ``make_cotiled_copy(Copy_Atom<op, T>, (size(ThrID):0, coalesce(upcast<bits(T)>(ValID))),
+          tmem.layout())``.
+
+    >>> from cutepy.kernels.pointer import tmem_ptr
+    >>> from cutepy.kernels.tensor import make_tensor
+    >>> t = make_tensor(tmem_ptr("float", 0), Layout((128, 8), (65536, 1)))
+    >>> make_utccp_copy("SM100_UTCCP_4x32dp128bit_1cta", t).layout_tv_tiled
+    (1,(32,4,4)):(0,(1,128,32))
+    """
+    m = _UTCCP.fullmatch(op) if isinstance(op, str) else None
+    if m is None:
+        raise CutepyError(f"make_utccp_copy: op must name a tcgen05.cp atom (SM100_UTCCP_..._1cta or _2cta), "
+                          f"not {op!r}")
+    if not isinstance(tmem, Tensor) or getattr(tmem.engine, "space", None) != "tmem":
+        raise CutepyError(f"make_utccp_copy: tmem must be a TMEM tensor (over tmem_ptr), not {tmem!r}")
+    bits = tmem.engine.bits
+    atom = copy_atom(op, bits)
+    atom_t = Layout(int(m.group(2)), 0)
+    atom_v = coalesce(upcast(UTCCP_VAL_ID[m.group(1)], bits))
+    tv = Layout((atom_t.shape, atom_v.shape), (atom_t.stride, atom_v.stride))
+    return make_cotiled_copy(atom, tv, tmem.layout)
+
+
+#: the CuTe DSL's name of :func:`make_utccp_copy`
+make_s2t_copy = make_utccp_copy
+
 #: what cutepy exports from this module (cutepy.__all__ is made of these lists); the tables and
 #: C++'s ``TMEM::op_repeater`` / ``TMEM::tmem_load_to_store`` stay namespaced here
-__all__ = ["TmemCopyAtom", "make_tmem_copy", "tmem_copy_atom"]
+__all__ = ["TmemCopyAtom", "make_s2t_copy", "make_tmem_copy", "make_utccp_copy", "tmem_copy_atom"]

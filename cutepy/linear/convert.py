@@ -291,7 +291,7 @@ def from_cute(
     if isinstance(layout, Swizzle):
         n = max((layout.yyy_mask | layout.zzz_mask).bit_length(), 0)
         return LinearLayout({"offset": [[layout(1 << k)] for k in range(n)]}, [("offset", 1 << n)])
-    if kind not in ("distributed", "shared"):
+    if not isinstance(kind, str) or kind not in ("distributed", "shared"):
         raise CutepyError(f"from_cute: kind is 'distributed' or 'shared', got {kind!r}")
     if type(blocks) is not int or blocks <= 0 or blocks & (blocks - 1):
         raise CutepyError(f"from_cute: blocks = {blocks!r}: expected a power of two")

@@ -16,9 +16,11 @@ specs of every family; the suite compares with it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import CutepyError
+from ..core.layout import Layout
 from .layout import (
     LinearLayout,
     as_int,
@@ -566,6 +568,315 @@ def _nvmma_swizzled(
     return ensure_not_smaller(cta, dict(zip(names, cta_shape)))
 
 
+# ---- the kinds Triton 3.9 added: tensor memory, AMD WMMA, partitioned and linear shared ------------
+# (checked against tests/data/triton_linear_layouts_kinds.json, benchmarks/triton_oracle_kinds.py)
+
+
+def _log2(x: int) -> int:
+    return x.bit_length() - 1
+
+
+def _bases_field(spec: dict, field: str, rank: int, shape: Sequence[int] | None = None) -> list[list[int]]:
+    """A list of bases, each ``rank`` non-negative ints (below ``shape`` when given)."""
+    v = spec[field]
+    if not isinstance(v, (list, tuple)):
+        raise CutepyError(f"from_gluon: {spec['kind']}.{field} = {v!r}: expected a list of bases")
+    out = []
+    for b in v:
+        if (not isinstance(b, (list, tuple)) or len(b) != rank
+                or any(type(x) is not int or x < 0 for x in b)
+                or (shape is not None and any(x >= s for x, s in zip(b, shape)))):
+            within = f" below {list(shape)}" if shape is not None else ""
+            raise CutepyError(f"from_gluon: {spec['kind']}.{field} basis {b!r}: expected {rank} "
+                              f"non-negative ints{within}")
+        out.append(list(b))
+    return out
+
+
+def _per_cta_shape(spec: dict, shape: Sequence[int]) -> list[int]:
+    names = _names(len(shape))
+    cga = ensure_not_larger(_cga_layout(spec, len(shape)), dict(zip(names, shape)))
+    return [max(1, s // cga.out_dims[d]) for d, s in zip(names, shape)]
+
+
+def _tensor_memory(spec: dict, shape: Sequence[int]) -> LinearLayout:
+    """Triton's ``tensorMemoryToLinearLayout``: TMEM ``row`` (128 lanes) and ``col`` (32-bit
+    columns) -> the per-CTA tensor. A block of ``block[0]`` rows (64 or 128) by ``block[1]``
+    columns; ``col_stride`` 32-bit columns per element (and fp4 padding) are zero column bits;
+    further blocks along M, then N, take more columns. A 64-row block uses TMEM lanes 16-31 of
+    each 32-lane quarter for its second M block (or, with one M block, its second N block)."""
+    if len(shape) != 2:
+        raise CutepyError(f"from_gluon: TensorMemoryLayout is rank 2, got a rank-{len(shape)} shape")
+    block = spec["block"]
+    if not isinstance(block, (list, tuple)) or len(block) != 2:
+        raise CutepyError(f"from_gluon: TensorMemoryLayout.block = {block!r}: expected [rows, columns]")
+    bm, bn = _ints({**spec, "block": list(block)}, "block", 2)
+    if bm not in (64, 128):
+        raise CutepyError(f"from_gluon: TensorMemoryLayout.block = {list(block)}: rows must be 64 or 128")
+    cs = _int(spec, "col_stride")
+    if not _pow2(cs):
+        raise CutepyError(f"from_gluon: TensorMemoryLayout.col_stride = {cs}: expected a power of two")
+    two, fp4 = _bool(spec, "two_ctas"), _bool(spec, "fp4_padded")
+    cga = _cga_layout(spec, 2).bases["block"]
+    if two and (not cga or cga[0] != [1, 0]):
+        raise CutepyError("from_gluon: TensorMemoryLayout(two_ctas=True) needs cga_layout's first block "
+                          "basis to be [1, 0] (Triton: twoCTAs layout requires it)")
+    if fp4 and cs != 1:
+        raise CutepyError(f"from_gluon: TensorMemoryLayout(fp4_padded=True) needs col_stride 1, got {cs}")
+    M, N = _per_cta_shape(spec, shape)
+    if M < bm or N < bn:
+        raise CutepyError(f"from_gluon: TensorMemoryLayout.block = {[bm, bn]} is larger than the per-CTA "
+                          f"shape {[M, N]} (Triton asserts repsM >= 1 && repsN >= 1)")
+    reps_m, reps_n = M // bm, N // bn
+    rows = [[1 << k, 0] for k in range(4)]
+    if two and bm == 64:  # a CTA pair's 64-row block: the upper TMEM lanes hold the upper half of N
+        rows += [[16, 0], [32, 0], [0, bn // 2]]
+        cols = [[0, 0]] * (_log2(cs) + int(fp4)) + [[0, 1 << k] for k in range(_log2(bn) - 1)]
+        cols += [[bm << j, 0] for j in range(_log2(reps_m))] + [[0, bn << j] for j in range(_log2(reps_n))]
+        return LinearLayout({"row": rows, "col": cols}, [("dim0", shape[0]), ("dim1", shape[1])])
+    if bm == 128:
+        rows += [[16, 0], [32, 0], [64, 0]]
+        m_used = n_used = 0
+    else:
+        extra = [bm, 0] if reps_m > 1 else [0, bn] if reps_n > 1 else [0, 0]
+        m_used, n_used = int(reps_m > 1), int(reps_m == 1 and reps_n > 1)
+        rows += [extra, [16, 0], [32, 0]]
+    cols = [[0, 0]] * (_log2(cs) + int(fp4)) + [[0, 1 << k] for k in range(_log2(bn))]
+    cols += [[bm << j, 0] for j in range(m_used, _log2(reps_m))]
+    cols += [[0, bn << j] for j in range(n_used, _log2(reps_n))]
+    return LinearLayout({"row": rows, "col": cols}, [("dim0", shape[0]), ("dim1", shape[1])])
+
+
+def _tensor_memory_scales(spec: dict, shape: Sequence[int]) -> LinearLayout:
+    """Triton's layout of block scales in tensor memory: 32 rows repeated over the four TMEM lane
+    quarters (two zero row bits), four columns of scales, then 32-row groups of M up to 128 in
+    columns, then the repetitions of M (128 rows) and of N (4 scales) in ``block_rep_order``."""
+    if len(shape) != 2:
+        raise CutepyError(f"from_gluon: TensorMemoryScalesLayout is rank 2, got a rank-{len(shape)} shape")
+    order = spec["block_rep_order"]
+    if order not in ("mnThenK", "kThenMn"):
+        raise CutepyError(f"from_gluon: TensorMemoryScalesLayout.block_rep_order = {order!r}: expected "
+                          "'mnThenK' or 'kThenMn'")
+    M, N = _per_cta_shape(spec, shape)
+    rows = [[1 << k, 0] for k in range(5)] + [[0, 0], [0, 0]]
+    cols = [[0, 1] if N > 1 else [0, 0], [0, 2] if N > 2 else [0, 0], [32, 0] if M >= 64 else [0, 0]]
+    if M >= 128:
+        cols.append([64, 0])
+    m_reps = [[128 << j, 0] for j in range(_log2(M // 128))] if M >= 128 else []
+    n_reps = [[0, 4 << j] for j in range(_log2(N // 4))] if N >= 4 else []
+    cols += m_reps + n_reps if order == "mnThenK" else n_reps + m_reps
+    return LinearLayout({"row": rows, "col": cols}, [("dim0", shape[0]), ("dim1", shape[1])])
+
+
+#: the instruction shapes Triton 3.9 accepts for each AMD WMMA version (M = N = 16)
+WMMA_K = {1: (16,), 2: (16, 32), 3: (4, 32, 64, 128)}
+
+
+def _wmma(spec: dict, shape: Sequence[int]) -> LinearLayout:
+    """Triton's ``wmmaToLinearLayout``: one 16 x 16 tile per wave of 32 lanes (RDNA3, version 1:
+    8 registers on every other row, lane 16 the row parity; RDNA4 and gfx1250, versions 2-3: 8
+    consecutive rows in registers, lane 16 the row half), transposed swaps rows and columns;
+    ``reg_bases`` and ``warp_bases`` repeat the tile (in tiles; the batch dim in elements); then
+    the tensor is covered as for every distributed layout."""
+    rank = _int(spec, "rank", (2, 3))
+    if rank != len(shape):
+        raise CutepyError(f"from_gluon: AMDWMMALayout.rank = {rank} but the shape {list(shape)} has rank "
+                          f"{len(shape)}")
+    version = _int(spec, "version", (1, 2, 3))
+    transposed = _bool(spec, "transposed")
+    instr = _ints(spec, "instr_shape", 3, pow2=False)
+    if instr[:2] != [16, 16] or instr[2] not in WMMA_K[version]:
+        raise CutepyError(f"from_gluon: AMDWMMALayout.instr_shape = {instr}: invalid WMMA "
+                          f"v{version} instruction "
+                          f"shape (Triton takes [16, 16, K] with K in {list(WMMA_K[version])})")
+    names = _names(rank)
+    m, n = rank - 2, rank - 1
+    row, col = (n, m) if transposed else (m, n)
+
+    def unit(dim: int, v: int) -> list[int]:
+        return [v if i == dim else 0 for i in range(rank)]
+
+    if version == 1:
+        regs = [unit(row, 2), unit(row, 4), unit(row, 8)]
+        lanes = [unit(col, 1 << k) for k in range(4)] + [unit(row, 1)]
+    else:
+        regs = [unit(row, 1), unit(row, 2), unit(row, 4)]
+        lanes = [unit(col, 1 << k) for k in range(4)] + [unit(row, 8)]
+    scale = [1] * (rank - 2) + [16, 16]
+
+    def tiles(field: str) -> list[list[int]]:
+        return [[x * s for x, s in zip(b, scale)] for b in _bases_field(spec, field, rank)]
+
+    regs = regs + tiles("reg_bases")
+    warps = tiles("warp_bases")
+    order = _row_major(rank)  # outputs N, M (, batch): the fit grows N first, as Triton's does
+    cta = inferred({k: [[b[d] for d in order] for b in v] for k, v in
+                    (("register", regs), ("lane", lanes), ("warp", warps))}, [names[d] for d in order])
+    # Triton's fit zeroes every basis that reaches past the (per-CTA) tensor, repeated ones too
+    # (the halving fit of ensure_not_larger keeps one of two equal bases)
+    per_cta = dict(zip(names, _per_cta_shape(spec, shape)))
+    outs = list(cta.out_dims)
+    cta = inferred({k: [[0 if x >= per_cta[o] else x for x, o in zip(b, outs)] for b in bs]
+                    for k, bs in cta.bases.items()}, outs)
+    L = combine_cta_cga(cta, spec, shape)
+    # Triton checks the layout it ends with: bases the fit broadcast (zeroed) may repeat
+    nonzero = [tuple(b) for bs in L.bases.values() for b in bs if any(b)]
+    unit_vectors = all(sum(1 for x in b if x) == 1 and _pow2(max(b)) for b in nonzero)
+    if len(set(nonzero)) != len(nonzero) or not unit_vectors:
+        raise CutepyError("from_gluon: AMDWMMALayout's register and warp bases repeat a tile of the tensor "
+                          "(Triton: LinearEncodingAttr requires a permutation matrix layout after removing "
+                          "broadcast bases)")
+    return L
+
+
+def _distributed_linear(spec: dict, shape: Sequence[int]) -> LinearLayout:
+    """Gluon's explicit distributed layout: its bases as given, checked as Triton checks them."""
+    own = _ints(spec, "shape")
+    if own != list(shape):
+        raise CutepyError(f"from_gluon: DistributedLinearLayout.shape = {own} but the tensor is "
+                          f"{list(shape)}")
+    rank = len(shape)
+    fields = {"register": "reg_bases", "lane": "lane_bases", "warp": "warp_bases", "block": "block_bases"}
+    bases = {k: _bases_field(spec, f, rank, shape) for k, f in fields.items()}
+    for k in ("register", "lane", "block"):
+        for b in bases[k]:
+            if sum(1 for x in b if x) > 1:
+                raise CutepyError(f"from_gluon: DistributedLinearLayout.{fields[k]} basis {b}: "
+                                  "register, lane "
+                                  "and block bases move along one dim at most (Triton's rule)")
+    L = LinearLayout(bases, list(zip(_names(rank), shape)))
+    if not L.is_surjective():
+        raise CutepyError("from_gluon: DistributedLinearLayout does not reach every element of its shape "
+                          "(Triton: the layout is expected to be surjective)")
+    return L
+
+
+def _shared_linear(spec: dict, shape: Sequence[int]) -> LinearLayout:
+    """Gluon's explicit shared layout: ``offset_bases`` and ``block_bases`` as given."""
+    rank = len(shape)
+    offs = _bases_field(spec, "offset_bases", rank, shape)
+    if not offs:
+        raise CutepyError("from_gluon: SharedLinearLayout.offset_bases must not be empty")
+    align = _int(spec, "alignment")
+    if not _pow2(align):
+        raise CutepyError(f"from_gluon: SharedLinearLayout.alignment = {align}: expected a power of two")
+    blocks = _bases_field(spec, "block_bases", rank, shape)
+    return LinearLayout({"offset": offs, "block": blocks}, list(zip(_names(rank), shape)))
+
+
+def _partitioned_shared(spec: dict, shape: Sequence[int]) -> LinearLayout:
+    """AMD's partitioned shared layout (gfx1250): the tensor cut along ``partition_dim`` into
+    ``num_partitions * num_groups`` pieces, each laid out by ``partition_layout``; the piece index's
+    low bits choose the physical partition (input ``partition``), its high bits the group (more
+    offset bits, after the piece's own)."""
+    rank = len(shape)
+    parts = _int(spec, "num_partitions")
+    if not _pow2(parts) or parts < 2:
+        raise CutepyError(f"from_gluon: PartitionedSharedLayout.num_partitions = {parts}: a power of two, "
+                          "at least 2 (Triton's rule)")
+    groups = _int(spec, "num_groups")
+    if not _pow2(groups):
+        raise CutepyError(f"from_gluon: PartitionedSharedLayout.num_groups = {groups}: a power of two")
+    pdim = _int(spec, "partition_dim")
+    if not 0 <= pdim < rank:
+        raise CutepyError(f"from_gluon: PartitionedSharedLayout.partition_dim = {pdim}: the shape "
+                          f"has rank {rank}")
+    inner = spec["partition_layout"]
+    if "Shared" not in inner["kind"] or inner["kind"] == "PartitionedSharedLayout":
+        raise CutepyError(f"from_gluon: PartitionedSharedLayout.partition_layout is a "
+                          f"{inner['kind']}: expected "
+                          "a (non-partitioned) shared layout")
+    pieces = parts * groups
+    if shape[pdim] < pieces:
+        raise CutepyError(f"from_gluon: PartitionedSharedLayout: dim {pdim} of {list(shape)} is "
+                          "smaller than its "
+                          f"{pieces} pieces (num_partitions * num_groups)")
+    piece = list(shape)
+    piece[pdim] //= pieces
+    L = _convert(inner, piece)
+    b = L.bases
+
+    def along(v: int) -> list[int]:
+        return [v if i == pdim else 0 for i in range(rank)]
+
+    offset = b["offset"] + [along(piece[pdim] * parts << j) for j in range(_log2(groups))]
+    partition = [along(piece[pdim] << j) for j in range(_log2(parts))]
+    return LinearLayout({"offset": offset, "block": b.get("block", []), "partition": partition},
+                        list(zip(_names(rank), shape)))
+
+
+def _no_linear_layout(spec: dict, shape: Sequence[int]) -> LinearLayout:
+    why = {
+        "PaddedSharedLayout": "Triton 3.9 gives a padded shared layout no linear layout (its "
+                              "to_linear_layout "
+        "fails: 'padded shared encoding has no linear layout'); read its two parts with "
+        "cutepy.linear.padded_shared(spec): the linear map from offsets to elements and the padding",
+        "CoalescedLayout": "a CoalescedLayout is a placeholder the compiler replaces by a concrete layout; "
+        "Triton 3.9 has no linear layout for it (to_linear_layout asserts 'unknown layout')",
+        "AutoLayout": "an AutoLayout is a placeholder the compiler replaces by a concrete layout; Triton 3.9 "
+        "has no linear layout for it (to_linear_layout asserts 'unknown layout')",
+    }[spec["kind"]]
+    raise CutepyError(f"from_gluon: {why}")
+
+
+@dataclass(frozen=True)
+class PaddedShared:
+    """A ``PaddedSharedLayout`` as its two parts: ``linear`` maps an offset (and block) to the
+    element stored there (Triton's ``offset_bases``), ``padding`` maps the offset to the address
+    in elements once the padding is inserted (a CuTe layout over the offset's bits).
+
+    >>> p = padded_shared({"kind": "PaddedSharedLayout", "interval_padding_pairs": [[4, 1]],
+    ...                    "offset_bases": [[1], [2], [4]], "shape": [8]})
+    >>> p.padding, [p.padding(o) for o in range(8)]
+    ((2,2,2):(1,2,5), [0, 1, 2, 3, 5, 6, 7, 8])
+    """
+
+    linear: LinearLayout
+    padding: Layout
+
+
+def padded_shared(spec: str | Mapping[str, Any]) -> PaddedShared:
+    """The linear map and the padding of a Gluon ``PaddedSharedLayout`` (Triton 3.9 has no
+    linear layout for it: the padding is not F2-linear, but it is a CuTe layout).
+
+    Padding: after every ``interval`` elements, ``padding`` more (summed over the pairs), so
+    offset ``o`` sits at ``o + sum(o // interval * padding)``: bit ``b`` of ``o`` moves the
+    address by ``2**b + sum(2**b // interval * padding for interval <= 2**b)``.
+
+    Pre:  a ``PaddedSharedLayout`` spec (text or dict): intervals distinct powers of two,
+          paddings powers of two, ``offset_bases`` of the shape's rank within it.
+    Post: ``linear`` has inputs ``offset, block`` and outputs ``dim0, ...`` of ``shape``;
+          ``padding`` is increasing (distinct offsets, distinct addresses).
+
+    >>> p = padded_shared("PaddedSharedLayout(interval_padding_pairs=[[2, 1]], "
+    ...                   "offset_bases=[[0, 1], [1, 0]], cga_layout=[], shape=[2, 2])")
+    >>> p.linear.bases["offset"], str(p.padding)
+    ([[0, 1], [1, 0]], '(2,2):(1,3)')
+    """
+    s = gluon_spec(spec)
+    if s["kind"] != "PaddedSharedLayout":
+        raise CutepyError(f"padded_shared: spec is a {s['kind']}, not a PaddedSharedLayout")
+    shape = _ints(s, "shape")
+    rank = len(shape)
+    pairs = s["interval_padding_pairs"]
+    good = isinstance(pairs, (list, tuple)) and pairs and all(
+        isinstance(p, (list, tuple)) and len(p) == 2 and all(_pow2(x) for x in p) for p in pairs)
+    if not good:
+        raise CutepyError(f"padded_shared: interval_padding_pairs = {pairs!r}: expected [[interval, "
+                          "padding], ...] "
+                          "of powers of two")
+    intervals = [p[0] for p in pairs]
+    if len(set(intervals)) != len(intervals):
+        raise CutepyError(f"padded_shared: interval_padding_pairs = {pairs!r}: intervals must be distinct")
+    offs = _bases_field(s, "offset_bases", rank, shape)
+    blocks = _cga_layout(s, rank).bases["block"]
+    linear = LinearLayout({"offset": offs, "block": blocks}, list(zip(_names(rank), shape)))
+    strides = [(1 << b) + sum((1 << b) // i * p for i, p in pairs if i <= 1 << b) for b in range(len(offs))]
+    padding = Layout(tuple([2] * len(offs)), tuple(strides)) if len(offs) > 1 else (
+        Layout(2, strides[0]) if offs else Layout(1, 0))
+    return PaddedShared(linear, padding)
+
+
 _CONVERT = {
     "BlockedLayout": _blocked,
     "NVMMADistributedLayout": _nvmma,
@@ -574,6 +885,24 @@ _CONVERT = {
     "SwizzledSharedLayout": _swizzled_shared,
     "NVMMASharedLayout": _nvmma_shared,
     "AMDMFMALayout": _mfma,
+}
+#: the kinds Triton 3.9 added (issue 34)
+_CONVERT.update({
+    "TensorMemoryLayout": _tensor_memory,
+    "TensorMemoryScalesLayout": _tensor_memory_scales,
+    "AMDWMMALayout": _wmma,
+    "DistributedLinearLayout": _distributed_linear,
+    "SharedLinearLayout": _shared_linear,
+    "PartitionedSharedLayout": _partitioned_shared,
+    "PaddedSharedLayout": _no_linear_layout,
+    "CoalescedLayout": _no_linear_layout,
+    "AutoLayout": _no_linear_layout,
+})
+#: input dims of the kinds whose inputs are neither a distributed nor a plain shared layout's
+IN_DIMS = {
+    "TensorMemoryLayout": ("row", "col"),
+    "TensorMemoryScalesLayout": ("row", "col"),
+    "PartitionedSharedLayout": ("offset", "block", "partition"),
 }
 
 
@@ -634,8 +963,8 @@ def from_gluon(spec: str | Mapping[str, Any], shape: Sequence[int]) -> LinearLay
     if sum(x.bit_length() - 1 for x in shape) > MAX_LOG2_ELEMENTS:
         raise CutepyError(f"from_gluon: shape {shape} has more than 2**{MAX_LOG2_ELEMENTS} elements")
     L = _convert(s, shape)
-    dims = SHARED_DIMS if "Shared" in s["kind"] else DISTRIBUTED_DIMS
-    if dims is SHARED_DIMS and not L.bases.get("offset"):
+    dims = IN_DIMS.get(s["kind"]) or (SHARED_DIMS if "Shared" in s["kind"] else DISTRIBUTED_DIMS)
+    if "offset" in dims and not L.bases.get("offset"):
         raise CutepyError(
             f"from_gluon: {s['kind']} on {shape} has no offset bit (one element per block); Gluon's "
             "SharedLinearLayout needs at least one offset basis, so Triton rejects it"

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..core.errors import CutepyError
+from ..core.inttuple import short_repr
 from . import f2
 
 #: bits an input or output of a linear layout may have in all (Triton's own limit is 64)
@@ -78,6 +79,9 @@ class LinearLayout:
             out_dims = list(out_dims.items())
         if not isinstance(bases, Mapping):
             raise CutepyError(f"LinearLayout: bases must be a dict {{in_dim: [basis, ...]}}, got {bases!r}")
+        if not isinstance(out_dims, (list, tuple)):
+            raise CutepyError(f"LinearLayout: out_dims must be a dict {{name: size}} or a list of "
+                              f"(name, size) pairs, got {short_repr(out_dims)}")
         outs: list[tuple[str, int]] = []
         for item in out_dims:
             if not isinstance(item, (tuple, list)) or len(item) != 2:
@@ -97,8 +101,14 @@ class LinearLayout:
         for in_dim, bs in bases.items():
             if not isinstance(in_dim, str):
                 raise CutepyError(f"LinearLayout: input dimension names are strings, got {in_dim!r}")
+            if not isinstance(bs, (list, tuple)):
+                raise CutepyError(f"LinearLayout: in-dim {in_dim!r} needs a list of bases, "
+                                  f"got {short_repr(bs)}")
             row = []
             for i, b in enumerate(bs):
+                if not isinstance(b, (list, tuple)):
+                    raise CutepyError(f"LinearLayout: basis {i} of in-dim {in_dim!r} is {short_repr(b)}; "
+                                      f"a basis is a list of {len(outs)} ints, one per out-dim")
                 b = tuple(b)
                 if len(b) != len(outs):
                     raise CutepyError(
@@ -333,6 +343,30 @@ class LinearLayout:
             )
         identity = LinearLayout.identity(self._out)
         return _invert_and_compose(identity, self)
+
+    def invert_and_compose(self, outer: LinearLayout) -> LinearLayout:
+        """Triton's ``invertAndCompose``: the layout ``C`` from this layout's inputs to ``outer``'s
+        inputs with ``outer(C(x)) == self(x)`` (how a value moves from one layout to another:
+        ``src.invert_and_compose(dst)`` says which ``dst`` input holds what ``src``'s input held).
+
+        Pre: ``outer`` a LinearLayout over the same outputs, surjective onto them (else
+        ``CutepyError``). Post: Triton's answer (its least-squares choice where ``outer`` is
+        not injective).
+
+        >>> reg = LinearLayout({"register": [[1], [2]]}, [("dim0", 4)])
+        >>> lane = LinearLayout({"lane": [[2], [1]]}, [("dim0", 4)])
+        >>> reg.invert_and_compose(lane).bases
+        {'register': [[2], [1]]}
+        """
+        if not isinstance(outer, LinearLayout):
+            raise CutepyError(f"invert_and_compose: outer must be a LinearLayout, got {outer!r}")
+        if sorted(outer.out_dims.items()) != sorted(self.out_dims.items()):
+            raise CutepyError(f"invert_and_compose: outer's outputs {outer.out_dims} differ from this "
+                              f"layout's {self.out_dims}")
+        if not outer.is_surjective():
+            raise CutepyError("invert_and_compose: outer is not surjective onto its outputs, so some "
+                              "of this layout's values have no preimage")
+        return _invert_and_compose(self, outer)
 
     def sublayout(self, in_dims: Iterable[str], out_dims: Iterable[str]) -> LinearLayout:
         """The layout restricted to some inputs and outputs (Triton's ``sublayout``).

@@ -120,6 +120,17 @@ def _try_shift(s: int, pairs: list[tuple[int, int]]) -> Swizzle | None:
     return sw if all(sw(a) == a ^ d for a, d in pairs) else None
 
 
+def _swizzles_by_preference(n: int) -> Any:
+    """Every swizzle whose bits lie below ``n`` (the identity first), fewest bits, then ``S > 0``,
+    smallest ``|S|``, smallest ``M``: the order ``solve_swizzle`` prefers."""
+    yield Swizzle(0, 0, 0)
+    for b in range(1, n // 2 + 1):
+        for s in range(b, n - b + 1):
+            for sign in (1, -1):
+                for m in range(0, n - b - s + 1):
+                    yield Swizzle(b, m, sign * s)
+
+
 def solve_swizzle(A: Any, B: Any) -> SwizzleSolution:
     """The CuTe swizzle ``Sw`` and offset with ``Sw o offset o A == B`` as functions, or the proof
     that none exists (the F2 system with no solution, in words).
@@ -208,6 +219,12 @@ def solve_swizzle(A: Any, B: Any) -> SwizzleSolution:
     bits = 0
     for c in a_cols:
         bits |= c
+    if off & bits:  # another swizzle that meets the linear equations may move the offset off A's bits
+        n = max(width, b0.bit_length())
+        for other in _swizzles_by_preference(n):
+            if not other(b0) & bits and all(other(a) == a ^ d for a, d in pairs):
+                sw, off = other, other(b0)
+                break
     if off & bits:
         return SwizzleSolution(
             False,
@@ -215,7 +232,8 @@ def solve_swizzle(A: Any, B: Any) -> SwizzleSolution:
             0,
             (
                 f"no swizzle: B(0) = {b0} needs the offset Sw^-1(B(0)) = {off}, which shares bits with A "
-                f"(mask {bits}), so offset + A(i) carries instead of XORing"
+                f"(mask {bits}), so offset + A(i) carries instead of XORing; no other swizzle that "
+                f"sends A's bits to B's moves the offset off them"
             ),
         )
     return SwizzleSolution(True, sw, off, f"{sw} o {off} o A == B at every input (checked bit by bit)")
@@ -271,7 +289,7 @@ def solve_conflict_free(
     >>> solve_conflict_free(Layout((8, 32), (32, 1)), [(Layout(((8, 4), 8), ((1, 64), 8)), 16)], 2).swizzle
     Sw<2,3,3>
     """
-    if element_bytes not in (1, 2, 4, 8, 16):
+    if type(element_bytes) is not int or element_bytes not in (1, 2, 4, 8, 16):
         raise CutepyError(
             f"solve_conflict_free: element_bytes = {element_bytes!r}: expected 1, 2, 4, 8 or 16"
         )
@@ -280,13 +298,16 @@ def solve_conflict_free(
     e_log = element_bytes.bit_length() - 1
     checks = []
     min_m = 0
+    if not isinstance(accesses, (list, tuple)):
+        raise CutepyError(f"solve_conflict_free: accesses must be a list of (tv_layout, bytes_per_lane) "
+                          f"pairs, got {it.short_repr(accesses)}")
     for k, acc in enumerate(accesses):
         if not isinstance(acc, (tuple, list)) or len(acc) != 2:
             raise CutepyError(
                 f"solve_conflict_free: access {k} must be (tv_layout, bytes_per_lane), got {acc!r}"
             )
         tv, nbytes = acc
-        if nbytes not in (4, 8, 16) or nbytes < element_bytes:
+        if type(nbytes) is not int or nbytes not in (4, 8, 16) or nbytes < element_bytes:
             raise CutepyError(
                 f"solve_conflict_free: access {k}: {nbytes!r} bytes per lane: expected 4, 8 or 16"
             )

@@ -56,6 +56,30 @@ FIELDS: dict[str, dict[str, Any]] = {
         "cga_layout": [],
     },
 }
+#: the kinds Triton 3.9 added (issue 34): tensor memory, AMD WMMA, explicit and partitioned layouts,
+#: and the ones Triton gives no linear layout (padded shared, the compiler's placeholders)
+FIELDS.update({
+    "TensorMemoryLayout": {"block": None, "col_stride": None, "cga_layout": [], "two_ctas": False,
+                           "fp4_padded": False},
+    "TensorMemoryScalesLayout": {"cga_layout": [], "block_rep_order": "mnThenK"},
+    "AMDWMMALayout": {"version": None, "transposed": None, "warp_bases": None, "reg_bases": [],
+                      "instr_shape": [16, 16, 16], "cga_layout": [], "rank": 2},
+    "DistributedLinearLayout": {"reg_bases": None, "lane_bases": None, "warp_bases": None,
+                                "block_bases": None, "shape": None},
+    "SharedLinearLayout": {"offset_bases": None, "block_bases": [], "alignment": 16},
+    "PartitionedSharedLayout": {"num_partitions": None, "num_groups": None, "partition_dim": None,
+                                "partition_layout": None},
+    "PaddedSharedLayout": {"interval_padding_pairs": None, "offset_bases": None, "cga_layout": [],
+                           "shape": None},
+    "CoalescedLayout": {},
+    "AutoLayout": {},
+})
+#: the kinds above that Triton 3.9 added to Gluon (tests/data/triton_linear_layouts_kinds.json)
+ADDED_KINDS = ("TensorMemoryLayout", "TensorMemoryScalesLayout", "AMDWMMALayout", "DistributedLinearLayout",
+               "SharedLinearLayout", "PartitionedSharedLayout", "PaddedSharedLayout", "CoalescedLayout",
+               "AutoLayout")
+#: fields that hold a nested layout spec
+NESTED = ("parent", "partition_layout")
 
 
 def _literal(node: ast.AST, where: str) -> Any:
@@ -63,7 +87,7 @@ def _literal(node: ast.AST, where: str) -> Any:
         return _call(node)
     if isinstance(node, (ast.List, ast.Tuple)):
         return [_literal(e, where) for e in node.elts]
-    if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, (bool, int))):
+    if isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, (bool, int, str))):
         return node.value
     if (
         isinstance(node, ast.UnaryOp)
@@ -71,7 +95,8 @@ def _literal(node: ast.AST, where: str) -> Any:
         and isinstance(node.operand, ast.Constant)
     ):
         return -node.operand.value
-    raise CutepyError(f"from_gluon: {where} is {ast.unparse(node)!r}: expected an int, bool, list or layout")
+    raise CutepyError(f"from_gluon: {where} is {ast.unparse(node)!r}: expected an int, bool, str, "
+                      "list or layout")
 
 
 def _call(node: ast.Call) -> dict:
@@ -119,13 +144,13 @@ def gluon_spec(spec: str | Mapping[str, Any]) -> dict:
     if not isinstance(spec, Mapping) or "kind" not in spec:
         raise CutepyError(f"from_gluon: a spec is Gluon's text or a dict with 'kind', got {spec!r}")
     kind = spec["kind"]
-    if kind not in FIELDS:
+    if not isinstance(kind, str) or kind not in FIELDS:
         raise CutepyError(f"from_gluon: unknown layout kind {kind!r}; known: {sorted(FIELDS)}")
     unknown = sorted(set(spec) - set(FIELDS[kind]) - {"kind"})
     if unknown:
         raise CutepyError(f"from_gluon: {kind} has no field(s) {unknown}; its fields: {list(FIELDS[kind])}")
     out: dict[str, Any] = {"kind": kind}
-    spec = {k: (v if k in ("kind", "parent") else _plain(v)) for k, v in spec.items()}
+    spec = {k: (v if k == "kind" or k in NESTED else _plain(v)) for k, v in spec.items()}
     for field, default in FIELDS[kind].items():
         if field in spec:
             v = spec[field]
@@ -133,7 +158,7 @@ def gluon_spec(spec: str | Mapping[str, Any]) -> dict:
             v = default
         else:
             raise CutepyError(f"from_gluon: {kind} needs {field!r}")
-        if field == "parent":
+        if field in NESTED:
             v = gluon_spec(v)
         out[field] = v
     return out

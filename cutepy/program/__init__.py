@@ -24,12 +24,12 @@ True
   NPU lanes with EU alignment.
 - The picture of a buffer cut into lanes is :func:`cutepy.viz.lanes_svg` (drawing lives in
   :mod:`cutepy.viz`); ``cutepy.program.lanes_svg`` still works for this release, with a
-  ``DeprecationWarning``.
+  ``DeprecationWarning`` (the top package registers that alias: this layer imports no picture).
+
+Layer 3 (engines): a whole formalism compiled into layouts.
 """
 
-import importlib
-import warnings
-
+from ..core.lazy import deprecation_getattr
 from .compiler import BroadcastView, CompiledProgram, Piece, to_layout
 from .lmem import (
     LmemLayout,
@@ -66,11 +66,5 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    """``cutepy.program.lanes_svg``: moved to :func:`cutepy.viz.lanes_svg` (deprecated here)."""
-    if name == "lanes_svg":
-        warnings.warn("cutepy.program.lanes_svg moved to cutepy.viz.lanes_svg", DeprecationWarning,
-                      stacklevel=2)
-        # a deprecated alias reaches up to the edge, lazily, for one release
-        return importlib.import_module("cutepy.viz.program").lanes_svg
-    raise AttributeError(f"module 'cutepy.program' has no attribute {name!r}")
+#: ``cutepy.program.lanes_svg``: moved to :func:`cutepy.viz.lanes_svg` (deprecated here)
+__getattr__ = deprecation_getattr(__name__)

@@ -31,6 +31,9 @@ from typing import Any
 
 from ..core.errors import CutepyError, ProgramError  # noqa: F401 (ProgramError re-exported)
 from ..core.layout import MAX_LEAF
+from ..core.lazy import load
+
+np = load("numpy")  # numpy loads on first use (the module's import needs none)
 
 
 def _fmt_args(args: Sequence[Any]) -> str:
@@ -373,8 +376,6 @@ def pad(a: TracedArray, pad_width: Any) -> TracedArray:
     text = f"pad({pad_width!r})"
     where = f"{text} {a._where()}"
     try:
-        import numpy as np  # lazy: tracing itself needs no numpy
-
         pw = np.broadcast_to(np.asarray(pad_width, dtype=object), (a.ndim, 2))
         pairs = [(_index(b), _index(e)) for b, e in pw]
     except (TypeError, ValueError):

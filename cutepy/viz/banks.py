@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..algebra.swizzle import ComposedLayout, Swizzle, composed_parts
 from ..core.errors import CutepyError
+from ..core.lazy import load
 from .canvas import Canvas, HStack, Panel, Text, VStack, render, text_width
 from .colors import EMPTY_COLOR, bank_color, thread_color
 from .grid import DEFAULT_LIMIT, MIN_FONT, GridPanel, int_size, make_axis
@@ -38,6 +39,12 @@ if TYPE_CHECKING:  # numpy is imported where it is used, so that pictures of lay
 
     from ..banks.tile import TileReport
     from ..banks.warp import BankReport  # lazy, as above
+else:  # numpy loads on first use (the module's import needs none)
+    np = load("numpy")
+
+#: the bank rule (it computes with numpy): loaded on first use
+_tile = load("cutepy.banks.tile")
+_warp = load("cutepy.banks.warp")
 
 
 def banks_of(offsets: np.ndarray, element_bytes: int, banks: int = 32, bank_bytes: int = 4) -> np.ndarray:
@@ -51,8 +58,6 @@ def banks_of(offsets: np.ndarray, element_bytes: int, banks: int = 32, bank_byte
     >>> banks_of(np.array([0, 1, 2, 64]), 2).tolist()
     [0, 0, 1, 0]
     """
-    import numpy as np  # lazy: `import cutepy.viz` and layout pictures need no numpy
-
     return (np.asarray(offsets, dtype=np.int64) * element_bytes // bank_bytes) % banks
 
 
@@ -83,11 +88,7 @@ def conflict_ways(offsets: np.ndarray, grid: tuple[int, int], element_bytes: int
     >>> conflict_ways(np.arange(32) * 2, (32, 1), 8).tolist()  # every other 8 bytes: 2 per bank
     [2]
     """
-    import numpy as np  # lazy: `import cutepy.viz` and layout pictures need no numpy
-
-    # lazy: the bank rule computes with numpy
-    from ..banks.tile import MAX_ELEMENTS
-    from ..banks.warp import BANK_BYTES, BANKS, WARP, WIDTHS, phase_costs_batch  # lazy, as above
+    BANKS, BANK_BYTES, WARP, WIDTHS = _warp.BANKS, _warp.BANK_BYTES, _warp.WARP, _warp.WIDTHS
 
     if (banks, bank_bytes) != (BANKS, BANK_BYTES):
         raise CutepyError(f"the measured rule is for {BANKS} banks of {BANK_BYTES} bytes, "
@@ -97,8 +98,8 @@ def conflict_ways(offsets: np.ndarray, grid: tuple[int, int], element_bytes: int
     if type(element_bytes) is not int or element_bytes not in WIDTHS:
         raise CutepyError(f"element_bytes must be one of {WIDTHS} (one load per lane), got {element_bytes!r}")
     M, N = grid
-    if M * N > MAX_ELEMENTS:
-        raise CutepyError(f"a {M} x {N} grid has more than {MAX_ELEMENTS} elements")
+    if M * N > _tile.MAX_ELEMENTS:
+        raise CutepyError(f"a {M} x {N} grid has more than {_tile.MAX_ELEMENTS} elements")
     table = np.asarray(offsets, dtype=np.int64).reshape(N, M).T  # [m, n]
     groups = table.T if access == "column" else table
     byte = groups * element_bytes
@@ -108,7 +109,7 @@ def conflict_ways(offsets: np.ndarray, grid: tuple[int, int], element_bytes: int
     warps = -(-length // WARP)
     lanes = np.full((count, warps * WARP), -1, dtype=np.int64)
     lanes[:, :length] = byte
-    cost = phase_costs_batch(lanes.reshape(count * warps, WARP), "ld", element_bytes, None)
+    cost = _warp.phase_costs_batch(lanes.reshape(count * warps, WARP), "ld", element_bytes, None)
     return cost.reshape(count, warps * 4).max(axis=1, initial=0)
 
 
@@ -126,8 +127,6 @@ def _split(obj: Any, swizzle: Swizzle | None) -> tuple[Any, Any]:
 
 def _panel(obj: Any, title: str, element_bytes: int, access: str, banks: int, bank_bytes: int,
            max_rows: int | None, max_cols: int | None) -> GridPanel:
-    import numpy as np  # lazy: `import cutepy.viz` and layout pictures need no numpy
-
     row_shape, col_shape, grouped = grid_shapes(obj)
     M, N = int_size(row_shape), int_size(col_shape)
     offs = obj.offsets()
@@ -199,10 +198,10 @@ class PhasePanel(Panel):
     word that bank serves in that wavefront (lanes sharing a word are served together)."""
 
     def __init__(self, report: BankReport, phase: int, font: float = 10):
-        from ..banks.warp import BANK_BYTES, BANKS, lane_ranges  # lazy: the bank rule computes with numpy
+        BANK_BYTES, BANKS = _warp.BANK_BYTES, _warp.BANKS
 
         self.cost = report.phase_costs[phase]
-        self.title = (f"phase {phase}: lanes {lane_ranges(self.cost.lanes)}, "
+        self.title = (f"phase {phase}: lanes {_warp.lane_ranges(self.cost.lanes)}, "
                       f"{self.cost.wavefronts} wavefront{'s' if self.cost.wavefronts != 1 else ''}")
         width = 16 if report.matrices else report.width
         served: dict[int, dict[int, list[int]]] = {}          # bank -> word -> lanes
@@ -221,7 +220,7 @@ class PhasePanel(Panel):
     def draw(self, canvas: Canvas, x: float, y: float) -> None:
         # rectangles first, then lines and text: the canvas groups by style, and a later
         # group of filled rectangles would hide earlier text
-        from ..banks.warp import BANKS  # lazy: the bank rule computes with numpy
+        BANKS = _warp.BANKS
 
         f = self.font
         x0, y0 = x + 58, y + self.head * 2
@@ -257,14 +256,13 @@ class PhasePanel(Panel):
 
 
 def _instruction_panels(report: BankReport, title: str) -> list[Panel]:
-    from ..banks.warp import lane_ranges  # lazy: the bank rule computes with numpy
 
     out: list[Panel] = [Text(title, 12, weight="bold")]
     out += [PhasePanel(report, p) for p in range(report.phases)]
     worst = max(report.phase_costs, key=lambda p: p.wavefronts, default=None)
     if worst is not None and worst.wavefronts > 1:
         out.append(Text(f"worst: bank {worst.bank} serves {worst.wavefronts} words to lanes "
-                        f"{lane_ranges(worst.bank_lanes)} (one wavefront each)", 11, "#c00000"))
+                        f"{_warp.lane_ranges(worst.bank_lanes)} (one wavefront each)", 11, "#c00000"))
     return out
 
 
@@ -290,18 +288,15 @@ def bank_view_svg(report: BankReport | TileReport, *, max_instructions: int = 2,
     True
     """
     # lazy: the bank rule computes with numpy
-    from ..banks.tile import TileReport
-    from ..banks.warp import BankReport  # lazy, as above
-
     if which not in ("worst", "first"):
         raise CutepyError(f"which must be 'worst' or 'first', got {which!r}")
     if type(max_instructions) is not int or not 1 <= max_instructions <= MAX_VIEW_INSTRUCTIONS:
         raise CutepyError(f"max_instructions must be an int in 1..{MAX_VIEW_INSTRUCTIONS}, "
                           f"got {max_instructions!r}")
-    if isinstance(report, BankReport):
+    if isinstance(report, _warp.BankReport):
         panels = _instruction_panels(report, report.summary())
         return render(VStack(panels, gap=8), title=report.summary())
-    if not isinstance(report, TileReport):
+    if not isinstance(report, _tile.TileReport):
         raise CutepyError(f"bank_view_svg draws a BankReport or a TileReport, got {report!r}")
     chosen = list(report.instructions)
     if which == "worst":

@@ -43,7 +43,10 @@ from typing import Any
 from ..algebra.swizzle import Swizzle, is_layout
 from ..core.errors import CutepyError
 from ..core.layout import Layout
+from ..kernels.atoms.copy import CopyAtom
+from ..kernels.atoms.mma import MMAAtom
 from ..kernels.tiled.mma import make_tiled_mma
+from .atoms import copy_atom_svg, mma_atom_svg
 from .canvas import img_html, render
 from .layouts import layout_panel, layout_svg, swizzle_layout
 from .linear import linear_layout_svg
@@ -175,6 +178,10 @@ def picture_html(layout: Any) -> str:
 def _kernel_picture(obj: Any) -> str | None:
     """The SVG of a TiledMMA/MMA atom, a TiledCopy, or a tensor over an integer layout."""
     name = type(obj).__name__
+    if isinstance(obj, MMAAtom):  # an atom alone (block-scaled ones with their scale factors)
+        return mma_atom_svg(obj, hover=True)
+    if isinstance(obj, CopyAtom):
+        return copy_atom_svg(obj)
     if name in ("TiledMMA", "MMAAtom"):
         return tiled_mma_svg(obj if name == "TiledMMA" else make_tiled_mma(obj), hover=True)
     if name == "TiledCopy":
@@ -214,7 +221,8 @@ def mimebundle(obj: Any, rows: int | None = CELL_ROWS, cols: int | None = CELL_C
     if type(obj).__name__ == "LinearLayout":  # bit matrix beside the CuTe picture
         svg = linear_layout_svg(obj, max_rows=rows, max_cols=cols)
         return {"text/plain": str(obj), "image/svg+xml": svg, "text/html": img_html(svg, alt=repr(obj))}
-    if type(obj).__name__ in ("TiledMMA", "MMAAtom", "TiledCopy", "Tensor"):
+    kernel = type(obj).__name__ in ("TiledMMA", "MMAAtom", "TiledCopy", "Tensor")
+    if kernel or isinstance(obj, (MMAAtom, CopyAtom)):
         try:
             svg = _kernel_picture(obj)
         except CutepyError:  # e.g. a tensor over basis strides: the text alone

@@ -26,6 +26,7 @@ from ..algebra.swizzle import ComposedLayout, Swizzle, is_layout
 from ..core.errors import CutepyError
 from ..core.inttuple import crd2idx
 from ..core.layout import Layout, append, make_layout
+from ..core.lazy import load
 from .canvas import HStack, Panel, Text, VStack, render
 from .colors import BW_COLORS, EMPTY_COLOR, OTHER_COLOR, bank_color, offset_color, thread_color, tile_color
 from .grid import (
@@ -39,6 +40,8 @@ from .grid import (
     make_axis,
 )
 from .view import as_layout_like, fmt, grid_shapes, plain_value, values_at
+
+np = load("numpy")  # numpy loads on first use (the module's import needs none)
 
 #: ``color`` may be one of these names or a function ``(m, n, value) -> CSS colour``.
 COLOR_SCHEMES = ("offset", "bank", "tile", "bw", "none")
@@ -54,8 +57,6 @@ def _cells(rows: Axis, cols: Axis) -> list[list[int]]:
 
 def _cell_array(rows: Axis, cols: Axis) -> Any:
     """:func:`_cells` as an int64 array (for the pictures that compute with numpy)."""
-    import numpy as np  # lazy: only divide and product pictures need it
-
     return np.asarray(_cells(rows, cols), dtype=np.int64).reshape(len(rows.shown), len(cols.shown))
 
 
@@ -272,8 +273,6 @@ def owner_cells(tv: Layout, cells: int, threads: Any = None) -> list[tuple[int, 
     >>> owner_cells(Layout((2, 2), (0, 1)), 2)
     [(0, 0, 0), (0, 1, 1)]
     """
-    import numpy as np  # lazy: the (thread, value) pairs are scanned as arrays
-
     T, V = int_size(tv.shape[0]), int_size(tv.shape[1])
     chosen = selected_threads(threads, T)
     ts = np.arange(T, dtype=np.int64) if chosen is None else np.asarray(chosen, dtype=np.int64)
@@ -293,8 +292,6 @@ def tv_owners(tv: Layout, tile_mn: Any) -> tuple[Any, Any, Any, Any]:
     >>> t.tolist(), v.tolist()
     ([[0, 1], [0, 1]], [[0, 0], [1, 1]])
     """
-    import numpy as np  # lazy: the pictures themselves use first_owners, without numpy
-
     thread, value, m_shape, n_shape = first_owners(tv, tile_mn)
     M, N = int_size(m_shape), int_size(n_shape)
     t = np.asarray(thread, dtype=np.int64).reshape(N, M).T
@@ -394,8 +391,6 @@ def _as_tile_layout(t: Any) -> Layout:
 def _mode_tiles(mode_size: int, tiler: Layout) -> tuple[Any, int]:
     """Tile number of each index of a mode of ``mode_size`` under ``tiler`` (-1: none),
     and the number of tiles."""
-    import numpy as np  # lazy: only divide pictures need it
-
     full = make_layout(tiler, complement(tiler, mode_size))
     where = full.offsets()
     out = np.full(mode_size, -1, dtype=np.int64)
@@ -422,8 +417,6 @@ def divide_svg(layout: Any, tiler: Any, kind: str = "logical", *, max_rows: int 
     >>> "logical_divide" in svg and "((2,2),(3,2)):((1,2),(4,12))" in svg
     True
     """
-    import numpy as np  # lazy: divide pictures compute their tiles with numpy
-
     A = as_layout_like(layout)
     if not isinstance(A, Layout):
         raise CutepyError("divide_svg takes a plain Layout")
@@ -480,8 +473,6 @@ def fmt_tiler(tiler: Any) -> str:
 def _divided_tiles(R: Layout, r_idx: Any, T: list[Layout], counts: list[int], kind: str) -> Any:
     """Tile number of each 1-D index of a by-mode divide result ``R``, numbered as
     :func:`divide_svg` numbers the tiles of the divided layout."""
-    import numpy as np  # lazy: only divide pictures need it
-
     if kind != "logical":  # ((T0,T1),(R0,R1,L..)), ((T0,T1),R0,R1,L..), (T0,T1,R0,R1,L..)
         return r_idx // int(np.prod([t.size() for t in T]))
     modes = list(R) if isinstance(R.shape, tuple) else [R]  # ((T0,R0),(T1,R1),L..)
@@ -521,8 +512,6 @@ def product_svg(A: Any, B: Any, kind: str = "blocked", *, max_rows: int | None =
     >>> "blocked_product" in svg and "(4,6):(2,4)" not in svg
     True
     """
-    import numpy as np  # lazy: product pictures compute their copies with numpy
-
     A, B = as_layout_like(A), as_layout_like(B)
     if not (isinstance(A, Layout) and isinstance(B, Layout)):
         raise CutepyError("product_svg takes plain Layouts")

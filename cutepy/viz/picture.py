@@ -16,7 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..algebra.swizzle import Swizzle, is_layout
 from ..core.errors import CutepyError
+from ..core.lazy import load
+from ..kernels.atoms.copy import CopyAtom
+from ..kernels.atoms.mma import MMAAtom
 from ..notation import parse
+from .atoms import copy_atom_svg, mma_atom_svg
 from .canvas import img_html, render
 from .grid import GridPanel, make_axis
 from .layouts import layout_svg, swizzle_layout, tiler_panel
@@ -24,6 +28,8 @@ from .xla import xla_svg
 
 if TYPE_CHECKING:  # numpy is imported where it is used, so that pictures of layouts need none
     import numpy as np
+else:  # numpy loads on first use (the module's import needs none)
+    np = load("numpy")
 
 
 class Picture:
@@ -51,10 +57,9 @@ class Picture:
     def __repr__(self) -> str:
         return f"<cutepy.viz.Picture: {len(self.svg)} characters of SVG>"
 
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the SVG to ``path``."""
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.svg)
+    def save(self, path: str | os.PathLike[str], *, scale: float = 1.0) -> None:
+        """Write the picture to ``path``: SVG, or PNG / PDF by the extension (:func:`save_picture`)."""
+        save_picture(self.svg, path, scale=scale)
 
 
 def _is_xla(obj: Any) -> bool:
@@ -67,8 +72,6 @@ def _looks_like_xla(text: str) -> bool:
 
 
 def _array_svg(arr: np.ndarray) -> str:
-    import numpy as np  # lazy: `import cutepy.viz` and layout pictures need no numpy
-
     a = np.asarray(arr)
     if a.ndim == 1:
         a = a[None, :]
@@ -102,13 +105,17 @@ def svg_of(obj: Any, **opts: Any) -> str:
         return _array_svg(obj)
     if isinstance(obj, Picture):
         return obj.svg
+    if isinstance(obj, MMAAtom):
+        return mma_atom_svg(obj, **opts)
+    if isinstance(obj, CopyAtom):
+        return copy_atom_svg(obj, **opts)
     raise CutepyError(f"cannot draw a {type(obj).__name__}: {obj!r}")
 
 
 def show(obj: Any, **opts: Any) -> Picture:
     """A :class:`Picture` of a layout, composed layout, swizzle (how it moves chunks of
-    ``2^M`` offsets), tiler (tuple of layouts), XLA shape, CuTe or XLA text, or 2-D
-    integer array; ``opts`` go to the drawing function (:func:`~cutepy.viz.layout_svg`
+    ``2^M`` offsets), tiler (tuple of layouts), XLA shape, CuTe or XLA text, MMA or copy atom,
+    or 2-D integer array; ``opts`` go to the drawing function (:func:`~cutepy.viz.layout_svg`
     or :func:`~cutepy.viz.xla_svg`).
 
     Pre:  ``obj`` is one of those (else ``CutepyError``; text that parses as neither raises
@@ -137,3 +144,56 @@ def write_svg(obj: Any, path: str | os.PathLike[str], **opts: Any) -> None:
     True
     """
     show(obj, **opts).save(path)
+
+
+#: the file formats :func:`save_picture` writes, by extension
+FORMATS = ("svg", "png", "pdf")
+
+
+def svg_to(svg: str, fmt: str, scale: float = 1.0) -> bytes:
+    """The SVG text converted to PNG or PDF bytes with ``cairosvg`` (the ``viz`` extra).
+
+    Pre:  ``fmt`` ``"png"`` or ``"pdf"``; cairosvg installed (else ``CutepyError`` saying how).
+    Post: the bytes of the file (PNG starts ``\\x89PNG``, PDF ``%PDF``).
+
+    >>> svg_to('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>', "png")[:4]
+    b'\\x89PNG'
+    """
+    if fmt not in ("png", "pdf"):
+        raise CutepyError(f"svg_to: fmt must be 'png' or 'pdf', got {fmt!r}")
+    if not isinstance(scale, (int, float)) or isinstance(scale, bool) or scale <= 0:
+        raise CutepyError(f"svg_to: scale must be a positive number, got {scale!r}")
+    try:
+        import cairosvg  # lazy: the optional viz extra; SVG itself needs nothing
+    except ImportError:
+        raise CutepyError(f"writing {fmt.upper()} needs cairosvg: pip install 'cutepy[viz]' "
+                          "(SVG needs nothing)") from None
+    convert = cairosvg.svg2png if fmt == "png" else cairosvg.svg2pdf
+    return convert(bytestring=svg.encode("utf-8"), scale=scale)
+
+
+def save_picture(picture: Any, path: str | os.PathLike[str], *, scale: float = 1.0) -> None:
+    """Write a picture (SVG text, or anything :func:`cutepy.viz.show` draws) to ``path``: SVG
+    for ``.svg``, PNG for ``.png`` and PDF for ``.pdf`` (these two through ``cairosvg``).
+
+    Pre:  ``path`` ends in ``.svg``, ``.png`` or ``.pdf``; ``scale`` > 0 (PNG and PDF).
+    Post: the file holds the picture in that format.
+
+    >>> import os, tempfile
+    >>> from cutepy import Layout
+    >>> p = os.path.join(tempfile.mkdtemp(), "l.png")
+    >>> save_picture(Layout((2, 2)), p)
+    >>> open(p, "rb").read()[:4]
+    b'\\x89PNG'
+    """
+    fmt = os.fspath(path).rsplit(".", 1)[-1].lower() if "." in os.path.basename(os.fspath(path)) else ""
+    if fmt not in FORMATS:
+        raise CutepyError(f"save_picture: path {os.fspath(path)!r} must end in .svg, .png or .pdf")
+    svg = picture if isinstance(picture, str) and picture.lstrip().startswith("<svg") else svg_of(picture)
+    if fmt == "svg":
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(svg)
+        return
+    data = svg_to(svg, fmt, scale)
+    with open(path, "wb") as f:
+        f.write(data)

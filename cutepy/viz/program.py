@@ -18,12 +18,19 @@ from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
 from ..core.errors import CutepyError
+from ..core.lazy import load
 
 if TYPE_CHECKING:  # numpy is imported where it is used, so that pictures of layouts need none
     import numpy as np
 
     from ..program.compiler import CompiledProgram
     from ..program.run import Data
+else:  # numpy loads on first use (the module's import needs none)
+    np = load("numpy")
+
+#: programs compute with numpy: loaded on first use
+_compiler = load("cutepy.program.compiler")
+_run = load("cutepy.program.run")
 
 PALETTE = ("#cfe3ff", "#c8f0c8", "#fff5b8", "#ffdbb0", "#ffd1dc", "#e0d4ff", "#c9f2ee", "#f3e0c8",
            "#d9ead3", "#fce5cd")
@@ -38,8 +45,6 @@ def owners(compiled: CompiledProgram) -> tuple[np.ndarray, np.ndarray]:
     >>> [o.tolist() for o in owners(to_layout(resize(trace((3,)), (4,))))]
     [[0, 0, 0, -1], [0, 1, 2, -1]]
     """
-    import numpy as np  # lazy: `import cutepy.viz` and layout pictures need no numpy
-
     piece = np.full(compiled.buffer_size, -1, dtype=np.int64)
     elem = np.full(compiled.buffer_size, -1, dtype=np.int64)
     for k, p in enumerate(compiled.pieces):
@@ -68,13 +73,7 @@ def lanes_svg(compiled: CompiledProgram, lanes: int, *, data: Data | None = None
     >>> lanes_svg(to_layout(trace((4, 6)).reshape(4, 2, 3)), 2).startswith("<svg")
     True
     """
-    import numpy as np  # lazy: `import cutepy.viz` and layout pictures need no numpy
-
-    # lazy: programs compute with numpy
-    from ..program.compiler import CompiledProgram
-    from ..program.run import materialize  # lazy, as above
-
-    if not isinstance(compiled, CompiledProgram):
+    if not isinstance(compiled, _compiler.CompiledProgram):
         raise CutepyError(f"lanes_svg: {type(compiled).__name__} is not a compiled program (use to_layout)")
     for name, v in (("lanes", lanes), ("max_lanes", max_lanes), ("max_cols", max_cols), ("cell", cell)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
@@ -83,7 +82,7 @@ def lanes_svg(compiled: CompiledProgram, lanes: int, *, data: Data | None = None
     if size % lanes:
         raise CutepyError(f"lanes_svg: {size} buffer elements do not split into {lanes} lanes")
     width = size // lanes
-    values = materialize(compiled, data)
+    values = _run.materialize(compiled, data)
     piece, elem = owners(compiled)
     if color == "piece":
         key = piece

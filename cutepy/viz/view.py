@@ -21,7 +21,10 @@ from ..algebra.swizzle import ComposedLayout, is_layout
 from ..core.errors import CutepyError
 from ..core.inttuple import format_tuple
 from ..core.layout import Layout
+from ..core.lazy import load
 from ..notation import parse
+
+np = load("numpy")  # numpy loads on first use (the module's import needs none)
 
 
 def as_layout_like(obj: Any) -> Layout | ComposedLayout:
@@ -60,8 +63,6 @@ def values_at(obj: Layout | ComposedLayout, idx: list[list[int]]) -> list[list[A
 def evaluate(obj: Layout | ComposedLayout, idx: Any) -> Any:
     """``obj(i)`` for every 1-D index in the numpy array ``idx``: int64 when the offsets are
     integers, else an object array of the values (coordinates, for identity layouts)."""
-    import numpy as np  # lazy: only the pictures that compute with numpy call this
-
     try:
         return obj.offsets(idx.ravel()).reshape(idx.shape)
     except CutepyError:

@@ -19,19 +19,21 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import CutepyError
 from ..core.layout import MAX_LEAF
+from ..core.lazy import load
 from .canvas import HStack, Panel, Text, VStack, render
 from .colors import PAD_COLOR, tile_color
 from .grid import GridPanel, make_axis
 
 if TYPE_CHECKING:  # numpy is imported where it is used, so that pictures of layouts need none
     import numpy as np
+else:  # numpy loads on first use (the module's import needs none)
+    np = load("numpy")
 
-def _xla() -> Any:
-    """``cutepy.xla``, imported on first use: it computes with numpy, which ``import cutepy.viz``
-    and the pictures of layouts do without."""
-    from .. import xla  # lazy: XLA shapes are evaluated with numpy
-
-    return xla
+#: ``cutepy.xla``, imported on first use: it computes with numpy, which ``import cutepy.viz``
+#: and the pictures of layouts do without
+_xla_package = load("cutepy.xla")
+#: numpy where installed, else a falsy stand-in (the numpy-free path of the pictures)
+_optional = load("cutepy.core.optional")
 
 
 _BIG = 1 << 20  # beyond this many slots, evaluate only the cells shown
@@ -39,7 +41,7 @@ _BIG = 1 << 20  # beyond this many slots, evaluate only the cells shown
 
 def _array(shape: Any) -> Any:
 
-    return _xla().parser.as_array_shape(shape)
+    return _xla_package.parser.as_array_shape(shape)
 
 
 def padded_dims(shape: Any) -> tuple[int, ...]:
@@ -63,7 +65,7 @@ def padded_dims(shape: Any) -> tuple[int, ...]:
     rank = len(phys)
     for q, t in enumerate(tile):
         p = rank - len(tile) + q
-        if p < 0 or t == _xla().COMBINE_DIM:
+        if p < 0 or t == _xla_package.COMBINE_DIM:
             continue
         d = phys[p]
         dims[d] = -(-dims[d] // t) * t
@@ -77,24 +79,22 @@ def _tile_block(arr: Any) -> int | None:
         return None
     n = 1
     for t in tiles[0].dims:
-        if t != _xla().COMBINE_DIM:
+        if t != _xla_package.COMBINE_DIM:
             n *= t
     return n
 
 
 def _offsets(arr: Any, padded: tuple[int, ...], coords: list[np.ndarray]) -> np.ndarray:
     """Buffer offsets of the logical coordinates ``coords`` (padding included)."""
-    import numpy as np  # lazy: `import cutepy.viz` and layout pictures need no numpy
-
 
 
     big = replace(arr, dims=padded, dynamic=None)
     if int(np.prod(padded, dtype=object)) <= _BIG:
-        table = _xla().linear_indices(big)
+        table = _xla_package.linear_indices(big)
         return table[tuple(coords)]
     shape = np.broadcast(*coords).shape
     cols = [np.broadcast_to(c, shape).ravel().tolist() for c in coords]
-    flat = [_xla().linear_index(big, idx) for idx in zip(*cols)]
+    flat = [_xla_package.linear_index(big, idx) for idx in zip(*cols)]
     return np.array(flat, dtype=np.int64).reshape(shape)
 
 
@@ -106,9 +106,24 @@ def _idx_text(index: tuple[int, ...] | None) -> str:
     return "(" + ",".join(map(str, index)) + ")"
 
 
-def _logical_panel(arr: Any, max_rows: int | None, max_cols: int | None) -> GridPanel:
-    import numpy as np  # lazy: `import cutepy.viz` and layout pictures need no numpy
+def _numpy() -> Any:
+    """numpy, or None where it is not installed (Pyodide): the pictures then evaluate the cells
+    shown one by one (the numpy-free path; at most ``max_rows x max_cols`` of them)."""
+    found = _optional.numpy_or_stub()
+    return found if found else None
 
+
+def _unravel(i: int, dims: tuple[int, ...]) -> tuple[int, ...]:
+    """numpy's ``unravel_index`` (C order) of one index."""
+    out = []
+    for d in reversed(dims):
+        i, c = divmod(i, d)
+        out.append(c)
+    return tuple(reversed(out))
+
+
+def _logical_panel(arr: Any, max_rows: int | None, max_cols: int | None) -> GridPanel:
+    np = _numpy()
     dims = arr.bounds
     padded = padded_dims(arr)
     rank = len(padded)
@@ -125,30 +140,38 @@ def _logical_panel(arr: Any, max_rows: int | None, max_cols: int | None) -> Grid
         lead = padded[:-1]
 
         def names(i: int) -> str:
-            return _idx_text(tuple(int(x) for x in np.unravel_index(i, lead)))
+            return _idx_text(_unravel(i, lead))
 
     rows = make_axis(row_shape, max_rows, label=names, coords=False)
     cols = make_axis(col_shape, max_cols)
-    # int64 even where an axis shows nothing (a dim of 0: an empty list would mesh as float64)
-    r, c = np.meshgrid(np.asarray(rows.shown, dtype=np.int64), np.asarray(cols.shown, dtype=np.int64),
-                       indexing="ij")
     if rank == 0:
-        coords: list[np.ndarray] = []
-        offs = np.zeros(r.shape, dtype=np.int64)
-        pad = np.zeros(r.shape, dtype=bool)
+        offs = [[0 for _ in cols.shown] for _ in rows.shown]
+        pad = [[False for _ in cols.shown] for _ in rows.shown]
+    elif np is None:  # the numpy-free path: each shown cell's offset by XLA's formula
+        big = replace(arr, dims=padded, dynamic=None)
+        offs, pad = [], []
+        for r in rows.shown:
+            lead_crd = _unravel(r, padded[:-1]) if rank > 1 else ()
+            crds = [(*lead_crd, c) for c in cols.shown]
+            offs.append([_xla_package.linear_index(big, crd) for crd in crds])
+            pad.append([any(x >= d for x, d in zip(crd, dims)) for crd in crds])
     else:
+        # int64 even where an axis shows nothing (a dim of 0: an empty list would mesh as float64)
+        r, c = np.meshgrid(np.asarray(rows.shown, dtype=np.int64), np.asarray(cols.shown, dtype=np.int64),
+                           indexing="ij")
         lead_coords = np.unravel_index(r, padded[:-1]) if rank > 1 else ()
         coords = [*lead_coords, c]
-        offs = _offsets(arr, padded, coords)
-        pad = np.zeros(r.shape, dtype=bool)
+        offs_a = _offsets(arr, padded, coords)
+        pad_a = np.zeros(r.shape, dtype=bool)
         for k, d in enumerate(dims):
-            pad |= coords[k] >= d
+            pad_a |= coords[k] >= d
+        offs, pad = offs_a.tolist(), pad_a.tolist()
     block = _tile_block(arr)
-    tiles = offs // block if block else np.zeros_like(offs)
-    labels = [[str(v) for v in row] for row in offs.tolist()]
+    tiles = [[v // block if block else 0 for v in row] for row in offs]
+    labels = [[str(v) for v in row] for row in offs]
     fills = [[PAD_COLOR if p else tile_color(t) for p, t in zip(pr, tr)]
-             for pr, tr in zip(pad.tolist(), tiles.tolist())]
-    gray = [["#8a8a8a" if p else "#111111" for p in pr] for pr in pad.tolist()]
+             for pr, tr in zip(pad, tiles)]
+    gray = [["#8a8a8a" if p else "#111111" for p in pr] for pr in pad]
     caption = ["cell = offset in the buffer; grey = padding"]
     if rank > 2:
         caption.append(f"rows: dims 0..{rank - 2} (row-major), columns: dim {rank - 1}")
@@ -159,21 +182,18 @@ def _logical_panel(arr: Any, max_rows: int | None, max_cols: int | None) -> Grid
 
 
 def _memory_panel(arr: Any, width: int | None, max_slots: int) -> GridPanel:
-
-    import numpy as np  # lazy: `import cutepy.viz` and layout pictures need no numpy
-
-    total = _xla().buffer_elements(arr)
+    np = _numpy()
+    total = _xla_package.buffer_elements(arr)
     block = _tile_block(arr)
     if width is None:
         width = block if block and 2 <= block <= 32 else min(max(total, 1), 16)
     nrows = max(1, -(-total // width))
     rows = make_axis(nrows, max(2, max_slots // width), label=lambda i: str(i * width), coords=False)
     cols = make_axis(width, None)
-    slots = (np.asarray(rows.shown, dtype=np.int64)[:, None] * width
-             + np.asarray(cols.shown, dtype=np.int64)[None, :])
-    if total <= _BIG and arr.rank > 0:
+    slots = [[r * width + c for c in cols.shown] for r in rows.shown]
+    if np is not None and total <= _BIG and arr.rank > 0:
         owner = np.full(total, -1, dtype=np.int64)
-        lin = _xla().linear_indices(arr).ravel()
+        lin = _xla_package.linear_indices(arr).ravel()
         owner[lin] = np.arange(lin.size, dtype=np.int64)
         dims = arr.bounds
 
@@ -182,10 +202,10 @@ def _memory_panel(arr: Any, width: int | None, max_slots: int) -> GridPanel:
             return None if o < 0 else tuple(int(x) for x in np.unravel_index(o, dims))
     else:
         def at(s: int) -> tuple[int, ...] | None:
-            return _xla().element_at(arr, s)
+            return _xla_package.element_at(arr, s)
 
     labels, fills, colors = [], [], []
-    for row in slots.tolist():
+    for row in slots:
         lab, fil, col = [], [], []
         for s in row:
             if s >= total:
@@ -212,26 +232,26 @@ def xla_panel(shape: Any, *, max_rows: int | None = 32, max_cols: int | None = 3
     """The panel of :func:`xla_svg` (same arguments)."""
 
     if isinstance(shape, str):
-        shape = _xla().parse_shape(shape)
-    if isinstance(shape, _xla().TupleShape):
+        shape = _xla_package.parse_shape(shape)
+    if isinstance(shape, _xla_package.TupleShape):
         items: list[Panel] = [Text(str(shape), 13, weight="bold")]
         for k, el in enumerate(shape.elements):
             items.append(Text(f"element {k}: {el}", 12))
             items.append(xla_panel(el, max_rows=max_rows, max_cols=max_cols,
                                    strip_width=strip_width, max_slots=max_slots))
         return VStack(items, gap=8)
-    if isinstance(shape, _xla().BufferShape):
+    if isinstance(shape, _xla_package.BufferShape):
         shape = shape.array
-    if not isinstance(shape, _xla().ArrayShape):
+    if not isinstance(shape, _xla_package.ArrayShape):
         raise CutepyError(f"expected an XLA shape, got {shape!r}")
     head = Text(str(shape), 13, weight="bold")
     if not shape.type.is_array_type:
         return VStack([head, Text(f"{shape.element_type}: no elements to draw")])
-    total = _xla().buffer_elements(shape)
+    total = _xla_package.buffer_elements(shape)
     if total > MAX_LEAF:  # a picture indexes cells with 64-bit integers, as C++ indexes a layout
         raise CutepyError(f"cannot draw {shape}: its buffer has {total} slots ({total.bit_length()} bits), "
                           "beyond 64-bit offsets")
-    sz = _xla().sizes(shape)
+    sz = _xla_package.sizes(shape)
     info = Text(f"bytes: dense {sz.dense}, XLA ArraySize {sz.array_size}, tiled {sz.nested} "
                 f"({sz.padding_overhead:.0f}% padding)", 11, color="#333333")
     body = HStack([_logical_panel(shape, max_rows, max_cols), _memory_panel(shape, strip_width, max_slots)])

@@ -1,5 +1,8 @@
 """XLA shapes and tiled layouts: parse, print, index, size, compile to CuTe and back.
 
+Layer 3 (engines): XLA's own text is parsed here (:mod:`.parser`), its formula computed
+(:mod:`.semantics`) and compiled to CuTe layouts (:mod:`.compile`, :mod:`.decompile`).
+
 >>> s = parse_shape("f32[3,5]{1,0:T(2,2)}")
 >>> str(s), linear_index(s, (2, 3)), sizes(s).array_size
 ('f32[3,5]{1,0:T(2,2)}', 17, 96)
@@ -19,7 +22,15 @@
 from __future__ import annotations
 
 from .buffers import pack, storage_bits, unpack
-from .compile import XlaCompiledLayout, check_compile, compile_details, offsets_at, program, to_cute
+from .compile import (
+    PLAIN_CHECK,
+    XlaCompiledLayout,
+    check_compile,
+    compile_details,
+    offsets_at,
+    program,
+    to_cute,
+)
 from .decompile import from_cute
 from .parser import MAX_NESTING, as_array_shape, parse_shape
 from .report import report
@@ -50,6 +61,7 @@ __all__ = [
     "COMBINE_DIM",
     "ELEMENT_TYPES",
     "MAX_NESTING",
+    "PLAIN_CHECK",
     "UNBOUNDED_DIM",
     "ArrayShape",
     "BufferShape",

@@ -40,18 +40,26 @@ linear in the rank it builds).
 
 from __future__ import annotations
 
+import itertools
+import math
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from ..core.errors import CutepyError, SymbolicError
 from ..core.layout import Layout
+from ..core.optional import numpy_or_stub
 from ..engine import MAX_TABLE_ELEMENTS, ChainLayout, CompiledLayout, Step, compile_program, evaluate
 from .padding import check_tiling, level_extents, round_up, tile_groups
 from .parser import as_array_shape
-from .semantics import index_rows, linear_indices, linear_indices_at
+from .semantics import index_rows, linear_index, linear_indices, linear_indices_at
 from .shape import ArrayShape, Shape, Tile
+
+np = numpy_or_stub()  # numpy, or a stand-in raising CutepyError: the numpy-free path needs none
+
+#: Without numpy, :func:`check_compile` checks every element of a shape of at most this many
+#: elements one by one (a larger one takes ``sample=``): the numpy-free path's size.
+PLAIN_CHECK = 1 << 14
 
 
 @dataclass(frozen=True, repr=False)
@@ -348,12 +356,27 @@ def check_compile(compiled: CompiledLayout, shape: Shape | str, sample: int | No
         raise CutepyError(f"check_compile: sample={sample} passes the limit of {MAX_TABLE_ELEMENTS} "
                           "elements (cutepy.engine.MAX_TABLE_ELEMENTS)")
     _concrete(compiled, "check_compile()")
+    if sample is None and not np:  # the numpy-free path: every index, up to PLAIN_CHECK of them
+        if math.prod(dims) > PLAIN_CHECK:
+            raise CutepyError(f"check_compile of {arr} without numpy checks at most PLAIN_CHECK = "
+                              f"{PLAIN_CHECK} elements: pass sample=")
+        for i in itertools.product(*(range(d) for d in dims)):
+            if compiled(*i) != linear_index(arr, i):
+                raise CutepyError(f"the CuTe form {compiled} of {arr} disagrees with XLA's formula at {i}")
+        return math.prod(dims)
     if sample is None:
         got = compiled.offsets()
         bad = np.argwhere(got != linear_indices(arr))
         count = int(got.size)
     elif 0 in dims:
         return 0
+    elif not np:  # the numpy-free path: the sampled indices one by one
+        rng = random.Random(seed)
+        for _ in range(sample):
+            i = tuple(rng.randrange(d) for d in dims)
+            if compiled(*i) != linear_index(arr, i):
+                raise CutepyError(f"the CuTe form {compiled} of {arr} disagrees with XLA's formula at {i}")
+        return sample
     else:
         rng = np.random.default_rng(seed)
         idx = np.stack([rng.integers(0, d, sample) for d in dims], axis=1) if dims else \

@@ -25,17 +25,18 @@ from __future__ import annotations
 
 import itertools
 
-import numpy as np
-
 from ..core.errors import CutepyError
+from ..core.optional import numpy_or_stub
 from ..engine import MAX_ARRAY_DIMS
-from .compile import XlaCompiledLayout, check_compile, compile_details, offsets_at
+from .compile import PLAIN_CHECK, XlaCompiledLayout, check_compile, compile_details, offsets_at
 from .padding import max_rank
 from .parser import parse_shape
 from .reference import reference_offsets
 from .semantics import linear_indices_at, tiled_dims
 from .shape import UNBOUNDED_DIM, ArrayShape, BufferShape, Shape, TupleShape
 from .sizes import sizes
+
+np = numpy_or_stub()  # numpy, or a stand-in raising CutepyError: the numpy-free path needs none
 
 #: Arrays with at most this many elements are checked element by element.
 EXHAUSTIVE = 1 << 18
@@ -118,6 +119,13 @@ def _verify(c: XlaCompiledLayout, arr: ArrayShape, seed: int) -> str:
     n = _prod(arr.bounds)
     if n == 0:
         return "nothing to check: the array is empty"
+    if not np:  # the numpy-free path: XLA's formula one index at a time
+        if n <= PLAIN_CHECK:
+            check_compile(c, arr)
+            return f"all {_count(n)} elements agree with XLA's formula (checked one by one, no numpy)"
+        k = check_compile(c, arr, sample=SAMPLE, seed=seed)
+        return (f"a random sample of {_count(k)} of the {_count(n)} elements agrees with XLA's formula "
+                "(no numpy)")
     if n <= EXHAUSTIVE and max_rank(arr) <= MAX_ARRAY_DIMS and c.buffer_size <= REFERENCE_SLOTS:
         check_compile(c, arr)
         if not np.array_equal(c.offsets(), reference_offsets(arr)):

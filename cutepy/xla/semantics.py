@@ -32,16 +32,25 @@ array([[ 0,  1,  4,  5,  8],
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from ..core.errors import CutepyError
+from ..core.optional import numpy_or_stub
 from ..engine import INT64_MAX, MAX_ARRAY_DIMS, MAX_TABLE_ELEMENTS
 from .padding import check_tiling, level_extents, tail_padded, tile_groups
 from .parser import as_array_shape
 from .shape import ArrayShape, Shape, Tile
+
+np = numpy_or_stub()  # numpy, or a stand-in raising CutepyError: the numpy-free path needs none
+
+
+def _is_index(x: Any) -> bool:
+    """An integer (numpy's too, where numpy is installed) that is not a bool."""
+    if isinstance(x, bool) or (np and isinstance(x, np.bool_)):
+        return False
+    return isinstance(x, int) or bool(np and isinstance(x, np.integer))
 
 
 def _tile_level(coords: list[Any], bounds: list[Any], tile: Tile) -> tuple[list[Any], list[Any]]:
@@ -141,7 +150,7 @@ def linear_index(shape: Shape | str, index: Sequence[int]) -> int:
     if len(idx) != len(logical):
         raise CutepyError(f"index {idx} has {len(idx)} coordinates, {arr} has rank {arr.rank}")
     for e, d in zip(idx, logical, strict=True):
-        if isinstance(e, (bool, np.bool_)) or not isinstance(e, (int, np.integer)) or not 0 <= e < d:
+        if not _is_index(e) or not 0 <= e < d:
             raise CutepyError(f"index {idx} is outside {arr}")
     bounds, tiles = _physical(arr)
     coords: list[Any] = [int(idx[d]) for d in reversed(arr.effective_layout.minor_to_major)]
@@ -256,7 +265,7 @@ def element_at(shape: Shape | str, offset: int) -> tuple[int, ...] | None:
     """
     arr = as_array_shape(shape)
     arr.concrete_bounds("element_at()")
-    if isinstance(offset, (bool, np.bool_)) or not isinstance(offset, (int, np.integer)) or \
+    if not _is_index(offset) or \
             not 0 <= offset < buffer_elements(arr):
         raise CutepyError(f"offset {offset!r} is outside the buffer of {arr}")
     bounds, tiles = _physical(arr)
@@ -265,7 +274,7 @@ def element_at(shape: Shape | str, offset: int) -> tuple[int, ...] | None:
     for tile in tiles:
         chain.append(bounds)
         coords, bounds = _tile_level(coords, bounds, tile)
-    total = int(np.prod(bounds, dtype=object))
+    total = math.prod(bounds)
     if offset >= total:
         return None
     rest = int(offset)
@@ -294,7 +303,7 @@ def _untile_level(crd: list[int], before: list[int], tile: Tile) -> list[int] | 
     for j, (members, t) in enumerate(groups):
         c = crd[prefix + j] * t + crd[prefix + g + j]
         sizes = [bounds[m] for m in members]
-        if c >= int(np.prod(sizes, dtype=object)):
+        if c >= math.prod(sizes):
             return None
         parts = []
         for d in reversed(sizes):

@@ -27,10 +27,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..core.lazy import load
 from .padding import tail_padded
 from .parser import as_array_shape
 from .semantics import tiled_dims
 from .shape import ArrayShape, Shape
+
+sympy = load("sympy")  # only symbolic sizes need it: loaded on first use
 
 
 @dataclass(frozen=True)
@@ -59,8 +62,6 @@ class ShapeSizes:
             if self.dense == 0:
                 return 0.0
             return 100.0 * (self.nested - self.dense) / self.dense
-        import sympy  # lazy: only symbolic sizes need it
-
         dense, nested = sympy.sympify(self.dense), sympy.sympify(self.nested)
         ratio = sympy.simplify(100 * (nested - dense) / dense)
         return float(ratio) if ratio.is_number else ratio

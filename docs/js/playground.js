@@ -33,14 +33,7 @@ def _draw(kind, text, tile, nbytes):
     e = int(nbytes)
     if e not in (1, 2, 4, 8, 16):
         raise cp.CutepyError(f"element bytes must be 1, 2, 4, 8 or 16, got {e}")
-    if kind == "xla":
-        try:
-            import numpy  # noqa: F401  (XLA shapes are evaluated with numpy)
-        except ImportError:
-            shape = text.strip()
-            return {"svg": "", "print": shape, "code": "",
-                    "note": "XLA shapes are evaluated with numpy, which Pyodide's npm package does not "
-                            "include: run  cutepy xla '" + shape + "' --svg FILE  locally for its picture"}
+    if kind == "xla":  # integer arithmetic: cutepy.xla's numpy-free path (Pyodide's npm has no numpy)
         shape = cp.xla.parse_shape(text)
         return {"svg": cp.viz.xla_svg(shape), "print": cp.xla.report(shape), "code": str(cp.xla.to_cute(shape))}
     obj = cp.parse(text)

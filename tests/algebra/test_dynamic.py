@@ -1,7 +1,10 @@
 """Run-time integers (issue 21 item 9): C++'s ``int`` beside ``Int<N>``.
 
-Making any subset of leaves dynamic never changes an operation's result as a function, only
-its nesting (C++ keeps modes it cannot prove mergeable); the arithmetic follows C++'s overloads
+Making leaves dynamic changes an operation's nesting, not its result as a function (C++ keeps
+modes it cannot prove mergeable), except where a run-time 1 (a size-1 mode) or 0 (a zero stride)
+is kept as C++ keeps it: those can change the function, in C++ CuTe 4.7 exactly as here
+(``complement`` of a run-time ``1:6`` is ``(_6,1):(_1,6)``, of the static one ``_1:_0``; the C++
+prints are in tests/data/dynamic_units_cxx47.tsv); the arithmetic follows C++'s overloads
 (cute/numeric/integral_constant.hpp); ``format(x, "cxx")`` and ``parse`` read and write C++'s print.
 """
 
@@ -25,8 +28,10 @@ from cutepy.strategies import (
     tiling_layouts,
     with_dynamic_leaves,
 )
+from tests.algebra import dynamic_units_cxx
 
 SETTINGS = settings(max_examples=60, deadline=None)
+UNITS_CXX47 = dynamic_units_cxx.read()
 
 
 def _values(L) -> list:
@@ -36,6 +41,31 @@ def _values(L) -> list:
 def _same_function(R, D) -> None:
     assert R.size() == D.size()
     assert _values(R) == _values(D)
+
+
+def _no_run_time_units(*xs) -> bool:
+    """No run-time 1 in a shape and no run-time 0 in a stride (C++ keeps those: the function may
+    change, see test_run_time_units_are_kept_as_cxx47_keeps_them)."""
+    for x in xs:
+        shape, stride = (x.shape, x.stride) if hasattr(x, "shape") else (x, ())
+        if any(type(v) is DynamicInt and v == 1 for v in flatten_tuple(shape)):
+            return False
+        if any(type(v) is DynamicInt and v == 0 for v in flatten_tuple(stride)):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("case", dynamic_units_cxx.CASES, ids=dynamic_units_cxx.statement)
+def test_run_time_units_are_kept_as_cxx47_keeps_them(case) -> None:
+    assert dynamic_units_cxx.cutepy_print(case) == UNITS_CXX47[dynamic_units_cxx.statement(case)]
+
+
+def test_a_run_time_unit_can_change_the_function() -> None:
+    """The documented example (docs/algebra.md): a run-time size-1 mode is kept, so complement
+    fills what a static one would not."""
+    D, S = cp.complement(Layout(dynamic(1), 6)), cp.complement(Layout(1, 6))
+    assert (D.size(), S.size()) == (6, 1)
+    assert _values(D) == list(range(6)) and _values(S) == [0]
 
 
 # -- the integer -------------------------------------------------------------------------------
@@ -151,6 +181,7 @@ def test_composition_keeps_the_function(data):
 def test_complement_keeps_the_function(data):
     A, M = data.draw(complementable_pairs())
     DA, DM = data.draw(with_dynamic_leaves(A)), data.draw(with_dynamic_leaves(M))
+    assume(_no_run_time_units(DA, DM))
     _same_function(cp.complement(A, M), cp.complement(DA, DM))
 
 

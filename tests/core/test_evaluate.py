@@ -76,3 +76,39 @@ def test_no_int64_wraparound():
 def test_bad_indices_are_cutepy_errors(bad):
     with pytest.raises(CutepyError):
         offsets(Layout((4, 3), (3, 1)), bad)
+
+
+# -- L(i): the index fast path is crd2idx -------------------------------------------------------
+
+
+@given(layouts(negative=True, max_depth=3), st.data())
+def test_call_at_an_index_is_crd2idx(L, data):
+    """``L(i)`` (the fast path for plain-int leaves and ``i >= 0``) is ``crd2idx(i, shape, stride)``
+    everywhere, indices past the domain included (the last mode takes what is left), and keeps
+    the general path's types for run-time leaves."""
+    from cutepy.core import inttuple as it
+    from cutepy.strategies import with_dynamic_leaves
+
+    i = data.draw(st.integers(0, 4 * L.size()))
+    assert L(i) == it.crd2idx(i, L.shape, L.stride)
+    D = Layout(data.draw(with_dynamic_leaves(L.shape)), L.stride)
+    got, want = D(i), it.crd2idx(i, D.shape, D.stride)
+    assert got == want and type(got) is type(want)
+
+
+@pytest.mark.parametrize("L", [
+    Layout(1 << 16),  # one mode: a table of rows plus one offset per row
+    Layout((256, 256), (256, 1)),
+    Layout(((2, 4), (8, 512)), ((1, 8192), (8, 2))),
+    Layout((64, 1024), (-1024, 3)),  # negative strides
+    Layout((1031, 17), (17, 1)),  # a prime first mode: rows of 1031
+    Layout((1024, 8), (8, 1)),  # the table holds the whole second mode: one row
+    Layout((2, 3, 4096), (1, 2, 6)),  # merged into one mode of 24576
+])
+def test_one_broadcast_add_matches_the_index_model(L):
+    """Plain layouts of many elements take the one 2-D add (a table of the first modes plus
+    one offset per row); the per-index evaluation (divmod per leaf) is the model."""
+    got = offsets(L)
+    assert got.dtype == np.int64 and got.shape == (L.size(),)
+    assert np.array_equal(got, offsets(L, np.arange(L.size())))
+    assert [int(got[i]) for i in (0, 1, 1000, L.size() - 1)] == [L(i) for i in (0, 1, 1000, L.size() - 1)]

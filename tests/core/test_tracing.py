@@ -11,6 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from cutepy.algebra import coalesce as coalesce_m
+from cutepy.algebra import complement as complement_m
+from cutepy.algebra import composition as composition_m
+from cutepy.algebra import divides as divides_m
+from cutepy.algebra import inverse as inverse_m
+from cutepy.algebra import products as products_m
 from cutepy.algebra.coalesce import coalesce
 from cutepy.algebra.complement import complement
 from cutepy.algebra.composition import composition
@@ -26,8 +32,10 @@ from tests.paths import PACKAGE
 
 ROOT = PACKAGE
 
-EVENTS = [c for _, c in inspect.getmembers(events, inspect.isclass)
-          if c.__module__ == events.__name__ and issubclass(c, events.Event) and c is not events.Event]
+#: every event: the shared ones (cutepy.core.events) and each algorithm family's, declared beside it
+EVENTS = [c for mod in (events, coalesce_m, complement_m, composition_m, divides_m, inverse_m, products_m)
+          for _, c in inspect.getmembers(mod, inspect.isclass)
+          if c.__module__ == mod.__name__ and issubclass(c, events.Event) and c is not events.Event]
 
 
 class Listener:
@@ -75,8 +83,8 @@ def test_recording_sees_the_events_of_its_context_and_is_removed_after():
         assert r is rec and recorder() is rec
         assert complement(Layout(4, 2), 24) == Layout((2, 3), (1, 8))
     assert recorder() is None
-    gaps = [e for e in rec.events if isinstance(e, events.Gap)]
-    assert gaps == [events.Gap(mode=(4, 2), below=1, gap=2, covers=8)]
+    gaps = [e for e in rec.events if isinstance(e, complement_m.Gap)]
+    assert gaps == [complement_m.Gap(mode=(4, 2), below=1, gap=2, covers=8)]
 
 
 def test_recording_is_reset_when_the_block_raises_and_nests():
@@ -177,8 +185,9 @@ def test_the_plain_path_builds_no_event(monkeypatch):
     def built(*args, **kwargs):
         raise AssertionError("an event was built with no recorder listening")
 
-    for cls in EVENTS:
-        monkeypatch.setattr(events, cls.__name__, built)
+    monkeypatch.setattr(events.Event, "__init__", built)  # every event is built through it
+    with pytest.raises(AssertionError, match="no recorder"):  # the patch is seen
+        events.KeptModes(1)
     _plain_calls()
     composition(Layout((6, 2), (8, 2)), (3, None))
     coalesce(Layout((2, 1, 6), (1, 6, 2)), (1, 1))

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import cutepy as cp
 from cutepy.core import inttuple as it
-from cutepy.strategies import int_tuples, layouts
+from cutepy.strategies import int_tuples, layouts, with_dynamic_leaves
 from tests.cxx import cxx_cases
 
 
@@ -108,3 +108,37 @@ def test_prints_as_cxx(cxx):
     for (fn, src), r in zip(cases, results):
         assert r.ok, (src, r.error)
         assert cxx_cases.show(fn()) == cxx.normalise(r.output), src
+
+
+# -- cutepy.format: an IntTuple printed C++'s way -------------------------------------------------
+
+
+def _cx_dyn(t):
+    """C++'s spelling of an IntTuple: ``Int<N>{}`` for a static leaf, ``int(N)`` for a run-time one."""
+    if type(t) is tuple:
+        return "make_tuple(" + ", ".join(_cx_dyn(x) for x in t) + ")"
+    return f"int({int(t)})" if type(t) is cp.DynamicInt else f"Int<{t}>{{}}"
+
+
+@given(layouts(), st.data())
+def test_format_of_a_shape_is_the_shape_part_of_the_layout_print(L, data):
+    L = data.draw(with_dynamic_leaves(L))
+    text = format(L, "cxx")
+    assert cp.format(L.shape, "cxx") + ":" + cp.format(L.stride, "cxx") == text
+    assert cp.format(L.shape) == format(L.shape)  # any other spec: Python's format
+
+
+def test_format_prints_tuples_as_cxx(cxx):
+    d = cp.dynamic
+    tuples = [(64, 32), (64, d(32)), (d(128), (d(8), 2)), 7, d(7), ((1, d(1)), (d(0), 0))]
+    results = cxx.run_cases([f"print({_cx_dyn(t)});" for t in tuples])
+    for t, r in zip(tuples, results):
+        assert r.ok, (t, r.error)
+        assert cp.format(t, "cxx") == r.output.strip(), t
+
+
+def test_format_refuses_what_is_not_an_int_tuple():
+    with pytest.raises(cp.CutepyError, match="format: argument 1"):
+        cp.format((1, "a"), "cxx")
+    with pytest.raises(TypeError):  # Python's own format of a tuple with a spec, unchanged
+        format((64, 32), "cxx")

@@ -34,7 +34,7 @@ from cutepy.algebra.swizzle import ComposedLayout
 from cutepy.core.dynamic import DynamicInt
 from cutepy.core.errors import CutepyError, ParseError
 from tests import paths
-from tests.fuzz import brute
+from tests.fuzz import brute, kernel_surfaces
 
 ROOT = str(paths.ROOT)
 
@@ -43,6 +43,8 @@ ROOT = str(paths.ROOT)
 SURFACES = (
     "parse", "construct", "evaluate", "algebra", "xla", "proofs", "symbolic", "programs",
     "pictures", "cli", "threads", "edge64", "numpy", "ranks",
+    # the kernel-design tools (tests/fuzz/kernel_surfaces.py)
+    "tensors", "simulation", "tiled", "linear", "tma", "banks", "dynamic",
 )
 
 # results of pictures and the CLI larger than this are a failure to elide
@@ -1210,7 +1212,9 @@ GENERATORS: dict[str, Callable[[random.Random], Case]] = {
 # relative weights: the cheap, varied surfaces get more calls
 WEIGHTS = {"parse": 12, "construct": 10, "evaluate": 8, "algebra": 30, "xla": 12, "proofs": 6,
            "symbolic": 4, "programs": 5, "pictures": 5, "cli": 6, "threads": 1, "edge64": 10, "numpy": 8,
-           "ranks": 2}
+           "ranks": 2, **kernel_surfaces.WEIGHTS}
+for _name, _gen in kernel_surfaces.GENERATORS.items():
+    GENERATORS[_name] = (lambda g: lambda rng: g(rng, Case))(_gen)
 
 
 # -- the runner ---------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import pytest
 
 from cutepy.algebra.products import tile_to_shape
 from cutepy.algebra.swizzle import ComposedLayout, SmemPtrFlag, Swizzle
+from cutepy.core.dynamic import dynamic
 from cutepy.core.errors import CutepyError
 from cutepy.core.layout import Layout
 from cutepy.kernels.atoms import gmma_smem_layout
@@ -28,6 +29,10 @@ ROWS = tma_cxx.read_rows() if tma_cxx.FILE.is_file() else []
 SAMPLE = ROWS[::6]
 #: configurations with a TmaInternalType (tests/data/tma_internal_cxx.jsonl)
 ROWS_INTERNAL = tma_cxx.read_rows(tma_cxx.FILE_INTERNAL) if tma_cxx.FILE_INTERNAL.is_file() else []
+#: gmem layouts mixing static and run-time leaves, extent-1 modes among them (tma_mixed_cxx.jsonl)
+ROWS_MIXED = tma_cxx.read_rows(tma_cxx.FILE_MIXED) if tma_cxx.FILE_MIXED.is_file() else []
+#: GMMA smem layouts for another element width than the gmem tensor's (tma_width_cxx.jsonl)
+ROWS_WIDTH = tma_cxx.read_rows(tma_cxx.FILE_WIDTH) if tma_cxx.FILE_WIDTH.is_file() else []
 
 
 def _refused_by_cxx(row: dict) -> str | None:
@@ -80,7 +85,7 @@ def check_row(row: dict) -> str:
         for t in sorted({0, case["cluster"] - 1}):
             thr = obj.get_slice(t)
             assert _same_tensor(thr.partition_S(tt), sec[f"S{t}"]), (case, t)
-            s = make_tensor(smem_ptr(case["dtype"], 0x400), sl)
+            s = make_tensor(smem_ptr(case.get("smem_dtype", case["dtype"]), 0x400), sl)
             assert str(thr.partition_D(s)) == sec[f"D{t}"], (case, t)
     else:
         assert str(obj) == sec["ATOM"], case
@@ -117,6 +122,100 @@ def test_tma_internal_type_sample_equals_cxx(i: int) -> None:
 def test_tma_internal_type_all_stored_configurations_equal_cxx() -> None:
     counts: Counter = Counter(check_row(row) for row in ROWS_INTERNAL)
     assert sum(counts.values()) == len(ROWS_INTERNAL)
+
+
+def _static_extent_1_overhang(case: dict) -> bool:
+    """The tile crosses a gmem mode of static extent 1 (C++ drops the mode; cutepy refuses)."""
+    dyn = case.get("dyn_shape", [False] * len(case["shape"]))
+    return any(s == 1 and not d and t > 1 for s, d, t in zip(case["shape"], dyn, case["tile"]))
+
+
+def check_mixed_row(row: dict) -> str:
+    """Compare cutepy with C++'s exact prints (``_N`` static, ``N`` run-time) of a configuration
+    whose gmem layout mixes static and run-time extents and strides."""
+    case = row["case"]
+    why = _refused_by_cxx(row)
+    if why is None and _static_extent_1_overhang(case):
+        with pytest.raises(CutepyError, match="overhangs a gmem mode of extent 1"):
+            tma_cxx.build(case)
+        return "C++ wrong"
+    if why is not None:
+        with pytest.raises(CutepyError):
+            tma_cxx.build(case)
+        return "refused"
+    obj = tma_cxx.build(case)
+    got = {k: list(v) if isinstance(v, tuple) else v for k, v in vars(obj.descriptor).items()}
+    assert got == row["descriptor"], case
+    sec = row["sections"]
+    assert format(obj.gbasis, "cxx") == sec["GBASIS"], case
+    tt = obj.get_tma_tensor(tma_cxx.gmem_layout(case).shape)
+    assert format(tt, "cxx") == sec["TENSOR"], case
+    if case["api"] == "copy":
+        assert tma_cxx.normalise(str(obj)) == tma_cxx.normalise(sec["TILED"]), case
+        for t in sorted({0, case["cluster"] - 1}):
+            thr = obj.get_slice(t)  # the CTA's rank: a run-time int, as in C++'s get_slice(t)
+            assert format(thr.partition_S(tt), "cxx") == sec[f"S{t}"], (case, t)
+            s = make_tensor(smem_ptr(case["dtype"], 0x400), tma_cxx.smem_layout(case))
+            assert format(thr.partition_D(s), "cxx") == sec[f"D{t}"], (case, t)
+    else:
+        assert tma_cxx.normalise(str(obj)) == tma_cxx.normalise(sec["ATOM"]), case
+    return "built"
+
+
+@pytest.mark.skipif(not ROWS_MIXED, reason="tests/data/tma_mixed_cxx.jsonl is missing")
+@pytest.mark.parametrize("i", range(0, len(ROWS_MIXED), 5))
+def test_tma_mixed_static_run_time_sample_equals_cxx(i: int) -> None:
+    """A run-time extent of 1 stays in the descriptor and the gbasis, run-time strides keep modes
+    apart, as C++ 4.7: descriptors, gbasis, TMA tensors and partitions print as C++'s."""
+    check_mixed_row(ROWS_MIXED[i])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not ROWS_MIXED, reason="tests/data/tma_mixed_cxx.jsonl is missing")
+def test_tma_mixed_all_stored_configurations_equal_cxx() -> None:
+    counts: Counter = Counter(check_mixed_row(row) for row in ROWS_MIXED)
+    assert counts["built"] >= len(ROWS_MIXED) // 2, counts
+
+
+def test_tma_mixed_configurations_cover_run_time_extent_1_and_strides() -> None:
+    if not ROWS_MIXED:
+        pytest.skip("tests/data/tma_mixed_cxx.jsonl is missing")
+    built = [r for r in ROWS_MIXED if _refused_by_cxx(r) is None]
+    run_time_1 = [r for r in built if any(s == 1 and d for s, d in zip(r["case"]["shape"],
+                                                                       r["case"]["dyn_shape"]))]
+    assert len(run_time_1) >= 10
+    # C++ keeps such a mode: its gbasis names more modes than the static-1 reading would
+    assert any(r["descriptor"]["rank"] > sum(s > 1 for s in r["case"]["shape"]) for r in run_time_1)
+    assert sum(any(r["case"]["dyn_stride"]) for r in built) >= len(built) // 2
+
+
+@pytest.mark.skipif(not ROWS_WIDTH, reason="tests/data/tma_width_cxx.jsonl is missing")
+@pytest.mark.parametrize("i", range(len(ROWS_WIDTH)))
+def test_tma_smem_of_another_width_equals_cxx(i: int) -> None:
+    """A pointer-flag smem layout made for another element width: C++ reads its swizzle on bytes
+    and builds the copy (which the driver's swizzle-span rule may then refuse); so does cutepy."""
+    check_row(ROWS_WIDTH[i])
+
+
+def test_tma_width_configurations_are_built_and_refused() -> None:
+    if not ROWS_WIDTH:
+        pytest.skip("tests/data/tma_width_cxx.jsonl is missing")
+    why = [_refused_by_cxx(r) or "" for r in ROWS_WIDTH]
+    assert sum(w == "" for w in why) >= 3  # built by C++ (and cutepy)
+    assert sum("swizzle span" in w for w in why) >= 3  # the driver's rule, as the issue saw
+
+
+def test_run_time_extent_1_stays_in_the_descriptor() -> None:
+    """The issue's example: gmem (3072,32,1):(_1,3072,98432) with make_shape(M, N, L) run-time;
+    C++ 4.7 encodes rank 3, boxDim [64,8,1], TmaGmemBasis (_64,_8,_1):(_1@0,_1@1,_1@2) (the
+    numbers are those of tma_mixed_cxx.jsonl's rule: a static 1 is dropped, a run-time 1 kept)."""
+    d = dynamic
+    g = make_tensor(gmem_ptr("half_t", 0x10000), Layout((d(3072), d(32), d(1)), (1, d(3072), d(98432))))
+    tma = make_tma_copy("SM90_TMA_LOAD", g, Layout((64, 8, 1), (1, 64, 512)))
+    assert (tma.descriptor.rank, tma.descriptor.box_dim) == (3, (64, 8, 1))
+    assert format(tma.gbasis, "cxx") == "(_64,_8,_1):(_1@0,_1@1,_1@2)"
+    static = make_tensor(gmem_ptr("half_t", 0x10000), Layout((3072, 32, 1), (1, 3072, 98432)))
+    assert make_tma_copy("SM90_TMA_LOAD", static, Layout((64, 8, 1), (1, 64, 512))).descriptor.rank == 2
 
 
 def test_tma_internal_type_configurations_cover_wider_types() -> None:
@@ -226,6 +325,16 @@ def test_multicast_mask_matches_the_block_ranks() -> None:
         for n in range(4):
             mask = create_tma_multicast_mask(cl, (m, n), modes=(1,))
             assert mask == sum(1 << cl(m, j) for j in range(4))
+
+
+def test_multicast_mask_refuses_a_rank_past_the_cluster() -> None:
+    # issue 33: (4,4):(5,1) at row 3 reaches ranks 15..18; the mask was 0x8000 (the bits past 15 cut)
+    cl = Layout((4, 4), (5, 1))
+    with pytest.raises(CutepyError, match="block rank 16 .* outside a 16-CTA cluster"):
+        create_tma_multicast_mask(cl, (3, None))
+    # every in-cluster row still gives its ranks, checked against the layout itself
+    for m in range(3):
+        assert create_tma_multicast_mask(cl, (m, None)) == sum(1 << cl(m, j) for j in range(4))
 
 
 def test_smem_tensor_addresses_are_swizzled_bytes() -> None:

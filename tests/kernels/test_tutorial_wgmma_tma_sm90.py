@@ -29,8 +29,11 @@ def build() -> dict[str, str]:
     mma = make_tiled_mma(mma_atom("SM90_64x64x16_F16F16F16_SS<MN,MN>"))
     A = make_tensor(gmem_ptr("half_t", 0x10000000), Layout((M, K), (1, M)))
     B = make_tensor(gmem_ptr("half_t", 0x20000000), Layout((N, K), (1, N)))
-    tma_a = make_tma_atom("SM90_TMA_LOAD", A, sA_layout(None, None, 0), (bM, bK))
-    tma_b = make_tma_atom("SM90_TMA_LOAD", B, sB_layout(None, None, 0), (bN, bK))
+    # the tutorial's sA(_,_,0): a run-time 0, which drops the pointer flag (Sw o 0 o L); C++ still
+    # reads the swizzle on bytes (tests/kernels/test_flag_slice.py)
+    stage = dynamic(0)
+    tma_a = make_tma_atom("SM90_TMA_LOAD", A, sA_layout(None, None, stage), (bM, bK))
+    tma_b = make_tma_atom("SM90_TMA_LOAD", B, sB_layout(None, None, stage), (bN, bK))
     out = {"sA": sA_layout, "sB": sB_layout, "mma": mma, "tma_a": tma_a, "tma_b": tma_b}
     mA, mB = tma_a.get_tma_tensor((M, K)), tma_b.get_tma_tensor((N, K))
     mC = make_tensor(gmem_ptr("half_t", 0x30000000), Layout((M, N), (1, M)))

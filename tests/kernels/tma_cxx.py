@@ -23,6 +23,7 @@ import sys
 from typing import Any
 
 from cutepy.algebra.products import tile_to_shape
+from cutepy.core.dynamic import dynamic
 from cutepy.core.layout import Layout
 from cutepy.kernels.atoms.smem import gmma_smem_layout
 from cutepy.kernels.pointer import element_bits, gmem_ptr
@@ -37,6 +38,16 @@ COUNT = 360
 FILE_INTERNAL = DATA / "tma_internal_cxx.jsonl"
 SEED_INTERNAL = 2208
 COUNT_INTERNAL = 96
+#: configurations whose gmem layout mixes static (Int<N>) and run-time (int) extents and strides,
+#: with gmem modes of extent 1 (static or run-time): C++'s make_shape(M, N, L) over a batch of 1
+FILE_MIXED = DATA / "tma_mixed_cxx.jsonl"
+SEED_MIXED = 2209
+COUNT_MIXED = 150
+#: GMMA smem layouts made for another element width than the gmem tensor's (C++'s pointer-flag
+#: form Sw o smem_ptr[b](unset) o L with b not the gmem element's bits)
+FILE_WIDTH = DATA / "tma_width_cxx.jsonl"
+SEED_WIDTH = 2210
+COUNT_WIDTH = 32
 
 INCLUDES = ("cute/tensor.hpp", "cute/atom/copy_traits_sm90_tma.hpp", "cute/atom/copy_traits_sm100_tma.hpp",
             "cute/atom/mma_traits_sm90_gmma.hpp")
@@ -105,6 +116,15 @@ def _cxx_stride(t: Any) -> str:
     if isinstance(t, tuple):
         return "make_stride(" + ", ".join(_cxx_stride(x) for x in t) + ")"
     return _cxx_int(t)
+
+
+def _cxx_leaf(n: int, dyn: bool) -> str:
+    return f"int({n})" if dyn else _cxx_int(n)
+
+
+def _cxx_mixed(kind: str, values: tuple, dyn: tuple) -> str:
+    """``make_shape``/``make_stride`` of a flat tuple, each leaf static or run-time as ``dyn`` says."""
+    return f"make_{kind}(" + ", ".join(_cxx_leaf(v, d) for v, d in zip(values, dyn)) + ")"
 
 
 def _cxx_type(dtype: str) -> str:
@@ -197,6 +217,61 @@ def internal_cases(count: int = COUNT_INTERNAL, seed: int = SEED_INTERNAL) -> li
     return out
 
 
+def mixed_cases(count: int = COUNT_MIXED, seed: int = SEED_MIXED) -> list[dict]:
+    """Seeded configurations (``random_case``'s, TMA formats only) whose gmem extents and strides are
+    each run-time (``int``) or static (``Int<N>``), as ``dyn_shape`` / ``dyn_stride`` say, some with
+    a gmem mode of extent 1 (a tile of 1 along it): an extent-1 mode set on a mode the tile does
+    not cross, or appended after the others (C++'s ``make_shape(M, N, L)`` with ``L = 1``)."""
+    rng = random.Random(seed)
+    out: list[dict] = []
+    while len(out) < count:
+        c = random_case(rng)
+        if c["dtype"] in ODD_TYPES:
+            continue
+        shape, stride, tile = list(c["shape"]), list(c["stride"]), list(c["tile"])
+        if rng.random() < 0.35 and len(shape) < 5:  # a trailing batch mode of extent 1
+            shape.append(1)
+            stride.append(max(s * d for s, d in zip(shape, stride)) + rng.choice([0, 0, 64]))
+            tile.append(1)
+            if "order" in c:
+                c["order"] = list(c["order"]) + [len(shape) - 1]
+        for i, t in enumerate(tile):  # extent 1 where the tile is 1 (not the contiguous mode)
+            if t == 1 and stride[i] != 1 and rng.random() < 0.4:
+                shape[i] = 1
+        c |= {"shape": tuple(shape), "stride": tuple(stride), "tile": tuple(tile), "rank": len(shape)}
+        style = rng.choice(["all", "extents", "random", "random"])
+        n = len(shape)
+        if style == "all":  # every extent and every stride but the unit one run-time
+            dshape = [True] * n
+            dstride = [d != 1 for d in stride]
+        elif style == "extents":  # run-time extents, static strides
+            dshape, dstride = [True] * n, [False] * n
+        else:
+            dshape = [rng.random() < 0.5 for _ in range(n)]
+            dstride = [rng.random() < 0.5 for _ in range(n)]
+        c |= {"dyn_shape": dshape, "dyn_stride": dstride}
+        if c["kind"] == "gmma" and n > 3:
+            continue
+        out.append(c)
+    return out
+
+
+def width_cases(count: int = COUNT_WIDTH, seed: int = SEED_WIDTH) -> list[dict]:
+    """Seeded GMMA configurations whose smem atom is for another element width (``smem_dtype``)
+    than the gmem tensor's: C++ reads the swizzle on bytes whatever the flag's width."""
+    rng = random.Random(seed)
+    out: list[dict] = []
+    while len(out) < count:
+        c = random_case(rng)
+        if c["kind"] != "gmma" or c["dtype"] in ODD_TYPES:
+            continue
+        bits = element_bits(c["dtype"])  # the tile was made for this width: the smem atom's
+        c["smem_dtype"], c["dtype"] = c["dtype"], rng.choice([t for w, ts in TYPES.items() if w != bits
+                                                              for t in ts])
+        out.append(c)
+    return out
+
+
 def key(case: dict) -> str:
     return json.dumps(case, sort_keys=True)
 
@@ -205,7 +280,8 @@ def smem_layout(case: dict) -> Any:
     """cutepy's smem layout of a configuration."""
     tile = tuple(case["tile"])
     if case["kind"] == "gmma":
-        return tile_to_shape(gmma_smem_layout(case["major"], case["sw"], case["dtype"]), tile)
+        smem_dtype = case.get("smem_dtype", case["dtype"])
+        return tile_to_shape(gmma_smem_layout(case["major"], case["sw"], smem_dtype), tile)
     order = case["order"]
     stride = [0] * len(tile)
     acc = 1
@@ -217,7 +293,7 @@ def smem_layout(case: dict) -> Any:
 
 def _cxx_smem(case: dict) -> str:
     tile = tuple(case["tile"])
-    T = _cxx_type(case["dtype"])
+    T = _cxx_type(case.get("smem_dtype", case["dtype"]))
     if case["kind"] == "gmma":
         name = {0: "INTER", 32: "SW32", 64: "SW64", 128: "SW128"}[case["sw"]]
         return f"tile_to_shape(GMMA::Layout_{case['major']}_{name}_Atom<{T}>{{}}, {_cxx_tuple(tile)})"
@@ -229,10 +305,16 @@ def cxx_case(case: dict) -> str:
     """The C++ block building the configuration and printing what cutepy is compared on."""
     T = _cxx_type(case["dtype"])
     shape, stride, tile = tuple(case["shape"]), tuple(case["stride"]), tuple(case["tile"])
+    if "dyn_shape" in case:  # a mixed configuration: each leaf static or run-time
+        gl = (f"make_layout({_cxx_mixed('shape', shape, case['dyn_shape'])}, "
+              f"{_cxx_mixed('stride', stride, case['dyn_stride'])})")
+    else:
+        gl = f"make_layout({_cxx_tuple(shape)}, {_cxx_stride(stride)})"
+    S = _cxx_type(case.get("smem_dtype", case["dtype"]))  # the smem tile's element type
     lines = [
         f"using T = {T};",
-        f"Tensor g = make_tensor(make_gmem_ptr((T*){case['address']}ull), "
-        f"make_layout({_cxx_tuple(shape)}, {_cxx_stride(stride)}));",
+        f"using S = {S};",
+        f"Tensor g = make_tensor(make_gmem_ptr((T*){case['address']}ull), {gl});",
         f"auto sl = {_cxx_smem(case)};",
     ]
     c = case["cluster"]
@@ -248,7 +330,7 @@ def cxx_case(case: dict) -> str:
         for t in sorted({0, c - 1}):
             lines.append(f'printf("\\n@S{t}\\n"); print(tma.get_slice({t}).partition_S(tt));')
             lines.append(f'printf("\\n@D{t}\\n"); print(tma.get_slice({t}).partition_D('
-                         f'make_tensor(make_smem_ptr((T*)0x400), sl)));')
+                         f'make_tensor(make_smem_ptr((S*)0x400), sl)));')
     else:
         lines += [
             f"auto tma = make_tma_atom{it_}({case['op']}{{}}, g, sl, {_cxx_tuple(tile)}, Int<{c}>{{}});",
@@ -295,10 +377,19 @@ def parse_output(text: str) -> dict:
     return out
 
 
+def gmem_layout(case: dict) -> Layout:
+    """The configuration's gmem layout, run-time leaves (``dyn_shape``/``dyn_stride``) as
+    :func:`cutepy.dynamic` integers."""
+    shape, stride = tuple(case["shape"]), tuple(case["stride"])
+    if "dyn_shape" in case:
+        shape = tuple(dynamic(v) if d else v for v, d in zip(shape, case["dyn_shape"]))
+        stride = tuple(dynamic(v) if d else v for v, d in zip(stride, case["dyn_stride"]))
+    return Layout(shape, stride)
+
+
 def build(case: dict) -> Any:
     """cutepy's object for a configuration (raises CutepyError where cutepy refuses)."""
-    g = make_tensor(gmem_ptr(case["dtype"], case["address"]),
-                    Layout(tuple(case["shape"]), tuple(case["stride"])))
+    g = make_tensor(gmem_ptr(case["dtype"], case["address"]), gmem_layout(case))
     fn = make_tma_copy if case["api"] == "copy" else make_tma_atom
     return fn(case["op"], g, smem_layout(case), tuple(case["tile"]), case["cluster"],
               internal_type=case.get("internal"))
@@ -310,7 +401,8 @@ def family(case: dict) -> str:
     return f"{case['op']}/{element_bits(case['dtype'])}b/{case['rank']}d/{sw}"
 
 
-def run_cxx(cs: list[dict]) -> list[dict]:
+def run_cxx(cs: list[dict], raw: bool = False) -> list[dict]:
+    """C++'s answer per configuration; ``raw`` keeps the static-integer markers (``_4``)."""
     from tests.cxx import cxx_harness
 
     keys = [0 if c["dtype"] not in ODD_TYPES else 1 for c in cs]
@@ -320,11 +412,18 @@ def run_cxx(cs: list[dict]) -> list[dict]:
     for c, r in zip(cs, res):
         row = {"case": c, "ok": r.ok}
         if r.ok:
-            row |= parse_output(cxx_harness.normalise(r.output))
+            row |= parse_output(r.output.strip() if raw else cxx_harness.normalise(r.output))
         else:
             row["error"] = (r.error or "")[:300]
         rows.append(row)
     return rows
+
+
+def normalise(text: str) -> str:
+    """C++'s print without its static-integer markers (``_4`` -> ``4``), as the other files store it."""
+    from tests.cxx import cxx_harness
+
+    return cxx_harness.normalise(text)
 
 
 def read_rows(file: Any = FILE) -> list[dict]:
@@ -357,6 +456,35 @@ def counts() -> None:
 def main() -> None:
     if "--counts" in sys.argv:
         counts()
+        return
+    if "--mixed" in sys.argv:
+        rows = run_cxx(mixed_cases(), raw=True)
+        head = (
+            "# C++ CuTe (CUTLASS 4.7) make_tma_copy / make_tma_atom on gmem layouts mixing static (Int<N>)\n"
+            f"# and run-time (int) extents and strides, extent-1 modes among them (tests/kernels/tma_cxx.py\n"
+            f"# mixed_cases, seed {SEED_MIXED}, {COUNT_MIXED}); printed as C++ gives them (static ints _N).\n"
+            "# Regenerate (CUTLASS 4.7 headers, CUTEPY_CXX_BATCH=40):\n"
+            "#   SP=$(python -c \"import site;print(site.getsitepackages()[0])\")\n"
+            "#   CUTEPY_CXX_INCLUDE=/work/cutlass47/include:$SP/nvidia/cuda_cccl/include:"
+            "$SP/nvidia/cuda_runtime/include:$SP/nvidia/cuda_nvcc/include \\\n"
+            "#     python -m tests.kernels.tma_cxx --mixed\n"
+        )
+        FILE_MIXED.write_text(head + "".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
+        print(f"{sum(r['ok'] for r in rows)} of {len(rows)} configurations built by C++", file=sys.stderr)
+        return
+    if "--width" in sys.argv:
+        rows = run_cxx(width_cases())
+        head = (
+            "# C++ CuTe (CUTLASS 4.7) make_tma_copy / make_tma_atom with a GMMA smem layout of another\n"
+            "# element width than the gmem tensor's (tests/kernels/tma_cxx.py width_cases,\n"
+            f"# seed {SEED_WIDTH}, {COUNT_WIDTH}); as tma_cxx.jsonl. Regenerate (CUTLASS 4.7 headers):\n"
+            "#   SP=$(python -c \"import site;print(site.getsitepackages()[0])\")\n"
+            "#   CUTEPY_CXX_INCLUDE=/work/cutlass47/include:$SP/nvidia/cuda_cccl/include:"
+            "$SP/nvidia/cuda_runtime/include:$SP/nvidia/cuda_nvcc/include \\\n"
+            "#     python -m tests.kernels.tma_cxx --width\n"
+        )
+        FILE_WIDTH.write_text(head + "".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
+        print(f"{sum(r['ok'] for r in rows)} of {len(rows)} configurations built by C++", file=sys.stderr)
         return
     if "--internal" in sys.argv:
         rows = run_cxx(internal_cases())

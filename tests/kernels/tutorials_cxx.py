@@ -32,6 +32,7 @@ from cutepy import (
     copy_atom,
     dynamic,
     elem_less,
+    lazy_transform,
     local_partition,
     local_tile,
     make_fragment_like,
@@ -234,6 +235,12 @@ P("tiled_copy", tiled_copy);
 O("tile_S", tile_S, S); O("thr_tile_S", thr_tile_S, S); P("thr_tile_C", thr_tile_C);
 O("vthr_tile_S", vthr_tile_S, S); P("vthr_tile_C", vthr_tile_C); P("frag", frag.layout());
 std::printf("pred:"); for (int i = 0; i < int(size(vthr_tile_C)); ++i) std::printf(" %d", int(elem_less(vthr_tile_C(i), shape(tensor_S)))); std::printf("\\n");
+auto V = [](const char* name, auto const& t) { std::printf("%s: ", name); print(t); std::printf(" |"); for (int i = 0; i < int(size(t)); ++i) std::printf(" %d", int(t(i))); std::printf("\\n"); };
+Tensor P = cute::lazy::transform(C, [&](auto c) { return elem_less(c, shape(tensor_S)); });
+Tensor tile_P = local_tile(P, block_shape, block_coord);
+Tensor thr_tile_P = local_partition(tile_P, thr_layout, tid);
+Tensor vthr_tile_P = thr_copy.partition_S(tile_P);
+V("tile_P", tile_P); V("thr_tile_P", thr_tile_P); V("vthr_tile_P", vthr_tile_P);
 """,
 }
 
@@ -422,6 +429,12 @@ def cutepy_lines(name: str, tid: int) -> list[str]:
         o.P("vthr_tile_C", vC)
         o.P("frag", make_fragment_like(thr.partition_S(tile_S).layout))
         o.lines.append("pred:" + "".join(f" {int(elem_less(vC[i], shape))}" for i in range(size(vC))))
+        # the tutorial's predicate tensor: C++'s lazy::transform of the identity tensor
+        P = lazy_transform(make_identity_tensor(shape), lambda c: elem_less(c, shape))
+        tile_P = local_tile(P, (128, 64), dynamic((4, 4)))
+        for name, t in (("tile_P", tile_P), ("thr_tile_P", local_partition(tile_P, Layout((32, 8)), tid)),
+                        ("vthr_tile_P", thr.partition_S(tile_P))):
+            o.lines.append(f"{name}: {_fmt(t)} |" + "".join(f" {int(v)}" for v in t.values()))
     else:
         raise KeyError(name)
     return o.lines

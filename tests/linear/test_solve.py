@@ -96,6 +96,31 @@ def test_solve_swizzle_recovers_a_random_swizzle_as_a_function(arg, data):
     assert np.array_equal(offsets(r.layout(A)), offsets(B))
 
 
+def test_solve_swizzle_finds_a_swizzle_whose_offset_shares_bits_with_a_under_another_swizzle():
+    """Issue 33, item 2: B = Sw<1,0,1> o 2 o A by construction; the identity fits the linear part
+    but would need the offset 3, which carries into A's bit 0."""
+    A = Layout(2, 1)
+    B = ComposedLayout(Swizzle(1, 0, 1), 2, A)
+    r = solve_swizzle(A, B)
+    assert r.found, r.proof
+    assert [r.layout(A)(i) for i in range(2)] == [B(i) for i in range(2)] == [3, 2]
+
+
+@given(linear_cute_layouts(rank=2, swizzled=False), st.data())
+def test_solve_swizzle_finds_every_swizzle_with_an_offset_off_a(arg, data):
+    """B = Sw o off o A with ``off`` sharing no bit with A (no carries): a solution exists."""
+    A, _, out_bits = arg
+    sw = data.draw(st.sampled_from([Swizzle(0, 0, 0)] + swizzles(max(out_bits + 1, 2))))
+    a_bits = 0
+    for i in range(A.size()):
+        a_bits |= A(i)
+    off = data.draw(st.integers(0, (1 << (out_bits + 1)) - 1)) & ~a_bits
+    B = ComposedLayout(sw, off, A) if sw.bits or off else A
+    r = solve_swizzle(A, B)
+    assert r.found, r.proof
+    assert np.array_equal(offsets(r.layout(A)), offsets(B))
+
+
 @given(linear_cute_layouts(rank=2, swizzled=False), linear_cute_layouts(rank=2, swizzled=True))
 def test_solve_swizzle_answers_agree_with_brute_force(arg_a, arg_b):
     A, _, na = arg_a

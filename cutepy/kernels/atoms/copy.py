@@ -32,7 +32,7 @@ from ...core.layout import Layout, size
 from .mma import TYPE_BITS
 
 #: what an atom does to shared memory, by op: the bank-conflict analysis reads it.
-OPS = ("ldmatrix", "stmatrix", "ld", "st", "cp.async")
+OPS = ("ldmatrix", "stmatrix", "ld", "st", "cp.async", "shfl")
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,48 @@ _LDSM = {
     ),
     "SM75_U16x8_LDSM_T": (_L((32, 128), (128, 1)), _L(((4, 8), (16, 2, 4)), ((256, 16), (1, 128, 1024)))),
 }
+#: SM100's 8-bit ldmatrix/stmatrix, its 4/6-bit-to-8-bit unpacking ldmatrix, its 256-bit global
+#: load/store, and SM50's warp shuffles (copy_traits_sm100.hpp, copy_traits_sm50.hpp, CUTLASS 4.7):
+#: and tcgen05.cp (SM100_UTCCP_*; its TMEM-side ValID is not modelled here; the 4dp256bit "TMEM
+#: refresh" ones, whose bit layouts no element wider than a bit tiles, are left out):
+#: name -> (SrcLayout, DstLayout, RefLayout is Src (True) or Dst (False), thread count, op)
+_U8T_DST = {n: _L(((4, 8), (8, 2, 2, *((n // 4,) if n > 4 else ()))),
+                  ((256, 8), (1, 128, 64, *((1024,) if n > 4 else ()))))
+            for n in (4, 8, 16)}
+_MORE = {
+    "SM100_U8x8_LDSM_T": (_L(((2, 2, 4, 2), 128), ((128, 1024, 256, 0), 1)), _U8T_DST[8], False, 32,
+                          "ldmatrix"),
+    "SM100_U8x16_LDSM_T": (_L(((2, 2, 4, 2), 128), ((128, 1024, 256, 2048), 1)), _U8T_DST[16], False, 32,
+                           "ldmatrix"),
+    "SM100_U8x4_STSM_T": (_U8T_DST[4], _L(((8, 4), 128), ((128, 0), 1)), True, 32, "stmatrix"),
+    "SM100_U8x8_STSM_T": (_U8T_DST[8], _L(((16, 2), 128), ((128, 0), 1)), True, 32, "stmatrix"),
+    "SM100_U8x16_STSM_T": (_U8T_DST[16], _L((32, 128), (128, 1)), True, 32, "stmatrix"),
+    **{
+        f"SM100_SU{b}_DU8x16_x{x}_LDSM_N": (
+            _L((32, 128), (128, 1)) if x == 4 else _L(((8 * x, 4 // x), 128), ((128, 0), 1)),
+            _L((32, 32), (32, 1)) if x == 1 else _L((32, (32, x)), (32, (1, 1024))), False, 32, "ldmatrix")
+        for b in (4, 6) for x in (1, 2, 4)
+    },
+    # tcgen05.cp (smem -> tensor memory, one thread per CTA): source and destination in bits
+    **{
+        f"SM100_UTCCP_{shape}_{c}cta": (_L((c, src_s), (0, src_d)), _L((c, dst_s), (0, dst_d)), False, -c,
+                                        "ld")
+        for c in (1, 2)
+        for shape, src_s, src_d, dst_s, dst_d in (
+            ("128dp256bit", 32768, 1, 32768, 1), ("128dp128bit", 16384, 1, 16384, 1),
+            ("4x32dp128bit", (32, 128, 4), (1, 32, 0), 16384, 1),
+            ("2x64dp128bitlw0213", (64, 128, 2), (1, 64, 0), 16384, 1),
+        )
+    },
+    "SM100_LOAD_256bit_CACHE_NOALLOCATION": (_L((1, 256), (0, 1)), _L((1, 256), (0, 1)), True, 1, "ld"),
+    "SM100_STORE_256bit_CACHE_NOALLOCATION": (_L((1, 256), (0, 1)), _L((1, 256), (0, 1)), True, 1, "st"),
+    "SM50_Shuffle_U32_2x2Trans_XOR1": (_L((32, 64), (64, 1)), _L(((2, 16), (32, 2)), ((32, 128), (1, 64))),
+                                       True, 32, "shfl"),
+    "SM50_Shuffle_U32_2x2Trans_XOR4": (_L((32, 64), (64, 1)),
+                                       _L(((4, 2, 4), (32, 2)), ((64, 32, 512), (1, 256))), True, 32, "shfl"),
+}
+#: SM90's bulk (non-tensor) copies, ``SM90_BULK_COPY_{G2S,S2G}<bits>`` (cp.async.bulk)
+_BULK = re.compile(r"SM90_BULK_COPY_(G2S|S2G)<(\d+)>")
 _UINT_BITS = {"uint8_t": 8, "uint16_t": 16, "uint32_t": 32, "uint64_t": 64, "uint128_t": 128}
 _TEMPLATED = re.compile(
     r"(SM80_CP_ASYNC_(?:CACHEALWAYS|CACHEGLOBAL)(?:_ZFILL)?|UniversalCopy)<([\w:<>]+?)(?:,[\w:<>]+)?>"
@@ -127,6 +169,21 @@ def _atom(name: str, element_bits: int, op: str | None) -> CopyAtom:
         if ld in _LDSM:
             src, dst = _LDSM[ld]
             return CopyAtom(name, element_bits, Layout(32, 1), dst, src, dst, op or "stmatrix", name)
+    bulk = _BULK.fullmatch(name.replace(" ", ""))
+    if bulk is not None:  # C++'s Copy_Traits<SM90_BULK_COPY_{G2S,S2G}, Int<bits>>: one thread, one vector
+        direction, nbits = bulk.group(1), int(bulk.group(2))
+        if nbits < 128 or nbits % 128:
+            raise CutepyError(f"copy_atom {name}: a bulk copy moves a positive multiple of 16 bytes "
+                              f"(C++: 'Bulk Copy requires copy vector size align to 16B'), not {nbits} bits")
+        vec = Layout((1, nbits), (0, 1))
+        cpp = f"Copy_Traits<SM90_BULK_COPY_{direction},Int<{nbits}>>"
+        kind = "st" if direction == "G2S" else "ld"  # what it does to shared memory
+        return CopyAtom(name, element_bits, Layout(1, 0), vec, vec, vec, op or kind, cpp)
+    if name in _MORE:
+        src, dst, ref_src, threads, kind = _MORE[name]
+        # a negative count: C++'s ThrID Layout<_n> with n CTAs (1 prints as 1:0 like Layout<_1>)
+        thr = Layout(abs(threads), 1) if abs(threads) > 1 else Layout(1, 0)
+        return CopyAtom(name, element_bits, thr, src, dst, src if ref_src else dst, op or kind, name)
     if name in _AUTO or _AUTO_ALIGNED.fullmatch(name):
         one = Layout((1, 1), (0, 0))
         return CopyAtom(name, element_bits, Layout(1, 0), one, one, one, op or "ld", name)
@@ -214,4 +271,4 @@ def copy_atoms() -> list[str]:
         out += [f"{base}<uint{b}_t>" for b in (32, 64, 128)]
     out += ["SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<uint128_t>"]
     out += [f"UniversalCopy<uint{b}_t>" for b in (8, 16, 32, 64, 128)]
-    return out
+    return out + list(_MORE) + ["SM90_BULK_COPY_G2S<1024>", "SM90_BULK_COPY_S2G<1024>"]

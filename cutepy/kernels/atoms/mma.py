@@ -59,43 +59,14 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from ...core.errors import CutepyError
-from ...core.inttuple import StaticCxxFormat
 from ...core.layout import Layout
+from . import gmma_sparse, sm120_ext, umma_ext, vendors
+from .mma_types import NUMPY_TYPES as NUMPY_TYPES  # re-exported: the simulator and tiled MMA read it
+from .mma_types import TYPE_BITS, UMMA_TYPES, MMAAtom, umma_layout
 
-#: bits of the C++ element types the atoms use.
-TYPE_BITS = {
-    "half_t": 16,
-    "bfloat16_t": 16,
-    "tfloat32_t": 32,
-    "float": 32,
-    "double": 64,
-    "int8_t": 8,
-    "uint8_t": 8,
-    "int32_t": 32,
-    "float_e4m3_t": 8,
-    "float_e5m2_t": 8,
-    "complex<double>": 128,
-    "int16_t": 16,
-    "int4b_t": 4,
-    "uint4b_t": 4,
-    "uint1b_t": 1,
-    "float_e2m1_t": 4,
-    "float_e2m3_t": 6,
-    "float_e3m2_t": 6,
-    "SM80_8x8x4_GC64C64C64GC64_TN::GaussComplex": 192,  # three doubles (t0, t1, t2)
-}
-#: numpy dtypes that simulate the C++ element types (bfloat16, tf32 and narrow floats in float32)
-NUMPY_TYPES = {
-    "half_t": "float16", "bfloat16_t": "float32", "tfloat32_t": "float32", "float": "float32",
-    "double": "float64", "int8_t": "int8", "uint8_t": "uint8", "int16_t": "int16", "int32_t": "int32",
-    "int4b_t": "int8", "uint4b_t": "uint8", "uint1b_t": "uint8", "complex<double>": "complex128",
-    "float_e4m3_t": "float32", "float_e5m2_t": "float32", "float_e2m1_t": "float32",
-    "float_e2m3_t": "float32", "float_e3m2_t": "float32",
-}
 _CODE = {
     "F16": "half_t",
     "BF16": "bfloat16_t",
@@ -115,50 +86,6 @@ _CODE = {
     "E2M3": "float_e2m3_t",
     "E3M2": "float_e3m2_t",
 }
-
-
-@dataclass(frozen=True)
-class MMAAtom(StaticCxxFormat):
-    """One MMA instruction: C++ ``MMA_Atom<Op>`` (``ThrID``, ``ALayout``, ``BLayout``, ``CLayout``).
-
-    ``cpp_type`` is the C++ type that builds it (``MMA_Atom<cpp_type>``).
-
-    >>> m = mma_atom("SM80_16x8x16_F32F16F16F32_TN")
-    >>> m.shape_mnk, m.thr_id, m.tv_layout_C
-    ((16, 8, 16), 32:1, ((4,8),(2,2)):((32,1),(16,8)))
-    """
-
-    name: str
-    shape_mnk: tuple
-    thr_id: Layout
-    tv_layout_A: Layout
-    tv_layout_B: Layout
-    tv_layout_C: Layout
-    element_types: tuple  # (D, A, B, C) C++ type names
-    cpp_type: str
-
-    @property
-    def element_type_A(self) -> str:
-        return self.element_types[1]
-
-    @property
-    def element_type_B(self) -> str:
-        return self.element_types[2]
-
-    @property
-    def element_type_C(self) -> str:
-        return self.element_types[3]
-
-    def __str__(self) -> str:
-        return (
-            f"MMA_Atom\n  ThrID:      {self.thr_id}\n"
-            f"  Shape_MNK:  ({','.join(map(str, self.shape_mnk))})\n"
-            f"  LayoutA_TV: {self.tv_layout_A}\n  LayoutB_TV: {self.tv_layout_B}\n"
-            f"  LayoutC_TV: {self.tv_layout_C}"
-        )
-
-    def __repr__(self) -> str:
-        return f"mma_atom({self.name!r})"
 
 
 def _L(shape: Any, stride: Any) -> Layout:
@@ -244,9 +171,9 @@ def _fixed_atoms() -> dict[str, tuple]:
     # 4-bit integers (int4b_t / uint4b_t): the S4S4 traits, which the U4 mixes inherit
     s4 = {
         (8, 8, 32): (_L(((4, 8), (8,)), ((64, 1), (8,))), _L(((4, 8), (8,)), ((64, 1), (8,))), _SM80_8x8_Row),
-        (16, 8, 32): (
+        (16, 8, 32): (  # BLayout as CUTLASS 4.7 (4.2's stride 32 reached half of the 8x32 tile twice)
             _L(((4, 8), (8, 2)), ((128, 1), (16, 8))),
-            _L(((4, 8), (8,)), ((32, 1), (8,))),
+            _L(((4, 8), (8,)), ((64, 1), (8,))),
             _SM80_16x8_Row,
         ),
         (16, 8, 64): (
@@ -420,22 +347,6 @@ def _sm120(name: str) -> MMAAtom | None:
 
 
 # -- SM100 UMMA (mma_sm100_umma.hpp, mma_traits_sm100.hpp) ---------------------------------
-#: the (A, B, C) element types cutepy accepts per UMMA kind (those PTX's tcgen05.mma defines)
-UMMA_TYPES = {
-    "TF32": (("tfloat32_t", "tfloat32_t", "float"),),
-    "F16BF16": (
-        ("half_t", "half_t", "float"),
-        ("half_t", "half_t", "half_t"),
-        ("bfloat16_t", "bfloat16_t", "float"),
-    ),
-    "S8": tuple((a, b, "int32_t") for a in ("int8_t", "uint8_t") for b in ("int8_t", "uint8_t")),
-    "F8F6F4": tuple(
-        (a, b, c)
-        for c in ("float", "half_t")
-        for a in ("float_e4m3_t", "float_e5m2_t", "float_e2m3_t", "float_e3m2_t", "float_e2m1_t")
-        for b in ("float_e4m3_t", "float_e5m2_t", "float_e2m3_t", "float_e3m2_t", "float_e2m1_t")
-    ),
-}
 _UMMA_RE = re.compile(
     r"SM100_MMA_(TF32|F16BF16|S8|F8F6F4)_(2x1SM_)?(SS|TS)<([a-z0-9_]+),([a-z0-9_]+),([a-z0-9_]+),(\d+),(\d+),"
     r"(?:UMMA::Major::)?(K|MN),(?:UMMA::Major::)?(K|MN)>"
@@ -465,19 +376,6 @@ def umma_shapes(kind: str, two_sm: bool, src: str, b_major: str = "K") -> list[t
             ns = list(range(step, 257, step))
         out += [(m, n) for n in ns]
     return out
-
-
-def umma_layout(rows: int, cols: int, two_sm: bool = False) -> Layout:
-    """C++'s UMMA operand layout ``(thread, (row, col)) -> row + rows*col`` of a rows x cols tile:
-    ``(1,(rows,cols)):(0,(1,rows))`` for one CTA, ``(2,(rows/2,cols)):(rows/2,(1,rows))`` for the
-    2x1SM (two-CTA) atoms, whose "thread" is the CTA.
-
-    >>> umma_layout(64, 16), umma_layout(256, 32, two_sm=True)
-    ((1,(64,16)):(0,(1,64)), (2,(128,32)):(128,(1,256)))
-    """
-    if two_sm:
-        return Layout((2, (rows // 2, cols)), (rows // 2, (1, rows)))
-    return Layout((1, (rows, cols)), (0, (1, rows)))
 
 
 def _umma_names() -> list[str]:
@@ -600,20 +498,47 @@ def mma_atom(name: str) -> MMAAtom:
             f"{name}: C++'s ALayout {_NOT_A_LAYOUT[name]} nests its shape and stride differently, "
             "so it is not a layout cutepy can hold"
         )
-    atom = _gmma(name) or _sm120(name) or _umma(name) or _ufma(name)
+    atom = _gmma(name) or _sm120(name) or _umma(name) or _ufma(name) or _ext_atom(name) or _vendor_atom(name)
     if atom is None:
         raise CutepyError(f"unknown MMA atom {name!r} (see cutepy.mma_atoms() for the names)")
     return atom
 
 
-def mma_atoms() -> list[str]:
+def mma_atoms(vendor: str = "nvidia") -> list[str]:
     """Every atom name :func:`mma_atom` knows (templated atoms in their default spelling).
 
-    Pre:  none.
+    ``vendor`` picks the family: ``"nvidia"`` (C++ CuTe's atoms, the default; the block-scaled and
+    sparse UMMA ones are listed by :func:`~cutepy.kernels.atoms.umma_ext.umma_ext_atoms`), ``"amd"``
+    (MFMA and WMMA), ``"intel"`` (Xe DPAS, sycl-tla's names), ``"x86"`` (AMX) or ``"all"``.
+
+    Pre:  ``vendor`` is one of those (else ``CutepyError``).
     Post: a list of names, each accepted by :func:`mma_atom`.
 
     >>> names = mma_atoms()
     >>> "SM80_16x8x16_F32BF16BF16F32_TN" in names, "SM90_64x248x16_F32F16F16_RS" in names
     (True, True)
+    >>> "cdna3::v_mfma_f32_32x32x8_f16" in mma_atoms("amd"), "TDPBF16PS" in mma_atoms("x86")
+    (True, True)
     """
-    return list(_fixed()) + _gmma_names() + _sm120_names() + _umma_names() + ["UniversalFMA"]
+    if vendor not in ("nvidia", *vendors.VENDORS, "all"):
+        others = ", ".join(map(repr, vendors.VENDORS))
+        raise CutepyError(f"mma_atoms: vendor must be 'nvidia', {others} or 'all', not {vendor!r}")
+    nvidia = list(_fixed()) + _gmma_names() + _sm120_names() + _umma_names() + ["UniversalFMA"]
+    if vendor == "nvidia":
+        return nvidia
+    if vendor == "all":
+        others = [n for v in vendors.VENDORS for n in vendors.names(v)]
+        ext = umma_ext.umma_ext_atoms(every_n=True) + gmma_sparse.gmma_sparse_atoms()
+        return nvidia + ext + sm120_ext.sm120_ext_atoms() + others
+    return vendors.names(vendor)
+
+
+def _ext_atom(name: str) -> MMAAtom | None:
+    """A block-scaled or sparse SM100/SM103 UMMA atom (``cutepy.kernels.atoms.umma_ext``) or a sparse
+    SM90 GMMA atom (``gmma_sparse``) or an SM120 sparse or block-scaled one (``sm120_ext``), or None."""
+    return umma_ext.lookup(name) or gmma_sparse.lookup(name) or sm120_ext.lookup(name)
+
+
+def _vendor_atom(name: str) -> MMAAtom | None:
+    """An AMD, Intel or x86 atom (``cutepy.kernels.atoms.vendors``), or None."""
+    return vendors.lookup(name)

@@ -10,6 +10,7 @@ from .copy import (
     make_tiled_copy_C,
     make_tiled_copy_C_atom,
     make_tiled_copy_D,
+    make_tiled_copy_impl,
     make_tiled_copy_S,
 )
 from .mma import (
@@ -36,6 +37,7 @@ __all__ = [
     "make_tiled_copy_C_atom",
     "make_tiled_copy_D",
     "make_tiled_copy_S",
+    "make_tiled_copy_impl",
     "make_cotiled_copy",
     "make_tiled_mma",
     "partition_fragment_A",

@@ -20,14 +20,13 @@ the atom moves 8 elements as one 128-bit vector, the source allows 1
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 from ...core import inttuple as it
 from ...core.errors import CutepyError
 from ...core.layout import Layout, size
-from ..tensor import flat_coord, make_identity_tensor
+from ..tensor import make_identity_tensor
 from .copy import TiledCopy, make_tiled_copy  # noqa: F401 (make_tiled_copy: doctest namespace)
 from .mma import TiledMMA, make_tiled_mma  # noqa: F401 (make_tiled_mma: doctest namespace)
 
@@ -58,13 +57,14 @@ class CheckResult:
         return f"CheckResult(ok={self.ok}, reason={self.reason!r})"
 
 
-def _tv_coverage(tv: Layout, M: int, N: int, threads: list[int] | None) -> Counter:
+def _tv_coverage(tv: Layout, M: int, N: int, threads: list[int] | None) -> Any:
+    """The tile index of every (thread, value) pair (of ``threads``, default all), int64."""
     if M * N > MAX_ELEMENTS:
         raise CutepyError(f"tile {M}x{N} exceeds the {MAX_ELEMENTS} elements the checks enumerate")
     T = int(size(tv[0]))
     offs = tv.offsets().reshape(-1, T).T  # [thread, value]
     rows = offs if threads is None else offs[threads]
-    return Counter(int(o) for o in rows.ravel())
+    return rows.ravel()
 
 
 def replication(tv: Layout) -> int:
@@ -91,24 +91,28 @@ def _cover_one(
     replication its stride-0 modes intend, :func:`replication`)."""
     if times is None:
         times = replication(tv)
-    c = _tv_coverage(tv, M, N, threads)
-    outside = sorted(o for o in c if not 0 <= o < M * N)
-    if outside:
-        o = outside[0]
+    import numpy as np  # lazy: the checks count with numpy, the package imports without it
+
+    vals = _tv_coverage(tv, M, N, threads)
+    out = (vals < 0) | (vals >= M * N)
+    if out.any():
+        o = int(vals[out].min())
         return CheckResult(
             False, f"{name}: a (thread, value) pair reaches index {o}, outside the {M}x{N} tile"
         )
-    missing = [i for i in range(M * N) if i not in c]
-    if missing:
-        i = missing[0]
+    counts = np.bincount(vals, minlength=M * N)
+    missing = np.flatnonzero(counts == 0)
+    if missing.size:
+        i = int(missing[0])
         return CheckResult(
             False,
             f"{name}: element ({i % M},{i // M}) of the {M}x{N} tile is held by no "
-            f"thread ({len(missing)} elements uncovered)",
+            f"thread ({missing.size} elements uncovered)",
         )
-    wrong = [(i, k) for i, k in sorted(c.items()) if k != times]
-    if wrong:
-        i, k = wrong[0]
+    wrong = np.flatnonzero(counts != times)
+    if wrong.size:
+        i = int(wrong[0])
+        k = int(counts[i])
         why = ("its stride-0 (replicated) modes account for " + (f"{times}" if times > 1 else "none")
                + ": (thread, value) pairs with nonzero strides collide")
         if k < times:
@@ -151,7 +155,7 @@ def check_cover(obj: TiledMMA | TiledCopy) -> CheckResult:
         vmnk = obj.thr_layout_vmnk
         thr_m, thr_n = int(size(vmnk[1])), int(size(vmnk[2]))
         threads = obj.thread_ids()  # C++'s thread indices: the values of ThrLayoutVMNK
-        k0 = [t for t in threads if flat_coord(vmnk, t)[3] == 0]
+        k0 = [t for t in threads if obj.get_slice(t).thr_vmnk[3] == 0]  # flat_coord(vmnk, t), kept
         parts = [
             _cover_one("A", obj.tv_layout_A_tiled, M, K, replication(obj.atom.tv_layout_A) * thr_n, threads),
             _cover_one("B", obj.tv_layout_B_tiled, N, K, replication(obj.atom.tv_layout_B) * thr_m, threads),
@@ -205,7 +209,7 @@ def check_vectorization(tc: TiledCopy, src: Any, dst: Any) -> CheckResult:
     g = make_identity_tensor(shape)
     width = None
     for t in range(tc.size):
-        coords = tc.get_slice(t).partition_S(g)
+        coords = tc.get_slice(t, static=True).partition_S(g)
         n = min(nval, size(coords.layout[0]) if isinstance(coords.shape, tuple) else size(coords.layout))
         vals = [coords(i) for i in range(n)]
         for what, L in (("source", src), ("destination", dst)):

@@ -24,12 +24,14 @@ from ...algebra.inverse import left_inverse, right_inverse
 from ...algebra.products import logical_product, raked_product
 from ...algebra.swizzle import is_layout
 from ...core.errors import CutepyError
-from ...core.inttuple import StaticCxxFormat, format_tuple, format_value
+from ...core.inttuple import StaticCxxFormat, format_tuple, format_value, short_repr
 from ...core.inttuple import flatten_tuple as flatten
 from ...core.inttuple import product_each_tuple as product_each
+from ...core.kinds import SIZE, ThreadsKind
 from ...core.layout import Layout, make_layout, prepend, size, slice_and_offset
 from ..atoms.copy import CopyAtom
-from ..tensor import Tensor
+from ..memo import derived, derived_of, sliced
+from ..tensor import Tensor, thread_index
 from .mma import MAX_THREADS, TiledMMA
 from .zip import rank_of, repeat_wild, zip_layout
 
@@ -42,7 +44,7 @@ def _tiler_shape(tiler: Any) -> Any:
 
 
 @dataclass(frozen=True)
-class TiledCopy(StaticCxxFormat):
+class TiledCopy(StaticCxxFormat, ThreadsKind):
     """C++ ``TiledCopy<Copy_Atom, LayoutCopy_TV, ShapeTiler_MN>``.
 
     ``layout_tv_tiled`` maps (thread, value) to the column-major index of the
@@ -64,7 +66,7 @@ class TiledCopy(StaticCxxFormat):
 
     @property
     def size(self) -> int:
-        return size(self.layout_tv_tiled[0])
+        return derived(self, ("size",), lambda: size(self.layout_tv_tiled[0]))
 
     def _size(self) -> int:
         """C++ ``size(tiled_copy)``: the number of threads."""
@@ -93,14 +95,14 @@ class TiledCopy(StaticCxxFormat):
         return slice_and_offset(((None, None), None), tv)[0]
 
     def tidfrg_S(self, L: Layout) -> Layout:
-        return self.tile2thrfrg(
-            zipped_divide(L, self.tiler_mn), self._ref2trg(self.copy_atom.layout_src_tv)
-        )
+        # the same for every thread: made once per layout
+        return derived_of(self, "S", L, lambda: self._tidfrg(L, self.copy_atom.layout_src_tv))
 
     def tidfrg_D(self, L: Layout) -> Layout:
-        return self.tile2thrfrg(
-            zipped_divide(L, self.tiler_mn), self._ref2trg(self.copy_atom.layout_dst_tv)
-        )
+        return derived_of(self, "D", L, lambda: self._tidfrg(L, self.copy_atom.layout_dst_tv))
+
+    def _tidfrg(self, L: Layout, trg: Layout) -> Layout:
+        return self.tile2thrfrg(zipped_divide(L, self.tiler_mn), self._ref2trg(trg))
 
     def _ref_tile(self) -> Layout:
         return Layout((_tiler_shape(self.tiler_mn), 1))
@@ -108,18 +110,31 @@ class TiledCopy(StaticCxxFormat):
     @property
     def layout_src_tv_tiled(self) -> Layout:
         """C++ ``get_layoutS_TV``: (thread, value) -> tile index, as the source sees it."""
-        L = self.tile2thrfrg(self._ref_tile(), self._ref2trg(self.copy_atom.layout_src_tv))
-        return slice_and_offset((None, None, 0), L)[0]
+        return derived(self, ("tvS",), lambda: self._layout_tv(self.copy_atom.layout_src_tv))
 
     @property
     def layout_dst_tv_tiled(self) -> Layout:
         """C++ ``get_layoutD_TV``: (thread, value) -> tile index, as the destination sees it."""
-        L = self.tile2thrfrg(self._ref_tile(), self._ref2trg(self.copy_atom.layout_dst_tv))
+        return derived(self, ("tvD",), lambda: self._layout_tv(self.copy_atom.layout_dst_tv))
+
+    def _layout_tv(self, trg: Layout) -> Layout:
+        L = self.tile2thrfrg(self._ref_tile(), self._ref2trg(trg))
         return slice_and_offset((None, None, 0), L)[0]
+
+    def get_layoutS_TV(self) -> Layout:  # noqa: N802  (C++'s name)
+        """C++'s ``get_layoutS_TV()``: :attr:`layout_src_tv_tiled` (the DSL's name) under C++'s."""
+        return self.layout_src_tv_tiled
+
+    def get_layoutD_TV(self) -> Layout:  # noqa: N802  (C++'s name)
+        """C++'s ``get_layoutD_TV()``: :attr:`layout_dst_tv_tiled` under C++'s name."""
+        return self.layout_dst_tv_tiled
 
     def retile(self, tensor: Any) -> Any:
         """C++ ``retile``: a thread's fragment ``(V, Rest...)`` regrouped as ``(AtomV, RestV, Rest...)``."""
         L = tensor.layout if isinstance(tensor, Tensor) else tensor
+        if not is_layout(L):
+            raise CutepyError(f"retile takes a tensor or a layout (a thread's fragment), "
+                              f"not {short_repr(tensor)}")
         R = L.rank()
         V = size(L[0]) if isinstance(L.shape, tuple) else size(L)
         nthr = size(self.layout_tv_tiled[0])
@@ -143,8 +158,11 @@ class TiledCopy(StaticCxxFormat):
             return Tensor(tensor.engine, out[0], tensor.offset + out[1])
         return out[0]
 
-    def get_slice(self, thr_idx: int) -> ThrCopy:
-        if not isinstance(thr_idx, int) or type(thr_idx) is bool or not 0 <= thr_idx < self.size:
+    def get_slice(self, thr_idx: int, *, static: bool = False) -> ThrCopy:
+        """The partitioner of thread ``thr_idx`` (C++ ``get_slice``): run-time, as a kernel's
+        ``threadIdx.x``; ``static=True`` for C++'s ``Int<N>`` (as :meth:`TiledMMA.get_slice`)."""
+        thr_idx = thread_index(thr_idx, static, "thread")
+        if not thr_idx < self.size:
             raise CutepyError(f"thread {thr_idx!r} is outside this TiledCopy's {self.size} threads")
         return ThrCopy(self, thr_idx)
 
@@ -159,6 +177,9 @@ class TiledCopy(StaticCxxFormat):
 
     def __repr__(self) -> str:
         return f"TiledCopy({self.copy_atom!r}, {self.layout_tv_tiled}, {self.tiler_mn})"
+
+
+SIZE.register(TiledCopy, TiledCopy._size)  # C++'s size(tiled_copy): its threads
 
 
 @dataclass(frozen=True)
@@ -177,9 +198,11 @@ class ThrCopy:
 
     def _part(self, frg: Layout, tensor: Any) -> Any:
         crd = (self.thr_idx, None, repeat_wild(rank_of(_layout_of(tensor).shape)))
+        # kept on the TiledCopy: a sweep partitions alike again
+        sub, off = sliced(self.tiled_copy, frg, crd, type(self.thr_idx) is int)
         if isinstance(tensor, Tensor):
-            return Tensor(tensor.engine, frg, tensor.offset).slice(crd)
-        return slice_and_offset(crd, frg)[0]
+            return Tensor(tensor.engine, sub, tensor.offset + off)
+        return sub
 
     def partition_S(self, tensor: Any) -> Any:
         """This thread's source values: ``(CopyV, RestM, RestN, ...)``."""
@@ -214,7 +237,21 @@ def _layout_of(x: Any) -> Any:
 
 
 def make_tiled_copy_impl(atom: CopyAtom, layout_tv: Layout, tiler: Any, origin: Any = None) -> TiledCopy:
-    """C++ ``make_tiled_copy_impl``, with its static checks as errors."""
+    """C++ ``make_tiled_copy_impl(atom, layout_tv, tiler)``: the TiledCopy of a (thread, value) ->
+    tile-index layout over a tiler, as C++ builds every TiledCopy (``make_tiled_copy``,
+    ``make_tiled_copy_A`` ... end here); ``TiledCopy(atom, layout_tv, tiler)`` without the checks.
+
+    Pre:  ``atom`` is a copy atom; the threads of ``layout_tv`` are a multiple of the atom's and at
+          most :data:`~cutepy.kernels.tiled.copy.MAX_THREADS`, its values a multiple of the atom's
+          (C++'s static asserts; else ``CutepyError``). ``origin`` (how it was made, for
+          :mod:`cutepy.emit`) is not part of the value.
+    Post: ``result.layout_tv_tiled == layout_tv`` and ``result.tiler_mn == tiler``.
+
+    >>> from cutepy.kernels.atoms import copy_atom
+    >>> tc = make_tiled_copy_impl(copy_atom("UniversalCopy<uint32_t>", 32), Layout((4, 2), (2, 1)), (2, 4))
+    >>> tc.size, tc.get_layoutS_TV()
+    (4, (4,(1,2)):(2,(0,1)))
+    """
     if not isinstance(atom, CopyAtom):
         raise CutepyError(f"a TiledCopy is built from a copy atom (cutepy.copy_atom), not {atom!r}")
     at, av = size(atom.layout_ref_tv[0]), size(atom.layout_ref_tv[1])
@@ -272,6 +309,7 @@ def make_tiled_copy_A(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
     >>> cp.tiler_mn, cp.size
     ((32, 16), 128)
     """
+    _need_tiled_mma(mma, "make_tiled_copy_A")
     M, _, K = mma.tile_size_mnk
     return make_tiled_copy_impl(atom, mma.tv_layout_A_tiled, (M, K), ("make_tiled_copy_A", mma))
 
@@ -289,6 +327,7 @@ def make_tiled_copy_B(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
     >>> make_tiled_copy_B(copy_atom("SM75_U32x2_LDSM_N", 16), mma).tiler_mn
     (16, 16)
     """
+    _need_tiled_mma(mma, "make_tiled_copy_B")
     _, N, K = mma.tile_size_mnk
     return make_tiled_copy_impl(atom, mma.tv_layout_B_tiled, (N, K), ("make_tiled_copy_B", mma))
 
@@ -306,6 +345,7 @@ def make_tiled_copy_C(atom: CopyAtom, mma: TiledMMA) -> TiledCopy:
     >>> make_tiled_copy_C(copy_atom("UniversalCopy<uint32_t>", 16), mma).tiler_mn
     (32, 16)
     """
+    _need_tiled_mma(mma, "make_tiled_copy_C")
     M, N, _ = mma.tile_size_mnk
     return make_tiled_copy_impl(atom, mma.tv_layout_C_tiled, (M, N), ("make_tiled_copy_C", mma))
 
@@ -350,6 +390,11 @@ def make_tiled_copy_D(atom: CopyAtom, tiled_copy: TiledCopy) -> TiledCopy:
     """
     _need_tiled_copy(tiled_copy, "make_tiled_copy_D")
     return make_tiled_copy_impl(atom, tiled_copy.layout_dst_tv_tiled, tiled_copy.tiler_mn)
+
+
+def _need_tiled_mma(x: Any, fn: str) -> None:
+    if not isinstance(x, TiledMMA):
+        raise CutepyError(f"{fn} takes a TiledMMA (cutepy.make_tiled_mma), not {short_repr(x)}")
 
 
 def _need_tiled_copy(x: Any, fn: str) -> None:

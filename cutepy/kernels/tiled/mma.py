@@ -24,15 +24,17 @@ from ...algebra.divides import logical_divide, zipped_divide
 from ...algebra.inverse import right_inverse
 from ...algebra.products import tiled_product
 from ...core.errors import CutepyError
-from ...core.inttuple import StaticCxxFormat, format_tuple, format_value
+from ...core.inttuple import StaticCxxFormat, format_tuple, format_value, short_repr
 from ...core.inttuple import flatten_tuple as flatten
+from ...core.kinds import SIZE, ThreadsKind
 from ...core.layout import Layout, append, make_layout, size, slice_and_offset
 from ..atoms.mma import NUMPY_TYPES, MMAAtom
 from ..gmma_desc import make_gmma_desc_tensor, operand_majors
+from ..memo import derived, derived_of, sliced
 from ..pointer import Pointer
-from ..tensor import Tensor, compact_layout, flat_coord
+from ..tensor import Tensor, compact_layout, flat_coord, thread_index
 from ..tmem import make_tmem_frg
-from .zip import rank_of, repeat_wild
+from .zip import check_tiler, rank_of, repeat_wild
 
 #: the most threads a TiledMMA may have (pictures and checks enumerate them)
 MAX_THREADS = 4096
@@ -55,7 +57,7 @@ def _perm_size(p: Any) -> int:
 
 
 @dataclass(frozen=True)
-class TiledMMA(StaticCxxFormat):
+class TiledMMA(StaticCxxFormat, ThreadsKind):
     """C++ ``TiledMMA<MMA_Atom, AtomLayoutMNK, PermutationMNK>``.
 
     ``atom_layout_mnk`` is the rank-3 layout of atoms; ``permutation_mnk`` is a 3-tuple of
@@ -74,7 +76,7 @@ class TiledMMA(StaticCxxFormat):
     # -- sizes -------------------------------------------------------------------------
     @property
     def thr_layout_vmnk(self) -> Layout:
-        return tiled_product(self.atom.thr_id, self.atom_layout_mnk)
+        return derived(self, ("vmnk",), lambda: tiled_product(self.atom.thr_id, self.atom_layout_mnk))
 
     @property
     def size(self) -> int:
@@ -93,6 +95,10 @@ class TiledMMA(StaticCxxFormat):
 
     # -- thread fragments (C++ thrfrg_A/B/C) -----------------------------------------------
     def _thrfrg(self, L: Layout, a: int, b: int, atom_tv: Layout) -> Layout:
+        # the same for every thread: made once per layout
+        return derived_of(self, f"thrfrg{a}{b}", L, lambda: self._thrfrg_of(L, a, b, atom_tv))
+
+    def _thrfrg_of(self, L: Layout, a: int, b: int, atom_tv: Layout) -> Layout:
         t = logical_divide(L, (self.permutation(a), self.permutation(b)))
         ab = zipped_divide(
             t, (Layout(self.atom.shape_mnk[a]), Layout(self.atom.shape_mnk[b]))
@@ -123,13 +129,31 @@ class TiledMMA(StaticCxxFormat):
 
     @property
     def tv_layout_C_tiled(self) -> Layout:
-        """``(thread, value) -> m + M*n`` over the ``M x N`` tile (C++ ``get_layoutC_TV``)."""
+        """``(thread, value) -> m + M*n`` over the ``M x N`` tile (C++ ``get_layoutC_TV``).
+
+        An atom layout with more than one atom along K gives those atoms' threads the indices
+        past the ``M x N`` tile, exactly as C++ CuTe 4.7 does (checked: tests/data/
+        tiled_partitions_cxx47.txt): ``make_tiled_mma(UniversalFMA, (1, 2, 2))`` maps threads 2
+        and 3 to ``(0,2)`` and ``(0,3)`` of a 1x2 tile; ``check_cover`` of its
+        ``make_tiled_copy_C`` says so, and ``gemm`` refuses a whole ``C`` for such a design.
+
+        >>> from cutepy.kernels.atoms import mma_atom
+        >>> mma = make_tiled_mma(mma_atom("UniversalFMA<float,float,float,float>"), (1, 2, 2))
+        >>> mma.tv_layout_C_tiled, mma.tile_size_mnk
+        ((4,(1,(1,1))):(1,(0,(0,0))), (1, 2, 2))
+        """
+        return derived(self, ("tvC",), self._tv_layout_C_tiled)
+
+    def _tv_layout_C_tiled(self) -> Layout:
         M, N, _ = self.tile_size_mnk
         return composition(self.thrfrg_C(Layout((M, N))), (self._thridx_2_thrid(), None))
 
     @property
     def tv_layout_A_tiled(self) -> Layout:
         """``(thread, value) -> m + M*k`` over the ``M x K`` tile (C++ ``get_layoutA_TV``)."""
+        return derived(self, ("tvA",), self._tv_layout_A_tiled)
+
+    def _tv_layout_A_tiled(self) -> Layout:
         M, _, K = self.tile_size_mnk
         vmnk = self.thr_layout_vmnk
         atile = (None, (Layout((size(vmnk[1]), size(vmnk[2])), (1, 0)), None))
@@ -139,11 +163,26 @@ class TiledMMA(StaticCxxFormat):
     @property
     def tv_layout_B_tiled(self) -> Layout:
         """``(thread, value) -> n + N*k`` over the ``N x K`` tile (C++ ``get_layoutB_TV``)."""
+        return derived(self, ("tvB",), self._tv_layout_B_tiled)
+
+    def _tv_layout_B_tiled(self) -> Layout:
         _, N, K = self.tile_size_mnk
         vmnk = self.thr_layout_vmnk
         btile = (None, (Layout((size(vmnk[1]), size(vmnk[2])), (0, 1)), None))
         L = composition(self.thrfrg_B(Layout((N, K))), (btile, None))
         return composition(L, (self._thridx_2_thrid(), None))
+
+    def get_layoutA_TV(self) -> Layout:  # noqa: N802  (C++'s name)
+        """C++'s ``get_layoutA_TV()``: :attr:`tv_layout_A_tiled` (the DSL's name) under C++'s."""
+        return self.tv_layout_A_tiled
+
+    def get_layoutB_TV(self) -> Layout:  # noqa: N802  (C++'s name)
+        """C++'s ``get_layoutB_TV()``: :attr:`tv_layout_B_tiled` under C++'s name."""
+        return self.tv_layout_B_tiled
+
+    def get_layoutC_TV(self) -> Layout:  # noqa: N802  (C++'s name)
+        """C++'s ``get_layoutC_TV()``: :attr:`tv_layout_C_tiled` under C++'s name."""
+        return self.tv_layout_C_tiled
 
     def _size(self) -> int:
         """C++ ``size(tiled_mma)``: the number of threads."""
@@ -174,15 +213,30 @@ class TiledMMA(StaticCxxFormat):
     def thread_ids(self) -> list[int]:
         """The thread indices this TiledMMA uses: the values of ``thr_layout_vmnk``
         (``0 .. size-1`` except for atoms whose threads are not consecutive, e.g. SM70's quad pairs)."""
-        return sorted({int(x) for x in self.thr_layout_vmnk.offsets()})
+        return list(self._thread_ids())
 
-    def get_slice(self, thr_idx: int) -> ThrMMA:
+    def _thread_ids(self) -> tuple[int, ...]:
+        ids = lambda: tuple(sorted({int(x) for x in self.thr_layout_vmnk.offsets()}))  # noqa: E731
+        return derived(self, ("ids",), ids)
+
+    def get_slice(self, thr_idx: int, *, static: bool = False) -> ThrMMA:
         """The partitioner of thread ``thr_idx`` (C++ ``get_slice``); an index between the
-        :meth:`thread_ids` (an SM70 lane outside the quad pair) aliases one, as in C++."""
-        top = self.thread_ids()[-1]
-        if not isinstance(thr_idx, int) or type(thr_idx) is bool or not 0 <= thr_idx <= top:
+        :meth:`thread_ids` (an SM70 lane outside the quad pair) aliases one, as in C++.
+
+        The index is run-time, as a kernel's ``threadIdx.x`` (and C++'s ``get_slice(37)``), so
+        the partitions are the ones the kernel computes; ``static=True`` gives those of C++'s
+        ``get_slice(Int<37>{})`` (:func:`~cutepy.kernels.tensor.thread_index`)."""
+        top = self._thread_ids()[-1]
+        thr_idx = thread_index(thr_idx, static, "thread")
+        if not thr_idx <= top:
             raise CutepyError(f"thread {thr_idx!r} is outside this TiledMMA's thread indices 0..{top}")
-        return ThrMMA(self, flat_coord(self.thr_layout_vmnk, thr_idx))
+        # (thread, run-time?) -> (v,m,n,k): at most 2 * MAX_THREADS entries
+        coords = derived(self, ("coords",), dict)
+        key = (int(thr_idx), type(thr_idx) is not int)
+        crd = coords.get(key)
+        if crd is None:
+            crd = coords[key] = flat_coord(self.thr_layout_vmnk, thr_idx)
+        return ThrMMA(self, crd)
 
     get_thread_slice = get_slice
 
@@ -199,13 +253,18 @@ class TiledMMA(StaticCxxFormat):
         )
 
 
+SIZE.register(TiledMMA, TiledMMA._size)  # C++'s size(tiled_mma): its threads
+
+
 def _partition(mma: TiledMMA, thr: Layout, coord: tuple, tensor: Any) -> Any:
     """``thr_tensor(coord, (_, repeat<rank<1,1>>(_)))`` on a tensor or a layout."""
     rest = rank_of(thr.shape[1][1])
     crd = (coord, (None, repeat_wild(rest)))
+    exact = type(coord[0]) is int and all(type(c) is int for c in coord[1])
+    sub, off = sliced(mma, thr, crd, exact)  # kept on the TiledMMA: a sweep partitions alike again
     if isinstance(tensor, Tensor):
-        return Tensor(tensor.engine, thr, tensor.offset).slice(crd)
-    return slice_and_offset(crd, thr)[0]
+        return Tensor(tensor.engine, sub, tensor.offset + off)
+    return sub
 
 
 @dataclass(frozen=True)
@@ -457,6 +516,9 @@ def make_tiled_mma(atom: MMAAtom, atom_layout: Any = None, permutation: Any = No
     if not isinstance(atom, MMAAtom):
         raise CutepyError(f"make_tiled_mma takes an MMA atom (cutepy.mma_atom(name)), not {atom!r}")
     L = Layout(1, 0) if atom_layout is None else _as_layout(atom_layout)
+    if not isinstance(L, Layout):
+        raise CutepyError(f"make_tiled_mma: the atom layout must be a layout or a shape of up to 3 modes, "
+                          f"not {short_repr(atom_layout)}")
     if L.rank() > 3:
         raise CutepyError(f"make_tiled_mma: the atom layout {L} has more than 3 modes")
     if not isinstance(L.shape, tuple):
@@ -474,6 +536,8 @@ def make_tiled_mma(atom: MMAAtom, atom_layout: Any = None, permutation: Any = No
     if len(perm) > 3:
         raise CutepyError(f"make_tiled_mma: {len(perm)} permutations given, at most 3 (M, N, K)")
     perm = perm + (None,) * (3 - len(perm))
+    for i, p in enumerate(perm):
+        check_tiler(p, f"make_tiled_mma: permutation {'MNK'[i]}")
     mma = TiledMMA(atom, L, perm)
     if mma.size > MAX_THREADS:
         raise CutepyError(f"make_tiled_mma: {mma.size} threads exceed the limit {MAX_THREADS}")

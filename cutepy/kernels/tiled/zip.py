@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.errors import CutepyError
+from ...core.inttuple import short_repr
 from ...core.layout import Layout
 
 
@@ -30,3 +32,31 @@ def repeat_wild(n: int) -> Any:
 
 def rank_of(t: Any) -> int:
     return len(t) if isinstance(t, tuple) else 1
+
+
+def check_tiler(p: Any, what: str) -> None:
+    """``p`` as a tiler of one mode of a TiledMMA/TiledCopy: ``None`` (C++'s ``_``), a positive
+    integer, a plain layout, or a non-empty tuple of them (else ``CutepyError`` naming ``what``)."""
+    if p is None:
+        return
+    if isinstance(p, tuple):
+        if not p:
+            raise CutepyError(f"{what}: an empty tuple is not a tiler")
+        for q in p:
+            if q is None:
+                raise CutepyError(f"{what}: {short_repr(p)} has a _ inside a tuple; "
+                                  "_ stands for a whole mode")
+            check_tiler(q, what)
+        return
+    if isinstance(p, Layout):
+        return
+    if type(p) is bool or not hasattr(type(p), "__index__") or isinstance(p, (float, complex)):
+        raise CutepyError(f"{what} must be None (_), a positive integer, a layout or a tuple of them, "
+                          f"not {short_repr(p)}")
+    try:
+        n = p.__index__()
+    except TypeError:  # a numpy array of several values
+        raise CutepyError(f"{what} must be None (_), a positive integer, a layout or a tuple of them, "
+                          f"not {short_repr(p)}") from None
+    if n < 1:
+        raise CutepyError(f"{what} is {n}; a tiler's size is a positive integer")

@@ -9,7 +9,14 @@ import pytest
 
 from cutepy.core.errors import CutepyError
 from cutepy.kernels.atoms import copy_atom, copy_atoms
-from tests.kernels.atoms.atoms_cxx import COPY_FILE, INCLUDES, copy_case, copy_cases, read_table
+from tests.kernels.atoms.atoms_cxx import (
+    COPY_FILE,
+    CXX47_COPIES,
+    INCLUDES,
+    copy_case,
+    copy_cases,
+    read_table,
+)
 
 STORED = read_table(COPY_FILE)
 
@@ -32,7 +39,7 @@ def fields(name: str, bits: int) -> list[str]:
 
 def test_every_case_is_stored() -> None:
     assert sorted(STORED) == sorted(f"{n}@{b}" for n, b in copy_cases())
-    assert {n for n, _ in copy_cases()} == set(copy_atoms())
+    assert {n for n, _ in copy_cases()} == {n for n in copy_atoms() if not n.startswith(CXX47_COPIES)}
 
 
 @pytest.mark.parametrize("family", ["LDSM", "STSM", "CP_ASYNC", "UniversalCopy"])

@@ -222,7 +222,7 @@ def _coords(t) -> str:
 def fields(tc, shape: tuple) -> list[str]:
     """cutepy's answer for the C++ block of :func:`block`."""
     out = [_tiler(tc.tiler_mn), str(tc.layout_tv_tiled)]
-    out += [str(tc.layout_src_tv_tiled), str(tc.layout_dst_tv_tiled)]
+    out += [str(tc.get_layoutS_TV()), str(tc.get_layoutD_TV())]  # the DSL's layout_src/dst_tv_tiled
     s = tc.get_slice(1)
     g = make_identity_tensor(shape)
     pS, pD = s.partition_S(g), s.partition_D(g)

@@ -117,9 +117,9 @@ def mma_fields(mma) -> list[str]:
     out = [
         str(mma.thr_layout_vmnk),
         f"({M},{N},{K})",
-        str(mma.tv_layout_A_tiled),
-        str(mma.tv_layout_B_tiled),
-        str(mma.tv_layout_C_tiled),
+        str(mma.get_layoutA_TV()),  # C++'s names (the DSL's: tv_layout_A_tiled, ...)
+        str(mma.get_layoutB_TV()),
+        str(mma.get_layoutC_TV()),
         _shape(partition_shape_A(mma, (2 * M, 2 * K))),
         _shape(partition_shape_B(mma, (2 * N, 2 * K))),
         _shape(partition_shape_C(mma, (2 * M, 2 * N))),

@@ -1,0 +1,275 @@
+"""Design sweeps (issue 31): SM80/SM90 GEMM mainloop designs built and checked, per second.
+
+Run:  PYTHONPATH=. python benchmarks/bench_designs.py [--count N] [--jobs J] [--seed S]
+
+A design is one point of a sweep: an MMA atom, a warp (or warpgroup) layout, a CTA tile
+``(bM, bN, bK)``, a shared-memory layout with a swizzle, a cp.async copy atom and a number of
+stages. Checking it means what a kernel engineer's sweep does for every point:
+
+1. build the TiledMMA, the gmem->smem TiledCopy (cp.async), the smem->register TiledCopy
+   (ldmatrix, SM80) and the staged smem layout ``tile_to_shape(Sw o atom, (bM, bK, stages))``;
+2. ``check_cover`` of every TiledMMA and TiledCopy (each element held by the right threads);
+3. the A-side partitions of the smem tensor for **every thread**: the TiledMMA's
+   ``partition_A``, the cp.async copy's ``partition_D`` and (SM80) the ldmatrix copy's
+   ``partition_S``;
+4. the bank wavefronts of the cp.async stores and (SM80) the ldmatrix loads on one stage
+   (``cutepy.banks.analyze_copy``): a design passes when both are conflict-free.
+
+The sweep is the seeded list :func:`designs` (the first ``--count`` points of a shuffled
+product); a point that does not fit (a tile the atoms do not divide) is refused by cutepy
+with a ``CutepyError`` and counted as rejected: refusing is checking too.
+
+Several processes: ``--jobs J`` checks the same list with ``J`` worker processes, each a share
+of whole groups of designs that share a TiledMMA and smem layout (:func:`shares`). The recipe
+for a sweep of one's own is the same few lines (``check_share`` is a top-level function of
+picklable arguments, so a process pool can run it)::
+
+    from concurrent.futures import ProcessPoolExecutor
+    parts = shares(points, J)
+    with ProcessPoolExecutor(max_workers=J) as pool:
+        done = pool.map(check_share, [[points[i] for i in p] for p in parts], [False] * J)
+
+The table gives designs per second on one core (goal >= 5000) and the speed-up with 2
+processes (goal >= 1.8x on 2 cores), from the wall time and from the CPU time of the busiest
+process (on a machine whose cores other work keeps busy, the second shows what idle cores
+would give).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import itertools
+import os
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, NamedTuple
+
+from cutepy import (
+    CutepyError,
+    Layout,
+    Swizzle,
+    composition,
+    copy_atom,
+    make_tensor,
+    make_tiled_copy,
+    make_tiled_copy_A,
+    make_tiled_mma,
+    mma_atom,
+    tile_to_shape,
+)
+from cutepy.banks import analyze_copy
+from cutepy.kernels.atoms import gmma_smem_layout
+from cutepy.kernels.pointer import as_position_independent_swizzle_layout, smem_ptr
+from cutepy.kernels.tensor import as_position_independent_swizzle_tensor
+from cutepy.kernels.tiled.checks import check_cover
+
+GOAL_RATE, GOAL_SCALING = 5000.0, 1.8
+
+
+class Design(NamedTuple):
+    """One point of the sweep (plain values: it pickles to a worker process)."""
+
+    arch: str  # "SM80" or "SM90"
+    mma: str  # the MMA atom's C++ name
+    warps: tuple[int, int, int]  # the atom layout (warps for SM80, warpgroups for SM90)
+    tile: tuple[int, int, int]  # the CTA tile (bM, bN, bK)
+    swizzle_bits: int  # B of Sw<B,3,3> (SM80) or log2(swizzle bytes / 16) (SM90)
+    copy_bits: int  # the cp.async width: 32, 64 or 128 bits
+    stages: int
+
+
+class Checked(NamedTuple):
+    """What checking a design found (``reason`` says why a design was refused)."""
+
+    ok: bool  # built, covered, and conflict-free
+    covered: bool
+    store_wavefronts: int
+    load_wavefronts: int
+    reason: str
+
+
+SM80_MMA = ["SM80_16x8x16_F32F16F16F32_TN", "SM80_16x8x16_F16F16F16F16_TN", "SM80_16x8x16_F32BF16BF16F32_TN"]
+SM80_WARPS = [(2, 2, 1), (4, 1, 1), (1, 4, 1), (2, 4, 1), (4, 2, 1)]
+SM90_MMA = [f"SM90_64x{n}x16_F32F16F16_SS<K,K>" for n in (64, 128, 256)]
+SM90_WARPS = [(1, 1, 1), (2, 1, 1)]
+
+
+def designs(count: int, seed: int = 31) -> list[Design]:
+    """``count`` distinct points of the SM80 and SM90 sweep (11,664 in all), a seeded sample
+    listed in the sweep's nested-loop order: the A side (atom, warps, bM, bK, swizzle, stages)
+    outside, bN and the copy width inside, as one writes the loops."""
+    pts = []
+    for arch, atoms, warps in (("SM80", SM80_MMA, SM80_WARPS), ("SM90", SM90_MMA, SM90_WARPS)):
+        loops = (atoms, warps, (64, 128, 256), (32, 64), (1, 2, 3), (2, 3, 4, 5), (64, 128, 256),
+                 (32, 64, 128))
+        for a, w, m, k, b, st, n, c in itertools.product(*loops):
+            pts.append(Design(arch, a, w, (m, n, k), b, c, st))
+    keep = set(random.Random(seed).sample(range(len(pts)), min(count, len(pts))))
+    return [p for i, p in enumerate(pts) if i in keep]
+
+
+@functools.cache
+def _mma(d_arch: str, name: str, warps: tuple[int, int, int]) -> Any:
+    if d_arch == "SM80":
+        wm, wn, _ = warps
+        return make_tiled_mma(mma_atom(name), warps, (16 * wm, 16 * wn, 16))
+    return make_tiled_mma(mma_atom(name), warps)
+
+
+@functools.cache
+def _smem(d_arch: str, swizzle_bits: int, bM: int, bK: int, stages: int) -> tuple[Any, Any]:
+    """The staged smem layout and one stage as the banks see it (position-independent)."""
+    if d_arch == "SM80":
+        atom = composition(Swizzle(swizzle_bits, 3, 3), Layout((8, bK), (bK, 1)))
+        return tile_to_shape(atom, (bM, bK, stages)), tile_to_shape(atom, (bM, bK))
+    atom = gmma_smem_layout("K", 16 << swizzle_bits, "half_t")
+    stage = as_position_independent_swizzle_layout(tile_to_shape(atom, (bM, bK)))
+    return tile_to_shape(atom, (bM, bK, stages)), stage
+
+
+@functools.cache
+def _g2s(copy_bits: int, threads: int, bK: int) -> Any:
+    """cp.async of ``copy_bits`` per thread, K-major threads over a (bM, bK) tile."""
+    vec = copy_bits // 16  # half-precision elements per access
+    per_row = bK // vec
+    atom = copy_atom(f"SM80_CP_ASYNC_CACHEALWAYS<uint{copy_bits}_t>", 16)
+    return make_tiled_copy(atom, Layout((threads // per_row, per_row), (per_row, 1)), Layout((1, vec)))
+
+
+@functools.cache
+def _s2r(mma: Any) -> Any:
+    return make_tiled_copy_A(copy_atom("SM75_U32x4_LDSM_N", 16), mma)
+
+
+def _fresh(fn: Any) -> Any:
+    return fn.__wrapped__
+
+
+#: the builders a sweep uses: each distinct part built once (``--fresh``: every design builds all)
+BUILDERS = {"mma": _mma, "smem": _smem, "g2s": _g2s, "s2r": _s2r}
+
+
+def check_design(d: Design, fresh: bool = False) -> Checked:
+    """Build and check one design (see the module's docstring); ``fresh`` builds every part
+    anew instead of taking the sweep's already built TiledMMA, TiledCopys and smem layouts."""
+    mma_of, smem_of, g2s_of, s2r_of = (_fresh(f) if fresh else f for f in BUILDERS.values())
+    try:
+        bM, bN, bK = d.tile
+        mma = mma_of(d.arch, d.mma, d.warps)
+        sA_layout, stage = smem_of(d.arch, d.swizzle_bits, bM, bK, d.stages)
+        if d.arch == "SM80":
+            s2r = s2r_of(mma)
+            sA = make_tensor(smem_ptr("half_t", 0), sA_layout)
+            sA_copy = sA
+        else:
+            s2r = None
+            sA = make_tensor(smem_ptr("half_t", 0x400), sA_layout)
+            sA_copy = as_position_independent_swizzle_tensor(sA)
+        threads = mma.size
+        g2s = g2s_of(d.copy_bits, threads, bK)
+        tiled = [mma, g2s] + ([s2r] if s2r is not None else [])
+        covered = all(check_cover(x).ok for x in tiled)
+        for t in range(threads):
+            mma.get_slice(t).partition_A(sA)
+            g2s.get_slice(t).partition_D(sA_copy)
+            if s2r is not None:
+                s2r.get_slice(t).partition_S(sA)
+        store = analyze_copy(g2s, dst=stage)
+        load = analyze_copy(s2r, src=stage) if s2r is not None else store
+        clean = store.wavefronts == store.ideal and load.wavefronts == load.ideal
+        return Checked(covered and clean, covered, store.wavefronts, load.wavefronts, "")
+    except CutepyError as e:
+        return Checked(False, False, 0, 0, str(e).split("\n")[0][:80])
+
+
+def _check_fresh(d: Design) -> Checked:
+    return check_design(d, fresh=True)
+
+
+def check_share(points: list[Design], fresh: bool) -> tuple[list[Checked], float]:
+    """Check a share of the sweep in this process: the results and the CPU seconds it took."""
+    fn = _check_fresh if fresh else check_design
+    c0 = time.process_time()
+    out = [fn(d) for d in points]
+    return out, time.process_time() - c0
+
+
+def run(points: list[Design], jobs: int, fresh: bool) -> tuple[float, float, list[Checked]]:
+    """Check every point with ``jobs`` processes (1: in this process), each a share of the sweep
+    (:func:`shares`; its own built parts, as one process has): the wall seconds, the CPU seconds
+    of the busiest process (what the wall time would be on idle cores), and the results."""
+    t0 = time.perf_counter()
+    if jobs == 1:
+        out, cpu = check_share(points, fresh)
+    else:
+        parts = shares(points, jobs)
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            done = list(pool.map(check_share, [[points[i] for i in p] for p in parts], [fresh] * jobs))
+        out = [None] * len(points)
+        for p, (res, _) in zip(parts, done):
+            for i, r in zip(p, res):
+                out[i] = r
+        cpu = max(c for _, c in done)
+    return time.perf_counter() - t0, cpu, out
+
+
+def shares(points: list[Design], jobs: int) -> list[list[int]]:
+    """The sweep dealt to ``jobs`` workers: designs sharing an A side (a TiledMMA and a smem
+    layout: their partitions) go to one worker, whole groups to the least loaded, sweep order
+    kept within each share."""
+    groups: dict[tuple, list[int]] = {}
+    for i, d in enumerate(points):
+        a_side = (d.arch, d.mma, d.warps, d.tile[0], d.tile[2], d.swizzle_bits, d.stages)
+        groups.setdefault(a_side, []).append(i)
+    parts: list[list[int]] = [[] for _ in range(jobs)]
+    for g in groups.values():
+        min(parts, key=len).extend(g)
+    return [sorted(p) for p in parts]
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--count", type=int, default=10_000, help="designs in the sweep (default 10^4)")
+    ap.add_argument("--jobs", type=int, default=2, help="processes for the scaling run (default 2)")
+    ap.add_argument("--seed", type=int, default=31)
+    ap.add_argument("--fresh", action="store_true",
+                    help="also time the sweep with every design building all its parts anew")
+    args = ap.parse_args(argv)
+    points = designs(args.count, args.seed)
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; {len(points)} distinct designs "
+          f"({sum(d.arch == 'SM80' for d in points)} SM80, {sum(d.arch == 'SM90' for d in points)} SM90)")
+    print("\nseconds: wall; cpu: CPU seconds of the busiest process (the wall time on idle cores);")
+    print("designs/s and speed-up: from the wall time, and (in brackets) from the cpu time\n")
+    print("| sweep | processes | seconds | cpu | designs/s | speed-up | goal | met |")
+    print("|---|---|---|---|---|---|---|---|")
+    results = None
+    for fresh in ([True] if args.fresh else []) + [False]:
+        what = "every part built anew" if fresh else "parts built once"
+        for c in BUILDERS.values():
+            c.cache_clear()
+        t1, c1, res = run(points, 1, fresh)
+        results = results or res
+        assert res == results, "building the parts anew found something else"
+        n = len(points)
+        met = "yes" if n / t1 >= GOAL_RATE else "NO"
+        print(f"| {what} | 1 | {t1:.2f} | {c1:.2f} | {n / t1:.0f} ({n / c1:.0f}) | 1.00x | "
+              f">= {GOAL_RATE:.0f}/s | {met} |")
+        if args.jobs > 1:
+            for c in BUILDERS.values():
+                c.cache_clear()
+            tj, cj, resj = run(points, args.jobs, fresh)
+            assert resj == results, "the worker processes found something else"
+            met = "yes" if t1 / tj >= GOAL_SCALING else "NO"
+            print(f"| {what} | {args.jobs} | {tj:.2f} | {cj:.2f} | {n / tj:.0f} ({n / cj:.0f}) | "
+                  f"{t1 / tj:.2f}x ({c1 / cj:.2f}x) | >= {GOAL_SCALING}x on 2 cores | {met} |")
+    ok = sum(r.ok for r in results)
+    refused = sum(bool(r.reason) for r in results)
+    print(f"\nchecked: {ok} pass (covered, conflict-free), {len(results) - ok - refused} fail a check, "
+          f"{refused} refused by cutepy")
+
+
+if __name__ == "__main__":
+    main()

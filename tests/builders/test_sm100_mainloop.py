@@ -1,0 +1,37 @@
+"""cutepy's SM100 (1-SM and 2-SM UMMA) mainloop CollectiveBuilder against CUTLASS 4.7's, print for
+print: each stored configuration (tests/data/builders_sm100_mainloop_cxx47.txt, made by
+tests/builders/builder_cxx.py) equals C++'s members and the builder's accumulator stages and
+kernel carveout, and a configuration C++ rejects is refused with one of its static_assert rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from cutepy.builders import collective_builder
+from cutepy.core.errors import CutepyError
+from tests.builders import builder_cxx
+
+STORED = builder_cxx.read(builder_cxx.FILE_SM100) if builder_cxx.FILE_SM100.is_file() else []
+
+
+def test_the_stored_sample_is_large_and_has_both_outcomes() -> None:
+    assert len(STORED) >= 200
+    rejected = sum("error" in s for _, s in STORED)
+    assert 10 <= rejected <= len(STORED) - 120
+
+
+@pytest.mark.parametrize("index", range(len(STORED)))
+def test_sm100_collective_builder_equals_cutlass(index: int) -> None:
+    config, sections = STORED[index]
+    if "error" in sections:
+        rules = [r for r in sections["error"].splitlines() if r and not r.startswith("error:")]
+        with pytest.raises(CutepyError) as info:
+            collective_builder(**builder_cxx.arguments(config))
+        if rules:
+            assert any(r.rstrip(".") in str(info.value) for r in rules), (str(info.value), rules)
+        return
+    got = collective_builder(**builder_cxx.arguments(config)).members()
+    assert set(got) == set(sections), (sorted(got), sorted(sections))
+    text = builder_cxx.cxx_text
+    wrong = {k: (text(got[k]), sections[k]) for k in sections if text(got[k]) != sections[k].rstrip("\n")}
+    assert not wrong, wrong
