@@ -1,7 +1,9 @@
 """Equivalence of layouts as functions, with proofs and counterexamples.
 
 :func:`equivalent` decides; :class:`Equivalence` is its verdict; :mod:`.normal_form`
-the normal form it compares; :mod:`.symbolic` the prover for symbolic layouts.
+the normal form it compares; :mod:`.concrete` the decision for integer and swizzled layouts;
+:mod:`.symbolic` the prover for symbolic layouts; :mod:`.certificate` the independent
+re-check (isl, z3) of its "equivalent" verdicts.
 """
 
 from .concrete import EXHAUSTIVE_LIMIT

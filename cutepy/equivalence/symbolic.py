@@ -9,6 +9,16 @@ normal form there *is* the normal form of each instance. Two instances are then 
 same function exactly when the forms have as many modes and their leaves are equal:
 identically (proved), never (a counterexample), or under equations (the condition).
 
+Soundness rests on three things, each checked on its own: the symbolic algebra makes, in
+each case, the decision the concrete algebra makes at every value of the case (a symbol is a
+static integer not yet known: ``Layout(K)`` is ``1:0`` at ``K == 1``; property-tested over
+:func:`cutepy.strategies.symbolic_cases` through :func:`build_at`); every case is replayed on
+the concrete layouts of its boundary assignments (:func:`instantiate`: built again from the
+values) before a verdict is returned, and every counterexample is computed and re-checked
+there; and an "equivalent" carries a certificate an independent procedure re-checks
+(:mod:`.certificate`: isl, z3). (Layer 4; the symbolic integers it reasons about are
+:mod:`cutepy.core.symbolic`, their public front :mod:`cutepy.symbolic`.)
+
 A first, cheaper pass keeps undecided modes apart instead of splitting; identical
 results there already prove equality (keeping modes apart never changes a function).
 

@@ -11,7 +11,8 @@ algebra refuses the expression, the symbolic one must refuse it too.
 
 from __future__ import annotations
 
-from hypothesis import assume, given
+import pytest
+from hypothesis import assume, given, settings
 
 from cutepy import equivalent
 from cutepy.core.errors import CutepyError
@@ -66,3 +67,11 @@ def test_every_verdict_holds_at_the_assignment(pair):
         assume(False)
     assert r.holds_at(A.assignment()) == want, f"{A.text} vs {B.text}:\n{r.text()}"
     assert r.check()
+
+
+@pytest.mark.slow
+@settings(max_examples=10_000, deadline=None)
+@given(symbolic_cases())
+def test_the_symbolic_algebra_gives_the_concrete_layout_10000(case):
+    """The same property over 10^4 seeded cases (CUTEPY_SLOW=1 or -m slow; ~20 min on one core)."""
+    test_the_symbolic_algebra_gives_the_concrete_layout.hypothesis.inner_test(case)
