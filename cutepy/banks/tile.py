@@ -333,6 +333,9 @@ def analyze_layout(smem_layout: Any, tv_layout: Any, *, element_bytes: int, vect
     (2, 1)
     """
     E = check_element_bytes(element_bytes)
+    if not is_layout(smem_layout):
+        raise CutepyError(f"the shared-memory layout must be a Layout or ComposedLayout, got "
+                          f"{short_repr(smem_layout)}")
     if not isinstance(op, str):
         raise CutepyError(f"op must be ld, st, ldmatrix, stmatrix or cp.async, got {short_repr(op)}")
     if op in ("ldmatrix", "stmatrix") and vector_elems is None:

@@ -62,7 +62,7 @@ def element_bits(dtype: str) -> int:
     (16, 4, 64)
     """
     if not isinstance(dtype, str):
-        raise CutepyError(f"an element type is named by its C++ name (a str), not {dtype!r}")
+        raise CutepyError(f"an element type is named by its C++ name (a str), not {short_repr(dtype)}")
     name = dtype.replace(" ", "")
     for prefix in ("cute::", "cutlass::", "std::"):
         name = name.replace(prefix, "")

@@ -294,7 +294,7 @@ def from_cute(
         n = max((layout.yyy_mask | layout.zzz_mask).bit_length(), 0)
         return LinearLayout({"offset": [[layout(1 << k)] for k in range(n)]}, [("offset", 1 << n)])
     if not isinstance(kind, str) or kind not in ("distributed", "shared"):
-        raise CutepyError(f"from_cute: kind is 'distributed' or 'shared', got {kind!r}")
+        raise CutepyError(f"from_cute: kind is 'distributed' or 'shared', got {it.short_repr(kind)}")
     if type(blocks) is not int or blocks <= 0 or blocks & (blocks - 1):
         raise CutepyError(f"from_cute: blocks = {it.short_repr(blocks)}: expected a power of two")
     if not is_layout(layout):

@@ -345,9 +345,11 @@ HUGE = 10**5000
 
 def _huge_calls():
     from cutepy.kernels.pointer import gmem_ptr
+    from cutepy.kernels.simulate import copy, gemm
     from cutepy.kernels.tiled.copy import make_tiled_copy
 
     T = make_tensor(np.zeros(8), Layout((2, 4)))
+    g = make_tensor(gmem_ptr("float", 0), Layout((64, 32)))
     mma = make_tiled_mma(mma_atom(FMA), (2, 1, 1))
     cp = make_tiled_copy(copy_atom("UniversalCopy<uint32_t>", 32), Layout(32), Layout(1))
     blocked = {
@@ -385,6 +387,18 @@ def _huge_calls():
         "gmem address": lambda: make_tensor(gmem_ptr("float", HUGE), Layout(4)),
         "copy_atom bits": lambda: copy_atom("UniversalCopy<uint32_t>", HUGE),
         "mma_atom name": lambda: mma_atom(HUGE),
+        "copy first": lambda: copy(HUGE, T, T),
+        "copy src": lambda: copy(cp, HUGE, T),
+        "gemm first": lambda: gemm(HUGE, T, T, T),
+        "from_cute kind": lambda: linear.from_cute(Layout((4, 2), (2, 1)), kind=HUGE, shape=[8]),
+        "element type": lambda: gmem_ptr(HUGE, 0),
+        "tma op": lambda: cutepy.make_tma_copy(HUGE, g, Layout((16, 8))),
+        "tma gmem": lambda: cutepy.make_tma_copy("SM90_TMA_LOAD", HUGE, Layout((16, 8))),
+        "tma cta_tile": lambda: cutepy.make_tma_copy("SM90_TMA_LOAD", g, Layout((16, 8)), cta_tile=HUGE),
+        "tma internal_type": lambda: cutepy.make_tma_copy(
+            "SM90_TMA_LOAD", g, Layout((16, 8)), internal_type=HUGE
+        ),
+        "smem layout": lambda: banks.analyze_layout(HUGE, Layout(32), element_bytes=4),
     }
 
 
