@@ -146,7 +146,7 @@ def swizzle_family(n: int) -> list[Swizzle]:
                           f"not {short_repr(n)}")
     n = int(n)
     if not 0 <= n <= 64:
-        raise CutepyError(f"swizzle_family: n = {n} address bits; expected 0 to 64")
+        raise CutepyError(f"swizzle_family: n = {short_repr(n)} address bits; expected 0 to 64")
     out = []
     for B in range(1, n // 2 + 1):
         for S in range(B, n - B + 1):

@@ -27,6 +27,7 @@ import numpy as np
 
 from ..algebra.swizzle import is_layout
 from ..core.errors import CutepyError
+from ..core.inttuple import short_repr
 from ..core.lazy import load
 from .warp import (
     WARP,
@@ -176,7 +177,7 @@ def _lanes(lanes: tuple[int, ...]) -> str:
 def tv_table(tv_layout: Any) -> np.ndarray:
     """``tv(t, v)`` as an int array ``[threads, values]`` (a rank-1 layout has one value)."""
     if not is_layout(tv_layout):
-        raise CutepyError(f"a thread-value layout must be a Layout, got {tv_layout!r}")
+        raise CutepyError(f"a thread-value layout must be a Layout, got {short_repr(tv_layout)}")
     size = tv_layout.size()
     if type(size) is not int:
         raise CutepyError(f"thread-value layout {tv_layout} must have a static integer size")
@@ -208,12 +209,12 @@ def make_access(table: np.ndarray, op: str, vector: int, element_bytes: int, *,
     """
     E, V = element_bytes, vector
     if matrices is not None and type(matrices) is not int:
-        raise CutepyError(f"{op}: matrices must be 1, 2 or 4, got {matrices!r}")
+        raise CutepyError(f"{op}: matrices must be 1, 2 or 4, got {short_repr(matrices)}")
     if type(V) is not int or V < 1:
-        raise CutepyError(f"vector_elems must be a positive int, got {V!r}")
+        raise CutepyError(f"vector_elems must be a positive int, got {short_repr(V)}")
     threads, values = table.shape
     if values % V:
-        raise CutepyError(f"{values} values per thread do not split into vectors of {V}")
+        raise CutepyError(f"{values} values per thread do not split into vectors of {short_repr(V)}")
     if op in ("ldmatrix", "stmatrix"):
         if V * E != 16:
             raise CutepyError(f"{op}: a lane's row is 16 bytes, not {V} x {E}-byte elements")
@@ -274,14 +275,15 @@ def lane_addresses(access: Access, offsets: np.ndarray, element_bytes: int) -> t
 
 def check_element_bytes(element_bytes: Any) -> int:
     if type(element_bytes) is not int or element_bytes not in (1, 2, 4, 8, 16):
-        raise CutepyError(f"element_bytes must be 1, 2, 4, 8 or 16, got {element_bytes!r}")
+        raise CutepyError(f"element_bytes must be 1, 2, 4, 8 or 16, got {short_repr(element_bytes)}")
     return element_bytes
 
 
 def smem_offsets(smem_layout: Any) -> np.ndarray:
     """Every offset of a shared-memory layout (Layout or swizzled ComposedLayout)."""
     if not is_layout(smem_layout):
-        raise CutepyError(f"the shared-memory layout must be a Layout or ComposedLayout, got {smem_layout!r}")
+        raise CutepyError(f"the shared-memory layout must be a Layout or ComposedLayout, got "
+                          f"{short_repr(smem_layout)}")
     size = smem_layout.size()
     if type(size) is not int or size > MAX_ELEMENTS:
         raise CutepyError(f"shared-memory layout {smem_layout}: size must be an int up to {MAX_ELEMENTS}")
@@ -335,12 +337,15 @@ def analyze_layout(smem_layout: Any, tv_layout: Any, *, element_bytes: int, vect
     (2, 1)
     """
     E = check_element_bytes(element_bytes)
+    if not is_layout(smem_layout):
+        raise CutepyError(f"the shared-memory layout must be a Layout or ComposedLayout, got "
+                          f"{short_repr(smem_layout)}")
     if not isinstance(op, str):
-        raise CutepyError(f"op must be ld, st, ldmatrix, stmatrix or cp.async, got {op!r}")
+        raise CutepyError(f"op must be ld, st, ldmatrix, stmatrix or cp.async, got {short_repr(op)}")
     if op in ("ldmatrix", "stmatrix") and vector_elems is None:
         vector_elems = 16 // E
     if op not in ("ld", "st", "ldmatrix", "stmatrix", "cp.async"):
-        raise CutepyError(f"op must be ld, st, ldmatrix, stmatrix or cp.async, got {op!r}")
+        raise CutepyError(f"op must be ld, st, ldmatrix, stmatrix or cp.async, got {short_repr(op)}")
     table = tv_table(tv_layout)
     if not partial and table.shape[0] > WARP:  # a CTA's TV layout: it should cover its tile
         n, reached = int(smem_layout.size()), int(np.unique(table).size)

@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import CutepyError
+from ..core.inttuple import short_repr
 
 #: Banks of shared memory, and bytes per bank word.
 BANKS = 32
@@ -182,18 +183,18 @@ def check_instruction(op: Any, bytes: Any, matrices: Any) -> tuple[str, int, int
     Returns ``(op, width in bytes per lane, matrices or None)``.
     """
     if not isinstance(op, str) or op not in OPS:
-        raise CutepyError(f"op must be one of {', '.join(OPS)}, got {op!r}")
+        raise CutepyError(f"op must be one of {', '.join(OPS)}, got {short_repr(op)}")
     if op in ("ld", "st", "cp.async"):
         if matrices is not None:
             raise CutepyError(f"{op} takes bytes=, not matrices=")
         widths = CP_ASYNC_WIDTHS if op == "cp.async" else WIDTHS
         if type(bytes) is not int or bytes not in widths:
-            raise CutepyError(f"{op}: bytes per lane must be one of {widths}, got {bytes!r}")
+            raise CutepyError(f"{op}: bytes per lane must be one of {widths}, got {short_repr(bytes)}")
         return op, bytes, None
     if bytes is not None and bytes != 16:
         raise CutepyError(f"{op}: every lane points at a 16-byte row; bytes={bytes!r} is not 16")
     if type(matrices) is not int or matrices not in MATRICES:
-        raise CutepyError(f"{op}: matrices must be one of {MATRICES}, got {matrices!r}")
+        raise CutepyError(f"{op}: matrices must be one of {MATRICES}, got {short_repr(matrices)}")
     return op, 16, matrices
 
 

@@ -169,14 +169,17 @@ def dynamic(x: Any) -> Any:
     if isinstance(x, (tuple, list)):
         return tuple(dynamic(y) for y in x)
     if isinstance(x, int) and type(x) is not bool:
+        if not -(1 << 63) <= x < 1 << 63:  # C++'s run-time integers are 64 bits at most
+            raise CutepyError(f"dynamic: an integer of {x.bit_length()} bits is not a 64-bit integer")
         return x if type(x) is DynamicInt else DynamicInt(x)
     index = getattr(type(x), "__index__", None)
     if index is not None and type(x) is not bool:
         try:
-            return DynamicInt(index(x))
+            return dynamic(index(x))
         except TypeError:  # a numpy array of several values, or a float array
             pass
-    raise CutepyError(f"dynamic: {x!r} is not an integer or a tuple of integers")
+    text = repr(x) if len(repr(x)) < 200 else repr(x)[:197] + "..."
+    raise CutepyError(f"dynamic: {text} is not an integer or a tuple of integers")
 
 
 def is_static_int(x: Any) -> bool:

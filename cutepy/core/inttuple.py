@@ -26,6 +26,7 @@ from typing import Any
 
 from .dynamic import DynamicInt, _dynamic_leaf
 from .errors import CutepyError
+from .limits import show_int
 
 IntTuple = int | tuple
 
@@ -73,7 +74,7 @@ def _leaf(x: Any, fn: str) -> Any:
 def short_repr(x: Any) -> str:
     """``repr(x)`` cut short (and safe for integers past Python's 4300-digit print limit)."""
     if type(x) is int and x.bit_length() > 256:
-        return f"an integer of {x.bit_length()} bits"
+        return show_int(x)
     try:
         text = repr(x)
     except ValueError:  # a tuple holding an integer past Python's print limit

@@ -29,6 +29,7 @@ from typing import Any
 from ..algebra.casting import downcast, upcast
 from ..algebra.swizzle import ComposedLayout, SmemPtrFlag, Swizzle, composed_parts, pointer_flag
 from ..core.errors import CutepyError
+from ..core.inttuple import short_repr
 from ..core.layout import Layout
 
 #: C++ element type name -> sizeof_bits (the names CuTe and CUTLASS spell)
@@ -61,7 +62,7 @@ def element_bits(dtype: str) -> int:
     (16, 4, 64)
     """
     if not isinstance(dtype, str):
-        raise CutepyError(f"an element type is named by its C++ name (a str), not {dtype!r}")
+        raise CutepyError(f"an element type is named by its C++ name (a str), not {short_repr(dtype)}")
     name = dtype.replace(" ", "")
     for prefix in ("cute::", "cutlass::", "std::"):
         name = name.replace(prefix, "")
@@ -107,7 +108,8 @@ class Pointer(Iterator):
         element_bits(self.dtype)
         if type(self.address) is not int or not 0 <= self.address <= MAX_ADDRESS[self.space]:
             raise CutepyError(
-                f"{self.space}_ptr address {self.address!r} is not an integer in 0..{MAX_ADDRESS[self.space]}"
+                f"{self.space}_ptr address {short_repr(self.address)} is not an integer in "
+                f"0..{MAX_ADDRESS[self.space]}"
             )
         if self.swizzle is not None:
             if not isinstance(self.swizzle, Swizzle):

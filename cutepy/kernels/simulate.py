@@ -85,7 +85,7 @@ class _Part:
 
 def _engine_offsets(x: Tensor, name: str) -> Any:
     if not isinstance(x, Tensor):
-        raise CutepyError(f"{name} must be a tensor or a list of per-thread tensors, not {x!r}")
+        raise CutepyError(f"{name} must be a tensor or a list of per-thread tensors, not {it.short_repr(x)}")
     if x.engine is None:
         raise CutepyError(f"{name} is a coordinate tensor ({x}); simulation needs tensors over arrays")
     n = _size(x.layout)
@@ -180,7 +180,7 @@ def _copy_atom_threads(tc: Any) -> tuple[CopyAtom, int, list[int]]:
         return tc.copy_atom, _size(tc.copy_atom.layout_ref_tv[0]), list(range(tc.size))
     if isinstance(tc, CopyAtom):
         return tc, _size(tc.layout_ref_tv[0]), list(range(_size(tc.layout_ref_tv[0])))
-    raise CutepyError(f"copy takes a TiledCopy or a copy atom first, not {tc!r}")
+    raise CutepyError(f"copy takes a TiledCopy or a copy atom first, not {it.short_repr(tc)}")
 
 
 def _computed(x: Any) -> Any:
@@ -353,7 +353,8 @@ def gemm(tiled_mma: TiledMMA, A: Any, B: Any, C: Any) -> None:
     16.0
     """
     if not isinstance(tiled_mma, TiledMMA):
-        raise CutepyError(f"gemm takes a TiledMMA first (cutepy.make_tiled_mma), not {tiled_mma!r}")
+        raise CutepyError(f"gemm takes a TiledMMA first (cutepy.make_tiled_mma), not "
+                          f"{it.short_repr(tiled_mma)}")
     mma, atom = tiled_mma, tiled_mma.atom
     k_atoms = _size(mma.atom_layout_mnk[2])
     if k_atoms != 1 and not isinstance(C, (list, tuple)):

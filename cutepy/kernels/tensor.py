@@ -209,9 +209,10 @@ class Tensor(TensorKind):
                 raise CutepyError(f"T[{it.short_repr(crd)}]: an index is an integer or a "
                                   "coordinate") from None
             if isinstance(n, int) and not 0 <= i < n:
-                raise CutepyError(f"index {i} is outside the tensor {self} of size {n}")
+                raise CutepyError(f"index {it.short_repr(i)} is outside the tensor {self} of size {n}")
         elif isinstance(crd, tuple) and not _in_shape(crd, self.layout.shape):
-            raise CutepyError(f"coordinate {crd} is outside the shape {self.layout.shape} of tensor {self}")
+            raise CutepyError(f"coordinate {it.short_repr(crd)} is outside the shape {self.layout.shape} of "
+                              f"tensor {self}")
         off = int(self.offset + self.layout(crd))
         if hasattr(self.engine, "__len__") and not 0 <= off < len(self.engine):
             raise CutepyError(f"coordinate {crd} of tensor {self} reaches offset {off}, outside the "

@@ -257,11 +257,13 @@ def _split(value: int, shape: Sequence[int]) -> list[int]:
 
 def _pow2_shape(shape: Any, what: str) -> list[int]:
     if not isinstance(shape, Sequence) or isinstance(shape, str) or not shape:
-        raise CutepyError(f"from_cute: shape must be a non-empty list of powers of two, got {shape!r}")
+        raise CutepyError(f"from_cute: shape must be a non-empty list of powers of two, got "
+                          f"{it.short_repr(shape)}")
     out = [as_int(s) for s in shape]
     for s in out:
         if s is None or s <= 0 or s & (s - 1):
-            raise CutepyError(f"from_cute: {what} shape {list(shape)}: sizes must be powers of two")
+            raise CutepyError(f"from_cute: {what} shape {it.short_repr(list(shape))}: sizes must be "
+                              f"powers of two")
     return out
 
 
@@ -292,14 +294,14 @@ def from_cute(
         n = max((layout.yyy_mask | layout.zzz_mask).bit_length(), 0)
         return LinearLayout({"offset": [[layout(1 << k)] for k in range(n)]}, [("offset", 1 << n)])
     if not isinstance(kind, str) or kind not in ("distributed", "shared"):
-        raise CutepyError(f"from_cute: kind is 'distributed' or 'shared', got {kind!r}")
+        raise CutepyError(f"from_cute: kind is 'distributed' or 'shared', got {it.short_repr(kind)}")
     if type(blocks) is not int or blocks <= 0 or blocks & (blocks - 1):
-        raise CutepyError(f"from_cute: blocks = {blocks!r}: expected a power of two")
+        raise CutepyError(f"from_cute: blocks = {it.short_repr(blocks)}: expected a power of two")
     if not is_layout(layout):
         raise CutepyError(f"from_cute: expected a Layout or a swizzled layout, got {type(layout).__name__}")
     if kind == "distributed":
         if type(warp_size) is not int or warp_size <= 0 or warp_size & (warp_size - 1):
-            raise CutepyError(f"from_cute: warp_size = {warp_size!r}: expected a power of two")
+            raise CutepyError(f"from_cute: warp_size = {it.short_repr(warp_size)}: expected a power of two")
         if shape is None:
             raise CutepyError("from_cute: a distributed (TV) layout needs the tensor's shape")
         shape = _pow2_shape(shape, "tensor")

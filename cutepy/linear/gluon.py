@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import CutepyError
+from ..core.inttuple import short_repr
 from ..core.layout import Layout
 from .layout import (
     LinearLayout,
@@ -52,11 +53,11 @@ def _ints(spec: dict, field: str, n: int | None = None, pow2: bool = True) -> li
     v = spec[field]
     if not isinstance(v, (list, tuple)) or (n is not None and len(v) != n):
         want = f"a list of {n} ints" if n is not None else "a list of ints"
-        raise CutepyError(f"from_gluon: {spec['kind']}.{field} = {v!r}: expected {want}")
+        raise CutepyError(f"from_gluon: {spec['kind']}.{field} = {short_repr(v)}: expected {want}")
     for x in v:
         if type(x) is not int or (pow2 and not _pow2(x)):
             raise CutepyError(
-                f"from_gluon: {spec['kind']}.{field} = {v!r}: entries must be "
+                f"from_gluon: {spec['kind']}.{field} = {short_repr(v)}: entries must be "
                 + ("powers of two" if pow2 else "ints")
             )
     return list(v)
@@ -73,7 +74,7 @@ def _int(spec: dict, field: str, choices: Sequence[int] | None = None) -> int:
     v = spec[field]
     if type(v) is not int or (choices is not None and v not in choices):
         raise CutepyError(
-            f"from_gluon: {spec['kind']}.{field} = {v!r}: expected "
+            f"from_gluon: {spec['kind']}.{field} = {short_repr(v)}: expected "
             + (f"one of {list(choices)}" if choices is not None else "an int")
         )
     return v
@@ -82,7 +83,7 @@ def _int(spec: dict, field: str, choices: Sequence[int] | None = None) -> int:
 def _bool(spec: dict, field: str) -> bool:
     v = spec[field]
     if type(v) is not bool:
-        raise CutepyError(f"from_gluon: {spec['kind']}.{field} = {v!r}: expected True or False")
+        raise CutepyError(f"from_gluon: {spec['kind']}.{field} = {short_repr(v)}: expected True or False")
     return v
 
 
@@ -580,7 +581,7 @@ def _bases_field(spec: dict, field: str, rank: int, shape: Sequence[int] | None 
     """A list of bases, each ``rank`` non-negative ints (below ``shape`` when given)."""
     v = spec[field]
     if not isinstance(v, (list, tuple)):
-        raise CutepyError(f"from_gluon: {spec['kind']}.{field} = {v!r}: expected a list of bases")
+        raise CutepyError(f"from_gluon: {spec['kind']}.{field} = {short_repr(v)}: expected a list of bases")
     out = []
     for b in v:
         if (not isinstance(b, (list, tuple)) or len(b) != rank
@@ -957,10 +958,11 @@ def from_gluon(spec: str | Mapping[str, Any], shape: Sequence[int]) -> LinearLay
     except TypeError:
         shape = []
     if not shape:
-        raise CutepyError(f"from_gluon: shape must be a non-empty sequence of ints, got {given!r}")
+        raise CutepyError(f"from_gluon: shape must be a non-empty sequence of ints, got {short_repr(given)}")
     for x in shape:
         if not _pow2(x):
-            raise CutepyError(f"from_gluon: shape {shape}: every size must be a power of two (Triton's rule)")
+            raise CutepyError(f"from_gluon: shape {short_repr(shape)}: every size must be a power of two "
+                              "(Triton's rule)")
     if sum(x.bit_length() - 1 for x in shape) > MAX_LOG2_ELEMENTS:
         raise CutepyError(f"from_gluon: shape {shape} has more than 2**{MAX_LOG2_ELEMENTS} elements")
     L = _convert(s, shape)

@@ -78,18 +78,20 @@ class LinearLayout:
         if isinstance(out_dims, Mapping):
             out_dims = list(out_dims.items())
         if not isinstance(bases, Mapping):
-            raise CutepyError(f"LinearLayout: bases must be a dict {{in_dim: [basis, ...]}}, got {bases!r}")
+            raise CutepyError(f"LinearLayout: bases must be a dict {{in_dim: [basis, ...]}}, got "
+                              f"{short_repr(bases)}")
         if not isinstance(out_dims, (list, tuple)):
             raise CutepyError(f"LinearLayout: out_dims must be a dict {{name: size}} or a list of "
                               f"(name, size) pairs, got {short_repr(out_dims)}")
         outs: list[tuple[str, int]] = []
         for item in out_dims:
             if not isinstance(item, (tuple, list)) or len(item) != 2:
-                raise CutepyError(f"LinearLayout: out_dims entries are (name, size) pairs, got {item!r}")
+                raise CutepyError(f"LinearLayout: out_dims entries are (name, size) pairs, got "
+                                  f"{short_repr(item)}")
             name, size = item[0], as_int(item[1])
             if not isinstance(name, str) or size is None or not _pow2(size):
                 raise CutepyError(
-                    f"LinearLayout: out-dim {name!r} has size {size!r}; sizes are powers of two"
+                    f"LinearLayout: out-dim {name!r} has size {short_repr(size)}; sizes are powers of two"
                 )
             if any(name == n for n, _ in outs):
                 raise CutepyError(f"LinearLayout: out-dim {name!r} is named twice")
@@ -112,18 +114,19 @@ class LinearLayout:
                 b = tuple(b)
                 if len(b) != len(outs):
                     raise CutepyError(
-                        f"LinearLayout: basis {i} of in-dim {in_dim!r} is {list(b)}: it needs "
+                        f"LinearLayout: basis {i} of in-dim {in_dim!r} is {short_repr(list(b))}: it needs "
                         f"{len(outs)} values, one per out-dim {[n for n, _ in outs]}"
                     )
                 for (name, size), raw in zip(outs, b):
                     v = as_int(raw)
                     if v is None:
                         raise CutepyError(
-                            f"LinearLayout: basis {i} of in-dim {in_dim!r} has {raw!r}, not an int"
+                            f"LinearLayout: basis {i} of in-dim {in_dim!r} has {short_repr(raw)}, not an int"
                         )
                     if not 0 <= v < size:
                         raise CutepyError(
-                            f"LinearLayout: basis {i} of in-dim {in_dim!r} is {list(b)}: {v} is "
+                            f"LinearLayout: basis {i} of in-dim {in_dim!r} is "
+                            f"{short_repr(list(b))}: {short_repr(v)} is "
                             f"outside out-dim {name!r} of size {size}"
                         )
                 row.append(tuple(as_int(v) for v in b))
@@ -183,7 +186,8 @@ class LinearLayout:
                 raise CutepyError(f"LinearLayout: no input dimension {name!r}; it has {list(self._bases)}")
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 1 << len(self._bases[name]):
                 raise CutepyError(
-                    f"LinearLayout: input {name}={v!r} is outside [0, {1 << len(self._bases[name])})"
+                    f"LinearLayout: input {name}={short_repr(v)} is outside [0, "
+                    f"{1 << len(self._bases[name])})"
                 )
         out = [0] * len(self._out)
         for name, v in inputs.items():

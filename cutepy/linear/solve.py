@@ -291,7 +291,7 @@ def solve_conflict_free(
     """
     if type(element_bytes) is not int or element_bytes not in (1, 2, 4, 8, 16):
         raise CutepyError(
-            f"solve_conflict_free: element_bytes = {element_bytes!r}: expected 1, 2, 4, 8 or 16"
+            f"solve_conflict_free: element_bytes = {it.short_repr(element_bytes)}: expected 1, 2, 4, 8 or 16"
         )
     smem_cols = bit_columns(smem, "the shared-memory layout")
     nbits = max([c.bit_length() for c in smem_cols] + [1])
@@ -304,12 +304,14 @@ def solve_conflict_free(
     for k, acc in enumerate(accesses):
         if not isinstance(acc, (tuple, list)) or len(acc) != 2:
             raise CutepyError(
-                f"solve_conflict_free: access {k} must be (tv_layout, bytes_per_lane), got {acc!r}"
+                f"solve_conflict_free: access {k} must be (tv_layout, bytes_per_lane), got "
+                f"{it.short_repr(acc)}"
             )
         tv, nbytes = acc
         if type(nbytes) is not int or nbytes not in (4, 8, 16) or nbytes < element_bytes:
             raise CutepyError(
-                f"solve_conflict_free: access {k}: {nbytes!r} bytes per lane: expected 4, 8 or 16"
+                f"solve_conflict_free: access {k}: {it.short_repr(nbytes)} bytes per lane: expected "
+                f"4, 8 or 16"
             )
         tv_cols = bit_columns(tv, f"access {k}'s TV layout")
         threads = it.size(tv.shape[0]) if isinstance(tv.shape, tuple) else it.size(tv.shape)

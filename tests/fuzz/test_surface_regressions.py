@@ -336,3 +336,73 @@ def test_make_tma_copy_refuses_an_op_that_is_not_a_name(op) -> None:
 
     g = make_tensor(gmem_ptr("float", 0), Layout((64, 32)))
     refused(cutepy.make_tma_copy, op, g, Layout((16, 8)), words=("operation",))
+
+
+# -- integers past Python's 4300-digit print limit: refused, printed as powers of two ----------------
+
+HUGE = 10**5000
+
+
+def _huge_calls():
+    from cutepy.kernels.pointer import gmem_ptr
+    from cutepy.kernels.simulate import copy, gemm
+    from cutepy.kernels.tiled.copy import make_tiled_copy
+
+    T = make_tensor(np.zeros(8), Layout((2, 4)))
+    g = make_tensor(gmem_ptr("float", 0), Layout((64, 32)))
+    mma = make_tiled_mma(mma_atom(FMA), (2, 1, 1))
+    cp = make_tiled_copy(copy_atom("UniversalCopy<uint32_t>", 32), Layout(32), Layout(1))
+    blocked = {
+        "kind": "BlockedLayout",
+        "size_per_thread": [1],
+        "threads_per_warp": [32],
+        "warps_per_cta": [1],
+        "order": [0],
+    }
+    return {
+        "T[i]": lambda: T[HUGE],
+        "T[crd]": lambda: T[(1, HUGE)],
+        "T[i] = v": lambda: T.__setitem__(0, HUGE),
+        "mma.get_slice": lambda: mma.get_slice(HUGE),
+        "copy.get_slice": lambda: cp.get_slice(HUGE),
+        "permutation": lambda: make_tiled_mma(mma_atom(FMA), (2, 1, 1), (HUGE, None, None)),
+        "dynamic": lambda: cutepy.dynamic(HUGE),
+        "dynamic tuple": lambda: cutepy.dynamic((1, (HUGE,))),
+        "basis": lambda: linear.LinearLayout({"lane": [[HUGE]]}, {"dim0": 4}),
+        "out size": lambda: linear.LinearLayout({"lane": [[1]]}, {"dim0": HUGE}),
+        "input": lambda: linear.LinearLayout({"lane": [[1]]}, {"dim0": 4})(lane=HUGE),
+        "from_cute blocks": lambda: linear.from_cute(Layout((4, 2), (2, 1)), shape=[8], blocks=HUGE),
+        "from_cute shape": lambda: linear.from_cute(Layout((4, 2), (2, 1)), shape=[HUGE]),
+        "from_gluon field": lambda: linear.from_gluon(dict(blocked, size_per_thread=[HUGE]), [64]),
+        "from_gluon shape": lambda: linear.from_gluon(blocked, [HUGE]),
+        "swizzle_family": lambda: banks.swizzle_family(HUGE),
+        "solve_conflict_free bytes": lambda: linear.solve_conflict_free(Layout(8), [(Layout(32), HUGE)], 4),
+        "element_bytes": lambda: banks.analyze_layout(Layout(32), Layout(32), element_bytes=HUGE),
+        "vector_elems": lambda: banks.analyze_layout(
+            Layout(32), Layout(32), element_bytes=4, vector_elems=HUGE
+        ),
+        "find_swizzle vector": lambda: banks.find_swizzle(
+            Layout((8, 32), (1, 8)), [(Layout(32), "ld", HUGE)], 4
+        ),
+        "gmem address": lambda: make_tensor(gmem_ptr("float", HUGE), Layout(4)),
+        "copy_atom bits": lambda: copy_atom("UniversalCopy<uint32_t>", HUGE),
+        "mma_atom name": lambda: mma_atom(HUGE),
+        "copy first": lambda: copy(HUGE, T, T),
+        "copy src": lambda: copy(cp, HUGE, T),
+        "gemm first": lambda: gemm(HUGE, T, T, T),
+        "from_cute kind": lambda: linear.from_cute(Layout((4, 2), (2, 1)), kind=HUGE, shape=[8]),
+        "element type": lambda: gmem_ptr(HUGE, 0),
+        "tma op": lambda: cutepy.make_tma_copy(HUGE, g, Layout((16, 8))),
+        "tma gmem": lambda: cutepy.make_tma_copy("SM90_TMA_LOAD", HUGE, Layout((16, 8))),
+        "tma cta_tile": lambda: cutepy.make_tma_copy("SM90_TMA_LOAD", g, Layout((16, 8)), cta_tile=HUGE),
+        "tma internal_type": lambda: cutepy.make_tma_copy(
+            "SM90_TMA_LOAD", g, Layout((16, 8)), internal_type=HUGE
+        ),
+        "smem layout": lambda: banks.analyze_layout(HUGE, Layout(32), element_bytes=4),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_huge_calls()))
+def test_integers_past_the_print_limit_are_refused_with_a_short_message(name: str) -> None:
+    msg = refused(_huge_calls()[name])
+    assert len(msg) < 2000, msg[:300]

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from ...algebra.casting import upcast
 from ...core.errors import CutepyError
-from ...core.inttuple import StaticCxxFormat
+from ...core.inttuple import StaticCxxFormat, short_repr
 from ...core.inttuple import flatten_tuple as flatten
 from ...core.layout import Layout, size
 from .mma import TYPE_BITS
@@ -224,16 +224,17 @@ def copy_atom(name: str, element_bits: int | None = None, op: str | None = None)
     cutepy.CutepyError: copy_atom SM75_U32x1_LDSM_N: 48-bit elements do not tile its 32-bit values
     """
     if not isinstance(name, str):
-        raise CutepyError(f"a copy atom is named by a string, not {name!r}")
+        raise CutepyError(f"a copy atom is named by a string, not {short_repr(name)}")
     if element_bits is None:
         m = _TEMPLATED.fullmatch(name.replace(" ", ""))
         element_bits = _type_bits(m.group(2)) if m is not None else None
         if element_bits is None:
             raise CutepyError(f"copy_atom {name}: give the element type's bits (C++ Copy_Atom<{name}, T>)")
-    if type(element_bits) is not int or element_bits < 1:
-        raise CutepyError(f"copy_atom {name}: element_bits must be a positive int, not {element_bits!r}")
-    if op is not None and op not in OPS:
-        raise CutepyError(f"copy_atom {name}: op {op!r} is not one of {OPS}")
+    if type(element_bits) is not int or not 1 <= element_bits <= 1024:
+        raise CutepyError(f"copy_atom {name}: element_bits must be a positive int (at most 1024), not "
+                          f"{short_repr(element_bits)}")
+    if op is not None and (not isinstance(op, str) or op not in OPS):
+        raise CutepyError(f"copy_atom {name}: op {short_repr(op)} is not one of {OPS}")
     atom = _atom(name, element_bits, op)
     if name in _AUTO or _AUTO_ALIGNED.fullmatch(name):
         return atom

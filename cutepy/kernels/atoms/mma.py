@@ -62,6 +62,7 @@ import re
 from typing import Any
 
 from ...core.errors import CutepyError
+from ...core.inttuple import short_repr
 from ...core.layout import Layout
 from . import gmma_sparse, sm120_ext, umma_ext, vendors
 from .mma_types import NUMPY_TYPES as NUMPY_TYPES  # re-exported: the simulator and tiled MMA read it
@@ -477,7 +478,7 @@ def mma_atom(name: str) -> MMAAtom:
     cutepy.CutepyError: unknown MMA atom 'SM80_16x8x8_F16' (see cutepy.mma_atoms() for the names)
     """
     if not isinstance(name, str):
-        raise CutepyError(f"an MMA atom is named by a string, not {name!r}")
+        raise CutepyError(f"an MMA atom is named by a string, not {short_repr(name)}")
     fixed = "SM90_" + name[len("SM90::MMA_"):] if name.startswith("SM90::MMA_") else name
     if fixed in _fixed():
         shape, thr, A, B, C = _fixed()[fixed]

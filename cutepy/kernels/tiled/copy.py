@@ -163,7 +163,7 @@ class TiledCopy(StaticCxxFormat, ThreadsKind):
         ``threadIdx.x``; ``static=True`` for C++'s ``Int<N>`` (as :meth:`TiledMMA.get_slice`)."""
         thr_idx = thread_index(thr_idx, static, "thread")
         if not thr_idx < self.size:
-            raise CutepyError(f"thread {thr_idx!r} is outside this TiledCopy's {self.size} threads")
+            raise CutepyError(f"thread {short_repr(thr_idx)} is outside this TiledCopy's {self.size} threads")
         return ThrCopy(self, thr_idx)
 
     get_thread_slice = get_slice

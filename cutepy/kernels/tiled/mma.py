@@ -229,7 +229,8 @@ class TiledMMA(StaticCxxFormat, ThreadsKind):
         top = self._thread_ids()[-1]
         thr_idx = thread_index(thr_idx, static, "thread")
         if not thr_idx <= top:
-            raise CutepyError(f"thread {thr_idx!r} is outside this TiledMMA's thread indices 0..{top}")
+            raise CutepyError(f"thread {short_repr(thr_idx)} is outside this TiledMMA's thread "
+                              f"indices 0..{top}")
         # (thread, run-time?) -> (v,m,n,k): at most 2 * MAX_THREADS entries
         coords = derived(self, ("coords",), dict)
         key = (int(thr_idx), type(thr_idx) is not int)

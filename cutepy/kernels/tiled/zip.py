@@ -58,5 +58,5 @@ def check_tiler(p: Any, what: str) -> None:
     except TypeError:  # a numpy array of several values
         raise CutepyError(f"{what} must be None (_), a positive integer, a layout or a tuple of them, "
                           f"not {short_repr(p)}") from None
-    if n < 1:
-        raise CutepyError(f"{what} is {n}; a tiler's size is a positive integer")
+    if not 1 <= n < 1 << 63:
+        raise CutepyError(f"{what} is {short_repr(n)}; a tiler's size is a positive 64-bit integer")

@@ -152,7 +152,8 @@ def _smem_parts(slayout: Any, dtype: str) -> tuple[Swizzle, Layout]:
 def _gtensor_parts(gtensor: Any) -> tuple[Pointer, Layout]:
     if not isinstance(gtensor, Tensor) or not isinstance(gtensor.engine, Pointer):
         raise CutepyError(
-            "TMA: the gmem tensor must be make_tensor(gmem_ptr(T, address), layout), not " + repr(gtensor)
+            "TMA: the gmem tensor must be make_tensor(gmem_ptr(T, address), layout), not "
+            + it.short_repr(gtensor)
         )
     ptr = gtensor.engine
     if ptr.space != "gmem":
@@ -169,7 +170,7 @@ def _tma_atom(op: str, gtensor: Any, slayout: Any, num_multicast: int, cta_v_map
               internal_type: str | None) -> tuple[TmaAtom, Layout]:
     """C++ ``detail::make_tma_copy_atom``; also returns the plain smem layout."""
     if not isinstance(op, str) or op not in TMA_OPS:
-        raise CutepyError(f"TMA: unknown operation {op!r}; one of {', '.join(TMA_OPS)}")
+        raise CutepyError(f"TMA: unknown operation {it.short_repr(op)}; one of {', '.join(TMA_OPS)}")
     ptr, glayout = _gtensor_parts(gtensor)
     _check_overhang(glayout, cta_v_map)
     sw, smem = _smem_parts(slayout, ptr.dtype)
@@ -214,7 +215,7 @@ def _cta_v_map(gtensor: Any, cta_tiler: Any) -> Layout:
         return composition(make_identity_layout(glayout.shape), cta_tiler)
     except CutepyError as e:
         raise CutepyError(
-            f"TMA: the CTA tile {cta_tiler} does not tile the gmem tensor {glayout}: {e}"
+            f"TMA: the CTA tile {it.short_repr(cta_tiler)} does not tile the gmem tensor {glayout}: {e}"
         ) from None
 
 
