@@ -27,13 +27,16 @@ from typing import Any
 
 from ..algebra.products import tile_to_shape
 from ..algebra.swizzle import ComposedLayout, composed_parts
+from ..core.dynamic import dynamic
 from ..core.errors import CutepyError
 from ..core.layout import Layout
 from ..kernels.atoms.copy import CopyAtom, copy_atom
 from ..kernels.atoms.smem import gmma_smem_layout
-from ..kernels.pointer import element_bits
+from ..kernels.pointer import element_bits, gmem_ptr
+from ..kernels.tensor import make_tensor
 from ..kernels.tiled.copy import TiledCopy, make_tiled_copy
 from ..kernels.tiled.mma import TiledMMA, make_tiled_mma
+from ..kernels.tma import make_tma_copy
 from .selectors import (
     SM90_SMEM_CAPACITY_BYTES,
     canonical_element,
@@ -190,6 +193,93 @@ class CollectiveMma:
         if self.tma_transaction_bytes is not None:
             out["tma_transaction_bytes"] = self.tma_transaction_bytes
         return out
+
+    @property
+    def tma_load_a(self) -> Any:
+        """``Params::tma_load_a`` (C++'s ``TMA_A``) for a problem of one CTA tile (batch 1); ``None``
+        for the cp.async collectives. See :meth:`make_tma_load`."""
+        return self.make_tma_load("a") if self.builder in TMA_BUILDERS else None
+
+    @property
+    def tma_load_b(self) -> Any:
+        """``Params::tma_load_b`` (C++'s ``TMA_B``) for a problem of one CTA tile (batch 1); ``None``
+        for the cp.async collectives. See :meth:`make_tma_load`."""
+        return self.make_tma_load("b") if self.builder in TMA_BUILDERS else None
+
+    def make_tma_load(self, operand: str, problem_shape: tuple | None = None) -> Any:
+        """The TMA TiledCopy of operand ``"a"`` or ``"b"`` C++'s collective builds in
+        ``to_underlying_arguments`` (``make_tma_copy_A_sm90`` / ``make_tma_copy_B_sm90``, or
+        ``make_tma_copy`` for ``KernelTma``): the gmem tensor of the collective's internal element
+        (``tfloat32_t`` for ``float``, else the unsigned type of its width; the element itself in the
+        FP8 collective; A and B exchanged where the RS collective swaps them) over ``(M,K,L)`` /
+        ``(N,K,L)`` with run-time extents and the layout tag's stride (run-time but for the unit
+        one), ``smem_layout(_,_,0)``, the CTA tile's ``(M,K)`` / ``(N,K)``, multicast over the
+        cluster's N (for A) or M (for B).
+
+        Pre:  a TMA collective (else ``CutepyError``); ``problem_shape`` ``(M,N,K,L)`` positive ints
+              (default one CTA tile, ``L = 1``), whose gmem rows are whole 16-byte units.
+        Post: its type-level parts (``format(x, "cxx")``, ``gbasis``) are C++'s ``TMA_A``/``TMA_B``
+              whatever the problem; ``descriptor`` is the one C++ encodes for that problem at address 0.
+
+        >>> from cutepy.builders import collective_builder
+        >>> c = collective_builder("Sm90", "OpClassTensorOp", "half_t", "RowMajor", 8, "half_t",
+        ...     "ColumnMajor", 8, "float", (128, 128, 64), (1, 2, 1), "auto", "KernelScheduleAuto")
+        >>> t = c.tma_load_a
+        >>> t.descriptor.box_dim, t.descriptor.swizzle, t.tiler_mn
+        ((64, 64, 1), '128B', (128, 64))
+        >>> c.make_tma_load("b", (256, 512, 128, 3)).descriptor.global_dim
+        (128, 512, 3)
+        """
+        return _make_tma_load(self, operand, problem_shape)
+
+
+#: the builders whose collective loads A and B with TMA (their ``Params`` hold ``tma_load_a``/``_b``)
+TMA_BUILDERS = ("GMMA_TMA_WS_SS", "GMMA_TMA_WS_RS", "GMMA_TMA_WS_FP8_FAST_ACCUM_SS", "GMMA_TMA_SS")
+
+
+def _tma_internal_element(c: CollectiveMma, element: str) -> str:
+    """The element type the collective's TMA moves (C++'s ``InternalElementA``/``B``)."""
+    if c.dispatch_policy.name.endswith("FP8"):  # sm90_mma_tma_gmma_ss_warpspecialized_fp8.hpp
+        return element
+    if element == "float":
+        return "tfloat32_t"
+    return f"uint{element_bits(element)}_t"
+
+
+def _make_tma_load(c: CollectiveMma, operand: str, problem_shape: tuple | None) -> Any:
+    if c.builder not in TMA_BUILDERS:
+        raise CutepyError(f"make_tma_load: the {c.builder} collective loads with cp.async, not TMA")
+    if operand not in ("a", "b"):
+        raise CutepyError(f"make_tma_load: operand is 'a' or 'b', not {operand!r}")
+    m, n, k = c.tile_shape
+    problem = (m, n, k, 1) if problem_shape is None else tuple(problem_shape)
+    if len(problem) != 4 or not all(type(x) is int and x > 0 for x in problem):
+        raise CutepyError(
+            f"make_tma_load: problem_shape is (M,N,K,L) of positive ints, not {problem_shape!r}"
+        )
+    # the RS collective swaps A and B (element, stride) where it swaps their smem layouts
+    ea, eb = (c.element_b, c.element_a) if c.swap_ab else (c.element_a, c.element_b)
+    k_major_a, k_major_b = _is_k_major_a(c.layout_a), _is_k_major_b(c.layout_b)
+    if c.swap_ab:
+        k_major_a, k_major_b = k_major_b, k_major_a
+    if operand == "a":
+        element, k_major, smem = ea, k_major_a, c.smem_layout_a
+        op, extents, tile, mcast = c.gmem_tiled_copy_a, (problem[0], problem[2]), (m, k), c.cluster_shape[1]
+    else:
+        element, k_major, smem = eb, k_major_b, c.smem_layout_b
+        op, extents, tile, mcast = c.gmem_tiled_copy_b, (problem[1], problem[2]), (n, k), c.cluster_shape[0]
+    mn, kk = extents
+    batch = problem[3]
+    # StrideA/StrideB of the layout tag: the unit stride static, the others int64_t (run-time)
+    if k_major:
+        stride = (dynamic(kk), 1, dynamic(mn * kk))
+    else:
+        stride = (1, dynamic(mn), dynamic(mn * kk))
+    gmem = make_tensor(
+        gmem_ptr(_tma_internal_element(c, element), 0),
+        Layout((dynamic(mn), dynamic(kk), dynamic(batch)), stride),
+    )
+    return make_tma_copy(str(op), gmem, smem(None, None, 0), tile, mcast)
 
 
 def _refuse(rule: str) -> CutepyError:

@@ -534,6 +534,98 @@ HEADER_SM120 = (
 )
 
 
+HOST_TMA = Path(__file__).resolve().parent / "builder_tma_host.hpp"
+FILE_TMA = DATA / "builders_sm90_tma_cxx47.txt"
+SEED_TMA = 3205
+COUNT_TMA = 60
+
+#: prints each TMA collective's ``Params::TMA_A`` / ``TMA_B`` (default-constructed: the type-level parts)
+#: and their gmem bases; the run-time builds that the stub's descriptor lines come from
+PRINT_TMA = r"""
+template <class C> void cutepy_print_tma() {
+  using namespace cute;
+  using TA = typename C::Params::TMA_A;
+  using TB = typename C::Params::TMA_B;
+  std::printf("@tma_load_a\n"); print(TA{});
+  std::printf("@tma_load_a_gbasis\n"); print(typename TA::AuxParams::TmaGmemBasis{});
+  std::printf("\n@tma_load_b\n"); print(TB{});
+  std::printf("@tma_load_b_gbasis\n"); print(typename TB::AuxParams::TmaGmemBasis{});
+  std::printf("\n");
+}
+
+// make_tma_copy_A_sm90 / _B_sm90 at run time on a null gmem tensor of element E (extents and
+// strides as the caller gives them); checks it is the collective's TMA_A / TMA_B type
+template <class C, class E, class GShape, class GStride>
+void cutepy_print_tma_desc_a(GShape s, GStride d) {
+  using namespace cute;
+  auto t = make_tma_copy_A_sm90(typename C::GmemTiledCopyA{},
+      make_tensor(static_cast<E const*>(nullptr), s, d), typename C::SmemLayoutA{}(_,_,Int<0>{}),
+      typename C::TileShape{}, typename C::DispatchPolicy::ClusterShape{});
+  static_assert(std::is_same_v<decltype(t), typename C::Params::TMA_A>, "not TMA_A");
+  std::fflush(stdout);
+}
+template <class C, class E, class GShape, class GStride>
+void cutepy_print_tma_desc_b(GShape s, GStride d) {
+  using namespace cute;
+  auto t = make_tma_copy_B_sm90(typename C::GmemTiledCopyB{},
+      make_tensor(static_cast<E const*>(nullptr), s, d), typename C::SmemLayoutB{}(_,_,Int<0>{}),
+      typename C::TileShape{}, typename C::DispatchPolicy::ClusterShape{});
+  static_assert(std::is_same_v<decltype(t), typename C::Params::TMA_B>, "not TMA_B");
+  std::fflush(stdout);
+}
+"""
+
+HEADER_TMA = (
+    "# C++ CUTLASS 4.7: CollectiveBuilder<Sm90, OpClassTensorOp, ...>::CollectiveOp::Params::TMA_A / TMA_B\n"
+    "# (make_tma_copy_A_sm90 / _B_sm90, or make_tma_copy for KernelTma) for {count} of the stored valid TMA\n"
+    "# configurations of builders_sm90_mainloop_cxx47.txt (seed {seed}): each printed default-constructed\n"
+    "# (TiledCopy and Copy_Atom layouts, value type) with AuxParams::TmaGmemBasis, then built at run time\n"
+    "# for a problem of one CTA tile (L = 1, null pointer; static_assert: the type is TMA_A / TMA_B), the\n"
+    "# DESC line being what the recording stub of cuTensorMapEncodeTiled received (tests/kernels/tma_cxx.py\n"
+    "# STUB); compiled on the host with g++ (tests/builders/builder_tma_host.hpp).\n"
+    "# Regenerate: CUTEPY_CXX_CUTLASS=/work/cutlass47/include CUTEPY_CXX_JOBS=2 \\\n"
+    "#   python -m tests.builders.builder_cxx tma"
+)
+
+
+def tma_configs(seed: int = SEED_TMA, count: int = COUNT_TMA) -> list[dict[str, Any]]:
+    """A seeded sample of the stored SM90 mainloop configurations C++ built with TMA loads."""
+    valid = [
+        c
+        for c, s in read(FILE_MAINLOOP)
+        if "error" not in s and s.get("gmem_tiled_copy_a", "").startswith("cute::SM90_TMA_LOAD")
+    ]
+    return random.Random(seed).sample(valid, min(count, len(valid)))
+
+
+def tma_case(c: dict[str, Any]) -> str:
+    """The C++ statements that build configuration ``c``, print its TMA copies' types, and encode
+    each at run time for a problem of one CTA tile (L = 1; the stub prints the descriptor)."""
+    from cutepy.builders import collective_builder
+    from cutepy.builders.sm90 import _tma_internal_element
+
+    col = collective_builder(**arguments(c))
+    m, n, k = c["tile_shape"]
+    ea, eb = (c["element_b"], c["element_a"]) if col.swap_ab else (c["element_a"], c["element_b"])
+    ka = c["layout_a"] == "RowMajor"
+    kb = c["layout_b"] == "ColumnMajor"
+    if col.swap_ab:
+        ka, kb = kb, ka
+    lines = [mainloop_case(c).replace("cutepy_print_mainloop<", "cutepy_print_tma<")]
+    lines.append("using C = typename CB::CollectiveOp;")
+    for name, e, kmaj, mn in (("a", ea, ka, m), ("b", eb, kb, n)):
+        stride = (
+            f"make_stride(int64_t({k}), Int<1>{{}}, int64_t({mn * k}))"
+            if kmaj
+            else f"make_stride(Int<1>{{}}, int64_t({mn}), int64_t({mn * k}))"
+        )
+        t = _elem(_tma_internal_element(col, e)).replace("cutlass::uint", "uint")
+        lines.append(f'std::printf("@tma_load_{name}_descriptor\\n"); std::fflush(stdout);')
+        shape = f"make_shape(int32_t({mn}), int32_t({k}), int32_t(1))"
+        lines.append(f"cutepy_print_tma_desc_{name}<C, {t}>({shape}, {stride});")
+    return "\n".join(lines)
+
+
 def _keys(configs: list[dict[str, Any]], build_name: str) -> list | None:
     """Cases cutepy expects CUTLASS to reject compile in units of their own (fewer splits)."""
     try:
@@ -553,7 +645,13 @@ def _keys(configs: list[dict[str, Any]], build_name: str) -> list | None:
 
 
 def main(which: str = "mainloop") -> None:
-    if which == "sm120":
+    if which == "tma":
+        configs = tma_configs()
+        from tests.kernels.tma_cxx import STUB
+
+        records = run(configs, tma_case, None, HOST_TMA, STUB + PRINT_TMA)
+        path, header = FILE_TMA, HEADER_TMA.format(count=len(configs), seed=SEED_TMA)
+    elif which == "sm120":
         configs = sm120_configs()
         records = run(configs, mainloop_case, _keys(configs, "collective_builder"))
         path, header = FILE_SM120, HEADER_SM120.format(count=len(configs), seed=SEED_SM120)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.builders import builder_cxx
+from tests.kernels import tma_cxx
 
 #: family -> (stored file, C++ case, host header, extra preamble)
 FAMILIES = {
@@ -19,6 +20,12 @@ FAMILIES = {
         builder_cxx.PRINT_SM100,
     ),
     "sm120_mainloop": (builder_cxx.FILE_SM120, builder_cxx.mainloop_case, builder_cxx.HOST, ""),
+    "sm90_tma": (
+        builder_cxx.FILE_TMA,
+        builder_cxx.tma_case,
+        builder_cxx.HOST_TMA,
+        tma_cxx.STUB + builder_cxx.PRINT_TMA,
+    ),
 }
 FIRST = 16
 
