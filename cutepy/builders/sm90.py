@@ -453,70 +453,15 @@ def collective_builder(
     ...
     cutepy.CutepyError: collective_builder: Should meet TMA alignment requirement (A and B rows must be ...
     """
-    if arch == "Sm100" and op_class == "OpClassTensorOp":  # CUTLASS's sm100_umma_builder.inl
-        made = collective_builder_sm100(
-            element_a,
-            layout_a,
-            alignment_a,
-            element_b,
-            layout_b,
-            alignment_b,
-            element_accumulator,
-            tile_shape,
-            cluster_shape,
-            stage_count,
-            schedule,
-        )
-        return replace(
-            made,
-            arguments=(
-                arch,
-                op_class,
-                canonical_element(element_a),
-                layout_a,
-                alignment_a,
-                canonical_element(element_b),
-                layout_b,
-                alignment_b,
-                canonical_element(element_accumulator),
-                tile_shape,
-                cluster_shape,
-                stage_count,
-                schedule,
-            ),
-        )
-    if arch == "Sm120" and op_class == "OpClassTensorOp":  # CUTLASS's sm120_mma_builder.inl
-        made = collective_builder_sm120(
-            element_a,
-            layout_a,
-            alignment_a,
-            element_b,
-            layout_b,
-            alignment_b,
-            element_accumulator,
-            tile_shape,
-            cluster_shape,
-            stage_count,
-            schedule,
-        )
-        return replace(
-            made,
-            arguments=(
-                arch,
-                op_class,
-                canonical_element(element_a),
-                layout_a,
-                alignment_a,
-                canonical_element(element_b),
-                layout_b,
-                alignment_b,
-                canonical_element(element_accumulator),
-                tile_shape,
-                cluster_shape,
-                stage_count,
-                schedule,
-            ),
-        )
+    # CUTLASS's sm100_umma_builder.inl and sm120_mma_builder.inl: the same arguments, C++'s spellings kept
+    per_arch = {"Sm100": collective_builder_sm100, "Sm120": collective_builder_sm120}
+    if op_class == "OpClassTensorOp" and arch in per_arch:
+        made = per_arch[arch](element_a, layout_a, alignment_a, element_b, layout_b, alignment_b,
+                              element_accumulator, tile_shape, cluster_shape, stage_count, schedule)
+        arguments = (arch, op_class, canonical_element(element_a), layout_a, alignment_a,
+                     canonical_element(element_b), layout_b, alignment_b,
+                     canonical_element(element_accumulator), tile_shape, cluster_shape, stage_count, schedule)
+        return replace(made, arguments=arguments)
     if arch != "Sm90":
         raise CutepyError(f"collective_builder: arch 'Sm90', 'Sm100' and 'Sm120' are modelled, not {arch!r}")
     if op_class != "OpClassTensorOp":
