@@ -284,22 +284,12 @@ def test_subpackage_inits_only_re_export():
     assert bad == []
 
 
-#: in-function imports of cutepy's own modules still to go, each in a module another issue is
-#: reshaping (the symbolic packages, the evaluation of Layout.offsets); the lazy loader is the
-#: way (``_m = load("cutepy.x.m")`` at the top, ``_m.f`` in the function)
-PENDING_OWN: set[tuple[str, str]] = {
-    ("cutepy.core.layout", "cutepy.core.evaluate"),
-    ("cutepy.equivalence.decision", "cutepy.equivalence.symbolic"),
-    ("cutepy.symbolic", "cutepy.core.symbolic.sym"),
-    ("cutepy.symbolic.front", "cutepy.core.symbolic.sym"),
-    ("cutepy.symbolic.front", "cutepy.core.symbolic.subst"),
-    ("cutepy.xla.compile", "cutepy.core.symbolic.subst"),
-    ("cutepy.xla.parser", "cutepy.core.symbolic.sym"),
-    ("cutepy.xla.shape", "cutepy.core.symbolic.subst"),
-}
+#: in-function imports of cutepy's own modules still to go (none: the lazy loader is the way,
+#: ``_m = load("cutepy.x.m")`` at the top, ``_m.f`` in the function)
+PENDING_OWN: set[tuple[str, str]] = set()
 
-#: modules that still import numpy in more than one function (others' issues reshape them)
-PENDING_NUMPY = {"cutepy.kernels.tensor"}
+#: modules that still import numpy in more than one function (none)
+PENDING_NUMPY: set[str] = set()
 
 
 def test_no_module_imports_its_own_package_inside_a_function():

@@ -36,9 +36,13 @@ from .kinds import (
     TAKE,
     LayoutKind,
 )
+from .lazy import load
 from .limits import max_elements
 from .tracing import recorder as _recorder
 from .tuples import as_int, check_int_tuple
+
+#: whole-domain evaluation (it loads numpy), on first use
+_evaluate = load("cutepy.core.evaluate")
 
 #: Largest magnitude of a shape or stride leaf: C++ CuTe's dynamic integers are 64-bit.
 MAX_LEAF = (1 << 63) - 1
@@ -437,9 +441,7 @@ class Layout(LayoutKind):
         >>> Layout((2, 3), (3, 1)).offsets()
         array([0, 3, 1, 4, 2, 5])
         """
-        from . import evaluate  # lazy: whole-domain evaluation loads numpy
-
-        return evaluate.offsets(self, indices)
+        return _evaluate.offsets(self, indices)
 
     def get_hier_coord(self, offset: Any) -> Any:
         """C++'s ``Layout::get_hier_coord``: see :func:`get_hier_coord`."""

@@ -34,9 +34,13 @@ from typing import Any
 
 from ..algebra.swizzle import is_layout
 from ..core.layout import as_layout
+from ..core.lazy import load
 from ..symbolic import is_symbolic
 from .concrete import decide_concrete
 from .verdict import Equivalence
+
+#: the symbolic prover (it loads sympy), on first use
+_symbolic = load("cutepy.equivalence.symbolic")
 
 
 def _prepare(x: Any) -> Any:
@@ -67,9 +71,7 @@ def equivalent(A: Any, B: Any, *, by: str = "index", domain: Any = None) -> Equi
         by = "modes" if by == "index" else by
     thunk = _is_thunk(A) or _is_thunk(B)
     if thunk or is_symbolic(A) or is_symbolic(B):
-        from .symbolic import prove  # lazy: the symbolic prover loads sympy
-
-        return prove(A, B, by, domain)
+        return _symbolic.prove(A, B, by, domain)
     return decide_concrete(A, B, by, domain)
 
 

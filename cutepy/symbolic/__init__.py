@@ -39,7 +39,14 @@ from typing import Any
 
 from ..core.errors import SymbolicError
 from ..core.symbolic.facts import Facts, Undecided, assuming, declare, facts_of
-from .front import free_symbols, is_symbolic, is_symbolic_leaf, subs, symbols
+from .front import (
+    _sym,  # the lazily loaded symbols module (sympy loads on first use)
+    free_symbols,
+    is_symbolic,
+    is_symbolic_leaf,
+    subs,
+    symbols,
+)
 
 __all__ = [
     "Facts", "SymbolicError", "Sym", "Undecided", "assuming", "declare", "facts_of", "free_symbols",
@@ -49,7 +56,5 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name in ("Sym", "wrap"):
-        from ..core.symbolic import sym  # loads sympy
-
-        return getattr(sym, name)
+        return getattr(_sym, name)
     raise AttributeError(name)

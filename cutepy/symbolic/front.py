@@ -17,6 +17,11 @@ from typing import Any
 from ..core import inttuple as it
 from ..core.basis import ScaledBasis
 from ..core.layout import Layout
+from ..core.lazy import load
+
+#: symbols and substitution load sympy: on first use, once a symbol is made
+_sym = load("cutepy.core.symbolic.sym")
+_subst = load("cutepy.core.symbolic.subst")
 
 #: a symbolic integer leaf (:func:`cutepy.core.inttuple.is_symbolic_leaf`, the one test)
 is_symbolic_leaf = it.is_symbolic_leaf
@@ -64,9 +69,7 @@ def symbols(names: str, **facts: Any) -> Any:
     >>> M * 2
     2*M
     """
-    from ..core.symbolic import sym  # loads sympy: it is needed only once a symbol is made
-
-    return sym.make_symbols(names, **facts)
+    return _sym.make_symbols(names, **facts)
 
 
 def subs(obj: Any, values: Any) -> Any:
@@ -80,9 +83,7 @@ def subs(obj: Any, values: Any) -> Any:
     >>> subs(Layout((M, 4), (4, 1)), {M: 16})
     (16,4):(4,1)
     """
-    from ..core.symbolic import subst  # loads sympy
-
-    return subst.substitute(obj, values)
+    return _subst.substitute(obj, values)
 
 
 def free_symbols(obj: Any) -> set:
@@ -98,6 +99,4 @@ def free_symbols(obj: Any) -> set:
     """
     if not is_symbolic(obj):
         return set()
-    from ..core.symbolic import subst  # loads sympy
-
-    return subst.free_symbols(obj)
+    return _subst.free_symbols(obj)

@@ -48,12 +48,16 @@ from typing import Any
 
 from ..core.errors import CutepyError, SymbolicError
 from ..core.layout import Layout
+from ..core.lazy import load
 from ..core.optional import numpy_or_stub
 from ..engine import MAX_TABLE_ELEMENTS, ChainLayout, CompiledLayout, Step, compile_program, evaluate
 from .padding import check_tiling, level_extents, round_up, tile_groups
 from .parser import as_array_shape
 from .semantics import index_rows, linear_index, linear_indices, linear_indices_at
 from .shape import ArrayShape, Shape, Tile
+
+#: substitution (it loads sympy), on first use
+_subst = load("cutepy.core.symbolic.subst")
 
 np = numpy_or_stub()  # numpy, or a stand-in raising CutepyError: the numpy-free path needs none
 
@@ -95,21 +99,19 @@ class XlaCompiledLayout(CompiledLayout):
 
         Equal to compiling the substituted shape whenever that folds the same way.
         """
-        from ..core.symbolic.subst import substitute as subs  # lazy: substitution loads sympy
-
         lay = self.layout
         if type(lay) is Layout:
-            lay = subs(lay, values)
+            lay = _subst.substitute(lay, values)
         else:
-            lay = ChainLayout(tuple(subs(stage, values) for stage in lay.stages))
+            lay = ChainLayout(tuple(_subst.substitute(stage, values) for stage in lay.stages))
         return XlaCompiledLayout(
             lay,
-            subs(self.logical_shape, values),
-            subs(self.domain, values),
-            subs(self.buffer_size, values),
+            _subst.substitute(self.logical_shape, values),
+            _subst.substitute(self.domain, values),
+            _subst.substitute(self.buffer_size, values),
             self.breaks,
             source=None if self.source is None else self.source.subs(values),
-            steps=tuple((kind, subs(arg, values)) for kind, arg in self.steps),
+            steps=tuple((kind, _subst.substitute(arg, values)) for kind, arg in self.steps),
         )
 
 

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..core.errors import CutepyError, LayoutError, ParseError, SymbolicError
+from ..core.lazy import load
 from ..core.symbolic.facts import named
 from .shape import (
     COMBINE_DIM,
@@ -48,6 +49,9 @@ from .shape import (
     XlaLayout,
 )
 from .types import ELEMENT_TYPES
+
+#: symbols (they load sympy), on first use
+_sym = load("cutepy.core.symbolic.sym")
 
 #: Deepest nesting of tuples, buffers and ``P(...)`` the parser accepts.
 MAX_NESTING = 100
@@ -137,10 +141,8 @@ class _Parser:
         if found is None:
             raise self.error(f"dimension {name!r} is not a declared symbol (declare it first: "
                              f"{name} = cutepy.symbols({name!r}, multiple_of=...))", pos)
-        from ..core.symbolic.sym import Sym  # lazy: symbols load sympy
-
         try:  # a size must be positive for every value the facts allow
-            dim = Sym._from_symbol(found)
+            dim = _sym.Sym._from_symbol(found)
             if not dim >= 1:
                 raise LayoutError(f"dimension {name!r} is never positive")
             return dim

@@ -25,7 +25,11 @@ from typing import Any, Final
 
 from ..core.errors import CutepyError, LayoutError
 from ..core.inttuple import is_symbolic_leaf
+from ..core.lazy import load
 from .types import ElementType, element_type
+
+#: substitution (it loads sympy), on first use
+_subst = load("cutepy.core.symbolic.subst")
 
 #: Tile dimension that merges a dim into the next more minor one; XLA stores
 #: ``INT64_MIN`` and prints ``*`` (the docs call it -1, which :class:`Tile` accepts).
@@ -364,9 +368,7 @@ class ArrayShape:
         """:attr:`bounds`, or a :class:`~cutepy.CutepyError` saying that ``what``
         needs values for the symbols of a symbolic shape."""
         if self.is_symbolic:
-            from ..core.symbolic.subst import free_symbols  # lazy: sympy
-
-            names = ", ".join(sorted(str(s) for s in free_symbols(self.dims)))
+            names = ", ".join(sorted(str(s) for s in _subst.free_symbols(self.dims)))
             raise CutepyError(
                 f"{what} needs concrete sizes, and {self} has symbolic dims ({names}): "
                 f"substitute values first, e.g. shape.subs({{{names.split(', ')[0]}: ...}})"
@@ -381,9 +383,7 @@ class ArrayShape:
         """
         if not self.is_symbolic:
             return self
-        from ..core.symbolic.subst import substitute as subs  # lazy: substitution loads sympy
-
-        return replace(self, dims=subs(self.dims, values))
+        return replace(self, dims=_subst.substitute(self.dims, values))
 
     @property
     def bounds(self) -> tuple[int, ...]:
