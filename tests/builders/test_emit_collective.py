@@ -12,6 +12,14 @@ from tests.builders import builder_cxx
 
 STORED = builder_cxx.read(builder_cxx.FILE_MAINLOOP) if builder_cxx.FILE_MAINLOOP.is_file() else []
 
+#: the emitted C++ of the sample, each one compiled against CUTLASS 4.7.0 and found to be the
+#: builder's very type (test_emitted_collective_is_the_builders_type); CI, whose wheel is 4.2,
+#: compares the emitter's text with it. Made by:
+#:   CUTEPY_CXX_CUTLASS=/work/cutlass47/include python -m pytest tests/builders/test_emit_collective.py \
+#:     && python -m tests.builders.test_emit_collective
+EMITTED = builder_cxx.FILE_MAINLOOP.parent / "builders_emit_cxx47.txt"
+SEPARATOR = "\n// ---- next collective ----\n"
+
 
 def _sample() -> list:
     """Up to three valid stored configurations of each builder specialization."""
@@ -45,6 +53,17 @@ def test_emitted_collective_is_the_builders_type(cxx) -> None:
     assert not failed, failed
     for c, r in zip(sample, results):
         assert r.output == builder_cxx.cxx_text(c.smem_layout_a)
+    assert EMITTED.read_text() == SEPARATOR.join(cpp_collective(c) for c in sample) + "\n"
+
+
+def test_emitted_collective_is_the_one_cxx_47_accepted() -> None:
+    """Without the 4.7 headers (CI), the emitter still writes, for each configuration of the sample,
+    exactly the text that C++ 4.7 compiled and found equal to its CollectiveBuilder's type."""
+    stored = EMITTED.read_text().rstrip("\n").split(SEPARATOR)
+    sample = _sample()
+    assert len(stored) == len(sample) >= 15  # up to 3 of each of the 6 specializations
+    for c, text in zip(sample, stored):
+        assert cpp_collective(c) == text, c.arguments
 
 
 def test_cpp_collective_refuses_other_values() -> None:
@@ -69,3 +88,7 @@ def test_cpp_collective_refuses_other_values() -> None:
     )
     with pytest.raises(CutepyError, match="writes SM90 collectives"):
         cpp_collective(sm100)
+
+
+if __name__ == "__main__":  # write the stored emission (after the 4.7 compile test passed)
+    EMITTED.write_text(SEPARATOR.join(cpp_collective(c) for c in _sample()) + "\n")
