@@ -17,9 +17,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from cutepy.algebra.swizzle import ComposedLayout, Swizzle
+from cutepy.algebra.composed import ComposedLayout
 from cutepy.core.evaluate import offsets
 from cutepy.core.layout import Layout
+from cutepy.core.swizzle import Swizzle
 
 
 def _best_pair(f: Callable[[], object], g: Callable[[], object], repeat: int) -> tuple[float, float]:

@@ -26,6 +26,7 @@ from . import __version__, xla
 from .algebra.casting import downcast, make_layout_like, upcast
 from .algebra.coalesce import coalesce, filter
 from .algebra.complement import complement
+from .algebra.composed import ComposedLayout, composed_parts, is_layout
 from .algebra.composition import composition, is_admissible
 from .algebra.divides import flat_divide, logical_divide, tiled_divide, zipped_divide
 from .algebra.inverse import left_inverse, max_common_layout, max_common_vector, nullspace, right_inverse
@@ -38,7 +39,6 @@ from .algebra.products import (
     tiled_product,
     zipped_product,
 )
-from .algebra.swizzle import ComposedLayout, composed_parts, is_layout
 from .banks import analyze_layout, find_swizzle
 from .core.errors import CutepyError, ParseError
 from .core.layout import Layout, cosize, depth, flatten, rank, size

@@ -25,12 +25,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .algebra.swizzle import ComposedLayout, SmemPtrFlag, Swizzle
+from .algebra.composed import ComposedLayout
 from .core.basis import ScaledBasis
 from .core.dynamic import DynamicInt
 from .core.errors import CutepyError, ParseError
 from .core.inttuple import MAX_DEPTH
 from .core.layout import Layout, is_static  # noqa: F401  (is_static: the doctest)
+from .core.swizzle import SmemPtrFlag, Swizzle
 
 # ASCII digits only: "\d" would also take Arabic-Indic and other unicode digits
 _TOKEN = re.compile(

@@ -32,12 +32,13 @@ from .algebra import divides as _divides
 from .algebra import inverse as _inverse
 from .algebra import products as _products
 from .algebra.complement import complement
+from .algebra.composed import ComposedLayout, composed_parts
 from .algebra.composition import is_admissible
-from .algebra.swizzle import ComposedLayout, Swizzle, composed_parts
 from .core import inttuple as it
 from .core.dynamic import dynamic
 from .core.errors import CutepyError
 from .core.layout import Layout
+from .core.swizzle import Swizzle
 from .symbolic import symbols as _symbols
 
 __all__ = [

@@ -36,10 +36,11 @@ from typing import Any
 
 import numpy as np
 
-from ..algebra.swizzle import ComposedLayout, Swizzle, composed_parts
+from ..algebra.composed import ComposedLayout, composed_parts
 from ..core.errors import CutepyError
 from ..core.inttuple import short_repr
 from ..core.layout import Layout
+from ..core.swizzle import Swizzle
 from .tile import (
     Access,
     check_element_bytes,

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ..algebra.swizzle import is_layout
+from ..algebra.composed import is_layout
 from ..core.errors import CutepyError
 from ..core.inttuple import short_repr
 from ..core.lazy import load

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from math import gcd
 from typing import Any
 
+from ..algebra.composed import ComposedLayout, composed_parts
 from ..algebra.products import tile_to_shape
-from ..algebra.swizzle import ComposedLayout, composed_parts
 from ..core.errors import CutepyError
 from ..kernels.atoms.copy import CopyAtom, copy_atom
 from ..kernels.pointer import element_bits

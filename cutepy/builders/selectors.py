@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..algebra.swizzle import ComposedLayout, composed_parts
+from ..algebra.composed import ComposedLayout, composed_parts
 from ..core.errors import CutepyError
 from ..kernels.atoms.mma import MMAAtom, mma_atom
 from ..kernels.atoms.smem import gmma_smem_layout

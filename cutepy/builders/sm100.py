@@ -20,9 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..algebra.swizzle import ComposedLayout, SmemPtrFlag, Swizzle, composed_parts
+from ..algebra.composed import ComposedLayout, composed_parts
 from ..core.errors import CutepyError
 from ..core.layout import Layout
+from ..core.swizzle import SmemPtrFlag, Swizzle
 from ..kernels.atoms.mma import UMMA_TYPES, umma_shapes
 from ..kernels.atoms.mma import mma_atom as _mma_atom
 from ..kernels.atoms.smem import gmma_smem_layout, tile_to_mma_shape

@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..algebra.composed import ComposedLayout, composed_parts
 from ..algebra.products import tile_to_shape
-from ..algebra.swizzle import ComposedLayout, composed_parts
 from ..core.errors import CutepyError
 from ..core.layout import Layout
 from ..kernels.atoms.copy import CopyAtom, copy_atom

@@ -25,8 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..algebra.composed import ComposedLayout, composed_parts
 from ..algebra.products import tile_to_shape
-from ..algebra.swizzle import ComposedLayout, composed_parts
 from ..core.dynamic import dynamic
 from ..core.errors import CutepyError
 from ..core.layout import Layout

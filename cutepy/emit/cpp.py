@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..algebra.swizzle import SmemPtrFlag, Swizzle, composed_parts
+from ..algebra.composed import composed_parts
 from ..core.basis import ScaledBasis
 from ..core.errors import CutepyError
 from ..core.layout import Layout
+from ..core.swizzle import SmemPtrFlag, Swizzle
 from ..kernels.atoms.copy import CopyAtom
 from ..kernels.atoms.mma import MMAAtom
 from ..kernels.tiled.copy import TiledCopy

@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..algebra.swizzle import Swizzle, composed_parts
+from ..algebra.composed import composed_parts
 from ..core.errors import CutepyError
 from ..core.layout import Layout
+from ..core.swizzle import Swizzle
 from ..kernels.atoms.copy import CopyAtom
 from ..kernels.atoms.mma import MMAAtom
 from ..kernels.tiled.copy import TiledCopy

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..algebra.composed import pointer_flag
 from ..algebra.products import tile_to_shape
-from ..algebra.swizzle import Swizzle, pointer_flag
 from ..core.errors import CutepyError
 from ..core.inttuple import product_each_tuple as product_each
 from ..core.layout import Layout
+from ..core.swizzle import Swizzle
 from ..kernels.atoms.smem import gmma_smem_layout
 from ..kernels.pointer import as_pointer_flag_layout
 from ..kernels.tma import make_tma_atom, make_tma_copy

@@ -15,12 +15,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..algebra.coalesce import coalesce_static
+from ..algebra.composed import ComposedLayout, composed_parts
 from ..algebra.composition import composition
-from ..algebra.swizzle import ComposedLayout, Swizzle, composed_parts
 from ..core import inttuple as it
 from ..core.errors import CutepyError
 from ..core.layout import Layout
 from ..core.lazy import load
+from ..core.swizzle import Swizzle
 from .gf2 import as_xor_map, swizzle_is_identity_on
 from .normal_form import fmt_modes, modes_layout
 from .verdict import Counterexample, Equivalence, _parts, first_difference

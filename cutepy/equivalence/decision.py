@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..algebra.swizzle import is_layout
+from ..algebra.composed import is_layout
 from ..core.layout import as_layout
 from ..core.lazy import load
 from ..symbolic import is_symbolic

@@ -17,9 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..algebra.swizzle import Swizzle, composed_parts
+from ..algebra.composed import composed_parts
 from ..core.errors import CutepyError
 from ..core.layout import Layout
+from ..core.swizzle import Swizzle
 from ..linear.convert import bit_columns
 
 

@@ -42,10 +42,11 @@ from typing import Any
 
 import sympy
 
-from ..algebra.swizzle import Swizzle, composed_parts, is_layout
+from ..algebra.composed import composed_parts, is_layout
 from ..core import inttuple as it
 from ..core.errors import CutepyError, SymbolicError
 from ..core.layout import Layout, as_layout
+from ..core.swizzle import Swizzle
 from ..core.symbolic import decide as _d
 from ..core.symbolic.facts import Facts, Undecided, assuming, declared_facts, facts_of
 from ..core.symbolic.subst import free_symbols, substitution

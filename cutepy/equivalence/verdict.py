@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..algebra.swizzle import is_layout
+from ..algebra.composed import is_layout
 from ..core import inttuple as it
 from ..core.layout import Layout
 from ..core.lazy import load

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..algebra.coalesce import coalesce
-from ..algebra.swizzle import composed_parts, is_layout, make_composed_layout
+from ..algebra.composed import composed_parts, is_layout, make_composed_layout
 from ..banks.model import NVIDIA_SMEM, BankModel
 from ..banks.tile import _tile_indices, check_element_bytes, make_access, tv_table
 from ..banks.warp import WARP, BankReport, count, format_table

@@ -25,9 +25,9 @@ from typing import Any
 
 from ..algebra.casting import upcast
 from ..algebra.divides import logical_divide
-from ..algebra.swizzle import Swizzle
 from ..core.errors import CutepyError
 from ..core.layout import Layout, size
+from ..core.swizzle import Swizzle
 from .pointer import Iterator, Pointer
 from .tensor import Tensor
 

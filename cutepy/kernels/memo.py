@@ -22,10 +22,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..algebra.swizzle import SmemPtrFlag, Swizzle, composed_parts
+from ..algebra.composed import composed_parts
 from ..core.basis import ScaledBasis
 from ..core.dynamic import DynamicInt
 from ..core.layout import Layout, slice_and_offset
+from ..core.swizzle import SmemPtrFlag, Swizzle
 
 #: entries kept per value (the table is emptied when full: a sweep's working set is small)
 LIMIT = 256

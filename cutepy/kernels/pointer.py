@@ -27,10 +27,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..algebra.casting import downcast, upcast
-from ..algebra.swizzle import ComposedLayout, SmemPtrFlag, Swizzle, composed_parts, pointer_flag
+from ..algebra.composed import ComposedLayout, composed_parts, pointer_flag
 from ..core.errors import CutepyError
 from ..core.inttuple import short_repr
 from ..core.layout import Layout
+from ..core.swizzle import SmemPtrFlag, Swizzle
 
 #: C++ element type name -> sizeof_bits (the names CuTe and CUTLASS spell)
 ELEMENT_BITS: dict[str, int] = {

@@ -29,9 +29,9 @@ from typing import Any
 
 from ..algebra.casting import basis_as_int, make_fragment_like, make_layout_like
 from ..algebra.coalesce import coalesce
+from ..algebra.composed import ComposedLayout, pointer_flag
 from ..algebra.composition import composition
 from ..algebra.divides import flat_divide, logical_divide, tiled_divide, zipped_divide
-from ..algebra.swizzle import ComposedLayout, pointer_flag
 from ..core import inttuple as it
 from ..core import kinds
 from ..core.basis import ArithTuple

@@ -29,10 +29,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..algebra.coalesce import coalesce_flat
-from ..algebra.swizzle import ComposedLayout, Swizzle, composed_parts, is_layout, pointer_flag
+from ..algebra.composed import ComposedLayout, composed_parts, is_layout, pointer_flag
 from ..core import inttuple as it
 from ..core.errors import CutepyError
 from ..core.layout import Layout
+from ..core.swizzle import Swizzle
 from . import f2
 from .gluon import DISTRIBUTED_DIMS, SHARED_DIMS
 from .layout import LinearLayout, as_int

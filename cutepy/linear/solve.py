@@ -31,10 +31,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..algebra.swizzle import ComposedLayout, Swizzle, composed_parts, is_layout
+from ..algebra.composed import ComposedLayout, composed_parts, is_layout
 from ..core import inttuple as it
 from ..core.errors import CutepyError
 from ..core.layout import Layout
+from ..core.swizzle import Swizzle
 from . import f2
 from .convert import bit_columns, refuse_pointer_flag, swizzles
 

@@ -47,7 +47,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..algebra.swizzle import ComposedLayout
+from ..algebra.composed import ComposedLayout
 from ..core.errors import CutepyError
 from ..core.layout import Layout
 from ..core.limits import max_elements

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..algebra.composed import composed_parts, is_layout, make_composed_layout
 from ..algebra.composition import composition
-from ..algebra.swizzle import composed_parts, is_layout, make_composed_layout
 from ..core.errors import CutepyError
 from ..core.layout import Layout, slice_and_offset
 from ..kernels.atoms.copy import CopyAtom

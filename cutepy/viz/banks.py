@@ -26,9 +26,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..algebra.swizzle import ComposedLayout, Swizzle, composed_parts
+from ..algebra.composed import ComposedLayout, composed_parts
 from ..core.errors import CutepyError
 from ..core.lazy import load
+from ..core.swizzle import Swizzle
 from .canvas import Canvas, HStack, Panel, Text, VStack, render, text_width
 from .colors import EMPTY_COLOR, bank_color, thread_color
 from .grid import DEFAULT_LIMIT, MIN_FONT, GridPanel, int_size, make_axis

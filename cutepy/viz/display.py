@@ -40,9 +40,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..algebra.swizzle import Swizzle, is_layout
+from ..algebra.composed import is_layout
 from ..core.errors import CutepyError
 from ..core.layout import Layout
+from ..core.swizzle import Swizzle
 from ..kernels.atoms.copy import CopyAtom
 from ..kernels.atoms.mma import MMAAtom
 from ..kernels.tiled.mma import make_tiled_mma

@@ -20,13 +20,14 @@ from collections.abc import Callable
 from typing import Any
 
 from ..algebra.complement import complement
+from ..algebra.composed import ComposedLayout, is_layout
 from ..algebra.divides import flat_divide, logical_divide, tiled_divide, zipped_divide
 from ..algebra.products import blocked_product, logical_product, raked_product
-from ..algebra.swizzle import ComposedLayout, Swizzle, is_layout
 from ..core.errors import CutepyError
 from ..core.inttuple import crd2idx
 from ..core.layout import Layout, append, make_layout
 from ..core.lazy import load
+from ..core.swizzle import Swizzle
 from .canvas import HStack, Panel, Text, VStack, render
 from .colors import BW_COLORS, EMPTY_COLOR, OTHER_COLOR, bank_color, offset_color, thread_color, tile_color
 from .grid import (

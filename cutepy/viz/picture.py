@@ -14,9 +14,10 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from ..algebra.swizzle import Swizzle, is_layout
+from ..algebra.composed import is_layout
 from ..core.errors import CutepyError
 from ..core.lazy import load
+from ..core.swizzle import Swizzle
 from ..kernels.atoms.copy import CopyAtom
 from ..kernels.atoms.mma import MMAAtom
 from ..notation import parse

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..algebra.swizzle import ComposedLayout, is_layout
+from ..algebra.composed import ComposedLayout, is_layout
 from ..core.errors import CutepyError
 from ..core.inttuple import format_tuple
 from ..core.layout import Layout

@@ -11,7 +11,7 @@ import cutepy as cp
 from cutepy import ComposedLayout, Layout
 from cutepy.algebra.casting import make_fragment_like, make_layout_like, make_ordered_layout, recast_layout
 from cutepy.algebra.complement import coshape
-from cutepy.algebra.swizzle import get_nonswizzle_portion, get_swizzle_portion, slice_and_offset_swizzled
+from cutepy.algebra.composed import get_nonswizzle_portion, get_swizzle_portion, slice_and_offset_swizzled
 from cutepy.core import inttuple as it
 from cutepy.core.layout import get_1d_coord, get_flat_coord, get_hier_coord
 from cutepy.strategies import (

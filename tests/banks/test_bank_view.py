@@ -10,10 +10,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cutepy.algebra.swizzle import ComposedLayout, Swizzle
+from cutepy.algebra.composed import ComposedLayout
 from cutepy.banks import analyze, analyze_layout
 from cutepy.core.errors import CutepyError
 from cutepy.core.layout import Layout
+from cutepy.core.swizzle import Swizzle
 from cutepy.viz.banks import bank_view_svg, conflict_ways, swizzle_bank_svg
 
 

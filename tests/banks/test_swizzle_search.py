@@ -7,10 +7,11 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from cutepy.algebra.swizzle import ComposedLayout, Swizzle
+from cutepy.algebra.composed import ComposedLayout
 from cutepy.banks import analyze_copy, analyze_layout, find_swizzle, swizzle_family
 from cutepy.core.errors import CutepyError
 from cutepy.core.layout import Layout
+from cutepy.core.swizzle import Swizzle
 from tests.banks.banks_copies import tiled_copy
 
 # (tile, smem layout as CUTLASS tiles its atom, copies, element bytes, CUTLASS's swizzle)

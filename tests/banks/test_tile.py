@@ -9,10 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cutepy.algebra.swizzle import ComposedLayout, Swizzle
+from cutepy.algebra.composed import ComposedLayout
 from cutepy.banks import analyze, analyze_copy, analyze_layout
 from cutepy.core.errors import CutepyError
 from cutepy.core.layout import Layout
+from cutepy.core.swizzle import Swizzle
 from cutepy.notation import parse
 from tests.banks.banks_copies import tiled_copy
 

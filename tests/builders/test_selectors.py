@@ -7,7 +7,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from cutepy.algebra.swizzle import composed_parts
+from cutepy.algebra.composed import composed_parts
 from cutepy.builders import (
     collective_builder,
     compute_stage_count_or_override,

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cutepy import CutepyError, Layout, Swizzle
-from cutepy.algebra.swizzle import ComposedLayout
+from cutepy.algebra.composed import ComposedLayout
 from cutepy.core.evaluate import offsets
 from cutepy.core.limits import DEFAULT_MAX_ELEMENTS, limits, max_elements
 from cutepy.strategies import layouts

@@ -543,7 +543,7 @@ def _case_slice(r):
 
 
 def _slice_and_offset(A: Any, crd: Any) -> Any:
-    from cutepy.algebra.swizzle import slice_and_offset_swizzled
+    from cutepy.algebra.composed import slice_and_offset_swizzled
     if type(A) is ComposedLayout:
         return slice_and_offset_swizzled(crd, A)
     return cp.slice_and_offset(crd, A)

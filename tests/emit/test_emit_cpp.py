@@ -8,9 +8,10 @@ import random
 import pytest
 
 import cutepy as cp
-from cutepy.algebra.swizzle import ComposedLayout, Swizzle
+from cutepy.algebra.composed import ComposedLayout
 from cutepy.core.errors import CutepyError
 from cutepy.core.layout import Layout, make_identity_layout
+from cutepy.core.swizzle import Swizzle
 from cutepy.emit import cpp, dsl
 from cutepy.kernels.atoms import copy_atom, gmma_smem_layout, mma_atom
 from cutepy.kernels.tiled import TiledCopy, TiledMMA, make_tiled_mma

@@ -3,9 +3,10 @@ replaced by the test's stub) and hands the driver the descriptor cutepy computes
 
 from __future__ import annotations
 
+from cutepy.algebra.composed import ComposedLayout
 from cutepy.algebra.products import tile_to_shape
-from cutepy.algebra.swizzle import ComposedLayout, Swizzle
 from cutepy.core.layout import Layout
+from cutepy.core.swizzle import Swizzle
 from cutepy.emit.tma import cpp_make_tma_copy, dsl_make_tma_atom
 from cutepy.kernels.atoms import gmma_smem_layout
 from cutepy.kernels.pointer import gmem_ptr

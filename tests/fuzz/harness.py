@@ -30,7 +30,7 @@ import numpy as np
 
 import cutepy
 from cutepy import E, Layout, Swizzle
-from cutepy.algebra.swizzle import ComposedLayout
+from cutepy.algebra.composed import ComposedLayout
 from cutepy.core.dynamic import DynamicInt
 from cutepy.core.errors import CutepyError, ParseError
 from tests import paths

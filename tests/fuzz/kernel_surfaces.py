@@ -22,7 +22,7 @@ import numpy as np
 
 import cutepy
 from cutepy import Layout, Swizzle
-from cutepy.algebra.swizzle import ComposedLayout
+from cutepy.algebra.composed import ComposedLayout
 from tests.fuzz import brute
 
 MakeCase = Callable[..., Any]

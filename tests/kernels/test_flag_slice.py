@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from cutepy.algebra.composed import pointer_flag
 from cutepy.algebra.products import tile_to_shape
-from cutepy.algebra.swizzle import pointer_flag
 from cutepy.core.dynamic import dynamic
 from cutepy.kernels.atoms import gmma_smem_layout
 from tests.kernels import flag_slice_cxx

@@ -93,7 +93,8 @@ def test_tables_are_bounded():
 
 
 def test_exact_keys():
-    from cutepy.algebra.swizzle import ComposedLayout, SmemPtrFlag
+    from cutepy.algebra.composed import ComposedLayout
+    from cutepy.core.swizzle import SmemPtrFlag
 
     assert memo.exact_key(ComposedLayout(Swizzle(3, 4, 3), SmemPtrFlag(16), Layout((8, 64), (64, 1))))
     assert not memo.exact_key(ComposedLayout(Swizzle(3, 4, 3), dynamic(8), Layout((8, 64), (64, 1))))

@@ -9,11 +9,12 @@ from collections import Counter
 
 import pytest
 
+from cutepy.algebra.composed import ComposedLayout
 from cutepy.algebra.products import tile_to_shape
-from cutepy.algebra.swizzle import ComposedLayout, SmemPtrFlag, Swizzle
 from cutepy.core.dynamic import dynamic
 from cutepy.core.errors import CutepyError
 from cutepy.core.layout import Layout
+from cutepy.core.swizzle import SmemPtrFlag, Swizzle
 from cutepy.kernels.atoms import gmma_smem_layout
 from cutepy.kernels.pointer import as_position_independent_swizzle_layout, gmem_ptr, smem_ptr, tmem_ptr
 from cutepy.kernels.tensor import make_tensor

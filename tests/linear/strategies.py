@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from cutepy.algebra.swizzle import ComposedLayout, Swizzle
+from cutepy.algebra.composed import ComposedLayout
 from cutepy.core.layout import Layout
+from cutepy.core.swizzle import Swizzle
 from cutepy.linear import LinearLayout
 
 

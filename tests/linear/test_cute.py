@@ -19,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cutepy import CutepyError, Layout, Swizzle
-from cutepy.algebra.swizzle import ComposedLayout
+from cutepy.algebra.composed import ComposedLayout
 from cutepy.core.evaluate import offsets
 from cutepy.equivalence.gf2 import as_xor_map
 from cutepy.linear import LinearLayout, from_cute, to_cute

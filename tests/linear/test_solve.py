@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cutepy import CutepyError, Layout, Swizzle, composition, gmma_smem_layout, tile_to_shape
-from cutepy.algebra.swizzle import ComposedLayout
+from cutepy.algebra.composed import ComposedLayout
 from cutepy.banks import analyze_layout, find_swizzle
 from cutepy.core.evaluate import offsets
 from cutepy.kernels.pointer import as_position_independent_swizzle_layout

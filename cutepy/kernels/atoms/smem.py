@@ -20,12 +20,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...algebra.composed import ComposedLayout
 from ...algebra.divides import tiled_divide
 from ...algebra.products import tile_to_shape
-from ...algebra.swizzle import ComposedLayout, SmemPtrFlag, Swizzle
 from ...core.errors import CutepyError
 from ...core.inttuple import product_each_tuple as product_each
 from ...core.layout import Layout
+from ...core.swizzle import SmemPtrFlag, Swizzle
 from ..pointer import element_bits as _element_bits
 
 #: swizzle width in bytes (0 = INTER, interleaved, no swizzle) -> Swizzle<B,...> bits

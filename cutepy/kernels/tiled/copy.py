@@ -18,11 +18,11 @@ from typing import Any
 
 from ...algebra.casting import upcast
 from ...algebra.coalesce import coalesce, filter
+from ...algebra.composed import is_layout
 from ...algebra.composition import composition
 from ...algebra.divides import zipped_divide
 from ...algebra.inverse import left_inverse, right_inverse
 from ...algebra.products import logical_product, raked_product
-from ...algebra.swizzle import is_layout
 from ...core.errors import CutepyError
 from ...core.inttuple import StaticCxxFormat, format_tuple, format_value, short_repr
 from ...core.inttuple import flatten_tuple as flatten

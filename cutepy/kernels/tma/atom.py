@@ -9,14 +9,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...algebra.coalesce import coalesce
+from ...algebra.composed import composed_parts, pointer_flag
 from ...algebra.composition import composition
 from ...algebra.divides import zipped_divide
-from ...algebra.swizzle import Swizzle, composed_parts, pointer_flag
 from ...core import inttuple as it
 from ...core.basis import ArithTuple, ScaledBasis
 from ...core.dynamic import static_eq
 from ...core.errors import CutepyError
 from ...core.layout import Layout, make_identity_layout, size, slice_and_offset
+from ...core.swizzle import Swizzle
 from ..atoms.copy import CopyAtom
 from ..pointer import Pointer, as_pointer_flag_layout
 from ..tensor import Tensor

@@ -10,10 +10,10 @@ from math import gcd
 from typing import Any
 
 from ...algebra.casting import downcast, upcast
-from ...algebra.swizzle import Swizzle
 from ...core.basis import ScaledBasis
 from ...core.errors import CutepyError
 from ...core.layout import Layout, size
+from ...core.swizzle import Swizzle
 from ..pointer import Pointer, _canonical, element_bits
 
 #: TMA copy operations: name -> (threads of the atom (CTAs of the pair), direction)

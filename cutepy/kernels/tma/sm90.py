@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...algebra.composed import composed_parts
 from ...algebra.composition import composition
 from ...algebra.inverse import right_inverse
 from ...algebra.products import tile_to_shape
-from ...algebra.swizzle import composed_parts
 from ...core import inttuple as it
 from ...core.errors import CutepyError
 from ...core.layout import Layout, size

@@ -9,10 +9,11 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from cutepy import CutepyError, make_layout, mma_atoms
+from cutepy.algebra.composed import ComposedLayout
 from cutepy.algebra.products import tile_to_shape
-from cutepy.algebra.swizzle import ComposedLayout, Swizzle
 from cutepy.core.inttuple import flatten_tuple as flatten
 from cutepy.core.layout import Layout
+from cutepy.core.swizzle import Swizzle
 from cutepy.kernels.atoms import copy_atom, gmma_smem_layout, mma_atom
 from cutepy.kernels.tiled import (
     TiledCopy,
