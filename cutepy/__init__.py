@@ -569,6 +569,9 @@ from .kernels.tma import (
     create_tma_multicast_mask as create_tma_multicast_mask,
 )
 from .kernels.tma import (
+    make_im2col_tma_copy as make_im2col_tma_copy,
+)
+from .kernels.tma import (
     make_tma_atom as make_tma_atom,
 )
 from .kernels.tma import (

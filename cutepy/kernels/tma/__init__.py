@@ -12,7 +12,8 @@ assert in the descriptor's construction) and every descriptor the driver's docum
 The package, one module per idea: :mod:`.descriptor` (the descriptor, the formats and the
 driver's rules), :mod:`.gbasis` (the box traced into gmem), :mod:`.atom` (the atom, the TiledCopy
 and the one builder every maker uses), :mod:`.sm90` and :mod:`.sm100` (the makers),
-:mod:`.partition` (``tma_partition``) and :mod:`.masks` (``create_tma_multicast_mask``).
+:mod:`.partition` (``tma_partition``), :mod:`.masks` (``create_tma_multicast_mask``) and
+:mod:`.im2col` (``make_im2col_tma_copy``, with its ``cuTensorMapEncodeIm2col`` descriptor).
 
 >>> from cutepy.kernels.atoms import gmma_smem_layout
 >>> from cutepy.kernels.pointer import gmem_ptr
@@ -43,6 +44,9 @@ from .descriptor import SWIZZLE_SPAN as SWIZZLE_SPAN
 from .descriptor import TMA_DATA_TYPE as TMA_DATA_TYPE
 from .descriptor import TMA_OPS as TMA_OPS
 from .descriptor import TmaDescriptor as TmaDescriptor
+from .im2col import IM2COL_OPS as IM2COL_OPS
+from .im2col import Im2colDescriptor as Im2colDescriptor
+from .im2col import make_im2col_tma_copy
 from .masks import create_tma_multicast_mask
 from .partition import tma_partition
 from .sm90 import make_tma_atom, make_tma_copy
@@ -50,6 +54,7 @@ from .sm100 import make_tma_atom_A_sm100, make_tma_atom_B_sm100
 
 #: what cutepy exports from this module (cutepy.__all__ is made of these lists)
 __all__ = [
-    "create_tma_multicast_mask", "make_tma_atom", "make_tma_atom_A_sm100", "make_tma_atom_B_sm100",
+    "create_tma_multicast_mask", "make_im2col_tma_copy", "make_tma_atom", "make_tma_atom_A_sm100",
+    "make_tma_atom_B_sm100",
     "make_tma_copy", "tma_partition",
 ]

@@ -105,6 +105,13 @@ def make_tma_copy(op: str, gmem_tensor: Any, smem_layout: Any, cta_tile: Any = N
     cta_v_map = _cta_v_map(gmem_tensor, tiler)
     nthr_cta = cta_t_map.cosize()
     atom, smem = _tma_atom(op, gmem_tensor, smem_layout, nthr_cta, cta_v_map, internal_type)
+    return _tiled_tma(atom, smem, cta_t_map, cta_v_map)
+
+
+def _tiled_tma(atom: TmaAtom, smem: Layout, cta_t_map: Layout, cta_v_map: Layout) -> TmaTiledCopy:
+    """The tail C++'s ``make_tma_copy`` and ``make_tma_copy_im2col`` share: the TiledCopy over the
+    CTAs of the multicast (``cta_t_map``) and the smem tile's values (``cta_v_map``)."""
+    nthr_cta = cta_t_map.cosize()
     elems = size(atom.layout_ref_tv_bits[1]) // atom.element_bits
     inv_smem = right_inverse(smem)
     layout_v = composition(inv_smem, Layout(elems))

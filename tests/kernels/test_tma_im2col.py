@@ -1,0 +1,91 @@
+"""TMA im2col against CUTLASS 4.7 (tests/data/tma_im2col_cxx47.jsonl, made by
+``python -m tests.kernels.tma_im2col_cxx``, see there): ``make_im2col_tma_copy``'s descriptor
+equals what C++ hands ``cuTensorMapEncodeIm2col`` and its TiledCopy prints as C++'s, and every
+configuration C++ refuses (a static assert, or the driver's documented rules checked by the
+recording stub) cutepy refuses too."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from cutepy.algebra.products import tile_to_shape
+from cutepy.core.errors import CutepyError
+from cutepy.core.layout import Layout
+from cutepy.kernels.atoms.smem import gmma_smem_layout
+from cutepy.kernels.pointer import gmem_ptr
+from cutepy.kernels.tensor import make_tensor
+from cutepy.kernels.tma import make_im2col_tma_copy
+from tests.kernels import tma_cxx
+from tests.kernels.tma_im2col_cxx import COUNT, FILE, cases, gmem_shape_stride
+
+ROWS = tma_cxx.read_rows(FILE)
+
+
+def build(case: dict) -> Any:
+    shape, stride = gmem_shape_stride(case)
+    g = make_tensor(gmem_ptr(case["dtype"], case["address"]), Layout(shape, stride))
+    tm, tk = case["tile"]
+    if case["kind"] == "gmma":
+        sl = tile_to_shape(gmma_smem_layout("K", case["sw"], case["dtype"]), (tm, tk))
+    else:
+        sl = Layout((tm, tk), (tk, 1))
+    return make_im2col_tma_copy(
+        case["op"], g, sl, (tm, tk), case["cluster"], tuple(case["lower_corner"]),
+        tuple(case["upper_corner"]), tuple(case["lower_padding"]), tuple(case["upper_padding"]),
+        tuple(case["stride_whd"]), tuple(case["lower_srt"]), tuple(case["stride_srt"]))
+
+
+#: the stub's rule (or C++'s failure) -> the words cutepy's refusal names it by
+REASONS = {"address": "16-byte aligned", "elementStrides": "element strides 1..8",
+           "pixelsPerColumn": "pixelsPerColumn 1..1024", "channelsPerPixel": "channelsPerPixel 1..256",
+           "bounding box of zero area": "non-zero area", "corner": "corner offset",
+           "globalStrides": "global stride", "channels over the swizzle span": "swizzle span",
+           "aborted": "non-zero area", "compile": "at least 2 modes of the smem"}
+
+
+def check_row(row: dict) -> str:
+    """'built' where C++ built it and cutepy agrees, 'refused' where both refuse for the same rule."""
+    case = row["case"]
+    if not row["ok"] or row.get("aborted") or row.get("driver_rejects"):
+        why = row.get("driver_rejects") or ("aborted" if row.get("aborted") else "compile")
+        with pytest.raises(CutepyError, match=REASONS[why]):
+            build(case)
+        return "refused"
+    obj = build(case)
+    d = {k: list(v) if isinstance(v, tuple) else v for k, v in vars(obj.descriptor).items()}
+    assert d == row["descriptor"], case
+    assert str(obj) == row["tiled"], case
+    return "built"
+
+
+def test_the_stored_rows_are_the_cases() -> None:
+    assert [r["case"] for r in ROWS] == [json.loads(json.dumps(c)) for c in cases()]
+    assert len(ROWS) == COUNT >= 40
+
+
+@pytest.mark.parametrize("i", range(COUNT))
+def test_im2col_equals_cxx47(i: int) -> None:
+    check_row(ROWS[i])
+
+
+def test_outcomes_cover_convs_built_and_refused() -> None:
+    seen = Counter((len(r["case"]["spatial"]), check_row(r)) for r in ROWS)
+    assert seen[(2, "built")] >= 5 and seen[(3, "built")] >= 5, seen
+    assert sum(v for (_, what), v in seen.items() if what == "refused") >= 3, seen
+    assert {r["case"]["op"] for r in ROWS if check_row(r) == "built"} == {
+        "SM90_TMA_LOAD_IM2COL", "SM90_TMA_LOAD_IM2COL_MULTICAST"}
+
+
+def test_refusals_name_the_driver_rule() -> None:
+    g = make_tensor(gmem_ptr("half_t", 0x1000), Layout(((8, 8, 8, 2), 64), ((64, 512, 4096, 32768), 1)))
+    with pytest.raises(CutepyError, match=r"corner offset of a rank-5 im2col tensor in \[-16, 15\]"):
+        make_im2col_tma_copy("SM90_TMA_LOAD_IM2COL", g, Layout((64, 64), (64, 1)),
+                             lower_corner_whd=(-17, 0, 0))
+    with pytest.raises(CutepyError, match="element strides 1..8"):
+        make_im2col_tma_copy("SM90_TMA_LOAD_IM2COL", g, Layout((64, 64), (64, 1)), stride_whd=(9, 1, 1))
+    with pytest.raises(CutepyError, match="unknown operation"):
+        make_im2col_tma_copy("SM90_TMA_LOAD", g, Layout((64, 64), (64, 1)))
