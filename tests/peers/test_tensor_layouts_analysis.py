@@ -3,7 +3,9 @@
 tensor-layouts' analysis module maps onto cutepy as follows:
 
 - ``offset_table`` / ``footprint`` / ``cycles`` / ``fixed_points`` / ``order``: questions about a
-  layout's offsets. cutepy has no such helpers; the ports ask cutepy's evaluation
+  layout's offsets. The ports were written before cutepy had these helpers (it has them now,
+  under these names, in ``cutepy.kernels.analysis``, checked against brute force and these
+  peers in tests/kernels/test_analysis.py); they ask cutepy's evaluation
   (``L(i)``, ``idx2crd``, ``cosize``) the same questions, so each assertion checks a fact of
   cutepy's layouts (e.g. that ``Sw<3,0,3> o (8,8):(8,1)`` permutes ``[0, 64)`` fixing 0);
 - ``contiguity(L)`` is ``max_common_vector(L, Layout(size(L)))`` in both libraries (their
@@ -31,7 +33,9 @@ tensor-layouts' analysis module maps onto cutepy as follows:
 Count (tests/analysis.py): 94 tests in the peer file, 70 ported, 24 not ported:
 
 - test_coalescing_* (6), test_segment_analysis_* (4), test_per_group_coalescing* (2): global-memory
-  transactions (cache lines, 32-byte sectors); cutepy documents no global-memory model;
+  transactions (cache lines, 32-byte sectors): not ported here; cutepy's own model
+  (``cutepy.kernels.analysis.coalescing``, the CUDA guide's rule, docs/analyses.md) is tested in
+  tests/kernels/test_analysis.py;
 - test_bank_conflicts_group_size_validation: a parameter cutepy does not have (a warp is 32 lanes);
 - test_cycles_not_bijective, test_order_not_bijective, test_F2_matrix_non_power_of_2_raises: the
   errors of tensor-layouts-only helpers (here they would test only the port's own helpers);
