@@ -303,27 +303,18 @@ def sweep(
         pick = (tiles[0], clusters[0])
     memo: dict = {}
 
+    def make(tile: tuple, cluster: tuple, schedule: str, stages: Any) -> CollectiveMma:
+        """CUTLASS's builder for this problem's types and layouts at one point of the space."""
+        return collective_builder("Sm90", "OpClassTensorOp", ea, layout_a, al_a, eb, layout_b, al_b, acc,
+                                  tile, cluster, stages, schedule)
+
     def build(tile: tuple, cluster: tuple, schedule: str, stages: Any) -> CollectiveMma:
         key = (tile, cluster, schedule)
         if key not in memo:
             first = (tile, schedule)  # the cluster changes only the copies' multicast: build once per tile
             if first not in memo:
                 try:
-                    memo[first] = collective_builder(
-                        "Sm90",
-                        "OpClassTensorOp",
-                        ea,
-                        layout_a,
-                        al_a,
-                        eb,
-                        layout_b,
-                        al_b,
-                        acc,
-                        tile,
-                        cluster,
-                        "auto",
-                        schedule,
-                    )
+                    memo[first] = make(tile, cluster, schedule, "auto")
                 except CutepyError as e:
                     memo[first] = e
             made = memo[first]
@@ -331,58 +322,16 @@ def sweep(
         base = memo[key]
         if isinstance(base, CutepyError):
             if type(stages) is int:  # a fixed count can make a design legal that auto's count refused
-                return collective_builder(
-                    "Sm90",
-                    "OpClassTensorOp",
-                    ea,
-                    layout_a,
-                    al_a,
-                    eb,
-                    layout_b,
-                    al_b,
-                    acc,
-                    tile,
-                    cluster,
-                    stages,
-                    schedule,
-                )
+                return make(tile, cluster, schedule, stages)
             raise base
         if stages == "auto":
             return base
         if isinstance(stages, tuple):
-            return collective_builder(
-                "Sm90",
-                "OpClassTensorOp",
-                ea,
-                layout_a,
-                al_a,
-                eb,
-                layout_b,
-                al_b,
-                acc,
-                tile,
-                cluster,
-                stages,
-                schedule,
-            )
+            return make(tile, cluster, schedule, stages)
         return restage(base, stages)
 
     fixed: dict = {}
-    pick_c = collective_builder(
-        "Sm90",
-        "OpClassTensorOp",
-        ea,
-        layout_a,
-        al_a,
-        eb,
-        layout_b,
-        al_b,
-        acc,
-        pick[0],
-        pick[1],
-        "auto",
-        "KernelScheduleAuto",
-    )
+    pick_c = make(pick[0], pick[1], "KernelScheduleAuto", "auto")  # CUTLASS's own choice
     rows = []
     seen_pick = False
     for tile in tiles:
