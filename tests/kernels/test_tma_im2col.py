@@ -1,8 +1,10 @@
 """TMA im2col against CUTLASS 4.7 (tests/data/tma_im2col_cxx47.jsonl, made by
 ``python -m tests.kernels.tma_im2col_cxx``, see there): ``make_im2col_tma_copy``'s descriptor
-equals what C++ hands ``cuTensorMapEncodeIm2col`` and its TiledCopy prints as C++'s, and every
-configuration C++ refuses (a static assert, or the driver's documented rules checked by the
-recording stub) cutepy refuses too."""
+equals what C++ hands ``cuTensorMapEncodeIm2col`` and its TiledCopy prints as C++'s; its TMA
+coordinate tensor (``get_tma_tensor``), that tensor's CTA tile (``local_tile``), each multicast CTA's
+``partition_S`` of it and their coordinates at seeded indices equal C++'s; and every configuration
+C++ refuses (a static assert, or the driver's documented rules checked by the recording stub)
+cutepy refuses too."""
 
 from __future__ import annotations
 
@@ -13,11 +15,13 @@ from typing import Any
 import pytest
 
 from cutepy.algebra.products import tile_to_shape
+from cutepy.core.dynamic import dynamic
 from cutepy.core.errors import CutepyError
+from cutepy.core.inttuple import format_tuple
 from cutepy.core.layout import Layout
 from cutepy.kernels.atoms.smem import gmma_smem_layout
 from cutepy.kernels.pointer import gmem_ptr
-from cutepy.kernels.tensor import make_tensor
+from cutepy.kernels.tensor import local_tile, make_tensor
 from cutepy.kernels.tma import make_im2col_tma_copy
 from tests.kernels import tma_cxx
 from tests.kernels.tma_im2col_cxx import COUNT, FILE, cases, gmem_shape_stride
@@ -33,10 +37,31 @@ def build(case: dict) -> Any:
         sl = tile_to_shape(gmma_smem_layout("K", case["sw"], case["dtype"]), (tm, tk))
     else:
         sl = Layout((tm, tk), (tk, 1))
-    return make_im2col_tma_copy(
-        case["op"], g, sl, (tm, tk), case["cluster"], tuple(case["lower_corner"]),
-        tuple(case["upper_corner"]), tuple(case["lower_padding"]), tuple(case["upper_padding"]),
-        tuple(case["stride_whd"]), tuple(case["lower_srt"]), tuple(case["stride_srt"]))
+    # C++ passes the spatial arguments as run-time ints (int(x)): cutepy's dynamic()
+    spatial = [tuple(dynamic(x) for x in case[k]) for k in ("lower_corner", "upper_corner", "lower_padding",
+                                                             "upper_padding", "stride_whd", "lower_srt",
+                                                             "stride_srt")]
+    return make_im2col_tma_copy(case["op"], g, sl, (tm, tk), case["cluster"], *spatial)
+
+
+def _crd(x: Any) -> str:
+    """A coordinate as C++ prints an ArithmeticTuple: ``(0,(7,6,0),0,(0,0,0))``."""
+    return format_tuple(x)
+
+
+def check_tensor(row: dict, obj: Any) -> None:
+    """The TMA tensor, its CTA tile and each multicast CTA's partition equal C++'s prints, and so do
+    their coordinates at the stored indices."""
+    sec, crd = row["sections"], row["coords"]
+    tt = obj.get_tma_tensor(None)
+    assert str(tt) == sec["TENSOR"]
+    gA = local_tile(tt, tuple(row["case"]["tile"]), (None, None))
+    assert str(gA) == sec["GA"]
+    assert [[i, _crd(tt(i))] for i, _ in crd["T"]] == crd["T"]
+    for t in sorted({0, row["case"]["cluster"] - 1}):
+        tS = obj.get_slice(t).partition_S(gA)
+        assert str(tS) == sec[f"S{t}"], t
+        assert [[i, _crd(tS(i))] for i, _ in crd[f"S{t}"]] == crd[f"S{t}"], t
 
 
 #: the stub's rule (or C++'s failure) -> the words cutepy's refusal names it by
@@ -59,6 +84,7 @@ def check_row(row: dict) -> str:
     d = {k: list(v) if isinstance(v, tuple) else v for k, v in vars(obj.descriptor).items()}
     assert d == row["descriptor"], case
     assert str(obj) == row["tiled"], case
+    check_tensor(row, obj)
     return "built"
 
 
