@@ -3,6 +3,7 @@
 # issue 34 added amd, amx, intel (other vendors' atoms) and umma_ext (block-scaled, sparse UMMA)
 from .amd import amd_mma_atom, amd_mma_atoms
 from .amx import amx_mma_atom, amx_mma_atoms
+from .cluster_copy import copy_bulk_s2s_atom, copy_dsmem_store_atom
 from .copy import CopyAtom, copy_atom, copy_atoms
 from .gmma_sparse import gmma_sparse_atoms
 from .intel import wi_interleave, xe_mma_atom, xe_mma_atoms
@@ -26,4 +27,6 @@ __all__ = [
     # issue 34: SM100/SM103 block-scaled and sparse UMMA
     "BlockScaledMMAAtom", "SparseMMAAtom", "blockscaled_sf_atom", "blockscaled_sf_layout", "umma_ext_atoms",
     "gmma_sparse_atoms", "WarpBlockScaledMMAAtom", "sm120_ext_atoms",
+    # issue 34: the CuTe DSL's copies into a peer CTA's shared memory
+    "copy_bulk_s2s_atom", "copy_dsmem_store_atom",
 ]
