@@ -674,6 +674,12 @@ from .kernels.atoms import (
 from .kernels.atoms import (
     copy_dsmem_store_atom as copy_dsmem_store_atom,
 )
+from .kernels.atoms import (
+    xe_hpg_mma_atom as xe_hpg_mma_atom,
+)
+from .kernels.atoms import (
+    xe_hpg_mma_atoms as xe_hpg_mma_atoms,
+)
 from .kernels.tmem_reduce import (
     tmem_load_red_atom as tmem_load_red_atom,
 )
