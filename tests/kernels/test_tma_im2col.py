@@ -13,6 +13,8 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from cutepy.algebra.products import tile_to_shape
 from cutepy.core.dynamic import dynamic
@@ -115,3 +117,36 @@ def test_refusals_name_the_driver_rule() -> None:
         make_im2col_tma_copy("SM90_TMA_LOAD_IM2COL", g, Layout((64, 64), (64, 1)), stride_whd=(9, 1, 1))
     with pytest.raises(CutepyError, match="unknown operation"):
         make_im2col_tma_copy("SM90_TMA_LOAD", g, Layout((64, 64), (64, 1)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_im2col_tensor_reads_the_conv_input_pixel(data: Any) -> None:
+    """The law of the coordinate tensor, from the convolution's definition: GEMM row ``m`` (output
+    pixel ``(q, p, n)``) and column ``(c, s, r)`` (channel and filter tap) reach input pixel
+    ``q*stride - pad + s*dilation`` along each spatial mode, once the TMA adds its im2col offsets
+    ``(s, r)`` to the base pixel, with C++'s corners for a padded conv (lower ``-pad``, upper
+    ``pad - (filter-1)*dilation``)."""
+    W, H = data.draw(st.integers(4, 12)), data.draw(st.integers(4, 12))
+    pad = [data.draw(st.integers(0, 2)) for _ in range(2)]
+    dil = [data.draw(st.integers(1, 2)) for _ in range(2)]
+    stride = [data.draw(st.integers(1, 2)) for _ in range(2)]
+    flt = [data.draw(st.integers(1, 3)) for _ in range(2)]
+    out = [(x + 2 * p - (f - 1) * d - 1) // s + 1 for x, p, f, d, s in zip((W, H), pad, flt, dil, stride)]
+    assume(min(out) >= 1)
+    n, c = 2, 16
+    g = make_tensor(gmem_ptr("half_t", 0x10000), Layout(((W, H, n), c), ((c, c * W, c * W * H), 1)))
+    tma = make_im2col_tma_copy(
+        "SM90_TMA_LOAD_IM2COL", g, Layout((32, 16), (16, 1)), lower_corner_whd=tuple(-p for p in pad),
+        upper_corner_whd=tuple(p - (f - 1) * d for p, f, d in zip(pad, flt, dil)),
+        lower_padding_whd=tuple(-p for p in pad), upper_padding_whd=tuple(pad), stride_whd=tuple(stride),
+        stride_srt=tuple(dil))
+    t = tma.get_tma_tensor()
+    assert t.layout.outer.shape == ((out[0], out[1], n), (c, flt[0], flt[1]))
+    m = data.draw(st.integers(0, out[0] * out[1] * n - 1))
+    ch, s, r = (data.draw(st.integers(0, e - 1)) for e in (c, flt[0], flt[1]))
+    q, p, img = m % out[0], m // out[0] % out[1], m // (out[0] * out[1])
+    crd = t(m, (ch, s, r))
+    assert crd[0] == ch and crd[2] == img
+    assert crd[1][0] + crd[3][0] == q * stride[0] - pad[0] + s * dil[0]
+    assert crd[1][1] + crd[3][1] == p * stride[1] - pad[1] + r * dil[1]
