@@ -26,7 +26,7 @@ from cutepy.kernels.pointer import gmem_ptr
 from cutepy.kernels.tensor import local_tile, make_tensor
 from cutepy.kernels.tma import make_im2col_tma_copy
 from tests.kernels import tma_cxx
-from tests.kernels.tma_im2col_cxx import COUNT, FILE, cases, gmem_shape_stride
+from tests.kernels.tma_im2col_cxx import COUNT, COUNT_CF, FILE, all_cases, gmem_shape_stride, tile_of
 
 ROWS = tma_cxx.read_rows(FILE)
 
@@ -34,16 +34,17 @@ ROWS = tma_cxx.read_rows(FILE)
 def build(case: dict) -> Any:
     shape, stride = gmem_shape_stride(case)
     g = make_tensor(gmem_ptr(case["dtype"], case["address"]), Layout(shape, stride))
-    tm, tk = case["tile"]
+    tile = tile_of(case)
+    cf = case.get("order") == "cwhn"  # channel-first: the channels are the tile's first, contiguous mode
     if case["kind"] == "gmma":
-        sl = tile_to_shape(gmma_smem_layout("K", case["sw"], case["dtype"]), (tm, tk))
+        sl = tile_to_shape(gmma_smem_layout("MN" if cf else "K", case["sw"], case["dtype"]), tile)
     else:
-        sl = Layout((tm, tk), (tk, 1))
+        sl = Layout(tile) if cf else Layout(tile, (tile[1], 1))
     # C++ passes the spatial arguments as run-time ints (int(x)): cutepy's dynamic()
     spatial = [tuple(dynamic(x) for x in case[k]) for k in ("lower_corner", "upper_corner", "lower_padding",
                                                              "upper_padding", "stride_whd", "lower_srt",
                                                              "stride_srt")]
-    return make_im2col_tma_copy(case["op"], g, sl, (tm, tk), case["cluster"], *spatial)
+    return make_im2col_tma_copy(case["op"], g, sl, tile, case["cluster"], *spatial)
 
 
 def _crd(x: Any) -> str:
@@ -57,7 +58,7 @@ def check_tensor(row: dict, obj: Any) -> None:
     sec, crd = row["sections"], row["coords"]
     tt = obj.get_tma_tensor(None)
     assert str(tt) == sec["TENSOR"]
-    gA = local_tile(tt, tuple(row["case"]["tile"]), (None, None))
+    gA = local_tile(tt, tile_of(row["case"]), (None, None))
     assert str(gA) == sec["GA"]
     assert [[i, _crd(tt(i))] for i, _ in crd["T"]] == crd["T"]
     for t in sorted({0, row["case"]["cluster"] - 1}):
@@ -91,11 +92,11 @@ def check_row(row: dict) -> str:
 
 
 def test_the_stored_rows_are_the_cases() -> None:
-    assert [r["case"] for r in ROWS] == [json.loads(json.dumps(c)) for c in cases()]
-    assert len(ROWS) == COUNT >= 40
+    assert [r["case"] for r in ROWS] == [json.loads(json.dumps(c)) for c in all_cases()]
+    assert len(ROWS) == COUNT + COUNT_CF and COUNT >= 40
 
 
-@pytest.mark.parametrize("i", range(COUNT))
+@pytest.mark.parametrize("i", range(COUNT + COUNT_CF))
 def test_im2col_equals_cxx47(i: int) -> None:
     check_row(ROWS[i])
 
@@ -106,6 +107,8 @@ def test_outcomes_cover_convs_built_and_refused() -> None:
     assert sum(v for (_, what), v in seen.items() if what == "refused") >= 3, seen
     assert {r["case"]["op"] for r in ROWS if check_row(r) == "built"} == {
         "SM90_TMA_LOAD_IM2COL", "SM90_TMA_LOAD_IM2COL_MULTICAST"}
+    cf = Counter(check_row(r) for r in ROWS if r["case"].get("order") == "cwhn")
+    assert cf["built"] >= 10, cf  # the channel-first (wgrad) order: the GEMM modes swap
 
 
 def test_refusals_name_the_driver_rule() -> None:

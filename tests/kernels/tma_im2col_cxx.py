@@ -20,6 +20,8 @@ from tests.paths import DATA
 FILE = DATA / "tma_im2col_cxx47.jsonl"
 SEED = 3434
 COUNT = 64
+SEED_CF = 3435
+COUNT_CF = 24
 INCLUDES = tma_cxx.INCLUDES + ("cute/atom/copy_traits_sm90_im2col.hpp",)
 
 #: the stand-in for the driver's im2col encoder: records the arguments, checks cuda.h's rules
@@ -119,14 +121,35 @@ def cases(count: int = COUNT, seed: int = SEED) -> list[dict]:
     return [random_case(rng) for _ in range(count)]
 
 
+def channel_first_cases(count: int = COUNT_CF, seed: int = SEED_CF) -> list[dict]:
+    """Seeded convolutions with the activation in the other order, ``(c, (w, h[, d], n))`` (C++'s
+    wgrad form: the GEMM modes swap, ``((c, s, r[, t]), (q, p[, z], n))``), the smem tile
+    ``(channels, pixels)`` with the channels contiguous (plain or an MN-major GMMA atom)."""
+    rng = random.Random(seed)
+    return [random_case(rng) | {"order": "cwhn"} for _ in range(count)]
+
+
+def all_cases() -> list[dict]:
+    """What the data file holds: :func:`cases`, then :func:`channel_first_cases`."""
+    return cases() + channel_first_cases()
+
+
+def tile_of(case: dict) -> tuple:
+    """The CTA tile in the gmem tensor's mode order: ``(pixels, channels)`` or ``(channels, pixels)``."""
+    tm, tk = case["tile"]
+    return (tk, tm) if case.get("order") == "cwhn" else (tm, tk)
+
+
 def gmem_shape_stride(case: dict) -> tuple:
-    """((w, h[, d], n), c) and its NHWC-packed strides."""
+    """((w, h[, d], n), c) and its NHWC-packed strides ((c, (w, h[, d], n)) for a channel-first case)."""
     c = case["c"]
     dims = list(case["spatial"]) + [case["n"]]
     strides, acc = [], c
     for d in dims:
         strides.append(acc)
         acc *= d
+    if case.get("order") == "cwhn":
+        return (c, tuple(dims)), (1, tuple(strides))
     return (tuple(dims), c), (tuple(strides), 1)
 
 
@@ -137,12 +160,16 @@ def _ints(v: list) -> str:
 def cxx_case(case: dict) -> str:
     T = tma_cxx._cxx_type(case["dtype"])
     shape, stride = gmem_shape_stride(case)
-    tm, tk = case["tile"]
+    t0, t1 = tile_of(case)
+    cf = case.get("order") == "cwhn"
+    tile = f"make_shape(Int<{t0}>{{}}, Int<{t1}>{{}})"
     if case["kind"] == "gmma":
         name = {32: "SW32", 64: "SW64", 128: "SW128"}[case["sw"]]
-        sl = f"tile_to_shape(GMMA::Layout_K_{name}_Atom<T>{{}}, make_shape(Int<{tm}>{{}}, Int<{tk}>{{}}))"
+        sl = f"tile_to_shape(GMMA::Layout_{'MN' if cf else 'K'}_{name}_Atom<T>{{}}, {tile})"
+    elif cf:
+        sl = f"make_layout({tile})"
     else:
-        sl = f"make_layout(make_shape(Int<{tm}>{{}}, Int<{tk}>{{}}), make_stride(Int<{tk}>{{}}, Int<1>{{}}))"
+        sl = f"make_layout({tile}, make_stride(Int<{t1}>{{}}, Int<1>{{}}))"
     args = ", ".join(_ints(case[k]) for k in ("lower_corner", "upper_corner", "lower_padding",
                                                "upper_padding", "stride_whd", "lower_srt", "stride_srt"))
     lines = [
@@ -150,13 +177,13 @@ def cxx_case(case: dict) -> str:
         f"Tensor g = make_tensor(make_gmem_ptr((T*){case['address']}ull), make_layout("
         f"{tma_cxx._cxx_tuple(shape)}, {tma_cxx._cxx_stride(stride)}));",
         f"auto sl = {sl};",
-        f"auto tma = make_im2col_tma_copy({case['op']}{{}}, g, sl, make_shape(Int<{tm}>{{}}, Int<{tk}>{{}}), "
+        f"auto tma = make_im2col_tma_copy({case['op']}{{}}, g, sl, {tile}, "
         f"Int<{case['cluster']}>{{}}, {args});",
         'printf("@TILED\\n"); print(tma); printf("\\n");',
         # the coordinate tensor a conv kernel tiles and partitions (CUTLASS's sm90 implicit GEMM)
         "auto tt = tma.get_tma_tensor(shape(g));",
         'printf("@TENSOR\\n"); print(tt); printf("\\n");',
-        f"auto gA = local_tile(tt, make_shape(Int<{tm}>{{}}, Int<{tk}>{{}}), make_coord(_,_));",
+        f"auto gA = local_tile(tt, {tile}, make_coord(_,_));",
         'printf("@GA\\n"); print(gA); printf("\\n");',
         f'printf("@COORDS_T\\n"); {SAMPLE.format(t="tt")}',
     ]
@@ -215,12 +242,13 @@ def main() -> None:
 
     if cxx_harness.cutlass_version() != "4.7.0":
         raise SystemExit("set CUTEPY_CXX_CUTLASS=/work/cutlass47/include (CUTLASS 4.7)")
-    cs = cases()
+    cs = all_cases()
     res = cxx_harness.run_cases([cxx_case(c) for c in cs], INCLUDES,
                                 preamble=tma_cxx.STUB + STUB_IM2COL + PRINT_FASTDIVMOD,
                                 defines=tma_cxx.DEFINES)
     head = ("# C++ CuTe (CUTLASS 4.7) make_im2col_tma_copy on seeded conv configurations "
-            f"(tests/kernels/tma_im2col_cxx.py, seed {SEED}, {COUNT});\n# the descriptor is what the stub "
+            f"(tests/kernels/tma_im2col_cxx.py, seed {SEED}, {COUNT}; channel-first seed {SEED_CF}, "
+            f"{COUNT_CF});\n# the descriptor is what the stub "
             "cuTensorMapEncodeIm2col received; static-integer underscores dropped. Regenerate:\n"
             "#   CUTEPY_CXX_CUTLASS=/work/cutlass47/include CUTEPY_CXX_JOBS=2 "
             "python -m tests.kernels.tma_im2col_cxx\n# with the coordinate tensor (get_tma_tensor), "
