@@ -76,3 +76,14 @@ def test_outcomes() -> None:
     assert seen[("dsmem", "refused by PTX")] == 1 and seen[("bulk_s2s", "refused by PTX")] == 6, seen
     built = {r["case"]["op"] for r in ROWS if r["case"]["what"] == "tmem" and r["built"]}
     assert built == set(TMEM_LOAD_RED_OPS)
+
+
+def test_bad_arguments_are_named() -> None:
+    with pytest.raises(CutepyError, match="copy_dsmem_store_atom: element_type"):
+        copy_dsmem_store_atom("foo")
+    with pytest.raises(CutepyError, match="copy_bulk_s2s_atom: element_type"):
+        copy_bulk_s2s_atom(3, 128)
+    with pytest.raises(CutepyError, match="tmem_load_red_atom: op"):
+        tmem_load_red_atom("Ld32x32bOp", 4)
+    with pytest.raises(CutepyError, match="tmem_load_red_atom: red_op"):
+        tmem_load_red_atom("LdRed32x32bOp", 4, "SUM")

@@ -24,6 +24,13 @@ from .copy import CopyAtom
 DSMEM_STORE_BITS = (0, 32, 64, 128)
 
 
+def _bits(fn: str, element_type: object) -> int:
+    try:
+        return element_bits(element_type)
+    except CutepyError as e:
+        raise CutepyError(f"{fn}: element_type: {e}") from None
+
+
 def _vector_atom(name: str, bits: int, nbits: int, op: str) -> CopyAtom:
     vec = Layout((1, nbits), (0, 1))
     return CopyAtom(name, bits, Layout(1, 0), vec, vec, vec, op, "")
@@ -43,7 +50,7 @@ def copy_dsmem_store_atom(element_type: str, num_bits_per_copy: int = 0) -> Copy
     >>> copy_dsmem_store_atom("float").layout_src_tv, copy_dsmem_store_atom("int8_t", 64).layout_dst_tv
     ((1,1):(0,1), (1,8):(0,1))
     """
-    bits = element_bits(element_type)
+    bits = _bits("copy_dsmem_store_atom", element_type)
     if type(num_bits_per_copy) is not int or num_bits_per_copy not in DSMEM_STORE_BITS:
         raise CutepyError(f"copy_dsmem_store_atom: num_bits_per_copy must be one of "
                           f"{', '.join(map(str, DSMEM_STORE_BITS))} (st.async's widths), "
@@ -71,7 +78,7 @@ def copy_bulk_s2s_atom(element_type: str, num_bits_per_copy: int) -> CopyAtom:
     >>> copy_bulk_s2s_atom("half_t", 1024).layout_src_tv
     (1,64):(0,1)
     """
-    bits = element_bits(element_type)
+    bits = _bits("copy_bulk_s2s_atom", element_type)
     n = num_bits_per_copy
     if type(n) is not int or n < 128 or n % 128 or n % bits:
         raise CutepyError(f"copy_bulk_s2s_atom: num_bits_per_copy must be a positive multiple of 128 bits "
