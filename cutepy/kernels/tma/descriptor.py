@@ -66,7 +66,7 @@ def _check_reduction(op: str, tma_name: str) -> None:
             red = op.rsplit("_", 1)[1].lower()
             raise _refuse(f"PTX's cp.reduce.async.bulk.tensor.{red} accepts only the tensor-map types "
                           f" {', '.join(TMA_REDUCTIONS[op])} (PTX ISA 9.1, 9.7.9.25.5.3)",
-                          f"{tma_name} moves as {dt}")
+                          f"the gmem tensor's element type {tma_name} moves as {dt}")
 
 
 #: C++ ``TMA::to_CUtensorMapDataType<T>``: element type -> ``CU_TENSOR_MAP_DATA_TYPE_*`` suffix
