@@ -22,6 +22,14 @@ TMA_OPS: dict[str, tuple[int, str]] = {
     "SM90_TMA_LOAD_MULTICAST": (1, "load"),
     "SM90_TMA_STORE": (1, "store"),
     "SM90_TMA_REDUCE_ADD": (1, "store"),  # cp.reduce.async.bulk.tensor .add: the store's descriptor
+    # the other reductions PTX has (.min ... .xor): C++ 4.7 has none, the CuTe DSL all (TMA_REDUCTIONS)
+    "SM90_TMA_REDUCE_MIN": (1, "store"),
+    "SM90_TMA_REDUCE_MAX": (1, "store"),
+    "SM90_TMA_REDUCE_INC": (1, "store"),
+    "SM90_TMA_REDUCE_DEC": (1, "store"),
+    "SM90_TMA_REDUCE_AND": (1, "store"),
+    "SM90_TMA_REDUCE_OR": (1, "store"),
+    "SM90_TMA_REDUCE_XOR": (1, "store"),
     # tile::gather4 / scatter4: four rows of a 2-D tensor per instruction (tma/atom.py)
     "SM100_TMA_LOAD_2D_GATHER4": (1, "load"),
     "SM100_TMA_LOAD_MULTICAST_2D_GATHER4": (1, "load"),
@@ -29,6 +37,37 @@ TMA_OPS: dict[str, tuple[int, str]] = {
     "SM100_TMA_2SM_LOAD": (2, "load"),
     "SM100_TMA_2SM_LOAD_MULTICAST": (2, "load"),
 }
+
+#: the TMA reductions (``cp.reduce.async.bulk.tensor.<redOp>``, shared::cta -> global): op -> the
+#: tensor-map data types PTX accepts for it. PTX ISA 9.1, section 9.7.9.25.5.3, table "valid
+#: combinations of .redOp and element type": .add .u32 .s32 .u64 .f32 .f16 .bf16; .min/.max .u32 .s32
+#: .u64 .s64 .f16 .bf16; .inc/.dec .u32; .and/.or/.xor .b32 .b64 (read here as the 32- and 64-bit
+#: integer tensor maps). The op names extend C++'s ``SM90_TMA_REDUCE_ADD`` (the only one C++ 4.7 has);
+#: the CuTe DSL names them ``cpasync.CopyReduceBulkTensorTileS2GOp(cute.ReductionKind.<KIND>)``.
+TMA_REDUCTIONS: dict[str, tuple[str, ...]] = {
+    "SM90_TMA_REDUCE_ADD": ("UINT32", "INT32", "UINT64", "FLOAT32", "FLOAT16", "BFLOAT16"),
+    "SM90_TMA_REDUCE_MIN": ("UINT32", "INT32", "UINT64", "INT64", "FLOAT16", "BFLOAT16"),
+    "SM90_TMA_REDUCE_MAX": ("UINT32", "INT32", "UINT64", "INT64", "FLOAT16", "BFLOAT16"),
+    "SM90_TMA_REDUCE_INC": ("UINT32",),
+    "SM90_TMA_REDUCE_DEC": ("UINT32",),
+    "SM90_TMA_REDUCE_AND": ("UINT32", "INT32", "UINT64", "INT64"),
+    "SM90_TMA_REDUCE_OR": ("UINT32", "INT32", "UINT64", "INT64"),
+    "SM90_TMA_REDUCE_XOR": ("UINT32", "INT32", "UINT64", "INT64"),
+}
+
+
+def _check_reduction(op: str, tma_name: str) -> None:
+    """PTX's element-type rule for a TMA reduction other than C++'s ``SM90_TMA_REDUCE_ADD`` (C++
+    builds that one for any type, and cutepy follows C++ there; :data:`TMA_REDUCTIONS` says which
+    types its ``.add`` accepts)."""
+    if op in TMA_REDUCTIONS and op != "SM90_TMA_REDUCE_ADD":
+        dt = TMA_DATA_TYPE[tma_name]
+        if dt not in TMA_REDUCTIONS[op]:
+            red = op.rsplit("_", 1)[1].lower()
+            raise _refuse(f"PTX's cp.reduce.async.bulk.tensor.{red} accepts only the tensor-map types "
+                          f" {', '.join(TMA_REDUCTIONS[op])} (PTX ISA 9.1, 9.7.9.25.5.3)",
+                          f"{tma_name} moves as {dt}")
+
 
 #: C++ ``TMA::to_CUtensorMapDataType<T>``: element type -> ``CU_TENSOR_MAP_DATA_TYPE_*`` suffix
 TMA_DATA_TYPE: dict[str, str] = {
