@@ -15,6 +15,8 @@ import json
 
 import pytest
 
+from cutepy import CutepyError
+from tests.kernels import tma_cxx
 from tests.kernels import tma_reduce_hardware as hw
 from tests.paths import DATA
 
@@ -59,6 +61,17 @@ def test_cutepy_still_plans_what_the_gpu_checked(row: dict) -> None:
     p = hw.plan(row["case"])
     assert hw.hw.descriptor_json(p["desc"]) == row["descriptor"]
     assert (len(p["instr"]), p["hash"]) == (row["instructions"], row["expected_sha1"])
+
+
+@pytest.mark.parametrize("row", CASES, ids=lambda r: f"{r['id']}-{r['case']['reduction']}-"
+                                                     f"{r['case']['dtype']}")
+def test_cutepy_builds_a_reduction_exactly_where_the_gpu_ran_it(row: dict) -> None:
+    case = dict(row["case"], op=f"SM90_TMA_REDUCE_{row['case']['reduction'].upper()}")
+    if row["verdict"] == "match":
+        assert hw.hw.descriptor_json(tma_cxx.build(case).descriptor) == row["descriptor"]
+    else:
+        with pytest.raises(CutepyError, match=f"tensor.{row['case']['reduction']} runs only on"):
+            tma_cxx.build(case)
 
 
 def test_the_reduction_rules_are_the_ptx_isas() -> None:

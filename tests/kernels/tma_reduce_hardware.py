@@ -52,7 +52,7 @@ def configurations(per_pair: int = 2, seed: int = 2611) -> list[dict]:
         if want[(op, c["dtype"])] == 0:
             continue
         try:
-            p = hw.plan(c)
+            p = hw.plan(dict(c, op="SM90_TMA_STORE"))
         except ValueError:
             continue
         if p is None or p["gbytes"] > GMEM_LIMIT:
@@ -127,7 +127,7 @@ def _bytes(bits: np.ndarray, eb: int) -> np.ndarray:
 def plan(case: dict) -> dict:
     """cutepy's descriptor and instructions (``tma_hardware.plan``), the gmem before, the smem
     image and the gmem cutepy expects after."""
-    p = hw.plan(case)
+    p = hw.plan(dict(case, op="SM90_TMA_STORE"))  # every reduction's descriptor and partition are the store's
     eb, dtype, op = p["eb"], case["dtype"], case["reduction"]
     t = p["tile"]
     n_g = p["gbytes"] // eb
