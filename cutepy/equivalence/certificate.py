@@ -28,7 +28,6 @@ and the verdict keeps the prover's own proof and its concrete replay.
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -37,6 +36,7 @@ from typing import Any
 
 import sympy
 
+from ..core.lazy import installed
 from ..core.symbolic.facts import Facts, declared_facts, own_facts
 
 __all__ = ["Certificate", "Obligation", "check_obligation", "certify", "certifying", "procedures"]
@@ -113,9 +113,9 @@ class Certificate:
 def procedures() -> tuple[str, ...]:
     """The independent procedures installed here: ``"isl"`` (islpy), ``"z3"`` (z3-solver)."""
     out = []
-    if importlib.util.find_spec("islpy") is not None:
+    if installed("islpy"):
         out.append("isl")
-    if importlib.util.find_spec("z3") is not None:
+    if installed("z3"):
         out.append("z3")
     return tuple(out)
 
