@@ -311,3 +311,16 @@ def test_the_loaders_edges_are_seen():
     assert {"cutepy.xla", "cutepy.viz", "cutepy.derivation", "cutepy.viz.display"} <= top
     assert any(t == "numpy" and text.startswith(LAZY_MARK) for t, _, _, text in GRAPH["cutepy.viz.layouts"])
     assert "cutepy.viz.program" not in {t for t, *_ in GRAPH["cutepy.program"]}
+
+
+def test_architecture_page_names_every_package_and_module():
+    """ARCHITECTURE.md's picture names each package and each module (by its file's stem), so a
+    reader finds every room from it (issue 30). A new module: add its name to the picture."""
+    import re
+
+    page = (ROOT.parent / "ARCHITECTURE.md").read_text()
+    words = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", page))
+    unnamed = sorted(m for m, path in MODULES.items()
+                     if m != "cutepy" and (path.parent.name if path.name == "__init__.py" else path.stem)
+                     not in words)
+    assert unnamed == [], f"ARCHITECTURE.md does not name {unnamed}"
