@@ -28,3 +28,6 @@ DEPRECATED[__name__] = {
 }
 
 __getattr__ = deprecation_getattr(__name__)
+
+#: ``from cutepy.engine import *`` gives the engine's names as before (each with the warning)
+__all__ = sorted(DEPRECATED[__name__])
