@@ -74,13 +74,14 @@ class OptionalModule(LazyModule):
     :class:`~cutepy.CutepyError` naming what needed it (not an ``ImportError``)."""
 
     def _module(self) -> ModuleType | None:
-        if self.__dict__.get("_missing"):
-            return None
-        try:
-            return importlib.import_module(self.__name__)
-        except ImportError:
-            self.__dict__["_missing"] = True  # asked once: the answer cannot change in a process
-            return None
+        found = self.__dict__.get("_found", False)  # asked once: the answer stays for the process
+        if found is False:
+            try:
+                found = importlib.import_module(self.__name__)
+            except ImportError:
+                found = None
+            self.__dict__["_found"] = found
+        return found
 
     def __bool__(self) -> bool:
         return self._module() is not None
