@@ -1,4 +1,9 @@
-"""MMA and copy atoms, and the GMMA shared-memory layout atoms, as C++ CuTe defines them."""
+"""MMA and copy atoms, and the GMMA shared-memory layout atoms, as C++ CuTe defines them.
+
+Layer 4 (analyses, in :mod:`cutepy.kernels`). Each family's C++ names are read in its own
+module: :mod:`.mma` (NVIDIA's MMA atoms), :mod:`.copy`; other vendors' atoms are one module per
+vendor (:mod:`.vendors`).
+"""
 
 # issue 34 added amd, amx, intel (other vendors' atoms) and umma_ext (block-scaled, sparse UMMA)
 from .amd import amd_mma_atom, amd_mma_atoms
