@@ -121,14 +121,20 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
     rec = recorder()
     if rec and rec.opens(complement):
         return rec.framed(complement, A, cotarget)
-    if cotarget is not None:
-        cotarget = _check_cotarget(A, cotarget)
+    if cotarget is not None and (type(cotarget) is not int or cotarget < 1):
+        cotarget = _check_cotarget(A, cotarget)  # a positive int is returned as it is
     if type(A) is not Layout and (impl := COMPLEMENT.of(A)) is not None:
         return impl(A, cotarget)
     if type(A) is not Layout:
         A = layout_arg(A, "complement")
     if A._shape == ():
         raise CutepyError("complement of the empty layout ():() is undefined (C++ builds no layout for it)")
+    if rec is None and type(cotarget) is int:  # the common case: the steps below, in short
+        gaps = derived(A, _static_gaps)
+        if gaps and type(gaps[2]) is int:
+            cur = gaps[2]
+            s, d = coalesce_static(gaps[0] + (-(-cotarget // cur),), gaps[1] + (cur,))
+            return Layout._grown(s, d)
     fs, fd, dyn = derived(A, filter_flat_dyn)
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)
@@ -201,6 +207,17 @@ def _gaps(A: Layout, fs: tuple, fd: tuple, rec: Any) -> tuple[tuple, tuple, Any]
 def _kept_gaps(A: Layout) -> tuple[tuple, tuple, Any] | None:
     """:func:`_gaps` of A with no one listening: a form of A alone, kept on the value."""
     fs, fd, _ = derived(A, filter_flat_dyn)
+    if type(fs) is not tuple:
+        fs, fd = (fs,), (fd,)
+    return _gaps(A, fs, fd, None)
+
+
+def _static_gaps(A: Layout) -> tuple[tuple, tuple, Any] | None | bool:
+    """:func:`_kept_gaps` of A when no leaf is a run-time integer, else ``False``: the one form
+    the common case of :func:`complement` reads (kept on the value)."""
+    fs, fd, dyn = filter_flat_dyn(A)
+    if dyn:
+        return False
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)
     return _gaps(A, fs, fd, None)

@@ -302,14 +302,22 @@ def _compose_layouts(A: Layout, B: Layout) -> Layout:
     rec = recorder()
     if rec:
         rec.emit(CoalesceX(A, B, ls, ld))
-    return _compose_flat(ls, ld, A, B)
+    return _compose_flat(ls, ld, A, B, rec)
 
 
-def _compose_flat(ls: tuple, ld: tuple, A: Layout, B: Layout) -> Layout:
-    rec = recorder()
+def _compose_flat(ls: tuple, ld: tuple, A: Layout, B: Layout, rec: Any = None) -> Layout:
+    if len(ls) == 1 and type(B._stride) is int and type(B._shape) is int and type(ld[0]) is int:
+        # a single mode of A and a single int leaf of B: the leaf's stride scaled (Single)
+        if rec:
+            rec.emit(Leaf(B._shape, B._stride))
+            if B._stride != 0:
+                rec.emit(Single((ls[0], ld[0]), (B._shape, B._stride), B._stride * ld[0]))
+            else:
+                rec.emit(ZeroLeaf(B._shape))
+        return Layout._strided(B._shape, B._stride * ld[0])
     usage = [0] * (len(ls) - 1)
     signs: set = set()
-    s, d = _impl(ls, ld, B._shape, B._stride, A, B, usage, signs)
+    s, d = _impl(ls, ld, B._shape, B._stride, A, B, usage, signs, rec)
     if usage and len(signs) > 1:
         raise AdmissibilityError(
             f"composition {A} o {B} is inadmissible: B mixes positive and negative strides over "
@@ -320,7 +328,8 @@ def _compose_flat(ls: tuple, ld: tuple, A: Layout, B: Layout) -> Layout:
         if rec:
             rec.emit(Carry(tuple(usage), ls))
         _check_carry_free(ls, ld, usage, A, B)
-    return Layout._grown(s, d)
+    # every shape leaf is at most one of B's (within the 64-bit rule): only strides grew
+    return Layout._strided(s, d)
 
 
 def _check_carry_free(ls: tuple, ld: tuple, usage: list, A: Layout, B: Layout) -> None:
@@ -350,11 +359,11 @@ def _compose_basis(A: Layout, rs: Any, rd: ScaledBasis, B: Layout) -> tuple[Any,
     rec = recorder()
     if rec:
         rec.emit(BasisLeaf(rd, sub, ls, ld))
-    return _impl(ls, ld, rs, rd.value, A, B, [0] * (len(ls) - 1))
+    return _impl(ls, ld, rs, rd.value, A, B, [0] * (len(ls) - 1), None, rec)
 
 
 def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
-          usage: list, signs: set | None = None) -> tuple[Any, Any]:
+          usage: list, signs: set | None = None, rec: Any = None) -> tuple[Any, Any]:
     """C++ ``composition_impl`` for a flat ``ls:ld``; adds each leaf's digit use to ``usage``.
 
     A recorder hears ``Leaf`` for each leaf of B, then ``ZeroLeaf``, ``Single``, or a ``Skip``
@@ -363,11 +372,10 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
     if type(rs) is tuple:
         ss, dd = [], []
         for s, d in zip(rs, rd):
-            a, b = _impl(ls, ld, s, d, A, B, usage, signs)
+            a, b = _impl(ls, ld, s, d, A, B, usage, signs, rec)
             ss.append(a)
             dd.append(b)
         return tuple(ss), tuple(dd)
-    rec = recorder()
     if rec:
         rec.emit(Leaf(rs, rd))
     if type(rd) is not int and isinstance(rd, ScaledBasis):

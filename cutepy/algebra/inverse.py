@@ -168,6 +168,12 @@ def right_inverse(A: Layout) -> Layout:
         return impl(A)
     if type(A) is not Layout:
         A = layout_arg(A, "right_inverse")
+    return derived(A, _right_inverse_of)
+
+
+def _right_inverse_of(A: Layout) -> Layout:
+    """:func:`right_inverse` of a plain layout, a function of A alone (kept on the value)."""
+    rec = recorder()
     fs, fd, pre = derived(A, _coalesced)
     shapes, strides = [], []
     curr = 1
@@ -218,6 +224,12 @@ def left_inverse(A: Layout) -> Layout:
         return impl(A)
     if type(A) is not Layout:
         A = layout_arg(A, "left_inverse")
+    return derived(A, _left_inverse_of)
+
+
+def _left_inverse_of(A: Layout) -> Layout:
+    """:func:`left_inverse` of a plain layout, a function of A alone (kept on the value)."""
+    rec = recorder()
     fs, fd, pre = derived(A, _coalesced)
     order = _cxx_sort_order(fd)
     shapes: list = []

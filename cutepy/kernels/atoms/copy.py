@@ -145,14 +145,14 @@ _MORE = {
                                        _L(((4, 2, 4), (32, 2)), ((64, 32, 512), (1, 256))), True, 32, "shfl"),
 }
 #: SM90's bulk (non-tensor) copies, ``SM90_BULK_COPY_{G2S,S2G}<bits>`` (cp.async.bulk)
-_BULK = re.compile(r"SM90_BULK_COPY_(G2S|S2G)<(\d+)>")
+_BULK = (r"SM90_BULK_COPY_(G2S|S2G)<(\d+)>")
 _UINT_BITS = {"uint8_t": 8, "uint16_t": 16, "uint32_t": 32, "uint64_t": 64, "uint128_t": 128}
-_TEMPLATED = re.compile(
+_TEMPLATED = (
     r"(SM80_CP_ASYNC_(?:CACHEALWAYS|CACHEGLOBAL)(?:_ZFILL)?|UniversalCopy)<([\w:<>]+?)(?:,[\w:<>]+)?>"
 )
 #: C++'s auto-vectorizing copies (``cute/arch/copy.hpp``): one value per thread, any element type
 _AUTO = {"DefaultCopy": 8, "AutoVectorizingCopy": 128}
-_AUTO_ALIGNED = re.compile(r"AutoVectorizingCopyWithAssumedAlignment<(8|16|32|64|128)>")
+_AUTO_ALIGNED = (r"AutoVectorizingCopyWithAssumedAlignment<(8|16|32|64|128)>")
 
 
 def _type_bits(name: str) -> int | None:
@@ -169,7 +169,7 @@ def _atom(name: str, element_bits: int, op: str | None) -> CopyAtom:
         if ld in _LDSM:
             src, dst = _LDSM[ld]
             return CopyAtom(name, element_bits, Layout(32, 1), dst, src, dst, op or "stmatrix", name)
-    bulk = _BULK.fullmatch(name.replace(" ", ""))
+    bulk = re.fullmatch(_BULK, name.replace(" ", ""))
     if bulk is not None:  # C++'s Copy_Traits<SM90_BULK_COPY_{G2S,S2G}, Int<bits>>: one thread, one vector
         direction, nbits = bulk.group(1), int(bulk.group(2))
         if nbits < 128 or nbits % 128:
@@ -184,10 +184,10 @@ def _atom(name: str, element_bits: int, op: str | None) -> CopyAtom:
         # a negative count: C++'s ThrID Layout<_n> with n CTAs (1 prints as 1:0 like Layout<_1>)
         thr = Layout(abs(threads), 1) if abs(threads) > 1 else Layout(1, 0)
         return CopyAtom(name, element_bits, thr, src, dst, src if ref_src else dst, op or kind, name)
-    if name in _AUTO or _AUTO_ALIGNED.fullmatch(name):
+    if name in _AUTO or re.fullmatch(_AUTO_ALIGNED, name):
         one = Layout((1, 1), (0, 0))
         return CopyAtom(name, element_bits, Layout(1, 0), one, one, one, op or "ld", name)
-    m = _TEMPLATED.fullmatch(name.replace(" ", ""))
+    m = re.fullmatch(_TEMPLATED, name.replace(" ", ""))
     if m is not None and _type_bits(m.group(2)) is not None:
         base, bits = m.group(1), _type_bits(m.group(2))
         vec = Layout((1, bits), (0, 1))
@@ -226,7 +226,7 @@ def copy_atom(name: str, element_bits: int | None = None, op: str | None = None)
     if not isinstance(name, str):
         raise CutepyError(f"a copy atom is named by a string, not {short_repr(name)}")
     if element_bits is None:
-        m = _TEMPLATED.fullmatch(name.replace(" ", ""))
+        m = re.fullmatch(_TEMPLATED, name.replace(" ", ""))
         element_bits = _type_bits(m.group(2)) if m is not None else None
         if element_bits is None:
             raise CutepyError(f"copy_atom {name}: give the element type's bits (C++ Copy_Atom<{name}, T>)")
@@ -236,7 +236,7 @@ def copy_atom(name: str, element_bits: int | None = None, op: str | None = None)
     if op is not None and (not isinstance(op, str) or op not in OPS):
         raise CutepyError(f"copy_atom {name}: op {short_repr(op)} is not one of {OPS}")
     atom = _atom(name, element_bits, op)
-    if name in _AUTO or _AUTO_ALIGNED.fullmatch(name):
+    if name in _AUTO or re.fullmatch(_AUTO_ALIGNED, name):
         return atom
     vbits = min(_contiguous_bits(atom.layout_src_tv_bits), _contiguous_bits(atom.layout_dst_tv_bits))
     if vbits % element_bits != 0:
