@@ -24,10 +24,11 @@ from ..core.dynamic import DynamicInt, has_dynamic
 from ..core.errors import AdmissibilityError, CutepyError
 from ..core.events import Event, Mode, paren
 from ..core.kinds import COMPLEMENT
-from ..core.layout import Layout, derived, layout_arg
+from ..core.layout import Layout, derived, layout_arg, seeded
 from ..core.tracing import recorder
 from ..core.tuples import as_int
 from .coalesce import coalesce_flat, coalesce_shape, coalesce_static, filter_flat_dyn, modes_layout
+from .composition import coalesce_x
 
 # -- the steps explain() shows: the decisions this algorithm reports, and their words --------
 # (an event without words is worded by its explainer in cutepy.derivation, which knows the
@@ -134,7 +135,10 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
         if gaps and type(gaps[2]) is int:
             cur = gaps[2]
             s, d = coalesce_static(gaps[0] + (-(-cotarget // cur),), gaps[1] + (cur,))
-            return Layout._grown(s, d)
+            # the result is coalesced, so coalesce_x keeps it (but 1:0, whose 1 counts as 2)
+            if type(s) is tuple:
+                return seeded(Layout._grown(s, d), coalesce_x, (s, d))
+            return seeded(Layout._grown(s, d), coalesce_x, ((s,), (d,))) if s != 1 else Layout._grown(s, d)
     fs, fd, dyn = derived(A, filter_flat_dyn)
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)

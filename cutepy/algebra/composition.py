@@ -306,15 +306,12 @@ def _compose_layouts(A: Layout, B: Layout) -> Layout:
 
 
 def _compose_flat(ls: tuple, ld: tuple, A: Layout, B: Layout, rec: Any = None) -> Layout:
-    if len(ls) == 1 and type(B._stride) is int and type(B._shape) is int and type(ld[0]) is int:
-        # a single mode of A and a single int leaf of B: the leaf's stride scaled (Single)
-        if rec:
-            rec.emit(Leaf(B._shape, B._stride))
-            if B._stride != 0:
-                rec.emit(Single((ls[0], ld[0]), (B._shape, B._stride), B._stride * ld[0]))
-            else:
-                rec.emit(ZeroLeaf(B._shape))
-        return Layout._strided(B._shape, B._stride * ld[0])
+    if len(ls) == 1 and not rec and type(ld[0]) is int:
+        # a single mode of A: each int leaf of B keeps its shape, its stride scaled (Single; a
+        # stride 0 stays 0, ZeroLeaf), no carries between modes
+        d = _times(B._stride, ld[0])
+        if d is not None:
+            return Layout._strided(B._shape, d)
     usage = [0] * (len(ls) - 1)
     signs: set = set()
     s, d = _impl(ls, ld, B._shape, B._stride, A, B, usage, signs, rec)
@@ -330,6 +327,25 @@ def _compose_flat(ls: tuple, ld: tuple, A: Layout, B: Layout, rec: Any = None) -
         _check_carry_free(ls, ld, usage, A, B)
     # every shape leaf is at most one of B's (within the 64-bit rule): only strides grew
     return Layout._strided(s, d)
+
+
+def _times(t: Any, k: int) -> Any:
+    """``t`` (an int or nested tuples of them) with every leaf times ``k``; ``None`` if a leaf
+    is not a plain ``int`` (a basis element or a run-time integer takes the general path)."""
+    if type(t) is int:
+        return t * k
+    if type(t) is not tuple:
+        return None
+    out = []
+    for x in t:
+        if type(x) is not int:
+            x = _times(x, k)
+            if x is None:
+                return None
+            out.append(x)
+        else:
+            out.append(x * k)
+    return tuple(out)
 
 
 def _check_carry_free(ls: tuple, ld: tuple, usage: list, A: Layout, B: Layout) -> None:
@@ -439,6 +455,8 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
                           rest_s // new))
         rest_s //= new
         rest_d = next_stride
+        if rest_s == 1 and rest_d == 1 and type(rest_s) is int and not rec and _steps_only(ls, i + 1, last):
+            break  # nothing of the leaf left, stride 1: every later mode is a Skip that changes nothing
     rest_d = sign * rest_d
     if not result_s:
         if rec:
@@ -453,6 +471,16 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
     result_s.append(rest_s)
     result_d.append(rest_d * ld[last])
     return tuple(result_s), tuple(result_d)
+
+
+def _steps_only(ls: tuple, start: int, stop: int) -> bool:
+    """Whether the modes ``ls[start:stop]`` are concrete integers, for which a leaf of shape 1
+    and stride 1 passes every check and stays as it is (a symbolic mode may leave a check
+    undecided, so it is walked)."""
+    for k in range(start, stop):
+        if type(ls[k]) is not int and type(ls[k]) is not DynamicInt:
+            return False
+    return True
 
 
 def _inadmissible(A, B, kind: str, i: int, ls: tuple, ld: tuple, why: str) -> AdmissibilityError:

@@ -232,10 +232,26 @@ def derived(layout: Layout, make: Callable[[Layout], Any]) -> Any:
         memo = layout._memo = {} if _concrete(layout._shape) and _concrete(layout._stride) else False
     if memo is False or _recorder() is not None:
         return make(layout)
-    got = memo.get(make)
-    if got is None:
+    got = memo.get(make, _ABSENT)
+    if got is _ABSENT:  # (a form may be None)
         got = memo[make] = make(layout)
     return got
+
+
+def seeded(layout: Layout, make: Callable[[Layout], Any], form: Any) -> Layout:
+    """A layout the algebra has just built, with ``make(layout)`` kept on it: the form its maker
+    knows already (``form`` must equal what ``make`` computes; :func:`derived` then finds it).
+
+    Pre:  ``layout`` is fresh (no form kept yet) and concrete; ``form == make(layout)``.
+    Post: ``layout`` itself, its forms kept from now on.
+
+    >>> from cutepy.algebra.coalesce import filter_flat_dyn
+    >>> L = Layout((2, 3), (1, 4))
+    >>> seeded(L, filter_flat_dyn, filter_flat_dyn(L)) is L, derived(L, filter_flat_dyn)
+    (True, ((2, 3), (1, 4), False))
+    """
+    layout._memo = {make: form}
+    return layout
 
 
 def _concrete(t: Any) -> bool:
@@ -257,6 +273,8 @@ def _concrete(t: Any) -> bool:
 
 #: ``L()`` (no index): told apart from every argument
 _NO_ARG: Any = object()
+#: a form not kept yet (see derived)
+_ABSENT: Any = object()
 
 
 def _int_product(t: Any) -> int | None:
