@@ -507,11 +507,12 @@ class Layout(LayoutKind):
             except AttributeError:
                 f = self._flat = _index_form(self._shape, self._stride)
             if f is not None:
+                pairs, last = f
                 r = 0
-                for s, d in f[0]:
+                for s, d in pairs:
                     r += i % s * d
                     i //= s
-                return r + i * f[1]
+                return r + i * last
         args = () if i is _NO_ARG else (i, *rest)
         if not args:
             raise CutepyError("a layout is called with an index or a coordinate")
