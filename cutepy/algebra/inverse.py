@@ -30,7 +30,7 @@ from ..core.kinds import (
     NULLSPACE,
     RIGHT_INVERSE,
 )
-from ..core.layout import Layout, derived, layout_arg
+from ..core.layout import Layout, derived, derived_if_kept, layout_arg
 from ..core.lazy import load
 from ..core.tracing import recorder
 from .coalesce import coalesce, coalesce_dynamic, coalesce_flat, coalesce_static, modes_layout
@@ -168,7 +168,7 @@ def right_inverse(A: Layout) -> Layout:
         return impl(A)
     if type(A) is not Layout:
         A = layout_arg(A, "right_inverse")
-    return derived(A, _right_inverse_of)
+    return derived_if_kept(A, _right_inverse_of)
 
 
 def _right_inverse_of(A: Layout) -> Layout:
@@ -224,7 +224,7 @@ def left_inverse(A: Layout) -> Layout:
         return impl(A)
     if type(A) is not Layout:
         A = layout_arg(A, "left_inverse")
-    return derived(A, _left_inverse_of)
+    return derived_if_kept(A, _left_inverse_of)
 
 
 def _left_inverse_of(A: Layout) -> Layout:
