@@ -16,7 +16,6 @@ do the kernel modules (tensors, atoms, tiled operations, TMA, TMEM: their lists 
 all), so ``import cutepy`` stays fast.
 """
 
-import importlib
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -675,9 +674,14 @@ _ANALYSES = ["assuming", "declare", "subs", "symbols"]
 __version__ = "0.1.0"
 
 #: the kernel modules whose ``__all__`` cutepy re-exports (in this order), loaded on first use
-_KERNELS = ("kernels.tensor", "kernels.simulate", "kernels.pointer", "kernels.tma", "kernels.tmem",
-            "kernels.tmem_copy", "kernels.gmma_desc", "kernels.atoms", "kernels.tiled",
-            "kernels.tiled.checks")
+_KERNELS = (
+    load("cutepy.kernels.tensor"), load("cutepy.kernels.simulate"), load("cutepy.kernels.pointer"),
+    load("cutepy.kernels.tma"), load("cutepy.kernels.tmem"), load("cutepy.kernels.tmem_copy"),
+    load("cutepy.kernels.gmma_desc"), load("cutepy.kernels.atoms"), load("cutepy.kernels.tiled"),
+    load("cutepy.kernels.tiled.checks"),
+)
+#: C++'s ``cute::lazy``: ``cutepy.lazy.transform`` (not in ``__all__``)
+lazy = load("cutepy.kernels.lazy")
 
 _SUBPACKAGES = ("xla", "program", "viz", "strategies", "engine", "banks", "emit", "linear",
                 "builders")  # builders: CUTLASS's GEMM CollectiveBuilders (issue 32)
@@ -771,8 +775,7 @@ def _exports() -> list[str]:
     and their exports bound here."""
     if "__all__" not in globals():
         names: list[str] = []
-        for mod in _KERNELS:
-            module = importlib.import_module(f"{__name__}.{mod}")
+        for module in _KERNELS:
             for name in module.__all__:
                 globals()[name] = getattr(module, name)
             names.extend(module.__all__)
@@ -781,11 +784,8 @@ def _exports() -> list[str]:
 
 
 def __getattr__(name: str) -> Any:
-    """The subpackages and lazy names (:func:`cutepy.core.lazy.attach`), ``cutepy.lazy``; a
-    kernel name or ``__all__`` loads the kernel modules (once: their names are bound here)."""
-    if name == "lazy":  # C++'s cute::lazy: cutepy.lazy.transform (not in __all__)
-        value = globals()["lazy"] = importlib.import_module(f"{__name__}.kernels.lazy")
-        return value
+    """The subpackages and lazy names (:func:`cutepy.core.lazy.attach`); a kernel name or
+    ``__all__`` loads the kernel modules (once: their names are bound here)."""
     try:
         return _lazy_getattr(name)
     except AttributeError:
@@ -798,7 +798,7 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(_lazy_dir()) | set(_exports()) | {"lazy"})
+    return sorted(set(_lazy_dir()) | set(_exports()))
 
 #: C++'s ``slice(crd, x)``, ``max``/``min`` of an IntTuple (and ``format``, which prints one
 #: C++'s way): reachable as ``cutepy.slice``, ``cutepy.max``, ``cutepy.min``, ``cutepy.format``,

@@ -94,7 +94,7 @@ def _init_lists() -> tuple[dict[str, set[str]], list[str]]:
     """From ``cutepy/__init__.py``: the names it imports explicitly (``X as X``) from each of
     its modules (the kernel modules' under ``if TYPE_CHECKING:``, as they load on first use),
     and the modules whose ``__all__`` make ``cutepy.__all__`` (the ``_m`` aliases spliced into
-    ``_EAGER_ALL``, then the modules named in ``_KERNELS``)."""
+    ``_EAGER_ALL``, then the modules ``_KERNELS`` loads)."""
     tree = ast.parse((PACKAGE / "__init__.py").read_text())
     body = list(tree.body)
     for node in tree.body:
@@ -116,8 +116,8 @@ def _init_lists() -> tuple[dict[str, set[str]], list[str]]:
             for el in node.value.elts:
                 if isinstance(el, ast.Starred) and isinstance(el.value, ast.Attribute):
                     eager.append(alias_of[el.value.value.id])
-        if "_KERNELS" in targets:
-            kernels.extend(el.value for el in node.value.elts)
+        if "_KERNELS" in targets:  # load("cutepy.kernels.x") calls
+            kernels.extend(el.args[0].value.removeprefix("cutepy.") for el in node.value.elts)
     return explicit, eager + kernels
 
 
