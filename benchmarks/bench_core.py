@@ -23,7 +23,8 @@ package (causal inference on event sequences), so it is not used; ``--pycute DIR
 2. **Evaluation.** ``L(i)`` for one index (rank <= 4; goal <= 0.2 us) and whole-domain
    ``offsets()`` at 2^20 and 2^24 elements against a numpy fill of as many int64 values (goal
    <= 1.2x), swizzled ones against a hand-written numpy expression and XOR (goal <= 1.1x).
-3. **Import** of cutepy in a fresh process (goal <= 25 ms; numpy and sympy must not load).
+3. **Import** of cutepy in a fresh process, its bytecode cached as after an install (goal <= 25 ms;
+   numpy and sympy must not load).
 4. **Memory**: bytes per layout (``tracemalloc``, 10^4 distinct layouts kept alive).
 """
 
@@ -466,9 +467,13 @@ def bench_import(repeat: int = 7) -> bool:
     code = ("import sys, time; t = time.perf_counter(); import cutepy; t = time.perf_counter() - t; "
             "print(t, 'numpy' in sys.modules, 'sympy' in sys.modules)")
     times, heavy = [], set()
+    # as after an install: the bytecode is cached (one import first writes it; an environment
+    # with PYTHONDONTWRITEBYTECODE would otherwise compile every edited module at each run)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, "-c", "import cutepy"], check=True, env=env)
     for _ in range(repeat):
         r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                           env=dict(os.environ))
+                           env=env)
         t, np_, sp = r.stdout.split()
         times.append(float(t))
         if np_ == "True":

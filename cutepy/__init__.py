@@ -10,11 +10,14 @@ display. Each module below owns its exports (its ``__all__``); this file imports
 those names explicitly, one list per module (``tests/test_one_home.py`` checks the lists
 match), and ``cutepy.__all__`` is made of the modules' lists. A new export: add it to its
 module's ``__all__`` and to that module's list here. Subpackages that load numpy or sympy,
-and the proofs and derivations, load on first use (:func:`cutepy.core.lazy.attach`), so
-``import cutepy`` stays fast.
+and the proofs and derivations, load on first use (:func:`cutepy.core.lazy.attach`), and so
+do the kernel modules (tensors, atoms, tiled operations, TMA, TMEM: their lists sit under
+``if TYPE_CHECKING:``, and the first use of one of their names, or of ``__all__``, imports them
+all), so ``import cutepy`` stays fast.
 """
 
 import sys
+from typing import TYPE_CHECKING, Any
 
 # The public surface: every module below owns its exports (its ``__all__``); ``cutepy``
 # re-exports them, and ``__all__`` is made of those lists, so a new operation is exported by
@@ -391,298 +394,291 @@ from .notation import (
 )
 
 # isort: split
-# kernel design: tensors (the algebra takes them too), atoms, tiled MMA and copy
-from .kernels import atoms as _atoms
-from .kernels import gmma_desc as _gmma_desc
-from .kernels import lazy as lazy  # C++'s cute::lazy: cutepy.lazy.transform (not in __all__)
-from .kernels import pointer as _pointer
-from .kernels import simulate as _simulate
-from .kernels import tensor as _tensor
-from .kernels import tiled as _tiled
-from .kernels import tma as _tma
-from .kernels import tmem as _tmem
-from .kernels import tmem_copy as _tmem_copy
-from .kernels import tmem_reduce as _tmem_reduce
-from .kernels.atoms import (
-    CopyAtom as CopyAtom,
-)
-from .kernels.atoms import (
-    MMAAtom as MMAAtom,
-)
-from .kernels.atoms import (
-    copy_atom as copy_atom,
-)
-from .kernels.atoms import (
-    copy_atoms as copy_atoms,
-)
-from .kernels.atoms import (
-    gmma_smem_layout as gmma_smem_layout,
-)
-from .kernels.atoms import (
-    mma_atom as mma_atom,
-)
-from .kernels.atoms import (
-    mma_atoms as mma_atoms,
-)
-from .kernels.atoms import (
-    tile_to_mma_shape as tile_to_mma_shape,
-)
-from .kernels.gmma_desc import (
-    DescriptorIterator as DescriptorIterator,
-)
-from .kernels.gmma_desc import (
-    GmmaDescriptor as GmmaDescriptor,
-)
-from .kernels.gmma_desc import (
-    UmmaDescriptor as UmmaDescriptor,
-)
-from .kernels.gmma_desc import (
-    make_gmma_desc as make_gmma_desc,
-)
-from .kernels.gmma_desc import (
-    make_umma_desc as make_umma_desc,
-)
-from .kernels.pointer import (
-    as_position_independent_swizzle_layout as as_position_independent_swizzle_layout,
-)
-from .kernels.pointer import (
-    gmem_ptr as gmem_ptr,
-)
-from .kernels.pointer import (
-    smem_ptr as smem_ptr,
-)
-from .kernels.pointer import (
-    tmem_ptr as tmem_ptr,
-)
-from .kernels.simulate import (
-    check_tile as check_tile,
-)
-from .kernels.simulate import (
-    copy as copy,
-)
-from .kernels.simulate import (
-    copy_if as copy_if,
-)
-from .kernels.simulate import (
-    gemm as gemm,
-)
-from .kernels.tensor import (
-    Tensor as Tensor,
-)
-from .kernels.tensor import (
-    as_position_independent_swizzle_tensor as as_position_independent_swizzle_tensor,
-)
-from .kernels.tensor import (
-    inner_partition as inner_partition,
-)
-from .kernels.tensor import (
-    local_partition as local_partition,
-)
-from .kernels.tensor import (
-    local_tile as local_tile,
-)
-from .kernels.tensor import (
-    make_identity_tensor as make_identity_tensor,
-)
-from .kernels.tensor import (
-    make_tensor as make_tensor,
-)
-from .kernels.tensor import (
-    make_tensor_like as make_tensor_like,
-)
-from .kernels.tensor import (
-    outer_partition as outer_partition,
-)
-from .kernels.tensor import (
-    tensor as tensor,
-)
-from .kernels.tiled import (
-    ThrCopy as ThrCopy,
-)
-from .kernels.tiled import (
-    ThrMMA as ThrMMA,
-)
-from .kernels.tiled import (
-    TiledCopy as TiledCopy,
-)
-from .kernels.tiled import (
-    TiledMMA as TiledMMA,
-)
-from .kernels.tiled import checks as _checks
-from .kernels.tiled import (
-    make_cotiled_copy as make_cotiled_copy,
-)
-from .kernels.tiled import (
-    make_tiled_copy as make_tiled_copy,
-)
-from .kernels.tiled import (
-    make_tiled_copy_A as make_tiled_copy_A,
-)
-from .kernels.tiled import (
-    make_tiled_copy_B as make_tiled_copy_B,
-)
-from .kernels.tiled import (
-    make_tiled_copy_C as make_tiled_copy_C,
-)
-from .kernels.tiled import (
-    make_tiled_copy_C_atom as make_tiled_copy_C_atom,
-)
-from .kernels.tiled import (
-    make_tiled_copy_D as make_tiled_copy_D,
-)
-from .kernels.tiled import (
-    make_tiled_copy_S as make_tiled_copy_S,
-)
-from .kernels.tiled import (
-    make_tiled_mma as make_tiled_mma,
-)
-from .kernels.tiled import (
-    partition_fragment_A as partition_fragment_A,
-)
-from .kernels.tiled import (
-    partition_fragment_B as partition_fragment_B,
-)
-from .kernels.tiled import (
-    partition_fragment_C as partition_fragment_C,
-)
-from .kernels.tiled import (
-    partition_shape_A as partition_shape_A,
-)
-from .kernels.tiled import (
-    partition_shape_B as partition_shape_B,
-)
-from .kernels.tiled import (
-    partition_shape_C as partition_shape_C,
-)
-from .kernels.tiled.checks import (
-    CheckResult as CheckResult,
-)
-from .kernels.tiled.checks import (
-    check_cover as check_cover,
-)
-from .kernels.tiled.checks import (
-    check_fits as check_fits,
-)
-from .kernels.tiled.checks import (
-    check_vectorization as check_vectorization,
-)
-from .kernels.tma import (
-    create_tma_multicast_mask as create_tma_multicast_mask,
-)
-from .kernels.tma import (
-    make_im2col_tma_copy as make_im2col_tma_copy,
-)
-from .kernels.tma import (
-    make_tma_atom as make_tma_atom,
-)
-from .kernels.tma import (
-    make_tma_atom_A_sm100 as make_tma_atom_A_sm100,
-)
-from .kernels.tma import (
-    make_tma_atom_B_sm100 as make_tma_atom_B_sm100,
-)
-from .kernels.tma import (
-    make_tma_copy as make_tma_copy,
-)
-from .kernels.tma import (
-    tma_partition as tma_partition,
-)
-from .kernels.tmem import (
-    make_tmem_frg as make_tmem_frg,
-)
-from .kernels.tmem import (
-    tmem_columns as tmem_columns,
-)
-from .kernels.tmem_copy import (
-    TmemCopyAtom as TmemCopyAtom,
-)
-from .kernels.tmem_copy import (
-    make_tmem_copy as make_tmem_copy,
-)
-from .kernels.tmem_copy import (
-    tmem_copy_atom as tmem_copy_atom,
-)
+# kernel design: tensors (the algebra takes them too), atoms, tiled MMA and copy, TMA, TMEM.
+# Loaded on first use of any of their names, all together (they register the tensors' variants
+# of the algebra): ``import cutepy`` stays fast. Each module's exports are listed below, for
+# type checkers, and the modules in ``_KERNELS`` (``tests/test_one_home.py`` checks both).
 
-# isort: split
-# exports added by the merges of issues 32-35 (one block per module)
-from .kernels.atoms import (
-    BlockScaledMMAAtom as BlockScaledMMAAtom,
-)
-from .kernels.atoms import (
-    SparseMMAAtom as SparseMMAAtom,
-)
-from .kernels.atoms import (
-    WarpBlockScaledMMAAtom as WarpBlockScaledMMAAtom,
-)
-from .kernels.atoms import (
-    amd_mma_atom as amd_mma_atom,
-)
-from .kernels.atoms import (
-    amd_mma_atoms as amd_mma_atoms,
-)
-from .kernels.atoms import (
-    amx_mma_atom as amx_mma_atom,
-)
-from .kernels.atoms import (
-    amx_mma_atoms as amx_mma_atoms,
-)
-from .kernels.atoms import (
-    blockscaled_sf_atom as blockscaled_sf_atom,
-)
-from .kernels.atoms import (
-    blockscaled_sf_layout as blockscaled_sf_layout,
-)
-from .kernels.atoms import (
-    gmma_sparse_atoms as gmma_sparse_atoms,
-)
-from .kernels.atoms import (
-    sm120_ext_atoms as sm120_ext_atoms,
-)
-from .kernels.atoms import (
-    umma_ext_atoms as umma_ext_atoms,
-)
-from .kernels.atoms import (
-    wi_interleave as wi_interleave,
-)
-from .kernels.atoms import (
-    xe_mma_atom as xe_mma_atom,
-)
-from .kernels.atoms import (
-    xe_mma_atoms as xe_mma_atoms,
-)
-from .kernels.tensor import (
-    lazy_transform as lazy_transform,
-)
-from .kernels.tensor import (
-    thread_index as thread_index,
-)
-from .kernels.tiled import (
-    make_tiled_copy_impl as make_tiled_copy_impl,
-)
-from .kernels.tmem_copy import (
-    make_s2t_copy as make_s2t_copy,
-)
-from .kernels.tmem_copy import (
-    make_utccp_copy as make_utccp_copy,
-)
+if TYPE_CHECKING:
+    from .kernels.atoms import (
+        CopyAtom as CopyAtom,
+    )
+    from .kernels.atoms import (
+        MMAAtom as MMAAtom,
+    )
+    from .kernels.atoms import (
+        copy_atom as copy_atom,
+    )
+    from .kernels.atoms import (
+        copy_atoms as copy_atoms,
+    )
+    from .kernels.atoms import (
+        gmma_smem_layout as gmma_smem_layout,
+    )
+    from .kernels.atoms import (
+        mma_atom as mma_atom,
+    )
+    from .kernels.atoms import (
+        mma_atoms as mma_atoms,
+    )
+    from .kernels.atoms import (
+        tile_to_mma_shape as tile_to_mma_shape,
+    )
+    from .kernels.gmma_desc import (
+        DescriptorIterator as DescriptorIterator,
+    )
+    from .kernels.gmma_desc import (
+        GmmaDescriptor as GmmaDescriptor,
+    )
+    from .kernels.gmma_desc import (
+        UmmaDescriptor as UmmaDescriptor,
+    )
+    from .kernels.gmma_desc import (
+        make_gmma_desc as make_gmma_desc,
+    )
+    from .kernels.gmma_desc import (
+        make_umma_desc as make_umma_desc,
+    )
+    from .kernels.pointer import (
+        as_position_independent_swizzle_layout as as_position_independent_swizzle_layout,
+    )
+    from .kernels.pointer import (
+        gmem_ptr as gmem_ptr,
+    )
+    from .kernels.pointer import (
+        smem_ptr as smem_ptr,
+    )
+    from .kernels.pointer import (
+        tmem_ptr as tmem_ptr,
+    )
+    from .kernels.simulate import (
+        check_tile as check_tile,
+    )
+    from .kernels.simulate import (
+        copy as copy,
+    )
+    from .kernels.simulate import (
+        copy_if as copy_if,
+    )
+    from .kernels.simulate import (
+        gemm as gemm,
+    )
+    from .kernels.tensor import (
+        Tensor as Tensor,
+    )
+    from .kernels.tensor import (
+        as_position_independent_swizzle_tensor as as_position_independent_swizzle_tensor,
+    )
+    from .kernels.tensor import (
+        inner_partition as inner_partition,
+    )
+    from .kernels.tensor import (
+        local_partition as local_partition,
+    )
+    from .kernels.tensor import (
+        local_tile as local_tile,
+    )
+    from .kernels.tensor import (
+        make_identity_tensor as make_identity_tensor,
+    )
+    from .kernels.tensor import (
+        make_tensor as make_tensor,
+    )
+    from .kernels.tensor import (
+        make_tensor_like as make_tensor_like,
+    )
+    from .kernels.tensor import (
+        outer_partition as outer_partition,
+    )
+    from .kernels.tensor import (
+        tensor as tensor,
+    )
+    from .kernels.tiled import (
+        ThrCopy as ThrCopy,
+    )
+    from .kernels.tiled import (
+        ThrMMA as ThrMMA,
+    )
+    from .kernels.tiled import (
+        TiledCopy as TiledCopy,
+    )
+    from .kernels.tiled import (
+        TiledMMA as TiledMMA,
+    )
+    from .kernels.tiled import (
+        make_cotiled_copy as make_cotiled_copy,
+    )
+    from .kernels.tiled import (
+        make_tiled_copy as make_tiled_copy,
+    )
+    from .kernels.tiled import (
+        make_tiled_copy_A as make_tiled_copy_A,
+    )
+    from .kernels.tiled import (
+        make_tiled_copy_B as make_tiled_copy_B,
+    )
+    from .kernels.tiled import (
+        make_tiled_copy_C as make_tiled_copy_C,
+    )
+    from .kernels.tiled import (
+        make_tiled_copy_C_atom as make_tiled_copy_C_atom,
+    )
+    from .kernels.tiled import (
+        make_tiled_copy_D as make_tiled_copy_D,
+    )
+    from .kernels.tiled import (
+        make_tiled_copy_S as make_tiled_copy_S,
+    )
+    from .kernels.tiled import (
+        make_tiled_mma as make_tiled_mma,
+    )
+    from .kernels.tiled import (
+        partition_fragment_A as partition_fragment_A,
+    )
+    from .kernels.tiled import (
+        partition_fragment_B as partition_fragment_B,
+    )
+    from .kernels.tiled import (
+        partition_fragment_C as partition_fragment_C,
+    )
+    from .kernels.tiled import (
+        partition_shape_A as partition_shape_A,
+    )
+    from .kernels.tiled import (
+        partition_shape_B as partition_shape_B,
+    )
+    from .kernels.tiled import (
+        partition_shape_C as partition_shape_C,
+    )
+    from .kernels.tiled.checks import (
+        CheckResult as CheckResult,
+    )
+    from .kernels.tiled.checks import (
+        check_cover as check_cover,
+    )
+    from .kernels.tiled.checks import (
+        check_fits as check_fits,
+    )
+    from .kernels.tiled.checks import (
+        check_vectorization as check_vectorization,
+    )
+    from .kernels.tma import (
+        create_tma_multicast_mask as create_tma_multicast_mask,
+    )
+    from .kernels.tma import (
+        make_im2col_tma_copy as make_im2col_tma_copy,
+    )
+    from .kernels.tma import (
+        make_tma_atom as make_tma_atom,
+    )
+    from .kernels.tma import (
+        make_tma_atom_A_sm100 as make_tma_atom_A_sm100,
+    )
+    from .kernels.tma import (
+        make_tma_atom_B_sm100 as make_tma_atom_B_sm100,
+    )
+    from .kernels.tma import (
+        make_tma_copy as make_tma_copy,
+    )
+    from .kernels.tma import (
+        tma_partition as tma_partition,
+    )
+    from .kernels.tmem import (
+        make_tmem_frg as make_tmem_frg,
+    )
+    from .kernels.tmem import (
+        tmem_columns as tmem_columns,
+    )
+    from .kernels.tmem_copy import (
+        TmemCopyAtom as TmemCopyAtom,
+    )
+    from .kernels.tmem_copy import (
+        make_tmem_copy as make_tmem_copy,
+    )
+    from .kernels.tmem_copy import (
+        tmem_copy_atom as tmem_copy_atom,
+    )
 
-# isort: split
-# exports added by the merges of issues 32-35 (one block per module)
-from .kernels.atoms import (
-    copy_bulk_s2s_atom as copy_bulk_s2s_atom,
-)
-from .kernels.atoms import (
-    copy_dsmem_store_atom as copy_dsmem_store_atom,
-)
-from .kernels.atoms import (
-    xe_hpg_mma_atom as xe_hpg_mma_atom,
-)
-from .kernels.atoms import (
-    xe_hpg_mma_atoms as xe_hpg_mma_atoms,
-)
-from .kernels.tmem_reduce import (
-    tmem_load_red_atom as tmem_load_red_atom,
-)
+    # isort: split
+    # exports added by the merges of issues 32-35 (one block per module)
+    from .kernels.atoms import (
+        BlockScaledMMAAtom as BlockScaledMMAAtom,
+    )
+    from .kernels.atoms import (
+        SparseMMAAtom as SparseMMAAtom,
+    )
+    from .kernels.atoms import (
+        WarpBlockScaledMMAAtom as WarpBlockScaledMMAAtom,
+    )
+    from .kernels.atoms import (
+        amd_mma_atom as amd_mma_atom,
+    )
+    from .kernels.atoms import (
+        amd_mma_atoms as amd_mma_atoms,
+    )
+    from .kernels.atoms import (
+        amx_mma_atom as amx_mma_atom,
+    )
+    from .kernels.atoms import (
+        amx_mma_atoms as amx_mma_atoms,
+    )
+    from .kernels.atoms import (
+        blockscaled_sf_atom as blockscaled_sf_atom,
+    )
+    from .kernels.atoms import (
+        blockscaled_sf_layout as blockscaled_sf_layout,
+    )
+    from .kernels.atoms import (
+        gmma_sparse_atoms as gmma_sparse_atoms,
+    )
+    from .kernels.atoms import (
+        sm120_ext_atoms as sm120_ext_atoms,
+    )
+    from .kernels.atoms import (
+        umma_ext_atoms as umma_ext_atoms,
+    )
+    from .kernels.atoms import (
+        wi_interleave as wi_interleave,
+    )
+    from .kernels.atoms import (
+        xe_mma_atom as xe_mma_atom,
+    )
+    from .kernels.atoms import (
+        xe_mma_atoms as xe_mma_atoms,
+    )
+    from .kernels.tensor import (
+        lazy_transform as lazy_transform,
+    )
+    from .kernels.tensor import (
+        thread_index as thread_index,
+    )
+    from .kernels.tiled import (
+        make_tiled_copy_impl as make_tiled_copy_impl,
+    )
+    from .kernels.tmem_copy import (
+        make_s2t_copy as make_s2t_copy,
+    )
+    from .kernels.tmem_copy import (
+        make_utccp_copy as make_utccp_copy,
+    )
+
+    # isort: split
+    # exports added by the merges of issue 34's last rows (one block per module)
+    from .kernels.atoms import (
+        copy_bulk_s2s_atom as copy_bulk_s2s_atom,
+    )
+    from .kernels.atoms import (
+        copy_dsmem_store_atom as copy_dsmem_store_atom,
+    )
+    from .kernels.atoms import (
+        xe_hpg_mma_atom as xe_hpg_mma_atom,
+    )
+    from .kernels.atoms import (
+        xe_hpg_mma_atoms as xe_hpg_mma_atoms,
+    )
+    from .kernels.tmem_reduce import (
+        tmem_load_red_atom as tmem_load_red_atom,
+    )
 
 # isort: split
 # symbolic, proofs, derivations: namespaces of their own; cutepy takes their main entry points
@@ -694,6 +690,16 @@ from .symbolic import symbols as symbols
 _ANALYSES = ["assuming", "declare", "subs", "symbols"]
 
 __version__ = "0.1.0"
+
+#: the kernel modules whose ``__all__`` cutepy re-exports (in this order), loaded on first use
+_KERNELS = (
+    load("cutepy.kernels.tensor"), load("cutepy.kernels.simulate"), load("cutepy.kernels.pointer"),
+    load("cutepy.kernels.tma"), load("cutepy.kernels.tmem"), load("cutepy.kernels.tmem_copy"),
+    load("cutepy.kernels.tmem_reduce"), load("cutepy.kernels.gmma_desc"), load("cutepy.kernels.atoms"),
+    load("cutepy.kernels.tiled"), load("cutepy.kernels.tiled.checks"),
+)
+#: C++'s ``cute::lazy``: ``cutepy.lazy.transform`` (not in ``__all__``)
+lazy = load("cutepy.kernels.lazy")
 
 _SUBPACKAGES = ("xla", "program", "viz", "strategies", "engine", "banks", "emit", "linear",
                 "builders")  # builders: CUTLASS's GEMM CollectiveBuilders (issue 32)
@@ -739,7 +745,7 @@ _ANALYSIS_NAMES = (
 _LAZY.update({name: "kernels.analysis" for name in _ANALYSIS_NAMES})
 
 
-__getattr__, __dir__ = attach(__name__, submodules=_SUBPACKAGES, names=_LAZY)
+_lazy_getattr, _lazy_dir = attach(__name__, submodules=_SUBPACKAGES, names=_LAZY)
 
 #: a deprecated alias whose new home is above its old one: registered here, the one layer that
 #: may reach both (``cutepy.program`` reads it through :func:`cutepy.core.lazy.deprecation_getattr`)
@@ -774,16 +780,44 @@ def _register_display() -> None:
 
 _register_display()
 
-__all__ = [
+#: the exports of the modules loaded at import (``__all__`` adds the kernels' and the lazy names)
+_EAGER_ALL = [
     *_errors.__all__, *_basis.__all__, *_dynamic.__all__, *_layout.__all__, *_tuples.__all__,
     *_limits.__all__,
     *_coalesce.__all__, *_composition.__all__, *_complement.__all__, *_inverse.__all__, *_divides.__all__,
     *_products.__all__, *_casting.__all__, *_swizzle.__all__, *_composed.__all__, *_notation.__all__,
-    *_tensor.__all__, *_simulate.__all__, *_pointer.__all__, *_tma.__all__, *_tmem.__all__,
-    *_tmem_copy.__all__, *_tmem_reduce.__all__, *_gmma_desc.__all__, *_atoms.__all__,
-    *_tiled.__all__, *_checks.__all__, *_ANALYSES,
-    *_LAZY,
 ]
+
+
+def _exports() -> list[str]:
+    """``__all__``: made on first use, when the kernel modules (:data:`_KERNELS`) are imported
+    and their exports bound here."""
+    if "__all__" not in globals():
+        names: list[str] = []
+        for module in _KERNELS:
+            for name in module.__all__:
+                globals()[name] = getattr(module, name)
+            names.extend(module.__all__)
+        globals()["__all__"] = [*_EAGER_ALL, *names, *_ANALYSES, *_LAZY]
+    return globals()["__all__"]
+
+
+def __getattr__(name: str) -> Any:
+    """The subpackages and lazy names (:func:`cutepy.core.lazy.attach`); a kernel name or
+    ``__all__`` loads the kernel modules (once: their names are bound here)."""
+    try:
+        return _lazy_getattr(name)
+    except AttributeError:
+        pass
+    if "__all__" not in globals() and (name == "__all__" or not name.startswith("__")):
+        _exports()
+        if name in globals():
+            return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(_lazy_dir()) | set(_exports()))
 
 #: C++'s ``slice(crd, x)``, ``max``/``min`` of an IntTuple (and ``format``, which prints one
 #: C++'s way): reachable as ``cutepy.slice``, ``cutepy.max``, ``cutepy.min``, ``cutepy.format``,

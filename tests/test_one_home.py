@@ -92,24 +92,51 @@ def test_the_cli_runs_the_exported_operations() -> None:
 
 def _init_lists() -> tuple[dict[str, set[str]], list[str]]:
     """From ``cutepy/__init__.py``: the names it imports explicitly (``X as X``) from each of
-    its modules, and the modules whose ``__all__`` make ``cutepy.__all__`` (the ``_m`` aliases)."""
+    its modules (the kernel modules' under ``if TYPE_CHECKING:``, as they load on first use),
+    and the modules whose ``__all__`` make ``cutepy.__all__`` (the ``_m`` aliases spliced into
+    ``_EAGER_ALL``, then the modules ``_KERNELS`` loads)."""
     tree = ast.parse((PACKAGE / "__init__.py").read_text())
+    body = list(tree.body)
+    for node in tree.body:
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
+            body.extend(node.body)
     explicit: dict[str, set[str]] = {}
     alias_of: dict[str, str] = {}
-    for node in tree.body:
+    for node in body:
         if isinstance(node, ast.ImportFrom) and node.level == 1:
             for a in node.names:
                 if a.asname == a.name:
                     explicit.setdefault(node.module or "", set()).add(a.name)
                 elif a.asname and a.asname.startswith("_"):
                     alias_of[a.asname] = f"{node.module}.{a.name}" if node.module else a.name
-    spliced = []
+    eager, kernels = [], []
     for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "__all__" for t in node.targets):
+        targets = [getattr(t, "id", "") for t in node.targets] if isinstance(node, ast.Assign) else []
+        if "_EAGER_ALL" in targets:
             for el in node.value.elts:
                 if isinstance(el, ast.Starred) and isinstance(el.value, ast.Attribute):
-                    spliced.append(alias_of[el.value.value.id])
-    return explicit, spliced
+                    eager.append(alias_of[el.value.value.id])
+        if "_KERNELS" in targets:  # load("cutepy.kernels.x") calls
+            kernels.extend(el.args[0].value.removeprefix("cutepy.") for el in node.value.elts)
+    return explicit, eager + kernels
+
+
+def test_import_leaves_the_kernels_for_first_use() -> None:
+    """``import cutepy`` loads no kernel module (they load, all together, on the first use of one
+    of their names or of ``__all__``), and ``__all__`` is the modules' lists in order."""
+    import subprocess
+    import sys
+
+    code = ("import sys, cutepy; assert not [m for m in sys.modules if m.startswith('cutepy.kernels.')], "
+            "sorted(m for m in sys.modules if m.startswith('cutepy.kernels.')); "
+            "t = cutepy.make_tensor; assert 'cutepy.kernels.tma' in sys.modules; "
+            "assert cutepy.lazy.transform is cutepy.lazy_transform")
+    subprocess.run([sys.executable, "-c", code], check=True)
+    import importlib
+
+    _, spliced = _init_lists()
+    want = [n for mod in spliced for n in importlib.import_module(f"cutepy.{mod}").__all__]
+    assert cutepy.__all__[:len(want)] == want
 
 
 def test_cutepy_imports_each_modules_exports_by_name() -> None:

@@ -24,10 +24,11 @@ from ..core.dynamic import DynamicInt, has_dynamic
 from ..core.errors import AdmissibilityError, CutepyError
 from ..core.events import Event, Mode, paren
 from ..core.kinds import COMPLEMENT
-from ..core.layout import Layout, derived, layout_arg
+from ..core.layout import Layout, derived, layout_arg, seeded
 from ..core.tracing import recorder
 from ..core.tuples import as_int
 from .coalesce import coalesce_flat, coalesce_shape, coalesce_static, filter_flat_dyn, modes_layout
+from .composition import coalesce_x
 
 # -- the steps explain() shows: the decisions this algorithm reports, and their words --------
 # (an event without words is worded by its explainer in cutepy.derivation, which knows the
@@ -121,14 +122,23 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
     rec = recorder()
     if rec and rec.opens(complement):
         return rec.framed(complement, A, cotarget)
-    if cotarget is not None:
-        cotarget = _check_cotarget(A, cotarget)
+    if cotarget is not None and (type(cotarget) is not int or cotarget < 1):
+        cotarget = _check_cotarget(A, cotarget)  # a positive int is returned as it is
     if type(A) is not Layout and (impl := COMPLEMENT.of(A)) is not None:
         return impl(A, cotarget)
     if type(A) is not Layout:
         A = layout_arg(A, "complement")
     if A._shape == ():
         raise CutepyError("complement of the empty layout ():() is undefined (C++ builds no layout for it)")
+    if rec is None and type(cotarget) is int:  # the common case: the steps below, in short
+        gaps = derived(A, _static_gaps)
+        if gaps and type(gaps[2]) is int:
+            cur = gaps[2]
+            s, d = coalesce_static(gaps[0] + (-(-cotarget // cur),), gaps[1] + (cur,))
+            # the result is coalesced, so coalesce_x keeps it (but 1:0, whose 1 counts as 2)
+            if type(s) is tuple:
+                return seeded(Layout._grown(s, d), coalesce_x, (s, d))
+            return seeded(Layout._grown(s, d), coalesce_x, ((s,), (d,))) if s != 1 else Layout._grown(s, d)
     fs, fd, dyn = derived(A, filter_flat_dyn)
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)
@@ -201,6 +211,17 @@ def _gaps(A: Layout, fs: tuple, fd: tuple, rec: Any) -> tuple[tuple, tuple, Any]
 def _kept_gaps(A: Layout) -> tuple[tuple, tuple, Any] | None:
     """:func:`_gaps` of A with no one listening: a form of A alone, kept on the value."""
     fs, fd, _ = derived(A, filter_flat_dyn)
+    if type(fs) is not tuple:
+        fs, fd = (fs,), (fd,)
+    return _gaps(A, fs, fd, None)
+
+
+def _static_gaps(A: Layout) -> tuple[tuple, tuple, Any] | None | bool:
+    """:func:`_kept_gaps` of A when no leaf is a run-time integer, else ``False``: the one form
+    the common case of :func:`complement` reads (kept on the value)."""
+    fs, fd, dyn = filter_flat_dyn(A)
+    if dyn:
+        return False
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)
     return _gaps(A, fs, fd, None)

@@ -302,14 +302,19 @@ def _compose_layouts(A: Layout, B: Layout) -> Layout:
     rec = recorder()
     if rec:
         rec.emit(CoalesceX(A, B, ls, ld))
-    return _compose_flat(ls, ld, A, B)
+    return _compose_flat(ls, ld, A, B, rec)
 
 
-def _compose_flat(ls: tuple, ld: tuple, A: Layout, B: Layout) -> Layout:
-    rec = recorder()
+def _compose_flat(ls: tuple, ld: tuple, A: Layout, B: Layout, rec: Any = None) -> Layout:
+    if len(ls) == 1 and not rec and type(ld[0]) is int:
+        # a single mode of A: each int leaf of B keeps its shape, its stride scaled (Single; a
+        # stride 0 stays 0, ZeroLeaf), no carries between modes
+        d = _times(B._stride, ld[0])
+        if d is not None:
+            return Layout._strided(B._shape, d)
     usage = [0] * (len(ls) - 1)
     signs: set = set()
-    s, d = _impl(ls, ld, B._shape, B._stride, A, B, usage, signs)
+    s, d = _impl(ls, ld, B._shape, B._stride, A, B, usage, signs, rec)
     if usage and len(signs) > 1:
         raise AdmissibilityError(
             f"composition {A} o {B} is inadmissible: B mixes positive and negative strides over "
@@ -320,7 +325,27 @@ def _compose_flat(ls: tuple, ld: tuple, A: Layout, B: Layout) -> Layout:
         if rec:
             rec.emit(Carry(tuple(usage), ls))
         _check_carry_free(ls, ld, usage, A, B)
-    return Layout._grown(s, d)
+    # every shape leaf is at most one of B's (within the 64-bit rule): only strides grew
+    return Layout._strided(s, d)
+
+
+def _times(t: Any, k: int) -> Any:
+    """``t`` (an int or nested tuples of them) with every leaf times ``k``; ``None`` if a leaf
+    is not a plain ``int`` (a basis element or a run-time integer takes the general path)."""
+    if type(t) is int:
+        return t * k
+    if type(t) is not tuple:
+        return None
+    out = []
+    for x in t:
+        if type(x) is not int:
+            x = _times(x, k)
+            if x is None:
+                return None
+            out.append(x)
+        else:
+            out.append(x * k)
+    return tuple(out)
 
 
 def _check_carry_free(ls: tuple, ld: tuple, usage: list, A: Layout, B: Layout) -> None:
@@ -350,11 +375,11 @@ def _compose_basis(A: Layout, rs: Any, rd: ScaledBasis, B: Layout) -> tuple[Any,
     rec = recorder()
     if rec:
         rec.emit(BasisLeaf(rd, sub, ls, ld))
-    return _impl(ls, ld, rs, rd.value, A, B, [0] * (len(ls) - 1))
+    return _impl(ls, ld, rs, rd.value, A, B, [0] * (len(ls) - 1), None, rec)
 
 
 def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
-          usage: list, signs: set | None = None) -> tuple[Any, Any]:
+          usage: list, signs: set | None = None, rec: Any = None) -> tuple[Any, Any]:
     """C++ ``composition_impl`` for a flat ``ls:ld``; adds each leaf's digit use to ``usage``.
 
     A recorder hears ``Leaf`` for each leaf of B, then ``ZeroLeaf``, ``Single``, or a ``Skip``
@@ -363,11 +388,10 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
     if type(rs) is tuple:
         ss, dd = [], []
         for s, d in zip(rs, rd):
-            a, b = _impl(ls, ld, s, d, A, B, usage, signs)
+            a, b = _impl(ls, ld, s, d, A, B, usage, signs, rec)
             ss.append(a)
             dd.append(b)
         return tuple(ss), tuple(dd)
-    rec = recorder()
     if rec:
         rec.emit(Leaf(rs, rd))
     if type(rd) is not int and isinstance(rd, ScaledBasis):
@@ -431,6 +455,8 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
                           rest_s // new))
         rest_s //= new
         rest_d = next_stride
+        if rest_s == 1 and rest_d == 1 and type(rest_s) is int and not rec and _steps_only(ls, i + 1, last):
+            break  # nothing of the leaf left, stride 1: every later mode is a Skip that changes nothing
     rest_d = sign * rest_d
     if not result_s:
         if rec:
@@ -445,6 +471,16 @@ def _impl(ls: tuple, ld: tuple, rs: Any, rd: Any, A: Layout, B: Layout,
     result_s.append(rest_s)
     result_d.append(rest_d * ld[last])
     return tuple(result_s), tuple(result_d)
+
+
+def _steps_only(ls: tuple, start: int, stop: int) -> bool:
+    """Whether the modes ``ls[start:stop]`` are concrete integers, for which a leaf of shape 1
+    and stride 1 passes every check and stays as it is (a symbolic mode may leave a check
+    undecided, so it is walked)."""
+    for k in range(start, stop):
+        if type(ls[k]) is not int and type(ls[k]) is not DynamicInt:
+            return False
+    return True
 
 
 def _inadmissible(A, B, kind: str, i: int, ls: tuple, ld: tuple, why: str) -> AdmissibilityError:

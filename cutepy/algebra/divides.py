@@ -26,7 +26,6 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import inttuple as it
-from ..core.dynamic import has_dynamic
 from ..core.errors import CutepyError
 from ..core.events import Event, KeptModes, NoTiler
 from ..core.kinds import (
@@ -76,6 +75,12 @@ def _tiler(t: Any) -> Any:
     """Normalise a tiler: a Layout, None, or a tuple of tilers (ints become ``n:1``)."""
     if t is None or type(t) is Layout:
         return t
+    if type(t) is tuple:
+        for x in t:
+            if type(x) is not Layout:
+                break
+        else:
+            return t  # layouts already
     if it.is_integer(t):  # C++'s make_layout(n): n:1, and 1:0; symbolic sizes too (checked)
         return Layout(t)
     if isinstance(t, (tuple, list)):
@@ -85,12 +90,26 @@ def _tiler(t: Any) -> Any:
     raise CutepyError(f"{t!r} is not a tiler (a layout, a shape, or a tuple of tilers)")
 
 
-def _cotarget_facts(A: Layout) -> tuple[Any, tuple, tuple, bool, bool]:
+def _cotarget_facts(A: Layout) -> tuple[Any, tuple, tuple, bool, bool, Any]:
     """What :func:`_cotarget` reads of A alone (kept on the value): its size, its flat modes,
-    whether a leaf is a run-time integer, and whether every leaf is a plain ``int``."""
+    whether a leaf is a run-time integer, whether every leaf is a plain ``int``, and (then)
+    its first leaf other than 1."""
     fs, dyn_s = it.flatten_dyn(A._shape)
     fd, dyn_d = it.flatten_dyn(A._stride)
-    return A.size(), fs, fd, dyn_s or dyn_d, all(type(x) is int for x in fs + fd)
+    ints = all(type(x) is int for x in fs + fd)
+    first = next((s for s in fs if s != 1), 1) if ints else None
+    return A.size(), fs, fd, dyn_s or dyn_d, ints, first
+
+
+def _tiler_facts(T: Layout) -> tuple[tuple, tuple, bool, Any]:
+    """What :func:`_cotarget` reads of the tiler alone (kept on the value): its flat modes,
+    whether a leaf is a run-time integer, and its extent ``max(s * |d|)`` over the modes of
+    stride not 0 and shape not 1 (``None`` unless every leaf is a plain ``int``)."""
+    ts, dyn_s = it.flatten_dyn(T._shape)
+    td, dyn_d = it.flatten_dyn(T._stride)
+    if any(type(x) is not int for x in ts + td):
+        return ts, td, dyn_s or dyn_d, None
+    return ts, td, False, max([s * abs(d) for s, d in zip(ts, td) if d != 0 and s != 1], default=1)
 
 
 def _cotarget(A: Any, T: Any) -> Any:
@@ -101,24 +120,13 @@ def _cotarget(A: Any, T: Any) -> Any:
     """
     if type(A) is not Layout or type(T) is not Layout:
         return A.size()
-    size, fs, fd, dyn_a, ints_a = derived(A, _cotarget_facts)
-    plain_t = type(T.shape) is int and type(T.stride) is int
-    ts = (T.shape,) if plain_t or type(T.shape) is not tuple else it.flatten_tuple(T.shape)
-    td = (T.stride,) if plain_t or type(T.stride) is not tuple else it.flatten_tuple(T.stride)
-    if dyn_a or (not plain_t and has_dynamic(ts, td)):  # C++'s shape(coalesce(A))
+    size, fs, fd, dyn_a, ints_a, first = derived(A, _cotarget_facts)
+    _, _, dyn_t, extent = derived(T, _tiler_facts)
+    if dyn_a or dyn_t:  # C++'s shape(coalesce(A))
         with recording(None):
             return coalesce_flat(fs, fd)[0]
-    if plain_t:  # the common case
-        extent = T.shape * abs(T.stride) if T.stride != 0 and T.shape != 1 else 1
-        first = A.shape
-        while type(first) is tuple and first:
-            first = first[0]
-        if type(first) is int and first != 1 and first % extent == 0:
-            return size  # the extent splits A's first mode evenly: the size will do
-    if not ints_a or any(type(x) is not int for x in ts + td):
+    if not ints_a or extent is None:
         return size
-    extent = max([s * abs(d) for s, d in zip(ts, td) if d != 0 and s != 1], default=1)
-    first = next((s for s in fs if s != 1), 1)
     if first % extent == 0:  # the extent splits coalesce(A)'s first mode evenly: the size will do
         return size
     if _divides_evenly(fs, extent):  # then so does every coalesced grouping: the size will do
@@ -151,8 +159,16 @@ def _divides_evenly(shape: tuple, n: int) -> bool:
     return True
 
 
+def _mode_list(A: Layout) -> tuple[Layout, ...]:
+    """A's top-level modes as layouts (a form kept on the value: the modes keep theirs)."""
+    s, d = A._shape, A._stride
+    if type(s) is not tuple:
+        return (A,)
+    return tuple([Layout._new(x, y) for x, y in zip(s, d)])
+
+
 def _modes(A: Layout) -> list[Layout]:
-    return list(A) if type(A.shape) is tuple else [A]
+    return list(derived(A, _mode_list)) if type(A) is Layout else (list(A) if type(A.shape) is tuple else [A])
 
 
 def logical_divide(A: Any, tiler: Any) -> Any:
@@ -179,16 +195,22 @@ def logical_divide(A: Any, tiler: Any) -> Any:
         return rec.framed(logical_divide, A, tiler)
     if type(A) is not Layout and (impl := LOGICAL_DIVIDE.of(A)) is not None:
         return impl(A, tiler)
-    tiler = _tiler(tiler)
-    A = as_layout(A)
+    if type(tiler) is not Layout:
+        tiler = _tiler(tiler)
+    if type(A) is not Layout:
+        A = as_layout(A)
     if tiler is None:
         if rec:
             rec.emit(NoTiler())
         return A
-    if isinstance(tiler, tuple):
+    if type(tiler) is tuple:
         return by_mode(logical_divide, A, tiler)
     # as C++: the cotarget is the shape of coalesce(A), not its size (ceil_div per mode)
-    divisor = make_layout(tiler, complement(tiler, _cotarget(A, tiler)))
+    c = complement(tiler, _cotarget(A, tiler))
+    if type(tiler) is Layout and type(c) is Layout:  # make_layout(tiler, c), without its tests
+        divisor = Layout._new((tiler._shape, c._shape), (tiler._stride, c._stride))
+    else:
+        divisor = make_layout(tiler, c)
     if rec:
         rec.emit(Divisor(divisor))
     return composition(A, divisor)
@@ -235,11 +257,35 @@ def zip_by_tiler(logical: Callable[[Any, Any], Layout], A: Any, tiler: Any) -> L
         if rec:
             rec.emit(Zipped(L))
         return L
-    tiles, rest = unzip_modes(L, tiler)
     rec = recorder()
+    if type(L) is Layout and not rec:  # unzip_modes on the shape and stride tuples
+        ts, td, rs, rd = _unzip_tuples(L._shape, L._stride, tiler)
+        return Layout._new((ts, rs), (td, rd))
+    tiles, rest = unzip_modes(L, tiler)
     if rec:
         rec.emit(Unzipped(tiles, rest))
     return make_layout(tiles, rest)
+
+
+def _unzip_tuples(s: Any, d: Any, tiler: Any) -> tuple[Any, Any, Any, Any]:
+    """:func:`unzip_modes` of the layout ``s:d`` as (tile shape, tile stride, rest shape, rest
+    stride), with no layout built on the way (the same results and errors)."""
+    if isinstance(tiler, tuple):
+        ms, md = (s, d) if type(s) is tuple else ((s,), (d,))
+        ts, td, rs, rd = [], [], [], []
+        for x, y, t in zip(ms, md, tiler):
+            a, b, c, e = _unzip_tuples(x, y, t)
+            ts.append(a)
+            td.append(b)
+            rs.append(c)
+            rd.append(e)
+        n = len(tiler)
+        rs.extend(ms[n:])
+        rd.extend(md[n:])
+        return tuple(ts), tuple(td), tuple(rs), tuple(rd)
+    if type(s) is not tuple or len(s) != 2:
+        unzip_modes(Layout._new(s, d), tiler)  # raises as it does
+    return s[0], d[0], s[1], d[1]
 
 
 def _spread(mode: Layout) -> list[Layout]:

@@ -30,7 +30,7 @@ from ..core.kinds import (
     NULLSPACE,
     RIGHT_INVERSE,
 )
-from ..core.layout import Layout, derived, layout_arg
+from ..core.layout import Layout, derived, derived_if_kept, layout_arg
 from ..core.lazy import load
 from ..core.tracing import recorder
 from .coalesce import coalesce, coalesce_dynamic, coalesce_flat, coalesce_static, modes_layout
@@ -168,6 +168,12 @@ def right_inverse(A: Layout) -> Layout:
         return impl(A)
     if type(A) is not Layout:
         A = layout_arg(A, "right_inverse")
+    return derived_if_kept(A, _right_inverse_of)
+
+
+def _right_inverse_of(A: Layout) -> Layout:
+    """:func:`right_inverse` of a plain layout, a function of A alone (kept on the value)."""
+    rec = recorder()
     fs, fd, pre = derived(A, _coalesced)
     shapes, strides = [], []
     curr = 1
@@ -218,6 +224,12 @@ def left_inverse(A: Layout) -> Layout:
         return impl(A)
     if type(A) is not Layout:
         A = layout_arg(A, "left_inverse")
+    return derived_if_kept(A, _left_inverse_of)
+
+
+def _left_inverse_of(A: Layout) -> Layout:
+    """:func:`left_inverse` of a plain layout, a function of A alone (kept on the value)."""
+    rec = recorder()
     fs, fd, pre = derived(A, _coalesced)
     order = _cxx_sort_order(fd)
     shapes: list = []

@@ -109,16 +109,19 @@ def logical_product(A: Any, tiler: Any) -> Layout:
         return rec.framed(logical_product, A, tiler)
     if type(A) is not Layout and (impl := LOGICAL_PRODUCT.of(A)) is not None:
         return impl(A, tiler)
-    tiler = _tiler(tiler)
-    A = as_layout(A)
-    if type(tiler) is not Layout and (impl := LOGICAL_PRODUCT_BY_TILER.of(tiler)) is not None:
-        return impl(tiler, A)
-    if tiler is None:
-        if rec:
-            rec.emit(NoTiler())
-        return A
-    if isinstance(tiler, tuple):
-        return by_mode(logical_product, A, tiler)
+    if type(tiler) is not Layout:
+        tiler = _tiler(tiler)
+    if type(A) is not Layout:
+        A = as_layout(A)
+    if type(tiler) is not Layout:
+        if (impl := LOGICAL_PRODUCT_BY_TILER.of(tiler)) is not None:
+            return impl(tiler, A)
+        if tiler is None:
+            if rec:
+                rec.emit(NoTiler())
+            return A
+        if isinstance(tiler, tuple):
+            return by_mode(logical_product, A, tiler)
     room = A.size() * tiler.cosize()
     if rec:
         rec.emit(Room(A, tiler, room))
@@ -195,14 +198,24 @@ def _append_rank(L: Layout, r: int) -> Layout:
 
 
 def _interleave(A: Any, B: Any, block_first: bool) -> Any:
-    A, B = as_layout(A), as_layout(B)
-    r = max(A.rank(), B.rank())
+    if type(A) is not Layout:
+        A = as_layout(A)
+    if type(B) is not Layout:
+        B = as_layout(B)
+    r = max(len(A._shape) if type(A._shape) is tuple else 1, len(B._shape) if type(B._shape) is tuple else 1)
     Ap, Bp = _append_rank(A, r), _append_rank(B, r)
-    room = Ap.size() * Bp.cosize()
+    room = A.size() * B.cosize()  # padding with 1:0 changes neither
     rec = recorder()
     if rec:
         rec.emit(Padded(r, Ap, Bp, room))
-    C = composition(complement(Ap, room), Bp)
+    if rec:
+        C = composition(complement(Ap, room), Bp)
+    else:
+        try:  # filter(Ap) == filter(A) (the padding's 1:0 modes are filtered out): A's kept forms serve
+            c = complement(A, room)
+        except CutepyError:
+            c = complement(Ap, room)  # the error names the padded layout, as the steps above do
+        C = composition(c, Bp)
     first, second = (Ap, C) if block_first else (C, Ap)
     # C++'s zip(first, second): a scalar first gives one mode holding the pair; a tuple first
     # pairs its modes with second's, which must be a tuple of the same rank
@@ -211,6 +224,8 @@ def _interleave(A: Any, B: Any, block_first: bool) -> Any:
     if type(second._shape) is not tuple or len(second._shape) != len(first._shape):
         raise CutepyError(f"{'blocked' if block_first else 'raked'}_product of {A} and {B}: C++ cannot zip "
                           f"{first} with {second} (mismatched ranks)")
+    if not rec:
+        return Layout._new(tuple(zip(first._shape, second._shape)), tuple(zip(first._stride, second._stride)))
     r = len(first._shape)
     ss, dd = [], []
     for i in range(r):

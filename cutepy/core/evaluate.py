@@ -43,7 +43,7 @@ _INT64_MAX = (1 << 63) - 1
 _BLOCK = 1 << 15
 # elements per row of the one 2-D add of a plain layout (see _broadcast_fill), and the fewest
 # that make it pay (shorter rows: the block loop of _fill)
-_ROW = 1 << 13
+_ROW = 1 << 12
 _MIN_ROW = 1 << 10
 # swizzled blocks kept per residue (see _fill)
 _CACHED_BLOCKS = 8

@@ -876,7 +876,7 @@ def static_text(text: str) -> str:
     >>> static_text("TiledLayout_TV: (256,4):(4,-1) ValueType: 32b E: 1@0")
     'TiledLayout_TV: (_256,_4):(_4,_-1) ValueType: 32b E: _1@0'
     """
-    return _STANDALONE_INT.sub(r"_\1", text)
+    return re.sub(_STANDALONE_INT, r"_\1", text)
 
 
 def format_value(value: Any, spec: str, cxx: Any) -> str:
@@ -906,7 +906,7 @@ class StaticCxxFormat:
         return format_value(self, spec, lambda: static_text(str(self)))
 
 
-_STANDALONE_INT = re.compile(r"(?<![\w@\[.])(-?\d+)(?![\w\]])")
+_STANDALONE_INT = r"(?<![\w@\[.])(-?\d+)(?![\w\]])"  # compiled (and cached) by re on first use
 
 
 def format_leaf_cxx(x: Any) -> str:

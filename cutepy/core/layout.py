@@ -162,8 +162,8 @@ def _canonical(s: Any, d: Any, depth: int = 1) -> bool:
         return False
     m = MAX_LEAF
     for x, y in zip(s, d):
-        if type(x) is int:
-            if type(y) is not int or x <= 0 or x > m or y > m or y < -m:
+        if type(x) is int is type(y):
+            if not 0 < x <= m or not -m <= y <= m:
                 return False
         elif not _canonical(x, y, depth + 1):
             return False
@@ -231,10 +231,38 @@ def derived(layout: Layout, make: Callable[[Layout], Any]) -> Any:
         memo = layout._memo = {} if _concrete(layout._shape) and _concrete(layout._stride) else False
     if memo is False or _recorder() is not None:
         return make(layout)
-    got = memo.get(make)
-    if got is None:
+    got = memo.get(make, _ABSENT)
+    if got is _ABSENT:  # (a form may be None)
         got = memo[make] = make(layout)
     return got
+
+
+def derived_if_kept(layout: Layout, make: Callable[[Layout], Any]) -> Any:
+    """:func:`derived` for an operation's whole answer (``right_inverse(A)``): kept only on a
+    value that keeps forms already (asked before), so a fresh value pays nothing more for it.
+
+    >>> from cutepy.algebra.inverse import _right_inverse_of
+    >>> L = Layout((2, 3), (3, 1))
+    >>> [derived_if_kept(L, _right_inverse_of) for _ in range(4)][-1] is derived_if_kept(L, _right_inverse_of)
+    True
+    """
+    return derived(layout, make) if type(layout._memo) is dict else make(layout)
+
+
+def seeded(layout: Layout, make: Callable[[Layout], Any], form: Any) -> Layout:
+    """A layout the algebra has just built, with ``make(layout)`` kept on it: the form its maker
+    knows already (``form`` must equal what ``make`` computes; :func:`derived` then finds it).
+
+    Pre:  ``layout`` is fresh (no form kept yet) and concrete; ``form == make(layout)``.
+    Post: ``layout`` itself, its forms kept from now on.
+
+    >>> from cutepy.algebra.coalesce import filter_flat_dyn
+    >>> L = Layout((2, 3), (1, 4))
+    >>> seeded(L, filter_flat_dyn, filter_flat_dyn(L)) is L, derived(L, filter_flat_dyn)
+    (True, ((2, 3), (1, 4), False))
+    """
+    layout._memo = {make: form}
+    return layout
 
 
 def _concrete(t: Any) -> bool:
@@ -252,6 +280,36 @@ def _concrete(t: Any) -> bool:
     if isinstance(t, ScaledBasis):
         return _concrete(t.value)
     return False
+
+
+#: ``L()`` (no index): told apart from every argument
+_NO_ARG: Any = object()
+#: a form not kept yet (see derived)
+_ABSENT: Any = object()
+
+
+def _int_product(t: Any) -> int | None:
+    """The product of the leaves of ``t`` when every leaf is a plain ``int``, else ``None``."""
+    if type(t) is int:
+        return t
+    if type(t) is not tuple:
+        return None
+    r = 1
+    for x in t:
+        if type(x) is not int:
+            x = _int_product(x)
+            if x is None:
+                return None
+        r *= x
+    return r
+
+
+def _is_flat(t: tuple) -> bool:
+    """Whether the tuple ``t`` holds no tuple (is flat)."""
+    for x in t:
+        if type(x) is tuple:
+            return False
+    return True
 
 
 def _fmt(t: Any) -> str:
@@ -277,21 +335,23 @@ class Layout(LayoutKind):
     cutepy.LayoutError: shape has a leaf 0; shape leaves must be positive integers
     """
 
-    __slots__ = ("_shape", "_stride", "_hash", "_memo")
+    # _hash, _memo (see derived), _flat (see __call__), _size and _cosize (plain-int answers
+    # only) are None until first asked for: a value built and used once pays for none
+    __slots__ = ("_shape", "_stride", "_hash", "_memo", "_flat", "_size", "_cosize")
 
     def __init__(self, shape: Any, stride: Any = None):
         if type(shape) is tuple and type(stride) is tuple and len(shape) == len(stride):
             m = MAX_LEAF
             for x, y in zip(shape, stride):  # the fast path: canonical tuples of 64-bit ints
-                if type(x) is int:
-                    if type(y) is not int or x <= 0 or x > m or y > m or y < -m:
+                if type(x) is int is type(y):
+                    if not 0 < x <= m or not -m <= y <= m:
                         break
                 elif not _canonical(x, y, 2):
                     break
             else:
                 self._shape = shape
                 self._stride = stride
-                self._hash = self._memo = None
+                self._hash = self._memo = self._flat = self._size = self._cosize = None
                 return
         if stride is None:
             shape = _normalize(shape, "shape", True)
@@ -315,7 +375,7 @@ class Layout(LayoutKind):
                 ) from None
         self._shape = shape
         self._stride = stride
-        self._hash = self._memo = None
+        self._hash = self._memo = self._flat = self._size = self._cosize = None
 
     @classmethod
     def _new(cls, shape: Any, stride: Any) -> Layout:
@@ -324,10 +384,22 @@ class Layout(LayoutKind):
         self = object.__new__(cls)
         self._shape = shape
         self._stride = stride
-        self._hash = self._memo = None
+        self._hash = self._memo = self._flat = self._size = self._cosize = None
         return self
 
 
+
+    @classmethod
+    def _strided(cls, shape: Any, stride: Any) -> Layout:
+        """:meth:`_grown` for a result whose shape leaves are at most leaves of valid layouts
+        (a composition's): only the strides, which an algorithm multiplied, are checked."""
+        if _wide(stride) is not None:
+            check_64bit(shape, stride)
+        self = object.__new__(cls)
+        self._shape = shape
+        self._stride = stride
+        self._hash = self._memo = self._flat = self._size = self._cosize = None
+        return self
 
     @classmethod
     def _grown(cls, shape: Any, stride: Any) -> Layout:
@@ -378,15 +450,34 @@ class Layout(LayoutKind):
 
     def size(self) -> Any:
         """Number of coordinates in the domain: the product of the shape."""
-        return it.product(self._shape)
+        n = self._size
+        if n is None:
+            n = _int_product(self._shape)
+            if n is None:  # a symbolic size is not kept: it may depend on the facts in force
+                return it.product(self._shape)
+            self._size = n
+        return n
 
     def cosize(self) -> Any:
         """One past the largest offset reached: ``1 + sum((s-1)*|d|)`` over the leaves."""
-        r = 1
-        for s, d in zip(it.flatten_tuple(self._shape), it.flatten_tuple(self._stride)):
-            if isinstance(d, ScaledBasis):
-                raise CutepyError(f"cosize of {self} is not an integer: it has basis strides")
-            r = r + (s - 1) * abs(d)
+        if self._cosize is not None:
+            return self._cosize
+        r, plain = 1, True
+        s, d = self._shape, self._stride
+        if type(s) is not tuple:
+            s, d = (s,), (d,)
+        elif not _is_flat(s):
+            s, d = it.flatten_tuple(s), it.flatten_tuple(d)
+        for x, y in zip(s, d):
+            if type(y) is not int:
+                if isinstance(y, ScaledBasis):
+                    raise CutepyError(f"cosize of {self} is not an integer: it has basis strides")
+                plain = False
+            elif type(x) is not int:
+                plain = False
+            r = r + (x - 1) * abs(y)
+        if plain:  # a symbolic cosize is not kept: it may depend on the facts in force
+            self._cosize = r
         return r
 
     def rank(self) -> int:
@@ -419,12 +510,20 @@ class Layout(LayoutKind):
 
     # -- evaluation -----------------------------------------------------------------
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, i: Any = _NO_ARG, *rest: Any) -> Any:
         """``L(i)``, ``L(i, j)``, ``L((i, (j, k)))``: the offset; a ``None`` anywhere slices."""
-        if len(args) == 1 and type(i := args[0]) is int and i >= 0:  # L(i): the hot path
-            r = _index_offset(i, self._shape, self._stride)
-            if r is not None:
-                return r
+        if type(i) is int and i >= 0 and not rest:  # L(i): the hot path
+            f = self._flat
+            if f is None:  # first call: False when the general path decides
+                f = self._flat = _index_form(self._shape, self._stride) or False
+            if f:
+                pairs, last = f
+                r = 0
+                for s, d in pairs:
+                    r += i % s * d
+                    i //= s
+                return r + i * last
+        args = () if i is _NO_ARG else (i, *rest)
         if not args:
             raise CutepyError("a layout is called with an index or a coordinate")
         crd = args[0] if len(args) == 1 else args
@@ -576,10 +675,17 @@ def make_layout(*args: Any) -> Layout:
     A swizzle gives C++'s ``make_layout(Sw<B,M,S>)``, ``Sw o 0 o (M+B+|S|):1`` (see
     :meth:`cutepy.core.swizzle.Swizzle.make_layout`).
     """
-    if len(args) == 1 and type(args[0]) is not Layout and (impl := MAKE_LAYOUT.of(args[0])) is not None:
+    for a in args:
+        if type(a) is not Layout:
+            break
+    else:
+        if len(args) == 2:  # the common case: two modes
+            a, b = args
+            return Layout._new((a._shape, b._shape), (a._stride, b._stride))
+        if args:
+            return Layout._new(tuple([a._shape for a in args]), tuple([a._stride for a in args]))
+    if len(args) == 1 and (impl := MAKE_LAYOUT.of(args[0])) is not None:
         return impl(args[0])  # a Swizzle: the composed layout's module registers it
-    if args and all(type(a) is Layout for a in args):
-        return Layout._new(tuple([a._shape for a in args]), tuple([a._stride for a in args]))
     if len(args) == 1:
         return Layout(args[0])
     if len(args) == 2:
@@ -946,32 +1052,37 @@ def _horner(crd: Any, shape: Any) -> Any:
 
 
 
-def _index_offset(i: int, s: Any, d: Any) -> Any:
-    """``crd2idx(i, s, d)`` for an index ``i >= 0`` when every leaf is a plain ``int`` (``None``
-    otherwise: the general path decides). Colexicographic: each mode takes ``i % size``, the
-    last one what is left, unwrapped, as in C++."""
+def _index_form(s: Any, d: Any) -> tuple[tuple, int] | None:
+    """What ``L(i)`` for an index ``i >= 0`` reads when every leaf is a plain ``int`` (``None``
+    otherwise, or for ``():()``: the general path decides): the flat leaves but the last as
+    ``(shape, stride)`` pairs, and the last leaf's stride. ``L(i)`` is colexicographic: each
+    pair takes ``i % shape`` and passes ``i // shape`` on; the last leaf takes what is left,
+    unwrapped, as in C++. Kept per value (computed on the first call).
+
+    Size-1 leaves but the last are dropped and a leaf ``s1:d1`` following ``s0:d0`` with
+    ``d1 == s0 * d0`` is merged into ``(s0*s1):d0``: both leave ``L(i)`` unchanged for every
+    ``i >= 0``, in the domain or past it.
+
+    >>> _index_form(((2, 1), (4, 3)), ((1, 9), (2, 16)))  # 1:9 dropped, 2:1 and 4:2 merged
+    (((8, 1),), 16)
+    """
     if type(s) is not tuple:
-        return i * d if type(s) is int and type(d) is int else None
-    r, last = 0, len(s) - 1
-    for k in range(last + 1):
-        sk, dk = s[k], d[k]
-        if type(sk) is int and type(dk) is int:
-            if k == last:
-                return r + i * dk
-            r += i % sk * dk
-            i //= sk
+        return ((), d) if type(s) is int and type(d) is int else None
+    fs, fd = it.flatten_tuple(s), it.flatten_tuple(d)
+    if not fs:
+        return None
+    pairs: list = []
+    last = len(fs) - 1
+    for k, (x, y) in enumerate(zip(fs, fd)):
+        if type(x) is not int or type(y) is not int:
+            return None
+        if x == 1 and k < last:
             continue
-        if type(sk) is not tuple:
-            return None
-        n = 1 if k == last else it.product(sk)
-        if type(n) is not int:
-            return None
-        o = _index_offset(i if k == last else i % n, sk, dk)
-        if o is None:
-            return None
-        r += o
-        i //= n
-    return r
+        if pairs and y == pairs[-1][0] * pairs[-1][1]:
+            px, py = pairs.pop()
+            x, y = px * x, py
+        pairs.append((x, y))
+    return tuple(pairs[:-1]), pairs[-1][1]
 
 
 # -- free functions mirroring CuTe ----------------------------------------------------

@@ -18,6 +18,10 @@ from cutepy.core import kinds
 from cutepy.core.kinds import ComposedKind, SwizzleKind, TensorKind, ThreadsKind, Variants
 from tests.paths import PACKAGE
 
+# the kernel modules (tensors, tiled operations) register their variants when they load, on
+# the first use of one of their names: load them all, as a program using them does
+assert "make_tensor" in cutepy.__all__
+
 #: every table: operation -> (the kinds it must accept, the types registered for it)
 TABLES = {
     "make_layout": ({"SwizzleKind"}, {"Swizzle"}),

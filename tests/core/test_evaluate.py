@@ -96,6 +96,29 @@ def test_call_at_an_index_is_crd2idx(L, data):
     assert got == want and type(got) is type(want)
 
 
+@given(st.lists(st.tuples(st.sampled_from((1, 1, 2, 3, 4)), st.sampled_from(("chain", 0, 1, 2, -3, 5))),
+                min_size=1, max_size=6), st.data())
+def test_call_form_merges_and_drops_exactly(leaves, data):
+    """The flat form ``L(i)`` keeps on the value drops size-1 leaves and merges a leaf whose
+    stride continues the one before (``d1 == s0 * d0``): on layouts full of both, ``L(i)`` is
+    still ``crd2idx`` at every index, past the domain included, on the first call and the next;
+    ``size()`` and ``cosize()`` (kept too) are the formulas'."""
+    from cutepy.core import inttuple as it
+
+    shape, stride, prev = [], [], None
+    for s, d in leaves:
+        d = (prev[0] * prev[1] if prev else 1) if d == "chain" else d
+        shape.append(s)
+        stride.append(d)
+        prev = (s, d)
+    L = Layout(tuple(shape), tuple(stride))
+    for i in sorted(data.draw(st.lists(st.integers(0, 3 * L.size()), min_size=1, max_size=5))):
+        want = it.crd2idx(i, L.shape, L.stride)
+        assert L(i) == want and L(i) == want
+    assert L.size() == it.product(L.shape) and L.size() == it.product(L.shape)
+    assert L.cosize() == 1 + sum((s - 1) * abs(d) for s, d in zip(shape, stride)) == L.cosize()
+
+
 @pytest.mark.parametrize("L", [
     Layout(1 << 16),  # one mode: a table of rows plus one offset per row
     Layout((256, 256), (256, 1)),

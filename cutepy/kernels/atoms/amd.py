@@ -218,7 +218,7 @@ def _table() -> dict[str, MMAAtom]:
 
 
 _GFX = {g: arch for arch, ids in AMD_ARCHS.items() for g in ids}
-_NAME_RE = re.compile(r"(?:([a-z0-9]+)::)?(v_(?:mfma|wmma)_[a-z0-9_]+)")
+_NAME_RE = (r"(?:([a-z0-9]+)::)?(v_(?:mfma|wmma)_[a-z0-9_]+)")
 
 
 def amd_mma_atom(name: str) -> MMAAtom:
@@ -239,7 +239,7 @@ def amd_mma_atom(name: str) -> MMAAtom:
     """
     if not isinstance(name, str):
         raise CutepyError(f"amd_mma_atom: name must be a string, not {name!r}")
-    m = _NAME_RE.fullmatch(name.strip().lower())
+    m = re.fullmatch(_NAME_RE, name.strip().lower())
     if m is None:
         raise CutepyError(f"amd_mma_atom: unknown AMD atom {name!r} (see cutepy.mma_atoms(vendor='amd'))")
     arch, mnem = m.group(1), m.group(2)

@@ -146,9 +146,9 @@ _MORE = {
                                        _L(((4, 2, 4), (32, 2)), ((64, 32, 512), (1, 256))), True, 32, "shfl"),
 }
 #: SM90's bulk (non-tensor) copies, ``SM90_BULK_COPY_{G2S,S2G}<bits>`` (cp.async.bulk)
-_BULK = re.compile(r"SM90_BULK_COPY_(G2S|S2G)<(\d+)>")
+_BULK = (r"SM90_BULK_COPY_(G2S|S2G)<(\d+)>")
 _UINT_BITS = {"uint8_t": 8, "uint16_t": 16, "uint32_t": 32, "uint64_t": 64, "uint128_t": 128}
-_TEMPLATED = re.compile(
+_TEMPLATED = (
     r"(SM80_CP_ASYNC_(?:CACHEALWAYS|CACHEGLOBAL)(?:_ZFILL)?|UniversalCopy)<([\w:<>]+?)(?:,[\w:<>]+)?>"
 )
 #: C++'s auto-vectorizing copies (``cute/arch/copy.hpp``): one value per thread, any element type
@@ -178,7 +178,7 @@ def parse_templated(name: str) -> TemplatedName | None:
     >>> parse_templated("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>")
     TemplatedName(base='SM80_CP_ASYNC_CACHEGLOBAL', type='uint128_t', bits=128)
     """
-    m = _TEMPLATED.fullmatch(name.replace(" ", ""))
+    m = re.fullmatch(_TEMPLATED, name.replace(" ", ""))
     return None if m is None else TemplatedName(m.group(1), m.group(2), _type_bits(m.group(2)))
 
 
@@ -207,7 +207,7 @@ def _atom(name: str, element_bits: int, op: str | None) -> CopyAtom:
         if ld in _LDSM:
             src, dst = _LDSM[ld]
             return CopyAtom(name, element_bits, Layout(32, 1), dst, src, dst, op or "stmatrix", name)
-    bulk = _BULK.fullmatch(name.replace(" ", ""))
+    bulk = re.fullmatch(_BULK, name.replace(" ", ""))
     if bulk is not None:  # C++'s Copy_Traits<SM90_BULK_COPY_{G2S,S2G}, Int<bits>>: one thread, one vector
         direction, nbits = bulk.group(1), int(bulk.group(2))
         if nbits < 128 or nbits % 128:

@@ -36,7 +36,7 @@ FAMILIES = (
     + [(f"{d}{a}{b}", 64, ("_TN",), N_ALL, "scales") for d in ("F16", "F32") for a in ("E4M3", "E5M2")
        for b in ("E4M3", "E5M2")]
 )
-_RE = re.compile(r"SM90::GMMA::SPARSE::GMMA_64x(\d+)x(\d+)_([A-Z0-9]+)_(SS|RS)((?:_TN)?(?:_SATURATE)?)"
+_RE = (r"SM90::GMMA::SPARSE::GMMA_64x(\d+)x(\d+)_([A-Z0-9]+)_(SS|RS)((?:_TN)?(?:_SATURATE)?)"
                  r"(?:<(?:GMMA::Major::)?(K|MN),(?:GMMA::Major::)?(K|MN)>)?")
 
 
@@ -55,7 +55,7 @@ def _e(k: int) -> Layout:
 
 def lookup(name: str) -> MMAAtom | None:
     """The sparse GMMA atom ``name``, or None when the name is not one."""
-    m = _RE.fullmatch(name.replace(" ", ""))
+    m = re.fullmatch(_RE, name.replace(" ", ""))
     if m is None:
         return None
     n, k, ty, src, suf, ma, mb = m.groups()

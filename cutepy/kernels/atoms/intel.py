@@ -57,8 +57,8 @@ _LEGACY = {
     "S32U8U8S32": ("int32_t", "uint8_t", "uint8_t", "int32_t"),
     "F32TF32TF32F32": ("float", "tfloat32_t", "tfloat32_t", "float"),
 }
-_LEGACY_RE = re.compile(r"XE_([1248])x16x(8|16|32)_([A-Z0-9]+)_TT")
-_DPAS_RE = re.compile(r"XE_DPAS_TT<(\d+),([a-z0-9_]+)(?:,([a-z0-9_]+))?(?:,([a-z0-9_]+))?(?:,([a-z0-9_]+))?>")
+_LEGACY_RE = (r"XE_([1248])x16x(8|16|32)_([A-Z0-9]+)_TT")
+_DPAS_RE = (r"XE_DPAS_TT<(\d+),([a-z0-9_]+)(?:,([a-z0-9_]+))?(?:,([a-z0-9_]+))?(?:,([a-z0-9_]+))?>")
 
 
 def wi_interleave(bits: int, layout: Layout) -> Layout:
@@ -84,7 +84,7 @@ def wi_interleave(bits: int, layout: Layout) -> Layout:
 
 
 def _legacy(name: str) -> MMAAtom | None:
-    m = _LEGACY_RE.fullmatch(name)
+    m = re.fullmatch(_LEGACY_RE, name)
     if m is None or m.group(3) not in _LEGACY:
         return None
     mm, k, types = int(m.group(1)), int(m.group(2)), _LEGACY[m.group(3)]
@@ -103,7 +103,7 @@ def _legacy(name: str) -> MMAAtom | None:
 
 
 def _dpas(name: str) -> MMAAtom | None:
-    m = _DPAS_RE.fullmatch(name.replace(" ", ""))
+    m = re.fullmatch(_DPAS_RE, name.replace(" ", ""))
     if m is None:
         return None
     mm, d, a, b, c = int(m.group(1)), m.group(2), m.group(3), m.group(4), m.group(5)

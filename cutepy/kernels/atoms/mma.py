@@ -254,7 +254,7 @@ _GMMA_FAMILIES = (  # (types, K, suffixes after SS/RS, Ns, C++ template paramete
         for b in ("E4M3", "E5M2")
     ]
 )
-_GMMA_RE = re.compile(
+_GMMA_RE = (
     r"SM90_64x(\d+)x(\d+)_([A-Z0-9]+)_(SS|RS)((?:_TN)?(?:_SATURATE)?)(?:<(K|MN),(K|MN)>)?"
 )
 
@@ -309,7 +309,7 @@ def parse_gmma(name: str) -> GMMAName | None:
     >>> parse_gmma("SM90_64x128x16_F32F16F16_SS<MN,K>")
     GMMAName(n=128, k=16, types='F32F16F16', src='SS', suffix='', a_major='MN', b_major='K')
     """
-    m = _GMMA_RE.fullmatch(name)
+    m = re.fullmatch(_GMMA_RE, name)
     if m is None:
         return None
     n, k, ty, src, suf, ma, mb = m.groups()
@@ -343,9 +343,9 @@ def _gmma(name: str) -> MMAAtom | None:
 #: the A/B element types of SM120_16x8x32_TN, in the header's order, and its C types
 SM120_AB_TYPES = ("float_e2m1_t", "float_e3m2_t", "float_e2m3_t", "float_e4m3_t", "float_e5m2_t")
 SM120_C_TYPES = ("float", "half_t")
-_SM120_RE = re.compile(r"SM120_16x8x32_TN<([a-z0-9_]+),([a-z0-9_]+),([a-z0-9_]+)>")
+_SM120_RE = (r"SM120_16x8x32_TN<([a-z0-9_]+),([a-z0-9_]+),([a-z0-9_]+)>")
 _F8F6F4 = "(E2M1|E3M2|E2M3|E4M3|E5M2)"
-_SM120_ALIAS_RE = re.compile(f"SM120_16x8x32_(F32|F16){_F8F6F4}{_F8F6F4}(F32|F16)_TN")
+_SM120_ALIAS_RE = (f"SM120_16x8x32_(F32|F16){_F8F6F4}{_F8F6F4}(F32|F16)_TN")
 
 
 def _sm120_names() -> list[str]:
@@ -355,7 +355,7 @@ def _sm120_names() -> list[str]:
 
 def _sm120(name: str) -> MMAAtom | None:
     key = name.replace(" ", "")
-    m = _SM120_RE.fullmatch(key)
+    m = re.fullmatch(_SM120_RE, key)
     if m is not None:
         a, b, c = m.groups()
         if a not in SM120_AB_TYPES or b not in SM120_AB_TYPES or c not in SM120_C_TYPES:
@@ -364,7 +364,7 @@ def _sm120(name: str) -> MMAAtom | None:
                 f"and C in {', '.join(SM120_C_TYPES)}"
             )
     else:
-        m = _SM120_ALIAS_RE.fullmatch(key)
+        m = re.fullmatch(_SM120_ALIAS_RE, key)
         if m is None or m.group(1) != m.group(4):
             return None
         c, a, b = _CODE[m.group(1)], _CODE[m.group(2)], _CODE[m.group(3)]
@@ -374,11 +374,11 @@ def _sm120(name: str) -> MMAAtom | None:
 
 
 # -- SM100 UMMA (mma_sm100_umma.hpp, mma_traits_sm100.hpp) ---------------------------------
-_UMMA_RE = re.compile(
+_UMMA_RE = (
     r"SM100_MMA_(TF32|F16BF16|S8|F8F6F4)_(2x1SM_)?(SS|TS)<([a-z0-9_]+),([a-z0-9_]+),([a-z0-9_]+),(\d+),(\d+),"
     r"(?:UMMA::Major::)?(K|MN),(?:UMMA::Major::)?(K|MN)>"
 )
-_UMMA_ALIAS_RE = re.compile(r"SM100_(\d+)x(\d+)x(\d+)_([A-Z0-9]+)_(SS|TS)")
+_UMMA_ALIAS_RE = (r"SM100_(\d+)x(\d+)x(\d+)_([A-Z0-9]+)_(SS|TS)")
 
 
 def umma_shapes(kind: str, two_sm: bool, src: str, b_major: str = "K") -> list[tuple[int, int]]:
@@ -418,7 +418,7 @@ def _umma_names() -> list[str]:
 
 def _umma_alias(name: str) -> tuple | None:
     """tensor-layouts' ``SM100_{M}x{N}x{K}_{D}{A}{B}[{C}]_{SS|TS}`` -> the C++ parameters."""
-    m = _UMMA_ALIAS_RE.fullmatch(name)
+    m = re.fullmatch(_UMMA_ALIAS_RE, name)
     if m is None:
         return None
     mm, n, k, code, src = m.groups()
@@ -463,7 +463,7 @@ def parse_umma(name: str) -> UMMAName | None:
     ('F16BF16', None)
     """
     key = name.replace(" ", "")
-    m = _UMMA_RE.fullmatch(key)
+    m = re.fullmatch(_UMMA_RE, key)
     groups = m.groups() if m is not None else _umma_alias(key)
     if groups is None:
         return None
@@ -508,12 +508,12 @@ _NOT_A_LAYOUT = {
 
 
 _T = r"([a-z0-9_]+)"
-_UFMA_RE = re.compile(rf"UniversalFMA(?:<{_T}(?:,{_T})?(?:,{_T})?(?:,{_T})?>)?")
+_UFMA_RE = (rf"UniversalFMA(?:<{_T}(?:,{_T})?(?:,{_T})?(?:,{_T})?>)?")
 
 
 def _ufma(name: str) -> MMAAtom | None:
     """C++ ``UniversalFMA<D, A = D, B = A, C = D>`` (``cute/arch/mma.hpp``): 1 to 4 types."""
-    m = _UFMA_RE.fullmatch(name.replace(" ", ""))
+    m = re.fullmatch(_UFMA_RE, name.replace(" ", ""))
     if m is None:
         return None
     d = m.group(1) or "float"

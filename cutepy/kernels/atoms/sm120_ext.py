@@ -72,7 +72,7 @@ class WarpBlockScaledMMAAtom(BlockScaledMMAAtom):
 
 
 _T = r"([a-z0-9_]+)"
-_RE = re.compile(
+_RE = (
     r"SM120::(BLOCKSCALED::SPARSE::SM120_SPARSE|BLOCKSCALED::SM120|SPARSE::SM120_SPARSE)"
     rf"_16x8x(32|64|128)_TN(_VS)?<{_T},{_T},{_T}(?:,{_T},(\d+))?>"
 )
@@ -80,7 +80,7 @@ _RE = re.compile(
 
 def lookup(name: str) -> MMAAtom | None:
     """The SM120 sparse or block-scaled atom ``name``, or None when the name is not one."""
-    m = _RE.fullmatch(name.replace(" ", ""))
+    m = re.fullmatch(_RE, name.replace(" ", ""))
     if m is None:
         return None
     kind, k, vs_suffix, a, b, c, sf, vs = m.groups()

@@ -109,10 +109,10 @@ _FAMILY = {
 }
 _M = r"(?:UMMA::Major::)?(K|MN)"
 _T = r"([a-z0-9_]+)"
-_SPARSE_RE = re.compile(
+_SPARSE_RE = (
     rf"SM100_MMA_(TF32|F16BF16|S8|F8F6F4)_(2x1SM_)?SS_SPARSE<{_T},{_T},{_T},(\d+),(\d+),{_M},{_M}>"
 )
-_MX_RE = re.compile(
+_MX_RE = (
     rf"(?:SM100_MMA_(MXF8F6F4|MXF4|MXF4NVF4)|(?:SM103::)?SM103_(MXF4_ULTRA))_(2x1SM_)?SS(_SPARSE|_VS)?"
     rf"<{_T},{_T},{_T},{_T},(\d+),(\d+),(?:(\d+),)?{_M},{_M}>"
 )
@@ -126,7 +126,7 @@ def _check_shape(name: str, fam: str, two: bool, m: int, n: int) -> None:
 
 
 def _sparse(name: str) -> MMAAtom | None:
-    mt = _SPARSE_RE.fullmatch(name)
+    mt = re.fullmatch(_SPARSE_RE, name)
     if mt is None:
         return None
     kind, two, a, b, c, m, n, ma, mb = mt.groups()
@@ -143,7 +143,7 @@ def _sparse(name: str) -> MMAAtom | None:
 
 
 def _scaled(name: str) -> MMAAtom | None:
-    mt = _MX_RE.fullmatch(name)
+    mt = re.fullmatch(_MX_RE, name)
     if mt is None:
         return None
     fam100, ultra, two, suffix, a, b, c, sf, m, n, vs, ma, mb = mt.groups()
