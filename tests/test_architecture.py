@@ -38,8 +38,8 @@ LAYERS: dict[str, int] = {
     "cutepy.builders": 4,  # CUTLASS's GEMM builders (issue 32)
     # 5 the edge: text in and out, pictures, emitted code
     "cutepy.notation": 5, "cutepy.viz": 5, "cutepy.emit": 5,
-    # 6 the package itself re-exports everything
-    "cutepy": 6,
+    # 6 the package itself re-exports everything, and checks a compiled core (build.py)
+    "cutepy": 6, "cutepy.build": 6,
     # 7 the command line: a client of the public API, like any user's script
     "cutepy.cli": 7, "cutepy.__main__": 7,
 }
