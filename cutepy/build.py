@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from .core.errors import CutepyError
-from .core.lazy import load
+from .core.lazy import installed, load
 
 # loaded on first use: ``import cutepy`` only lists files here
 argparse = load("argparse")
@@ -76,6 +76,10 @@ def build_info(root: Path | None = None) -> dict[str, Any]:
 
     Pre:  ``root`` the package folder (default: this cutepy's). Post: ``compiled`` and ``pure``
           partition :data:`HOT_MODULES`.
+
+    >>> info = build_info()
+    >>> len(info["compiled"]) + len(info["pure"]) == len(HOT_MODULES), info["stale"]
+    (True, [])
     """
     root = PACKAGE if root is None else Path(root)
     compiled = [m for m in HOT_MODULES if _extensions(m, root)]
@@ -143,10 +147,8 @@ def compile_core(root: Path | None = None, *, jobs: int = 2) -> dict[str, Any]:
         "      ext_modules=cythonize(mods, quiet=True,\n"
         "                            compiler_directives={'language_level': 3, 'binding': True}))\n"
     )
-    try:
-        import Cython  # noqa: F401  (only asked whether it is there)
-    except ImportError:
-        raise CutepyError("compile_core: Cython is not installed (pip install 'cutepy[fast]')") from None
+    if not installed("Cython"):
+        raise CutepyError("compile_core: Cython is not installed (pip install 'cutepy[fast]')")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp) / "cutepy"
         shutil.copytree(root, work, ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", MANIFEST))
