@@ -45,6 +45,7 @@ from ..core.layout import (
 )
 from ..core.lazy import load
 from ..core.swizzle import SmemPtrFlag, Swizzle, compose_swizzles, make_swizzle
+from ..core.tracing import recorder as _recorder
 from .casting import cxx_gcd as _cxx_gcd
 from .casting import downcast, make_fragment_like, make_layout_like, max_alignment, upcast
 from .coalesce import coalesce, filter
@@ -130,7 +131,8 @@ class ComposedLayout(ComposedKind):
     (Sw<1,0,1> o 0 o (2,2):(2,1), [0, 3, 1, 2])
     """
 
-    __slots__ = ("outer", "offset", "inner")
+    # _plans: the value's slicing plans (see _slice_plan), a cache of forms derived from the fields
+    __slots__ = ("outer", "offset", "inner", "_plans")
 
     def __init__(self, outer: Any, offset: Any, inner: Any):
         if not isinstance(outer, (Swizzle, Layout, ComposedLayout)):
@@ -140,6 +142,7 @@ class ComposedLayout(ComposedKind):
         if type(offset) is not int or not -MAX_LEAF <= offset <= MAX_LEAF:
             offset = _offset_arg(offset)
         self.outer, self.offset, self.inner = outer, offset, inner
+        self._plans: dict | None = None
 
     def _domain(self) -> Any:
         """The inner layout, which gives the domain (a bare swizzle inside has none)."""
@@ -399,6 +402,12 @@ def _compose_swizzle_right(A: Layout, B: Any) -> Any:
 def slice_and_offset_swizzled(crd: Any, C: ComposedLayout) -> tuple[Any, Any]:
     """C++'s ``slice_and_offset`` of ``Sw<B,M,S> o offset o L``: the sliced layout and the offset.
 
+    What does not depend on the fixed coordinates' values (the sliced layout, C++'s divisibility
+    asserts, whether the swizzle stays, each folded layout) is worked out once per pattern of
+    wildcards and kept on ``C`` (:func:`_slice_plan`); each coordinate then costs its offset and
+    a few bit operations. Anything the plan does not cover, and every error, comes from
+    :func:`_slice_swizzled_general` (the same answer: tests/algebra/test_swizzle_slice_plan.py).
+
     When the fixed coordinates decide only bits the swizzle leaves alone, or when the free
     modes touch only one side (Y or Z) of it, the swizzle folds into a plain layout with
     signed strides; otherwise the result stays ``Sw o offset' o slice(L)``. As in C++, an
@@ -412,6 +421,153 @@ def slice_and_offset_swizzled(crd: Any, C: ComposedLayout) -> tuple[Any, Any]:
     >>> slice_and_offset_swizzled((5, None), C)
     (((2,2,2)):((1,-2,4)), 42)
     """
+    plan = _slice_plan(crd, C)
+    if plan is None:
+        return _slice_swizzled_general(crd, C)
+    try:
+        _, fixed = slice_and_offset(crd, C.inner)
+        return _finish_slice(plan, crd, C, fixed)
+    except CutepyError:  # every error as the general path words it
+        return _slice_swizzled_general(crd, C)
+
+
+#: slicing plans kept per composed layout (patterns of wildcards; emptied when full)
+PLAN_LIMIT = 64
+
+
+class _SlicePlan:
+    """What slicing ``Sw o offset o L`` at one pattern of wildcards decides once: the sliced
+    layout, the swizzle's bits (``code``), whether the swizzle stays (``keep``) or the whole
+    slice is free (``whole``), and the folded layouts met so far, by the offset's swizzle bits
+    and kind (at most ``2 * 4**B``)."""
+
+    __slots__ = ("whole", "keep", "sliced", "code", "folded")
+
+    def __init__(self, whole: bool, keep: bool, sliced: Layout, code: int):
+        self.whole, self.keep, self.sliced, self.code = whole, keep, sliced, code
+        self.folded: dict = {}
+
+
+def _pattern(crd: Any) -> Any:
+    """``crd`` with each integer leaf (plain or run-time) as 0, wildcards kept; ``False`` for a
+    coordinate with any other leaf (a symbol, a list): no plan is made for it."""
+    t = type(crd)
+    if t is tuple:
+        out = []
+        for x in crd:
+            p = _pattern(x)
+            if p is False:
+                return False
+            out.append(p)
+        return tuple(out)
+    if crd is None:
+        return None
+    return 0 if t is int or t is DynamicInt else False
+
+
+def _static_layout(L: Any) -> bool:
+    return type(L) is Layout and all(type(x) is int for x in it.flatten_tuple((L.shape, L.stride)))
+
+
+def _slice_plan(crd: Any, C: ComposedLayout) -> _SlicePlan | None:
+    """The plan for slicing ``C`` at ``crd``'s pattern of wildcards, kept on ``C`` (at most
+    :data:`PLAN_LIMIT`); None where the general path answers: a coordinate with all or no
+    wildcards or other leaves, a run-time or symbolic layout or offset, while
+    :func:`cutepy.explain` records, or a pattern the general path refuses (its error then
+    raised by it, unchanged, each time)."""
+    if type(C.offset) is not int or not isinstance(C.outer, Swizzle) or _recorder() is not None:
+        return None
+    key = _pattern(crd)
+    if key is False or key is None or type(key) is not tuple:
+        return None
+    plans = C._plans
+    if plans is None:
+        plans = C._plans = {}
+    plan = plans.get(key)
+    if plan is None:
+        plan = _make_plan(crd, C)
+        if len(plans) >= PLAN_LIMIT:
+            plans.clear()
+        plans[key] = plan
+    return plan or None
+
+
+def _make_plan(crd: Any, C: ComposedLayout) -> _SlicePlan | bool:
+    """The general path's steps that depend only on where the wildcards are (``False``: none
+    to keep, the general path answers)."""
+    sw, inner = C.outer, C.inner
+    if not _static_layout(inner) or not _has_none(crd):
+        return False
+    sliced, _ = slice_and_offset(crd, inner)
+    if all(x is None for x in it.flatten_tuple(crd)):
+        return _SlicePlan(True, True, sliced, 0)
+    b, m, s = sw.bits, sw.base, abs(sw.shift)
+    proj = (1 << m, 1 << b, 1 << (s - b), 1 << b, 1)
+    anti = Layout._new(proj, (1, 0, 1 << (m + b), 0, 1 << (m + s + b)))
+    only = Layout._new(proj, (0, 1 << m, 0, 1 << (m + s), 0))
+    try:
+        diced = dice(crd, inner)
+        _cxx_compose(anti, diced, crd, C)
+        only_diced = _cxx_compose(only, diced, crd, C)
+        for x, y in zip(it.flatten_tuple(only_diced.shape), it.flatten_tuple(only_diced.stride)):
+            if x * y & (x * y - 1):
+                return False
+        _cxx_compose(only, sliced, crd, C)
+    except CutepyError:
+        return False
+    code = sw.yyy_mask | sw.zzz_mask
+    n = sliced.size()
+    active = sliced(n - 1) & code if n > 0 else 0
+    return _SlicePlan(False, bool(active & ~sw(active)), sliced, code)
+
+
+def _finish_slice(plan: _SlicePlan, crd: Any, C: ComposedLayout, fixed: Any) -> tuple[Any, Any]:
+    """The general path's last steps for one coordinate, its fixed offset ``fixed`` given."""
+    sw, sliced = C.outer, plan.sliced
+    if plan.whole:
+        return ComposedLayout(sw, C.offset, sliced), 0
+    code = plan.code
+    off_only_zy = C.offset ^ (fixed & code)
+    off_anti_zy = fixed & ~code
+    if plan.keep:
+        return _exact_slice(crd, C, ComposedLayout(sw, off_only_zy, sliced), off_anti_zy, sliced, fixed)
+    kind = DynamicInt if type(off_only_zy) is DynamicInt else int
+    key = (int(off_only_zy) & code, kind)
+    folded = plan.folded.get(key)
+    if folded is None:
+        folded = plan.folded[key] = _fold(sw, off_only_zy, kind, sliced, crd, C)
+    return _exact_slice(crd, C, folded, sw(off_only_zy) + off_anti_zy, sliced, fixed)
+
+
+def _fold(sw: Swizzle, off_only_zy: Any, kind: type, sliced: Layout, crd: Any, C: ComposedLayout) -> Layout:
+    """The swizzle folded into signed strides over ``sliced``, as C++ composes it (a stride is
+    chosen by a test of the offset's swizzle bits; a run-time offset makes it a run-time stride,
+    which C++ then leaves unmerged)."""
+    b, m, s = sw.bits, sw.base, abs(sw.shift)
+    z = sw.zzz_mask & -sw.zzz_mask
+    y = sw.yyy_mask & -sw.yyy_mask
+
+    def strides(first: bool) -> tuple:
+        if first:
+            return tuple(kind(z << i if off_only_zy & (y << i) == 0 else -(z << i)) for i in range(b))
+        return tuple(kind((y + z) << i if off_only_zy & (z << i) == 0 else (y - z) << i) for i in range(b))
+
+    lo, hi = strides(z < y), strides(z > y)
+    # C++'s layout (1<<M, (2,..), 1<<(S-B), (2,..), 1):(1, lo, 1<<(M+B), hi, 1<<(M+B+S))
+    two = (2,) * b
+    shape = (1 << m, two if b != 1 else 2, 1 << (s - b), two if b != 1 else 2, 1)
+    stride = (1, lo if b != 1 else lo[0], 1 << (m + b), hi if b != 1 else hi[0], 1 << (m + b + s))
+    try:
+        return composition(Layout._new(shape, stride), sliced)
+    except AdmissibilityError:  # C++ may still compile it: its answer, checked by _exact_slice
+        folded = _cxx_compose(Layout._new(shape, stride), sliced, crd, C)
+        if folded is None:
+            raise
+        return folded
+
+
+def _slice_swizzled_general(crd: Any, C: ComposedLayout) -> tuple[Any, Any]:
+    """:func:`slice_and_offset_swizzled` computed from scratch: C++ 4.7's steps, one by one."""
     sw, inner = C.outer, C.inner
     sliced, fixed = slice_and_offset(crd, inner)
     if not _has_none(crd) or _fill_none(crd) == crd:
@@ -440,30 +596,9 @@ def slice_and_offset_swizzled(crd: Any, C: ComposedLayout) -> tuple[Any, Any]:
     active = sliced(n - 1) & code if n > 0 else 0
     if active & ~sw(active):  # the free modes reach both Y and Z: the swizzle stays
         return _exact_slice(crd, C, ComposedLayout(sw, off_only_zy, sliced), off_anti_zy, sliced, fixed)
-    z = sw.zzz_mask & -sw.zzz_mask
-    y = sw.yyy_mask & -sw.yyy_mask
-
     # C++ chooses each stride by a test of the offset: a run-time offset makes them run-time strides
     kind = DynamicInt if type(off_only_zy) is DynamicInt else int
-
-    def strides(first: bool) -> tuple:
-        if first:
-            return tuple(kind(z << i if off_only_zy & (y << i) == 0 else -(z << i)) for i in range(b))
-        return tuple(kind((y + z) << i if off_only_zy & (z << i) == 0 else (y - z) << i) for i in range(b))
-
-    lo, hi = strides(z < y), strides(z > y)
-    # C++'s layout (1<<M, (2,..), 1<<(S-B), (2,..), 1):(1, lo, 1<<(M+B), hi, 1<<(M+B+S)), composed
-    # as C++ composes it (a coordinate known only at run time makes lo and hi run-time strides,
-    # which C++ then leaves unmerged)
-    two = (2,) * b
-    shape = (1 << m, two if b != 1 else 2, 1 << (s - b), two if b != 1 else 2, 1)
-    stride = (1, lo if b != 1 else lo[0], 1 << (m + b), hi if b != 1 else hi[0], 1 << (m + b + s))
-    try:
-        folded = composition(Layout._new(shape, stride), sliced)
-    except AdmissibilityError:  # C++ may still compile it: its answer, checked below
-        folded = _cxx_compose(Layout._new(shape, stride), sliced, crd, C)
-        if folded is None:
-            raise
+    folded = _fold(sw, off_only_zy, kind, sliced, crd, C)
     return _exact_slice(crd, C, folded, sw(off_only_zy) + off_anti_zy, sliced, fixed)
 
 
