@@ -64,6 +64,7 @@ from cutepy.banks import analyze_copy
 from cutepy.kernels.atoms import gmma_smem_layout
 from cutepy.kernels.pointer import as_position_independent_swizzle_layout, smem_ptr
 from cutepy.kernels.tensor import as_position_independent_swizzle_tensor
+from cutepy.kernels.tiled import partition_all
 from cutepy.kernels.tiled.checks import check_cover
 
 GOAL_RATE, GOAL_SCALING = 5000.0, 1.8
@@ -152,9 +153,11 @@ def _fresh(fn: Any) -> Any:
 BUILDERS = {"mma": _mma, "smem": _smem, "g2s": _g2s, "s2r": _s2r}
 
 
-def check_design(d: Design, fresh: bool = False) -> Checked:
+def check_design(d: Design, fresh: bool = False, seen: dict | None = None) -> Checked:
     """Build and check one design (see the module's docstring); ``fresh`` builds every part
-    anew instead of taking the sweep's already built TiledMMA, TiledCopys and smem layouts."""
+    anew instead of taking the sweep's already built TiledMMA, TiledCopys and smem layouts.
+    ``seen`` (a dict of counters and keys) counts what this process had made already: the
+    partitions and bank reports a design finds kept on its TiledMMA or TiledCopy."""
     mma_of, smem_of, g2s_of, s2r_of = (_fresh(f) if fresh else f for f in BUILDERS.values())
     try:
         bM, bN, bK = d.tile
@@ -172,12 +175,15 @@ def check_design(d: Design, fresh: bool = False) -> Checked:
         g2s = g2s_of(d.copy_bits, threads, bK)
         tiled = [mma, g2s] + ([s2r] if s2r is not None else [])
         covered = all(check_cover(x).ok for x in tiled)
-        for t in range(threads):
-            mma.get_slice(t).partition_A(sA)
-            g2s.get_slice(t).partition_D(sA_copy)
-            if s2r is not None:
-                s2r.get_slice(t).partition_S(sA)
+        parts = [(mma, "A", sA), (g2s, "D", sA_copy)] + ([(s2r, "S", sA)] if s2r is not None else [])
+        for tc, which, tensor in parts:  # every thread's partition (partition_all[t] is get_slice(t)'s)
+            _count(seen, "partitions", (id(tc), which, tensor.layout))
+            if len(partition_all(tc, which, tensor)) != tc.size:
+                raise AssertionError(f"{d}: partition_{which} is not every thread's")
+        _count(seen, "bank reports", (id(g2s), "dst", stage))
         store = analyze_copy(g2s, dst=stage)
+        if s2r is not None:
+            _count(seen, "bank reports", (id(s2r), "src", stage))
         load = analyze_copy(s2r, src=stage) if s2r is not None else store
         clean = store.wavefronts == store.ideal and load.wavefronts == load.ideal
         return Checked(covered and clean, covered, store.wavefronts, load.wavefronts, "")
@@ -185,35 +191,52 @@ def check_design(d: Design, fresh: bool = False) -> Checked:
         return Checked(False, False, 0, 0, str(e).split("\n")[0][:80])
 
 
-def _check_fresh(d: Design) -> Checked:
-    return check_design(d, fresh=True)
+def _count(seen: dict | None, what: str, key: Any) -> None:
+    """Count a request for ``what`` in ``seen``: a hit when ``key`` was asked for before."""
+    if seen is None:
+        return
+    keys = seen.setdefault(what + " keys", set())
+    seen[what, "hit" if key in keys else "miss"] = seen.get((what, "hit" if key in keys else "miss"), 0) + 1
+    keys.add(key)
 
 
-def check_share(points: list[Design], fresh: bool) -> tuple[list[Checked], float]:
-    """Check a share of the sweep in this process: the results and the CPU seconds it took."""
-    fn = _check_fresh if fresh else check_design
+def check_share(points: list[Design], fresh: bool) -> tuple[list[Checked], float, dict]:
+    """Check a share of the sweep in this process: the results, the CPU seconds it took, and the
+    hit counts of what the sweep keeps (built parts, partitions, bank reports)."""
+    seen: dict = {}
     c0 = time.process_time()
-    out = [fn(d) for d in points]
-    return out, time.process_time() - c0
+    out = [check_design(d, fresh, None if fresh else seen) for d in points]
+    cpu = time.process_time() - c0
+    counts = {k: v for k, v in seen.items() if type(k) is tuple}
+    for name, fn in BUILDERS.items():
+        info = fn.cache_info()
+        counts[f"built {name}", "hit"], counts[f"built {name}", "miss"] = info.hits, info.misses
+    return out, cpu, counts
 
 
-def run(points: list[Design], jobs: int, fresh: bool) -> tuple[float, float, list[Checked]]:
+def run(points: list[Design], jobs: int, fresh: bool) -> tuple[float, float, list[Checked], dict]:
     """Check every point with ``jobs`` processes (1: in this process), each a share of the sweep
     (:func:`shares`; its own built parts, as one process has): the wall seconds, the CPU seconds
-    of the busiest process (what the wall time would be on idle cores), and the results."""
+    of the busiest process (what the wall time would be on idle cores), the results, and the
+    hit counts summed over the processes."""
+    for c in BUILDERS.values():
+        c.cache_clear()
     t0 = time.perf_counter()
     if jobs == 1:
-        out, cpu = check_share(points, fresh)
+        out, cpu, counts = check_share(points, fresh)
     else:
         parts = shares(points, jobs)
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             done = list(pool.map(check_share, [[points[i] for i in p] for p in parts], [fresh] * jobs))
         out = [None] * len(points)
-        for p, (res, _) in zip(parts, done):
+        counts = {}
+        for p, (res, _, c) in zip(parts, done):
             for i, r in zip(p, res):
                 out[i] = r
-        cpu = max(c for _, c in done)
-    return time.perf_counter() - t0, cpu, out
+            for k, v in c.items():
+                counts[k] = counts.get(k, 0) + v
+        cpu = max(c for _, c, _ in done)
+    return time.perf_counter() - t0, cpu, out, counts
 
 
 def shares(points: list[Design], jobs: int) -> list[list[int]]:
@@ -235,40 +258,55 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--count", type=int, default=10_000, help="designs in the sweep (default 10^4)")
     ap.add_argument("--jobs", type=int, default=2, help="processes for the scaling run (default 2)")
     ap.add_argument("--seed", type=int, default=31)
-    ap.add_argument("--fresh", action="store_true",
-                    help="also time the sweep with every design building all its parts anew")
+    ap.add_argument("--cold", type=int, default=200,
+                    help="designs (the sweep's first) checked cold: every part built anew, nothing "
+                         "kept from another design (default 200; 0: none)")
     args = ap.parse_args(argv)
     points = designs(args.count, args.seed)
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; {len(points)} distinct designs "
-          f"({sum(d.arch == 'SM80' for d in points)} SM80, {sum(d.arch == 'SM90' for d in points)} SM90)")
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {_load()} at the start; "
+          f"{len(points)} distinct designs ({sum(d.arch == 'SM80' for d in points)} SM80, "
+          f"{sum(d.arch == 'SM90' for d in points)} SM90)")
     print("\nseconds: wall; cpu: CPU seconds of the busiest process (the wall time on idle cores);")
     print("designs/s and speed-up: from the wall time, and (in brackets) from the cpu time\n")
-    print("| sweep | processes | seconds | cpu | designs/s | speed-up | goal | met |")
-    print("|---|---|---|---|---|---|---|---|")
-    results = None
-    for fresh in ([True] if args.fresh else []) + [False]:
-        what = "every part built anew" if fresh else "parts built once"
-        for c in BUILDERS.values():
-            c.cache_clear()
-        t1, c1, res = run(points, 1, fresh)
-        results = results or res
-        assert res == results, "building the parts anew found something else"
-        n = len(points)
-        met = "yes" if n / t1 >= GOAL_RATE else "NO"
-        print(f"| {what} | 1 | {t1:.2f} | {c1:.2f} | {n / t1:.0f} ({n / c1:.0f}) | 1.00x | "
-              f">= {GOAL_RATE:.0f}/s | {met} |")
-        if args.jobs > 1:
-            for c in BUILDERS.values():
-                c.cache_clear()
-            tj, cj, resj = run(points, args.jobs, fresh)
-            assert resj == results, "the worker processes found something else"
-            met = "yes" if t1 / tj >= GOAL_SCALING else "NO"
-            print(f"| {what} | {args.jobs} | {tj:.2f} | {cj:.2f} | {n / tj:.0f} ({n / cj:.0f}) | "
-                  f"{t1 / tj:.2f}x ({c1 / cj:.2f}x) | >= {GOAL_SCALING}x on 2 cores | {met} |")
+    print("| sweep | processes | designs | seconds | cpu | designs/s | speed-up | goal | met |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    n = len(points)
+    what = "warm: each part, partition, bank report made once"
+    t1, c1, results, counts = run(points, 1, False)
+    print(f"| {what} | 1 | {n} | {t1:.2f} | {c1:.2f} | {n / t1:.0f} ({n / c1:.0f}) | 1.00x | "
+          f">= {GOAL_RATE:.0f}/s | {_met(n / t1, n / c1, GOAL_RATE)} |")
+    if args.jobs > 1:
+        tj, cj, resj, _ = run(points, args.jobs, False)
+        assert resj == results, "the worker processes found something else"
+        print(f"| {what} | {args.jobs} | {n} | {tj:.2f} | {cj:.2f} | {n / tj:.0f} ({n / cj:.0f}) | "
+              f"{t1 / tj:.2f}x ({c1 / cj:.2f}x) | >= {GOAL_SCALING}x on 2 cores | "
+              f"{_met(t1 / tj, c1 / cj, GOAL_SCALING)} |")
+    if args.cold:
+        sub = points[:args.cold]
+        tc, cc, resc, _ = run(sub, 1, True)
+        assert resc == results[:len(sub)], "building the parts anew found something else"
+        print(f"| cold: every part built anew for each design | 1 | {len(sub)} | {tc:.2f} | {cc:.2f} | "
+              f"{len(sub) / tc:.0f} ({len(sub) / cc:.0f}) | - | - | {1e3 * cc / len(sub):.1f} ms/design |")
+    print(f"\nload average {_load()} at the end")
+    print("\nwhat the warm sweep found made already (hits) and made (misses), one process:")
+    for name in sorted({k[0] for k in counts}):
+        hit, miss = counts.get((name, "hit"), 0), counts.get((name, "miss"), 0)
+        print(f"  {name}: {hit} hits, {miss} made ({100 * hit / max(1, hit + miss):.1f}% hit)")
     ok = sum(r.ok for r in results)
     refused = sum(bool(r.reason) for r in results)
-    print(f"\nchecked: {ok} pass (covered, conflict-free), {len(results) - ok - refused} fail a check, "
+    print(f"\nchecked: {ok} pass (covered, conflict-free), {n - ok - refused} fail a check, "
           f"{refused} refused by cutepy")
+
+
+def _met(wall: float, cpu: float, goal: float) -> str:
+    return "yes" if wall >= goal else "on cpu time" if cpu >= goal else "NO"
+
+
+def _load() -> str:
+    try:
+        return "/".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "?"
 
 
 if __name__ == "__main__":

@@ -539,6 +539,80 @@ def _finish_slice(plan: _SlicePlan, crd: Any, C: ComposedLayout, fixed: Any) -> 
     return _exact_slice(crd, C, folded, sw(off_only_zy) + off_anti_zy, sliced, fixed)
 
 
+#: elements a batched slice checks at once (threads x free elements); more: one at a time
+MANY_LIMIT = 1 << 22
+
+
+def slice_and_offset_many(crd: Any, L: Any, fixed: np.ndarray, exact: Any) -> tuple | None:
+    """``slice_and_offset(c_i, L)`` for many coordinates ``c_i`` of ``crd``'s pattern of wildcards
+    at once (every thread's partition): ``(subs, which, offs, kind)`` with
+    ``slice_and_offset(c_i, L) == (subs[which[i]], kind(offs[i]))``, or None where they must be
+    sliced one at a time (a pattern without a plan, a coordinate the general path refuses).
+
+    ``fixed[i]`` is the offset ``c_i`` fixes in ``L``'s (inner) layout, as int64; ``exact(i)`` is
+    the one-at-a-time answer for ``c_i``. The coordinates fall into groups that share a sliced
+    layout (a plain layout: one; a pointer-flag layout: by offset; a swizzled one: by the
+    offset's swizzle bits, its plan's keep/fold); one coordinate of each group is sliced by
+    ``exact`` and gives the group's layout and the offsets' kind, the others' offsets are
+    computed at once and (as ``_exact_slice`` does one by one) checked element by element.
+
+    Pre:  ``L`` a static Layout or ``Sw o offset o L`` of one; the ``c_i`` share ``crd``'s pattern and
+          leaf kinds; ``fixed`` as above with ``|fixed| + cosize`` within int64.
+    Post: as above; nothing is kept beyond ``L``'s plan.
+    """
+    n = len(fixed)
+    if type(L) is Layout:
+        keys, offs, plan = np.zeros(n, dtype=np.int64), fixed, None
+    elif type(L) is ComposedLayout and isinstance(L.offset, SmemPtrFlag) and type(L.inner) is Layout:
+        keys, offs, plan = fixed, np.zeros(n, dtype=np.int64), None
+    elif type(L) is ComposedLayout:
+        plan = _slice_plan(crd, L)
+        if plan is None:
+            return None
+        if plan.whole:
+            keys, offs = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+        else:
+            only = L.offset ^ (fixed & plan.code)
+            anti = fixed & ~plan.code
+            keys, offs = (only, anti) if plan.keep else (only & plan.code, L.outer(only) + anti)
+    else:
+        return None
+    uniq, first, which = np.unique(keys, return_index=True, return_inverse=True)
+    subs, kind = [], None
+    for i in first.tolist():
+        sub, off = exact(i)  # the one-at-a-time answer (its errors raised as they are)
+        if int(off) != int(offs[i]) or (kind is not None and type(off) is not kind):
+            return None
+        kind = type(off)
+        subs.append(sub)
+    which = which.reshape(-1)
+    checked = plan is not None and not plan.whole and kind is int
+    if checked and not _carries_free(L, plan, subs, which, offs, fixed):
+        return None
+    return subs, which, offs, kind
+
+
+def _carries_free(C: ComposedLayout, plan: _SlicePlan, subs: list, which: np.ndarray, offs: np.ndarray,
+                  fixed: np.ndarray) -> bool:
+    """:func:`_exact_slice`'s check for every coordinate at once: each ``offs[i] + sub(j)`` is the
+    swizzled layout's value at its free index ``j`` (the fixed offset never carries into the
+    swizzle's bits); True also where ``_exact_slice`` checks nothing (a run-time or large slice)."""
+    sliced = plan.sliced
+    m = sliced.size()
+    if type(m) is not int or m > 1 << 20 or not is_static(sliced):
+        return True
+    if m * len(offs) > MANY_LIMIT:
+        return False
+    free = np.asarray(sliced.offsets(), dtype=np.int64)
+    want = C.outer(free[None, :] + (fixed + C.offset)[:, None])
+    for g, sub in enumerate(subs):
+        rows = which == g
+        got = np.asarray(sub.offsets(), dtype=np.int64)[None, :] + offs[rows][:, None]
+        if not np.array_equal(got, want[rows]):
+            return False
+    return True
+
+
 def _fold(sw: Swizzle, off_only_zy: Any, kind: type, sliced: Layout, crd: Any, C: ComposedLayout) -> Layout:
     """The swizzle folded into signed strides over ``sliced``, as C++ composes it (a stride is
     chosen by a test of the offset's swizzle bits; a run-time offset makes it a run-time stride,
