@@ -26,6 +26,7 @@ from typing import Any
 from ...core import inttuple as it
 from ...core.errors import CutepyError
 from ...core.layout import Layout, size
+from ..memo import derived
 from ..tensor import make_identity_tensor
 from .copy import TiledCopy, make_tiled_copy  # noqa: F401 (make_tiled_copy: doctest namespace)
 from .mma import TiledMMA, make_tiled_mma  # noqa: F401 (make_tiled_mma: doctest namespace)
@@ -150,6 +151,12 @@ def check_cover(obj: TiledMMA | TiledCopy) -> CheckResult:
     >>> check_cover(make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))).ok
     True
     """
+    if isinstance(obj, (TiledMMA, TiledCopy)):  # a frozen value: its answer is kept on it
+        return derived(obj, ("check_cover",), lambda: _check_cover(obj))
+    raise CutepyError(f"check_cover takes a TiledMMA or a TiledCopy, not {type(obj).__name__}")
+
+
+def _check_cover(obj: TiledMMA | TiledCopy) -> CheckResult:
     if isinstance(obj, TiledMMA):
         M, N, K = obj.tile_size_mnk
         vmnk = obj.thr_layout_vmnk
