@@ -543,8 +543,8 @@ def _finish_slice(plan: _SlicePlan, crd: Any, C: ComposedLayout, fixed: Any) -> 
 MANY_LIMIT = 1 << 22
 
 
-def slice_and_offset_many(crd: Any, L: Any, fixed: np.ndarray, exact: Any) -> tuple | None:
-    """``slice_and_offset(c_i, L)`` for many coordinates ``c_i`` of ``crd``'s pattern of wildcards
+def slice_and_offset_many(crds: Any, L: Any, fixed: np.ndarray, exact: Any) -> tuple | None:
+    """``slice_and_offset(c_i, L)`` for many coordinates ``c_i = crds[i]`` of one pattern of wildcards
     at once (every thread's partition): ``(subs, which, offs, kind)`` with
     ``slice_and_offset(c_i, L) == (subs[which[i]], kind(offs[i]))``, or None where they must be
     sliced one at a time (a pattern without a plan, a coordinate the general path refuses).
@@ -552,11 +552,12 @@ def slice_and_offset_many(crd: Any, L: Any, fixed: np.ndarray, exact: Any) -> tu
     ``fixed[i]`` is the offset ``c_i`` fixes in ``L``'s (inner) layout, as int64; ``exact(i)`` is
     the one-at-a-time answer for ``c_i``. The coordinates fall into groups that share a sliced
     layout (a plain layout: one; a pointer-flag layout: by offset; a swizzled one: by the
-    offset's swizzle bits, its plan's keep/fold); one coordinate of each group is sliced by
-    ``exact`` and gives the group's layout and the offsets' kind, the others' offsets are
-    computed at once and (as ``_exact_slice`` does one by one) checked element by element.
+    offset's swizzle bits, its plan's keep/fold); one coordinate is sliced by ``exact`` and
+    gives the kinds, one of each other group by the single path's last steps (the fixed offset
+    known), and the others' offsets are computed at once and (as ``_exact_slice`` does one by
+    one) checked element by element.
 
-    Pre:  ``L`` a static Layout or ``Sw o offset o L`` of one; the ``c_i`` share ``crd``'s pattern and
+    Pre:  ``L`` a static Layout or ``Sw o offset o L`` of one; the ``c_i`` share one pattern and
           leaf kinds; ``fixed`` as above with ``|fixed| + cosize`` within int64.
     Post: as above; nothing is kept beyond ``L``'s plan.
     """
@@ -566,7 +567,7 @@ def slice_and_offset_many(crd: Any, L: Any, fixed: np.ndarray, exact: Any) -> tu
     elif type(L) is ComposedLayout and isinstance(L.offset, SmemPtrFlag) and type(L.inner) is Layout:
         keys, offs, plan = fixed, np.zeros(n, dtype=np.int64), None
     elif type(L) is ComposedLayout:
-        plan = _slice_plan(crd, L)
+        plan = _slice_plan(crds[0], L)
         if plan is None:
             return None
         if plan.whole:
@@ -578,9 +579,20 @@ def slice_and_offset_many(crd: Any, L: Any, fixed: np.ndarray, exact: Any) -> tu
     else:
         return None
     uniq, first, which = np.unique(keys, return_index=True, return_inverse=True)
-    subs, kind = [], None
+    subs, kind, fkind = [], None, None
     for i in first.tolist():
-        sub, off = exact(i)  # the one-at-a-time answer (its errors raised as they are)
+        if fkind is None:  # the one-at-a-time answer (its errors raised as they are)
+            sub, off = exact(i)
+            if plan is not None and not plan.whole:  # the kind of the fixed offsets
+                _, f = slice_and_offset(crds[i], L.inner)
+                if int(f) != int(fixed[i]):
+                    return None
+                fkind = type(f)
+        else:  # the single path's last steps, its fixed offset known
+            try:
+                sub, off = _finish_slice(plan, crds[i], L, fkind(int(fixed[i])))
+            except CutepyError:
+                return None
         if int(off) != int(offs[i]) or (kind is not None and type(off) is not kind):
             return None
         kind = type(off)

@@ -158,7 +158,7 @@ def _batch(tiled: Any, which: str, static: bool, frg: Any, layout: Any) -> tuple
         crds = [_copy.thread_crd(c, layout) for c in coords]
     fixed = np.asarray(_crd2idx(template, mode_s, mode_d) + np.zeros(len(coords), dtype=np.int64))
     try:
-        return slice_and_offset_many(crds[0], frg, fixed, lambda i: sliced(tiled, frg, crds[i]))
+        return slice_and_offset_many(crds, frg, fixed, lambda i: sliced(tiled, frg, crds[i]))
     except CutepyError:  # the per-thread path raises it again, for the first thread that fails
         return None
 
