@@ -142,15 +142,27 @@ def _g2s(copy_bits: int, threads: int, bK: int) -> Any:
 
 @functools.cache
 def _s2r(mma: Any) -> Any:
+    """The ldmatrix copy of A; equal TiledCopys (the MMA atoms that differ only in their value
+    types give one) are one object, so their partitions and bank reports are made once."""
+    return _one(_make_s2r(mma))
+
+
+def _make_s2r(mma: Any) -> Any:
     return make_tiled_copy_A(copy_atom("SM75_U32x4_LDSM_N", 16), mma)
 
 
+@functools.cache
+def _one(x: Any) -> Any:
+    """The first value of the sweep equal to ``x``."""
+    return x
+
+
 def _fresh(fn: Any) -> Any:
-    return fn.__wrapped__
+    return _make_s2r if fn is _s2r else fn.__wrapped__
 
 
 #: the builders a sweep uses: each distinct part built once (``--fresh``: every design builds all)
-BUILDERS = {"mma": _mma, "smem": _smem, "g2s": _g2s, "s2r": _s2r}
+BUILDERS = {"mma": _mma, "smem": _smem, "g2s": _g2s, "s2r": _s2r, "same s2r": _one}
 
 
 def check_design(d: Design, fresh: bool = False, seen: dict | None = None) -> Checked:
@@ -158,7 +170,7 @@ def check_design(d: Design, fresh: bool = False, seen: dict | None = None) -> Ch
     anew instead of taking the sweep's already built TiledMMA, TiledCopys and smem layouts.
     ``seen`` (a dict of counters and keys) counts what this process had made already: the
     partitions and bank reports a design finds kept on its TiledMMA or TiledCopy."""
-    mma_of, smem_of, g2s_of, s2r_of = (_fresh(f) if fresh else f for f in BUILDERS.values())
+    mma_of, smem_of, g2s_of, s2r_of, _ = (_fresh(f) if fresh else f for f in BUILDERS.values())
     try:
         bM, bN, bK = d.tile
         mma = mma_of(d.arch, d.mma, d.warps)

@@ -543,8 +543,8 @@ def _finish_slice(plan: _SlicePlan, crd: Any, C: ComposedLayout, fixed: Any) -> 
 MANY_LIMIT = 1 << 22
 
 
-def slice_and_offset_many(crds: Any, L: Any, fixed: np.ndarray, exact: Any) -> tuple | None:
-    """``slice_and_offset(c_i, L)`` for many coordinates ``c_i = crds[i]`` of one pattern of wildcards
+def slice_and_offset_many(crd: Any, L: Any, fixed: np.ndarray, exact: Any) -> tuple | None:
+    """``slice_and_offset(c_i, L)`` for many coordinates ``c_i = crd(i)`` of one pattern of wildcards
     at once (every thread's partition): ``(subs, which, offs, kind)`` with
     ``slice_and_offset(c_i, L) == (subs[which[i]], kind(offs[i]))``, or None where they must be
     sliced one at a time (a pattern without a plan, a coordinate the general path refuses).
@@ -567,7 +567,7 @@ def slice_and_offset_many(crds: Any, L: Any, fixed: np.ndarray, exact: Any) -> t
     elif type(L) is ComposedLayout and isinstance(L.offset, SmemPtrFlag) and type(L.inner) is Layout:
         keys, offs, plan = fixed, np.zeros(n, dtype=np.int64), None
     elif type(L) is ComposedLayout:
-        plan = _slice_plan(crds[0], L)
+        plan = _slice_plan(crd(0), L)
         if plan is None:
             return None
         if plan.whole:
@@ -584,13 +584,13 @@ def slice_and_offset_many(crds: Any, L: Any, fixed: np.ndarray, exact: Any) -> t
         if fkind is None:  # the one-at-a-time answer (its errors raised as they are)
             sub, off = exact(i)
             if plan is not None and not plan.whole:  # the kind of the fixed offsets
-                _, f = slice_and_offset(crds[i], L.inner)
+                _, f = slice_and_offset(crd(i), L.inner)
                 if int(f) != int(fixed[i]):
                     return None
                 fkind = type(f)
         else:  # the single path's last steps, its fixed offset known
             try:
-                sub, off = _finish_slice(plan, crds[i], L, fkind(int(fixed[i])))
+                sub, off = _finish_slice(plan, crd(i), L, fkind(int(fixed[i])))
             except CutepyError:
                 return None
         if int(off) != int(offs[i]) or (kind is not None and type(off) is not kind):

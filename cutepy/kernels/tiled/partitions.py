@@ -153,12 +153,14 @@ def _batch(tiled: Any, which: str, static: bool, frg: Any, layout: Any) -> tuple
     if bound + size(inner) * max(1, max(abs(d) for d in it.flatten_tuple(inner.stride))) > _BOUND:
         return None
     if isinstance(tiled, _mma.TiledMMA):
-        crds = [_mma.thread_crd(frg, c) for c in coords]
+        def crd(i: int) -> tuple:
+            return _mma.thread_crd(frg, coords[i])
     else:
-        crds = [_copy.thread_crd(c, layout) for c in coords]
+        def crd(i: int) -> tuple:
+            return _copy.thread_crd(coords[i], layout)
     fixed = np.asarray(_crd2idx(template, mode_s, mode_d) + np.zeros(len(coords), dtype=np.int64))
     try:
-        return slice_and_offset_many(crds, frg, fixed, lambda i: sliced(tiled, frg, crds[i]))
+        return slice_and_offset_many(crd, frg, fixed, lambda i: sliced(tiled, frg, crd(i)))
     except CutepyError:  # the per-thread path raises it again, for the first thread that fails
         return None
 
