@@ -1,6 +1,6 @@
 """Design sweeps (issue 31): SM80/SM90 GEMM mainloop designs built and checked, per second.
 
-Run:  PYTHONPATH=. python benchmarks/bench_designs.py [--count N] [--jobs J] [--seed S]
+Run:  PYTHONPATH=. python benchmarks/bench_designs.py [--count N] [--jobs J] [--seed S] [--cold N]
 
 A design is one point of a sweep: an MMA atom, a warp (or warpgroup) layout, a CTA tile
 ``(bM, bN, bK)``, a shared-memory layout with a swizzle, a cp.async copy atom and a number of
@@ -11,7 +11,8 @@ stages. Checking it means what a kernel engineer's sweep does for every point:
 2. ``check_cover`` of every TiledMMA and TiledCopy (each element held by the right threads);
 3. the A-side partitions of the smem tensor for **every thread**: the TiledMMA's
    ``partition_A``, the cp.async copy's ``partition_D`` and (SM80) the ldmatrix copy's
-   ``partition_S``;
+   ``partition_S`` (:func:`cutepy.kernels.tiled.partition_all`: all threads at once, each
+   equal to ``get_slice(t).partition_X``, run-time thread index as in a kernel);
 4. the bank wavefronts of the cp.async stores and (SM80) the ldmatrix loads on one stage
    (``cutepy.banks.analyze_copy``): a design passes when both are conflict-free.
 
@@ -19,8 +20,15 @@ The sweep is the seeded list :func:`designs` (the first ``--count`` points of a 
 product); a point that does not fit (a tile the atoms do not divide) is refused by cutepy
 with a ``CutepyError`` and counted as rejected: refusing is checking too.
 
+What a sweep makes once and reuses: each distinct part (TiledMMA, TiledCopy, smem layout), and,
+kept on the TiledMMA / TiledCopy values (cutepy.kernels.memo, bounded), each partition, cover
+check and bank report; designs that share them find them made. The table says so: the "warm"
+rows are the sweep as it runs (each thing made once, by the first design that needs it), the
+"cold" row builds every part anew for each design (nothing reused: the cost of one design
+alone), and the hit counts say how much the warm sweep reused.
+
 Several processes: ``--jobs J`` checks the same list with ``J`` worker processes, each a share
-of whole groups of designs that share a TiledMMA and smem layout (:func:`shares`). The recipe
+of whole groups of designs that share a swizzled smem tile (:func:`shares`). The recipe
 for a sweep of one's own is the same few lines (``check_share`` is a top-level function of
 picklable arguments, so a process pool can run it)::
 
@@ -28,6 +36,7 @@ picklable arguments, so a process pool can run it)::
     parts = shares(points, J)
     with ProcessPoolExecutor(max_workers=J) as pool:
         done = pool.map(check_share, [[points[i] for i in p] for p in parts], [False] * J)
+        # each: (results, CPU seconds, hit counts)
 
 The table gives designs per second on one core (goal >= 5000) and the speed-up with 2
 processes (goal >= 1.8x on 2 cores), from the wall time and from the CPU time of the busiest
@@ -252,15 +261,15 @@ def run(points: list[Design], jobs: int, fresh: bool) -> tuple[float, float, lis
 
 
 def shares(points: list[Design], jobs: int) -> list[list[int]]:
-    """The sweep dealt to ``jobs`` workers: designs sharing an A side (a TiledMMA and a smem
-    layout: their partitions) go to one worker, whole groups to the least loaded, sweep order
-    kept within each share."""
+    """The sweep dealt to ``jobs`` workers: designs sharing a swizzled smem tile (architecture,
+    swizzle, bM, bK: every smem layout, partition and bank report made from it, whichever MMA
+    atom, warps, stages or copy width) go to one worker, so no worker makes what another makes;
+    the largest groups first, each to the least loaded worker; sweep order kept in each share."""
     groups: dict[tuple, list[int]] = {}
     for i, d in enumerate(points):
-        a_side = (d.arch, d.mma, d.warps, d.tile[0], d.tile[2], d.swizzle_bits, d.stages)
-        groups.setdefault(a_side, []).append(i)
+        groups.setdefault((d.arch, d.swizzle_bits, d.tile[0], d.tile[2]), []).append(i)
     parts: list[list[int]] = [[] for _ in range(jobs)]
-    for g in groups.values():
+    for g in sorted(groups.values(), key=len, reverse=True):
         min(parts, key=len).extend(g)
     return [sorted(p) for p in parts]
 
