@@ -49,6 +49,7 @@ from __future__ import annotations
 import argparse
 import functools
 import itertools
+import multiprocessing
 import os
 import random
 import sys
@@ -247,7 +248,8 @@ def run(points: list[Design], jobs: int, fresh: bool) -> tuple[float, float, lis
         out, cpu, counts = check_share(points, fresh)
     else:
         parts = shares(points, jobs)
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        # fresh worker processes (spawned, not forked: nothing made in this process goes with them)
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
             done = list(pool.map(check_share, [[points[i] for i in p] for p in parts], [fresh] * jobs))
         out = [None] * len(points)
         counts = {}
