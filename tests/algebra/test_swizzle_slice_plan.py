@@ -5,12 +5,14 @@ every pattern of wildcards, the first time and once the plan is kept; negative s
 
 from __future__ import annotations
 
-from hypothesis import given
+import numpy as np
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from cutepy import ComposedLayout, CutepyError, Layout, Swizzle, composition, tile_to_shape
+from cutepy import ComposedLayout, CutepyError, Layout, Swizzle, composition, dynamic, tile_to_shape
 from cutepy.algebra import composed as cm
 from cutepy.core import inttuple as it
+from cutepy.core.layout import slice_and_offset
 from cutepy.strategies import coordinates, offset_swizzled_layouts, swizzled_layouts, with_dynamic_leaves
 
 
@@ -94,3 +96,46 @@ def test_plans_stay_bounded(C, data):
         crd = data.draw(wildcarded(shape))
         assert outcome(cm.slice_and_offset_swizzled, crd, L) == outcome(cm._slice_swizzled_general, crd, L)
         assert len(L._plans or {}) <= cm.PLAN_LIMIT
+
+
+@st.composite
+def many_cases(draw):
+    """A layout and several coordinates of one pattern of wildcards, all static or all run-time."""
+    C, _ = draw(sliced_cases())
+    shape = C.inner.shape
+    first = draw(wildcarded(shape))
+    pattern = cm._pattern(first)
+    assume(type(pattern) is tuple and any(x is not None for x in it.flatten_tuple(pattern)))
+
+    def refill(p, s):
+        if p is None:
+            return None
+        if type(p) is tuple:
+            return tuple(refill(x, y) for x, y in zip(p, s))
+        return draw(coordinates(s))
+    crds = [first] + [refill(pattern, shape) for _ in range(draw(st.integers(1, 6)))]
+    if draw(st.booleans()):
+        crds = [it.transform_leaf(lambda x: x if x is None else dynamic(x), c) for c in crds]
+    return C, crds
+
+
+@given(many_cases())
+def test_many_at_once_is_each_alone(case):
+    """``slice_and_offset_many`` gives each coordinate's general answer; where any of them is
+    refused it gives None (each is then sliced alone) or raises that coordinate's own error:
+    an error is never lost or changed."""
+    C, crds = case
+    fixed = np.array([int(slice_and_offset(c, C.inner)[1]) for c in crds], dtype=np.int64)
+    want = [outcome(cm._slice_swizzled_general, c, C) for c in crds]
+    try:
+        got = cm.slice_and_offset_many(lambda i: crds[i], C, fixed,
+                                       lambda i: cm._slice_swizzled_general(crds[i], C))
+    except CutepyError as e:
+        assert ("error", type(e).__name__, str(e)) in want
+        return
+    if got is None:
+        return
+    assert all(w[0] == "ok" for w in want)
+    subs, which, offs, kind = got
+    for i, w in enumerate(want):
+        assert outcome(lambda j: (subs[which[j]], kind(int(offs[j]))), i) == w
