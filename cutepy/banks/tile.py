@@ -359,7 +359,7 @@ def report_access(access: Access, smem_layout: Any, element_bytes: int, what: st
     # the totals at once (wavefronts_batch: analyze's rule, row by row); the lanes' addresses are
     # checked already (lane_addresses, copy_access), so no instruction's analysis can fail
     cost = phase_costs_batch(addr, op, width, matrices)
-    both = wavefronts_batch(addr, op, width, matrices).sum(axis=0)
+    both = wavefronts_batch(addr, op, width, matrices, cost).sum(axis=0)
     return TileReport._lazy(what, access.instruction, instructions,
                             (int(both[0]), int(both[1]), int((cost > 0).sum())))
 
