@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cutepy import (
+    CutepyError,
     Layout,
     Swizzle,
     composition,
@@ -89,3 +90,39 @@ def test_coordinate_tensors_and_layouts_are_partitioned_one_thread_at_a_time():
     assert P.offsets is None
     L = same_as_each_thread(mma, "B", Layout((32, 16), (16, 1)), True)
     assert L.offsets is not None and len(L.layouts) == 1
+
+
+@st.composite
+def small_swizzled_tensors(draw):
+    """A rank-2 swizzled layout (some strides negative) over which a small TiledCopy runs."""
+    b, m = draw(st.integers(1, 2)), draw(st.integers(0, 2))
+    s = draw(st.integers(b, b + 1))
+    rows, cols = draw(st.sampled_from((2, 4, 8))), draw(st.sampled_from((4, 8, 16)))
+    order = draw(st.booleans())
+    stride = (cols, 1) if order else (1, rows)
+    stride = tuple(d * draw(st.sampled_from((1, 1, -1))) for d in stride)
+    return make_tensor(None, composition(Swizzle(b, m, s), Layout((rows, cols), stride)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(small_swizzled_tensors(), st.sampled_from(((2, 1), (2, 2), (1, 2))), st.sampled_from((1, 2)),
+       st.booleans())
+def test_every_thread_or_the_first_threads_error(tensor, threads, vec, static):
+    """Over any swizzled tensor, ``partition_all`` is every thread's partition, or raises the error
+    the first refused thread's own partition raises (C++'s refusals, carries into the swizzle)."""
+    tc = make_tiled_copy(copy_atom("UniversalCopy<uint16_t>", 16), Layout(threads, (threads[1], 1)),
+                         Layout((1, vec)))
+    alone = dataclasses.replace(tc)
+    want = []
+    for t in range(tc.size):
+        try:
+            want.append(told(alone.get_slice(t, static=static).partition_S(tensor)))
+        except CutepyError as e:
+            want.append((type(e).__name__, str(e)))
+            break
+    try:
+        parts = partition_all(tc, "S", tensor, static=static)
+    except CutepyError as e:
+        assert want[-1] == (type(e).__name__, str(e))
+        return
+    assert [told(parts[t]) for t in range(len(want))] == want
