@@ -402,6 +402,7 @@ from .kernels import tiled as _tiled
 from .kernels import tma as _tma
 from .kernels import tmem as _tmem
 from .kernels import tmem_copy as _tmem_copy
+from .kernels import tmem_reduce as _tmem_reduce
 from .kernels.atoms import (
     CopyAtom as CopyAtom,
 )
@@ -666,6 +667,24 @@ from .kernels.tmem_copy import (
 )
 
 # isort: split
+# exports added by the merges of issues 32-35 (one block per module)
+from .kernels.atoms import (
+    copy_bulk_s2s_atom as copy_bulk_s2s_atom,
+)
+from .kernels.atoms import (
+    copy_dsmem_store_atom as copy_dsmem_store_atom,
+)
+from .kernels.atoms import (
+    xe_hpg_mma_atom as xe_hpg_mma_atom,
+)
+from .kernels.atoms import (
+    xe_hpg_mma_atoms as xe_hpg_mma_atoms,
+)
+from .kernels.tmem_reduce import (
+    tmem_load_red_atom as tmem_load_red_atom,
+)
+
+# isort: split
 # symbolic, proofs, derivations: namespaces of their own; cutepy takes their main entry points
 from .symbolic import assuming as assuming
 from .symbolic import declare as declare
@@ -711,7 +730,8 @@ _ANALYSIS_NAMES = (
     "Footprint", "GapProfile", "GmemInstruction", "OperandCoverage", "PerGroup", "SegmentAnalysis",
     "ThreadStrideProfile", "aliasing_profile", "analyze_gmem_copy", "atom_summary",
     "bank_conflicts", "coalescing", "coalescing_efficiency", "contiguity", "cycles", "fixed_points",
-    "footprint", "gap_profile", "image", "is_bijective", "is_contiguous", "is_even_permutation",
+    "footprint", "gap_profile", "gmem_access", "image", "is_bijective", "is_contiguous",
+    "is_even_permutation",
     "is_injective", "is_surjective", "mode_contiguity", "offset_table", "operand_analysis", "order",
     "per_group_bank_conflicts", "per_group_coalescing", "permutation_parity", "segment_analysis",
     "slice_contiguity", "thread_stride_profile",
@@ -760,7 +780,7 @@ __all__ = [
     *_coalesce.__all__, *_composition.__all__, *_complement.__all__, *_inverse.__all__, *_divides.__all__,
     *_products.__all__, *_casting.__all__, *_swizzle.__all__, *_composed.__all__, *_notation.__all__,
     *_tensor.__all__, *_simulate.__all__, *_pointer.__all__, *_tma.__all__, *_tmem.__all__,
-    *_tmem_copy.__all__, *_gmma_desc.__all__, *_atoms.__all__,
+    *_tmem_copy.__all__, *_tmem_reduce.__all__, *_gmma_desc.__all__, *_atoms.__all__,
     *_tiled.__all__, *_checks.__all__, *_ANALYSES,
     *_LAZY,
 ]

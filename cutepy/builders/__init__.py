@@ -2,7 +2,9 @@
 cutepy values (:mod:`.sm90` and :mod:`.sm100` for the mainloop, :mod:`.epilogue` for the
 epilogue), the selectors they are made of (:mod:`.selectors`), each choice explained
 (:mod:`.explain`) and every legal design of a bounded space ranked by exact costs
-(:mod:`.sweeps`)."""
+(:mod:`.sweeps`).
+
+Layer 4 (analyses): clients of the kernel-design values (:mod:`cutepy.kernels`)."""
 
 from .epilogue import *  # noqa: F403
 from .epilogue import __all__ as _epilogue_all

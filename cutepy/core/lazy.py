@@ -1,11 +1,21 @@
-"""Lazy loading: the one helper every module uses to load a module on first use.
+"""Lazy loading: the one helper every module uses to load a module on first use, or optionally.
 
-Layer 0; it imports nothing of cutepy. Three uses, each written the same way everywhere
-(JAX's ``lazy_loader.attach`` and ``deprecations.deprecation_getattr`` are the models):
+Layer 0; of cutepy it imports only ``errors``. The one place in the package that calls
+:mod:`importlib`. Its uses, each written the same way everywhere (JAX's ``lazy_loader.attach``
+and ``deprecations.deprecation_getattr`` are the models):
 
 - a heavy dependency used by a module's functions, bound once at the module's top::
 
       np = load("numpy")          # numpy is imported when np.<name> is first read
+
+- the same where the module also runs without it (``cutepy.xla``'s numpy-free path, the
+  docs' Pyodide playground)::
+
+      np = load("numpy", optional=True)   # falsy where numpy is missing (``if not np:``);
+                                          # reading np.<name> then raises CutepyError
+
+- whether an extra is installed, without importing it (:func:`installed`: the proofs'
+  islpy and z3)
 
 - a package's submodules and names loaded on first access (``cutepy.xla``, ``cutepy.explain``)::
 
@@ -25,10 +35,19 @@ inside a function: a function that needs a module reads the name bound at the to
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import warnings
 from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import Any
+
+from .errors import CutepyError
+
+#: what still runs where an optional module is missing (said by the error of a use that needs it)
+WITHOUT: dict[str, str] = {
+    "numpy": ("without numpy, cutepy.xla parses shapes, compiles them to CuTe (to_cute), "
+              "reports and draws them"),
+}
 
 
 class LazyModule(ModuleType):
@@ -50,15 +69,62 @@ class LazyModule(ModuleType):
         return f"<lazy module {self.__name__!r}>"
 
 
-def load(name: str) -> ModuleType:
+class OptionalModule(LazyModule):
+    """A lazy module that may be missing: then it is falsy, and reading any attribute raises
+    :class:`~cutepy.CutepyError` naming what needed it (not an ``ImportError``)."""
+
+    def _module(self) -> ModuleType | None:
+        found = self.__dict__.get("_found", False)  # asked once: the answer stays for the process
+        if found is False:
+            try:
+                found = importlib.import_module(self.__name__)
+            except ImportError:
+                found = None
+            self.__dict__["_found"] = found
+        return found
+
+    def __bool__(self) -> bool:
+        return self._module() is not None
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("__") or self._module() is not None:
+            return super().__getattr__(attr)
+        name = self.__name__
+        hint = f" ({WITHOUT[name]})" if name in WITHOUT else ""
+        raise CutepyError(f"{name} is not installed, and this needs {name}.{attr}{hint}")
+
+    def __repr__(self) -> str:
+        return f"<optional lazy module {self.__name__!r}>"
+
+
+def load(name: str, optional: bool = False) -> ModuleType:
     """The module ``name`` (absolute), imported on first attribute access, not now.
 
     Pre:  ``name`` is an absolute module name. Nothing is looked up yet: a missing module
-          raises ``ImportError`` at its first use, so an optional dependency costs nothing
-          where it is not used (numpy in the docs' Pyodide playground).
+          raises ``ImportError`` at its first use, so a dependency costs nothing where it is
+          not used.
     Post: ``load(name).x is importlib.import_module(name).x`` for every attribute ``x``.
+          With ``optional=True`` the module is falsy where ``name`` cannot be imported, and
+          reading an attribute raises :class:`~cutepy.CutepyError` (saying what runs without
+          it, :data:`WITHOUT`); where it can, the module is truthy and reads as above.
+
+    >>> bool(load("math", optional=True)), bool(load("no_such_module_here", optional=True))
+    (True, False)
+    >>> load("no_such_module_here", optional=True).zeros
+    Traceback (most recent call last):
+    ...
+    cutepy.CutepyError: no_such_module_here is not installed, and this needs no_such_module_here.zeros
     """
-    return LazyModule(name)
+    return OptionalModule(name) if optional else LazyModule(name)
+
+
+def installed(name: str) -> bool:
+    """Whether the module ``name`` can be imported here, found without importing it.
+
+    >>> installed("math"), installed("no_such_module_here")
+    (True, False)
+    """
+    return importlib.util.find_spec(name) is not None
 
 
 def attach(package: str, submodules: Iterable[str] = (),

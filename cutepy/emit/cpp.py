@@ -92,6 +92,8 @@ def cpp(obj: Any) -> str:
             raise CutepyError(f"cpp: the MMA atom {obj.name} has no C++ CuTe type to emit")
         return f"MMA_Atom<{obj.cpp_type}>{{}}"
     if isinstance(obj, CopyAtom):
+        if not obj.cpp_type:  # the CuTe DSL's copies C++ CuTe lacks (tmem_load_red_atom, ...)
+            raise CutepyError(f"cpp: the copy atom {obj.name} has no C++ CuTe type to emit")
         t = ELEMENT_TYPE.get(obj.element_bits, f"uint_bit_t<{obj.element_bits}>")
         return f"Copy_Atom<{obj.cpp_type},{t}>{{}}"
     if isinstance(obj, TiledMMA):

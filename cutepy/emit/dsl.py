@@ -14,17 +14,17 @@ the test suite (the DSL needs its own wheel); atoms the DSL has no operation for
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ..algebra.composed import composed_parts
 from ..core.errors import CutepyError
 from ..core.layout import Layout
 from ..core.swizzle import Swizzle
-from ..kernels.atoms.copy import CopyAtom
-from ..kernels.atoms.mma import MMAAtom
+from ..kernels.atoms.copy import CopyAtom, matrix_copy, parse_templated
+from ..kernels.atoms.mma import MMAAtom, UMMAName, parse_gmma, parse_umma
 from ..kernels.tiled.copy import TiledCopy
 from ..kernels.tiled.mma import TiledMMA
+from ..kernels.tmem_copy import tmem_op_parts
 
 #: C++ element type -> CuTe DSL numeric type
 DTYPE = {
@@ -49,8 +49,6 @@ DTYPE = {
 }
 #: the DSL's operand majors (``cute.nvgpu.OperandMajorMode``; the per-arch enums are deprecated)
 _MAJOR = "cute.nvgpu.OperandMajorMode."
-_UMMA = re.compile(r"SM100_MMA_(TF32|F16BF16|S8|F8F6F4)(_2x1SM)?_(SS|TS)<([\w]+),([\w]+),([\w]+),(\d+),(\d+),"
-                   r"(?:UMMA::Major::)?(K|MN),(?:UMMA::Major::)?(K|MN)>")
 #: element width -> the DSL numeric type a copy of that width is emitted with
 BITS_DTYPE = {8: "cutlass.Int8", 16: "cutlass.Float16", 32: "cutlass.Float32", 64: "cutlass.Float64"}
 
@@ -65,22 +63,22 @@ def _tuple(t: Any) -> str:
 
 
 def _mma_op(a: MMAAtom) -> str:
-    d, ta, _, _ = a.element_types
-    m = re.fullmatch(r"SM80_16x8x(8|16)_F(16|32)(F16|BF16)\2?.*_TN", a.name)
-    if a.name.startswith("SM80_16x8x") and m is not None:
+    d, ta, tb, _ = a.element_types
+    if (a.name.startswith(("SM80_16x8x8_", "SM80_16x8x16_")) and a.name.endswith("_TN")
+            and d in ("half_t", "float") and ta in ("half_t", "bfloat16_t") and tb == ta):
         return f"cute.nvgpu.warp.MmaF16BF16Op({DTYPE[ta]}, {DTYPE[d]}, {_tuple(a.shape_mnk)})"
-    g = re.fullmatch(r"SM90_64x(\d+)x(\d+)_([A-Z0-9]+)_(SS|RS)(?:_TN)?(?:<(K|MN),(K|MN)>)?", a.name)
-    if g is not None and a.element_types[1] in ("half_t", "bfloat16_t", "float_e4m3_t", "float_e5m2_t"):
-        src = "SMEM" if g.group(4) == "SS" else "RMEM"
-        ma = _MAJOR + (g.group(5) or "K")
-        mb = _MAJOR + (g.group(6) or "K")
+    g = parse_gmma(a.name)
+    if g is not None and g.suffix in ("", "_TN") and ta in ("half_t", "bfloat16_t", "float_e4m3_t",
+                                                          "float_e5m2_t"):
+        src = "SMEM" if g.src == "SS" else "RMEM"
+        ma = _MAJOR + (g.a_major or "K")
+        mb = _MAJOR + (g.b_major or "K")
         shape = _tuple(a.shape_mnk)
         common = f"{shape}, cute.nvgpu.warpgroup.OperandSource.{src}, {ma}, {mb}"
         if ta in ("half_t", "bfloat16_t"):
             return f"cute.nvgpu.warpgroup.MmaF16BF16Op({DTYPE[ta]}, {DTYPE[d]}, {common})"
-        tb = a.element_types[2]
         return f"cute.nvgpu.warpgroup.MmaF8Op({DTYPE[ta]}, {DTYPE[tb]}, {DTYPE[d]}, {common})"
-    u = _UMMA.fullmatch(a.name.replace(" ", ""))
+    u = parse_umma(a.name)
     if u is not None:
         return _umma_op(a, u)
     if a.name.startswith("UniversalFMA"):
@@ -88,18 +86,17 @@ def _mma_op(a: MMAAtom) -> str:
     raise CutepyError(f"dsl: cutepy knows no CuTe DSL operation for the MMA atom {a.name}")
 
 
-def _umma_op(a: MMAAtom, u: re.Match) -> str:
+def _umma_op(a: MMAAtom, u: UMMAName) -> str:
     """An SM100 UMMA atom as the DSL's ``cute.nvgpu.tcgen05`` operation (C++'s template
     arguments: kind, 2x1SM -> ``CtaGroup.TWO``, SS/TS -> A from SMEM/TMEM, the majors)."""
-    kind, pair, src = u.group(1), u.group(2), u.group(3)
-    ta, tb = u.group(4), u.group(5)
+    kind, pair, src, ta, tb = u.kind, u.two_sm, u.src, u.a, u.b
     acc = DTYPE[a.element_types[0]]
     for t in (ta, tb):
         if t not in DTYPE:
             raise CutepyError(f"dsl: no CuTe DSL numeric type for {t} (atom {a.name})")
     common = (f"{_tuple(a.shape_mnk)}, cute.nvgpu.tcgen05.CtaGroup.{'TWO' if pair else 'ONE'}, "
               f"cute.nvgpu.tcgen05.OperandSource.{'SMEM' if src == 'SS' else 'TMEM'}, "
-              f"{_MAJOR}{u.group(9)}, {_MAJOR}{u.group(10)}")
+              f"{_MAJOR}{u.a_major}, {_MAJOR}{u.b_major}")
     if kind == "TF32":
         return f"cute.nvgpu.tcgen05.MmaTF32Op({common})"
     if kind == "F16BF16":
@@ -114,33 +111,33 @@ def _copy_atom(a: CopyAtom) -> str:
     if dt is None:
         raise CutepyError(f"dsl: no DSL element type of {a.element_bits} bits")
     n = a.name
-    m = re.fullmatch(r"SM(75|90)_U(32|16)x(\d)_(LDSM|STSM)_(N|T)", n)
-    if m is not None:
-        op = "LdMatrix8x8x16bOp" if m.group(4) == "LDSM" else "StMatrix8x8x16bOp"
-        count = int(m.group(3)) // (2 if m.group(2) == "16" else 1)
-        t = "True" if m.group(5) == "T" else "False"
-        return f"cute.make_copy_atom(cute.nvgpu.warp.{op}(transpose={t}, num_matrices={count}), {dt})"
-    m = re.fullmatch(r"SM80_CP_ASYNC_CACHE(ALWAYS|GLOBAL)(_ZFILL)?<uint(\d+)_t>", n)
-    if m is not None:
-        mode = "cute.nvgpu.cpasync.LoadCacheMode." + m.group(1)
-        return (
-            f"cute.make_copy_atom(cute.nvgpu.cpasync.CopyG2SOp(cache_mode={mode}), {dt}, "
-            f"num_bits_per_copy={m.group(3)})"
-        )
-    m = re.fullmatch(r"SM100_TMEM_(LOAD|STORE)_(16|32)dp(256|128|64|32)b(\d+)x(_16b)?", n)
-    if m is not None:  # cute.nvgpu.tcgen05's Ld/St ops: shape, repetition, 16-bit packing
-        kind, lanes, bits, reps, pack = m.groups()
+    matrix = matrix_copy(n)
+    if matrix is not None:
+        kind, count, transposed = matrix
+        op = "LdMatrix8x8x16bOp" if kind == "ldmatrix" else "StMatrix8x8x16bOp"
+        return f"cute.make_copy_atom(cute.nvgpu.warp.{op}(transpose={transposed}, num_matrices={count}), " \
+            f"{dt})"
+    t = parse_templated(n)
+    if t is not None and t.type.startswith("uint") and t.bits is not None:
+        if t.base.startswith("SM80_CP_ASYNC_CACHE"):
+            cache = t.base.removeprefix("SM80_CP_ASYNC_CACHE").removesuffix("_ZFILL")  # ALWAYS, GLOBAL
+            mode = "cute.nvgpu.cpasync.LoadCacheMode." + cache
+            return (
+                f"cute.make_copy_atom(cute.nvgpu.cpasync.CopyG2SOp(cache_mode={mode}), {dt}, "
+                f"num_bits_per_copy={t.bits})"
+            )
+        return f"cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), {dt}, num_bits_per_copy={t.bits})"
+    tmem = tmem_op_parts(n)
+    if tmem is not None and tmem[0] != "LOAD_STAT":  # tcgen05's Ld/St ops: shape, repetition, packing
+        kind, lanes, bits, reps, pack = tmem
         t5 = "cute.nvgpu.tcgen05."
-        shape = f"{lanes}x{bits}b" + ("x2" if (lanes, bits) == ("16", "32") else "")
+        shape = f"{lanes}x{bits}b" + ("x2" if (lanes, bits) == (16, 32) else "")
         if kind == "LOAD":
             op = f"{t5}Ld{shape}Op({t5}Repetition.x{reps}, {t5}Pack.{'PACK_16b_IN_32b' if pack else 'NONE'})"
         else:
             unpack = "UNPACK_32b_IN_16b" if pack else "NONE"
             op = f"{t5}St{shape}Op({t5}Repetition.x{reps}, {t5}Unpack.{unpack})"
         return f"cute.make_copy_atom({op}, {dt})"
-    m = re.fullmatch(r"UniversalCopy<uint(\d+)_t>", n)
-    if m is not None:
-        return f"cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), {dt}, num_bits_per_copy={m.group(1)})"
     raise CutepyError(f"dsl: cutepy knows no CuTe DSL operation for the copy atom {n}")
 
 

@@ -130,6 +130,8 @@ DSL_OPS = {
     "SM90_TMA_LOAD": "cpasync.CopyBulkTensorTileG2SOp()",
     "SM90_TMA_LOAD_MULTICAST": "cpasync.CopyBulkTensorTileG2SMulticastOp()",
     "SM90_TMA_STORE": "cpasync.CopyBulkTensorTileS2GOp()",
+    **{f"SM90_TMA_REDUCE_{k}": f"cpasync.CopyReduceBulkTensorTileS2GOp(cute.ReductionKind.{k})"
+       for k in ("ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR")},
     "SM100_TMA_2SM_LOAD": "cpasync.CopyBulkTensorTileG2SOp(tcgen05.CtaGroup.TWO)",
     "SM100_TMA_2SM_LOAD_MULTICAST": "cpasync.CopyBulkTensorTileG2SMulticastOp(tcgen05.CtaGroup.TWO)",
 }

@@ -28,7 +28,6 @@ and the verdict keeps the prover's own proof and its concrete replay.
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -37,7 +36,13 @@ from typing import Any
 
 import sympy
 
+from ..core.lazy import installed, load
 from ..core.symbolic.facts import Facts, declared_facts, own_facts
+
+#: the independent procedures, imported on first use (the proofs extra; :func:`procedures` says
+#: which are installed, and only those are run)
+isl = load("islpy")
+z3 = load("z3")
 
 __all__ = ["Certificate", "Obligation", "check_obligation", "certify", "certifying", "procedures"]
 
@@ -113,9 +118,9 @@ class Certificate:
 def procedures() -> tuple[str, ...]:
     """The independent procedures installed here: ``"isl"`` (islpy), ``"z3"`` (z3-solver)."""
     out = []
-    if importlib.util.find_spec("islpy") is not None:
+    if installed("islpy"):
         out.append("isl")
-    if importlib.util.find_spec("z3") is not None:
+    if installed("z3"):
         out.append("z3")
     return tuple(out)
 
@@ -298,7 +303,6 @@ def _isl_names(syms: list) -> dict:
 
 
 def _isl_check(ob: Obligation, syms: list) -> tuple[bool, dict | None]:
-    import islpy as isl  # lazy: an optional extra
 
     names = _isl_names(syms)
     conds = _region_isl(syms, ob.case, names) + [f"{_isl_expr(_integral(ob.expr), names)} != 0"]
@@ -311,7 +315,6 @@ def _isl_check(ob: Obligation, syms: list) -> tuple[bool, dict | None]:
 
 def _isl_point(s: Any, syms: list, names: dict) -> dict | None:
     try:
-        import islpy as isl  # lazy: an optional extra
 
         pt = s.move_dims(isl.dim_type.set, 0, isl.dim_type.param, 0, len(syms)).sample_point()
         return {sym: pt.get_coordinate_val(isl.dim_type.set, k).to_python() for k, sym in enumerate(syms)}
@@ -323,7 +326,6 @@ def _isl_point(s: Any, syms: list, names: dict) -> dict | None:
 
 
 def _z3_expr(e: Any, var: dict, side: list) -> Any:
-    import z3  # lazy: an optional extra
 
     e = sympy.sympify(e)
     if e.is_Integer:
@@ -359,7 +361,6 @@ def _z3_expr(e: Any, var: dict, side: list) -> Any:
 
 def _z3_floor(num: Any, den: Any, var: dict, side: list) -> Any:
     """A fresh integer ``q == floor(num / den)`` (constraints appended to ``side``)."""
-    import z3  # lazy: an optional extra
 
     n, d = _z3_expr(_integral_num(num), var, side), _z3_expr(den, var, side)
     q = z3.Int(f"q{len(side)}")
@@ -377,7 +378,6 @@ def _integral_num(e: Any) -> Any:
 
 
 def _z3_region(syms: list, case: Any, var: dict, side: list) -> list:
-    import z3  # lazy: an optional extra
 
     overrides, subst, nonzero = case
     probe = _Probe(overrides)
@@ -402,7 +402,6 @@ def _z3_region(syms: list, case: Any, var: dict, side: list) -> list:
 
 
 def _z3_check(ob: Obligation, syms: list) -> tuple[bool | None, dict | None]:
-    import z3  # lazy: an optional extra
 
     var = {s: z3.Int(f"p{k}") for k, s in enumerate(syms)}
     side: list = []
@@ -462,7 +461,6 @@ def _check_cover(r: Any, syms: list, procs: tuple) -> tuple[str, bool | None, di
     """No admissible assignment lies outside every case (z3: declared facts and no case)."""
     if "z3" not in procs:
         return ("none installed" if not procs else "no procedure for it"), None, None
-    import z3  # lazy: an optional extra
 
     try:
         var = {s: z3.Int(f"p{k}") for k, s in enumerate(syms)}

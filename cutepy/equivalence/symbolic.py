@@ -17,7 +17,8 @@ the concrete layouts of its boundary assignments (:func:`instantiate`: built aga
 values) before a verdict is returned, and every counterexample is computed and re-checked
 there; and an "equivalent" carries a certificate an independent procedure re-checks
 (:mod:`.certificate`: isl, z3). (Layer 4; the symbolic integers it reasons about are
-:mod:`cutepy.core.symbolic`, their public front :mod:`cutepy.symbolic`.)
+:mod:`cutepy.core.symbolic`, their public front :mod:`cutepy.symbolic`, and the concrete
+layouts of an assignment :mod:`cutepy.symbolic.values`.)
 
 A first, cheaper pass keeps undecided modes apart instead of splitting; identical
 results there already prove equality (keeping modes apart never changes a function).
@@ -50,9 +51,8 @@ from ..core.swizzle import Swizzle
 from ..core.symbolic import decide as _d
 from ..core.symbolic.facts import Facts, Undecided, assuming, declared_facts, facts_of
 from ..core.symbolic.subst import free_symbols, substitution
-from ..core.symbolic.subst import substitute as subs
 from ..core.symbolic.sym import Sym
-from ..symbolic import is_symbolic
+from ..symbolic.values import instantiate, pinned
 from . import certificate as _certificate  # the independent procedures (isl, z3 load on use)
 from .concrete import decide_concrete
 from .normal_form import fmt_modes, normal_form
@@ -473,81 +473,7 @@ def _condition(cases: list) -> str | None:
     return " or ".join(f"({a})" for a in alts)
 
 
-# -- the concrete layouts of an assignment ----------------------------------------------------
-
-
-def pinned(sigma: dict) -> Any:
-    """A context in which every symbol of ``sigma`` has exactly its value (its only admissible
-    one): every decision of the algebra is then the decision the concrete algebra makes."""
-    return assuming({x: Facts(abs(int(v)) or 1, int(v), int(v)) for x, v in sigma.items()})
-
-
-def _put_values(v: Any, sigma: dict) -> Any:
-    """``v`` with the values of ``sigma`` put in, if it is a symbolic value; else ``v``."""
-    if type(v) is Sym or type(v) is tuple or is_layout(v):
-        if is_symbolic(v):
-            try:
-                return subs(v, {k: x for k, x in sigma.items() if k in free_symbols(v)})
-            except CutepyError:
-                return v
-    return v
-
-
-def _with_values(fn: Any, sigma: dict) -> Any:
-    """``fn`` rebuilt with the values of ``sigma`` in the symbols it reads (its closure, the
-    globals it names, its defaults), or None when it is not a plain Python function."""
-    if not isinstance(fn, types.FunctionType):
-        return None
-    code = fn.__code__
-    names: set = set()
-    stack = [code]
-    while stack:
-        c = stack.pop()
-        names |= set(c.co_names)
-        stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
-    glb = dict(fn.__globals__)
-    for n in names & glb.keys():
-        glb[n] = _put_values(glb[n], sigma)
-    cells = None
-    if fn.__closure__:
-        cells = []
-        for cell in fn.__closure__:
-            try:
-                cells.append(types.CellType(_put_values(cell.cell_contents, sigma)))
-            except ValueError:  # an empty cell (a name bound later)
-                cells.append(cell)
-        cells = tuple(cells)
-    defaults = None if fn.__defaults__ is None else tuple(_put_values(d, sigma) for d in fn.__defaults__)
-    return types.FunctionType(code, glb, fn.__name__, defaults, cells)
-
-
-def instantiate(X: Any, sigma: dict) -> tuple[Any, str]:
-    """The concrete layout of ``X`` at the assignment ``sigma``, and how it was made.
-
-    A layout gets the values put in (``subs``: its leaves are the input). A function is
-    built again from the values: the symbols it reads (closure, named globals, defaults)
-    replaced by integers, so the concrete algebra runs; if it reads them elsewhere (a
-    helper's globals) it runs with every symbol pinned to its value and the result gets
-    the values put in.
-
-    Post: an integer layout (or composed layout) and ``"substituted"``, ``"built from the
-          values"`` or ``"built with the symbols pinned to the values"``.
-    """
-    if is_layout(X) or not callable(X):
-        return subs(X, sigma), "substituted"
-    rebuilt = _with_values(X, sigma)
-    if rebuilt is not None:
-        try:
-            r = rebuilt()
-        except Exception:  # noqa: BLE001 -- written for symbols only (M / 8 is a float for an int M):
-            r = None  # built again with the symbols pinned instead
-        if r is not None and not is_symbolic(r):
-            return (r if is_layout(r) else as_layout(r)), "built from the values"
-    with pinned(sigma):
-        r = X()
-        r = r if is_layout(r) else as_layout(r)
-        return subs(r, {k: v for k, v in sigma.items() if k in free_symbols(r)}), \
-            "built with the symbols pinned to the values"
+# -- the concrete layouts of an assignment: pinned and instantiate (cutepy.symbolic.values) --------
 
 
 def build_at(build: Any, sigma: dict) -> tuple[Any, tuple]:

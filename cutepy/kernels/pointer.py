@@ -11,7 +11,8 @@ pointer-flag layout onto the pointer, as C++ does. A tensor-memory address is C+
 >>> p = smem_ptr("half_t", 0x400)
 >>> p, p + 8, p[8]
 (smem_ptr[16b](0x400), smem_ptr[16b](0x410), 1040)
->>> from cutepy.algebra.swizzle import ComposedLayout, SmemPtrFlag, Swizzle
+>>> from cutepy.algebra.composed import ComposedLayout
+>>> from cutepy.core.swizzle import SmemPtrFlag, Swizzle
 >>> from cutepy.core.layout import Layout
 >>> L = ComposedLayout(Swizzle(3, 4, 3), SmemPtrFlag(16), Layout((8, 64), (64, 1)))
 >>> engine, inner = p.bind(L)

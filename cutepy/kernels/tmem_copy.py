@@ -12,7 +12,6 @@ shared by the warp's threads), C++'s ``TMEM::op_repeater`` / ``TMEM::tmem_load_t
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,17 +36,37 @@ TMEM_SHAPES = {
 }
 #: the row-statistics loads (same layouts as the 32dp32b loads of these repetitions)
 TMEM_STAT_REPS = (32, 128)
-_OP = re.compile(r"SM100_TMEM_(LOAD|STORE|LOAD_STAT)_(16|32)dp(256|128|64|32)b(\d+)x(_16b)?")
 
 
-def _op_names() -> tuple[str, ...]:
-    names = [f"SM100_TMEM_{kind}_{shape}{n}x{pack}" for kind in ("LOAD", "STORE")
-             for shape, reps in TMEM_SHAPES.items() for n in reps for pack in ("", "_16b")]
-    return tuple(names + [f"SM100_TMEM_LOAD_STAT_32dp32b{n}x" for n in TMEM_STAT_REPS])
+def _op_table() -> dict[str, tuple[str, int, int, int, bool]]:
+    """Each op's name and its parts: (kind, lanes, bits, repetitions, 16b-packed)."""
+    out = {}
+    for kind in ("LOAD", "STORE"):
+        for shape, reps in TMEM_SHAPES.items():
+            lanes, bits = shape.removesuffix("b").split("dp")
+            for n in reps:
+                for pack in ("", "_16b"):
+                    out[f"SM100_TMEM_{kind}_{shape}{n}x{pack}"] = (kind, int(lanes), int(bits), n, bool(pack))
+    for n in TMEM_STAT_REPS:
+        out[f"SM100_TMEM_LOAD_STAT_32dp32b{n}x"] = ("LOAD_STAT", 32, 32, n, False)
+    return out
 
 
+#: every TMEM load/store op C++ 4.7 defines and its parts (the names are read here, not parsed)
+_OPS = _op_table()
 #: every TMEM load/store op C++ 4.7 defines (``SM100_TMEM_{LOAD,STORE}_*``, ``SM100_TMEM_LOAD_STAT_*``)
-TMEM_COPY_OPS = _op_names()
+TMEM_COPY_OPS = tuple(_OPS)
+
+
+def tmem_op_parts(name: str) -> tuple[str, int, int, int, bool] | None:
+    """``(kind, lanes, bits, repetitions, 16b-packed)`` of a TMEM load/store op C++ defines
+    (``kind``: ``"LOAD"``, ``"STORE"`` or ``"LOAD_STAT"``), else None; the one reader of these
+    names (the atoms here and :mod:`cutepy.emit.dsl` ask it).
+
+    >>> tmem_op_parts("SM100_TMEM_LOAD_16dp256b2x_16b"), tmem_op_parts("SM100_TMEM_LOAD_16dp256b64x")
+    (('LOAD', 16, 256, 2, True), None)
+    """
+    return _OPS.get(name) if isinstance(name, str) else None
 
 
 @dataclass(frozen=True)
@@ -73,14 +92,13 @@ class TmemCopyAtom(CopyAtom):
 
 def _parse(name: Any) -> tuple[str, int, int, int, bool]:
     """(kind, lanes, bits, repetitions, 16b-packed) of a TMEM op name C++ defines, else CutepyError."""
-    m = _OP.fullmatch(name) if isinstance(name, str) else None
-    if m is None or name not in TMEM_COPY_OPS:
+    parts = tmem_op_parts(name)
+    if parts is None:
         raise CutepyError(f"unknown TMEM copy atom {name!r}: C++ defines "
                           f"SM100_TMEM_{{LOAD,STORE}}_{{shape}}{{N}}x"
                           f"[_16b] for the shapes and N of {TMEM_SHAPES} and SM100_TMEM_LOAD_STAT_32dp32b"
                           f"{{N}}x for N in {TMEM_STAT_REPS}")
-    kind, lanes, bits, n, pack = m.groups()
-    return kind, int(lanes), int(bits), int(n), pack is not None
+    return parts
 
 
 def _traits(lanes: int, bits: int, n: int, pack: bool) -> tuple[Layout, Layout, Layout]:
@@ -219,7 +237,8 @@ UTCCP_VAL_ID = {
     "4x32dp128bit": Layout((32, 128, 4), (DP_BITS, 1, DP_BITS * 32)),
     "2x64dp128bitlw0213": Layout((64, 128, 2), (DP_BITS, 1, DP_BITS * 64)),
 }
-_UTCCP = re.compile(r"SM100_UTCCP_(128dp256bit|128dp128bit|4x32dp128bit|2x64dp128bitlw0213)_([12])cta")
+#: the tcgen05.cp ops: name -> (shape, CTAs)
+_UTCCP = {f"SM100_UTCCP_{shape}_{ctas}cta": (shape, ctas) for shape in UTCCP_VAL_ID for ctas in (1, 2)}
 
 
 def make_utccp_copy(op: str, tmem: Tensor) -> TiledCopy:
@@ -238,16 +257,17 @@ def make_utccp_copy(op: str, tmem: Tensor) -> TiledCopy:
     >>> make_utccp_copy("SM100_UTCCP_4x32dp128bit_1cta", t).layout_tv_tiled
     (1,(32,4,4)):(0,(1,128,32))
     """
-    m = _UTCCP.fullmatch(op) if isinstance(op, str) else None
-    if m is None:
+    found = _UTCCP.get(op) if isinstance(op, str) else None
+    if found is None:
         raise CutepyError(f"make_utccp_copy: op must name a tcgen05.cp atom (SM100_UTCCP_..._1cta or _2cta), "
                           f"not {op!r}")
     if not isinstance(tmem, Tensor) or getattr(tmem.engine, "space", None) != "tmem":
         raise CutepyError(f"make_utccp_copy: tmem must be a TMEM tensor (over tmem_ptr), not {tmem!r}")
     bits = tmem.engine.bits
     atom = copy_atom(op, bits)
-    atom_t = Layout(int(m.group(2)), 0)
-    atom_v = coalesce(upcast(UTCCP_VAL_ID[m.group(1)], bits))
+    shape, ctas = found
+    atom_t = Layout(ctas, 0)
+    atom_v = coalesce(upcast(UTCCP_VAL_ID[shape], bits))
     tv = Layout((atom_t.shape, atom_v.shape), (atom_t.stride, atom_v.stride))
     return make_cotiled_copy(atom, tv, tmem.layout)
 

@@ -4,12 +4,12 @@ The final buffer is the program's result flattened in C order. Every input of th
 program (and every :func:`~cutepy.program.broadcast_to` view, see below) is a
 *piece*: a map from its logical coordinates to offsets in that buffer. A piece is
 ``base + layout``, where ``layout`` is one CuTe :class:`~cutepy.Layout` when the
-steps fold (form ``"layout"``) or a :class:`~cutepy.engine.ChainLayout` of stages
+steps fold (form ``"layout"``) or a :class:`~cutepy.program.engine.ChainLayout` of stages
 applied in order when a step breaks affinity (form ``"chain"``); ``breaks`` says
 which step and why. A program without ``concatenate`` has one piece.
 
 How the steps become layouts: ``pad``, ``reshape`` and ``transpose`` go to the shared
-engine :func:`cutepy.engine.compile_program` (after :func:`~.rewrite.hoist_pads`,
+engine :func:`cutepy.program.engine.compile_program` (after :func:`~.rewrite.hoist_pads`,
 when that folds more). A ``concatenate`` places each operand in the result at an
 offset along the axis: a pad plus a translation ``low`` of its coordinates (the same
 as ``np.pad`` with a *before* width). Translations commute with transposes and pads;
@@ -45,16 +45,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from ..algebra.composed import ComposedLayout
 from ..core.errors import CutepyError
 from ..core.layout import Layout
+from ..core.lazy import load
 from ..core.limits import max_elements
-from ..engine import ChainLayout, CompiledLayout, c_strides, dim_offsets
-from ..engine import compile_program as _engine_compile
+from .engine import ChainLayout, CompiledLayout, c_strides, dim_offsets
+from .engine import compile_program as _engine_compile
 from .rewrite import hoist_pads
 from .trace import ProgramError, TracedArray, known_size
+
+np = load("numpy")  # numpy loads on first use (the module's import needs none)
 
 
 class Op(NamedTuple):

@@ -28,11 +28,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from ..core.layout import Layout
+from ..core.lazy import load
 from .compiler import CompiledProgram, to_layout
 from .trace import ProgramError, TracedArray, concatenate, resize, trace
+
+np = load("numpy")  # numpy loads on first use (the module's import needs none)
 
 
 def _ceil_div(a: int, b: int) -> int:

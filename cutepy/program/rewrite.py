@@ -1,6 +1,6 @@
 """Moving pads towards the front of a step list, so the engine can fold more.
 
-:func:`cutepy.engine.compile_program` lifts the pads that come before the first
+:func:`cutepy.program.engine.compile_program` lifts the pads that come before the first
 reshape into the layout's domain: the padded logical box then splits evenly. A pad
 that comes *after* a reshape cannot be lifted, and a split of an unpadded extent by a
 factor that does not divide it breaks the composition into a chain. Often such a pad

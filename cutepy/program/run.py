@@ -23,12 +23,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
+from ..core.lazy import load
 from ..core.limits import max_elements
-from ..engine import logical_offsets
 from .compiler import CompiledProgram, Piece, to_layout
+from .engine import logical_offsets
 from .trace import ProgramError, TracedArray
+
+np = load("numpy")  # numpy loads on first use (the module's import needs none)
 
 Data = Mapping[Any, Any]
 

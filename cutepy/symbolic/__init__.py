@@ -31,6 +31,19 @@ A symbol is a :class:`Sym`, registered as a :class:`numbers.Integral` without
 ``__index__``: the algebra uses it as it uses an int. Its facts travel with it;
 :func:`declare` and :func:`assuming` add to them for the current context only.
 sympy is imported only when a symbol is made.
+
+Where the symbolic parts live (each where the layers put it; this package is the front):
+
+- here, ``cutepy.symbolic`` (layer 4, analyses): :mod:`.front` (``symbols``, ``subs``,
+  ``free_symbols``, ``is_symbolic``: the entry points, sympy loaded on first use) and
+  :mod:`.values` (a symbolic layout at values: ``instantiate``, ``pinned``).
+- :mod:`cutepy.core.symbolic` (layer 0, beside the integer tuples, because the algebra
+  compares leaves): ``Sym``, the facts and ``assuming``, the decisions (``decide``,
+  ``relax``), substitution and printing.
+- :mod:`cutepy.equivalence.symbolic` (layer 4): the prover over symbols (case splits,
+  counterexamples checked on :func:`~.values.instantiate`'s concrete layouts), with
+  :mod:`cutepy.equivalence.certificate`'s independent re-check.
+- :mod:`cutepy.strategies.symbolic`: hypothesis strategies for symbolic layouts.
 """
 
 from __future__ import annotations

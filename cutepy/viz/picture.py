@@ -32,6 +32,10 @@ if TYPE_CHECKING:  # numpy is imported where it is used, so that pictures of lay
 else:  # numpy loads on first use (the module's import needs none)
     np = load("numpy")
 
+#: PNG and PDF go through cairosvg (the optional viz extra; SVG itself needs nothing): falsy where
+#: it is not installed
+cairosvg = load("cairosvg", optional=True)
+
 
 class Picture:
     """An SVG picture: shows itself in Jupyter, saves to a file, ``str()`` is the SVG.
@@ -165,11 +169,9 @@ def svg_to(svg: str, fmt: str, scale: float = 1.0) -> bytes:
         raise CutepyError(f"svg_to: fmt must be 'png' or 'pdf', got {fmt!r}")
     if not isinstance(scale, (int, float)) or isinstance(scale, bool) or not 0 < scale <= 16:
         raise CutepyError(f"svg_to: scale must be a number in (0, 16], got {scale!r}")
-    try:
-        import cairosvg  # lazy: the optional viz extra; SVG itself needs nothing
-    except ImportError:
+    if not cairosvg:
         raise CutepyError(f"writing {fmt.upper()} needs cairosvg: pip install 'cutepy[viz]' "
-                          "(SVG needs nothing)") from None
+                          "(SVG needs nothing)")
     if not isinstance(svg, str):
         raise CutepyError(f"svg_to: svg must be SVG text, got {type(svg).__name__}")
     convert = cairosvg.svg2png if fmt == "png" else cairosvg.svg2pdf

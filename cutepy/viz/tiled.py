@@ -66,7 +66,7 @@ def tiled_mma_svg(
     ``operands`` picks the tiles drawn (``"C"``, ``"AB"``, ...).
     ``threads`` (a thread index or a list) draws only what those threads hold, on the whole
     tile grid (the other cells grey): ``tiled_mma_svg(mma, threads=[0])``.
-    ``opts`` go to :func:`cutepy.viz.tv_layout_panel` (``color``).
+    ``opts`` go to :func:`cutepy.viz.layouts.tv_layout_panel` (``color``).
 
     Pre:  ``mma`` is a TiledMMA or an MMA atom; ``threads`` are thread indices of it (else
           ``CutepyError``).

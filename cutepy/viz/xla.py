@@ -26,14 +26,12 @@ from .grid import GridPanel, make_axis
 
 if TYPE_CHECKING:  # numpy is imported where it is used, so that pictures of layouts need none
     import numpy as np
-else:  # numpy loads on first use (the module's import needs none)
-    np = load("numpy")
+else:  # numpy loads on first use (the module's import needs none); falsy where it is missing
+    np = load("numpy", optional=True)
 
 #: ``cutepy.xla``, imported on first use: it computes with numpy, which ``import cutepy.viz``
 #: and the pictures of layouts do without
 _xla_package = load("cutepy.xla")
-#: numpy where installed, else a falsy stand-in (the numpy-free path of the pictures)
-_optional = load("cutepy.core.optional")
 
 
 _BIG = 1 << 20  # beyond this many slots, evaluate only the cells shown
@@ -109,8 +107,7 @@ def _idx_text(index: tuple[int, ...] | None) -> str:
 def _numpy() -> Any:
     """numpy, or None where it is not installed (Pyodide): the pictures then evaluate the cells
     shown one by one (the numpy-free path; at most ``max_rows x max_cols`` of them)."""
-    found = _optional.numpy_or_stub()
-    return found if found else None
+    return np if np else None
 
 
 def _unravel(i: int, dims: tuple[int, ...]) -> tuple[int, ...]:

@@ -34,13 +34,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.errors import CutepyError
+from ..core.lazy import load
 from ..core.limits import max_elements
-from ..core.optional import numpy_or_stub
 from .compile import compile_details
 from .parser import as_array_shape
 from .shape import ArrayShape, Shape
 
-np = numpy_or_stub()  # numpy, or a stand-in raising CutepyError: the numpy-free path needs none
+np = load("numpy", optional=True)  # falsy where numpy is missing, its uses then raise CutepyError
 
 
 def storage_bits(shape: Shape | str) -> int:

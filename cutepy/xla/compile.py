@@ -14,7 +14,7 @@ logical array (numpy C order, logical dim order):
   before any reshape into the domain, so the first level's padding widens it;
 - ``L(n)`` flattens the buffer and pads its total size only.
 
-:func:`compile_details` hands the steps to :func:`cutepy.engine.compile_program`:
+:func:`compile_details` hands the steps to :func:`cutepy.program.engine.compile_program`:
 a single nested :class:`~cutepy.Layout` (one mode per logical dim, over the padded
 domain) whenever every composition is admissible, else a chain of layouts with the
 step that broke affinity recorded in ``breaks``. :func:`to_cute` hands back just that
@@ -49,8 +49,7 @@ from typing import Any
 from ..core.errors import CutepyError, SymbolicError
 from ..core.layout import Layout
 from ..core.lazy import load
-from ..core.optional import numpy_or_stub
-from ..engine import MAX_TABLE_ELEMENTS, ChainLayout, CompiledLayout, Step, compile_program, evaluate
+from ..program.engine import MAX_TABLE_ELEMENTS, ChainLayout, CompiledLayout, Step, compile_program, evaluate
 from .padding import check_tiling, level_extents, round_up, tile_groups
 from .parser import as_array_shape
 from .semantics import index_rows, linear_index, linear_indices, linear_indices_at
@@ -59,7 +58,7 @@ from .shape import ArrayShape, Shape, Tile
 #: substitution (it loads sympy), on first use
 _subst = load("cutepy.core.symbolic.subst")
 
-np = numpy_or_stub()  # numpy, or a stand-in raising CutepyError: the numpy-free path needs none
+np = load("numpy", optional=True)  # falsy where numpy is missing, its uses then raise CutepyError
 
 #: Without numpy, :func:`check_compile` checks every element of a shape of at most this many
 #: elements one by one (a larger one takes ``sample=``): the numpy-free path's size.
@@ -68,7 +67,7 @@ PLAIN_CHECK = 1 << 14
 
 @dataclass(frozen=True, repr=False)
 class XlaCompiledLayout(CompiledLayout):
-    """A :class:`~cutepy.engine.CompiledLayout` that remembers the XLA shape it came from.
+    """A :class:`~cutepy.program.engine.CompiledLayout` that remembers the XLA shape it came from.
 
     ``source`` is the array shape, ``steps`` the engine program it was translated to.
 
@@ -247,7 +246,7 @@ def compile_details(shape: Shape | str) -> XlaCompiledLayout:
     The result is callable on a logical index tuple, evaluates every element with
     ``.offsets()``, and says its ``.form``: ``"layout"`` (``.layout`` is one
     :class:`~cutepy.Layout` with one mode per logical dim over the padded ``.domain``)
-    or ``"chain"`` (``.layout`` is a :class:`~cutepy.engine.ChainLayout`, layouts
+    or ``"chain"`` (``.layout`` is a :class:`~cutepy.program.engine.ChainLayout`, layouts
     applied in order; ``.breaks`` says which step could not fold and why).
     ``.logical_shape`` is the valid region, ``.buffer_size`` counts every slot (``L``
     padding included) and ``.steps`` is the engine program. Offsets count elements,
@@ -294,7 +293,7 @@ def to_cute(shape: Shape | str) -> Layout | ChainLayout:
     padding step). Post: ``to_cute(s)(*i) == linear_index(s, i)`` for every logical index
     ``i``; the result is one :class:`~cutepy.Layout` with one mode per logical dim
     (over the padded domain, where a tile pads), or, where no single layout is XLA's
-    function, a :class:`~cutepy.engine.ChainLayout` of layouts applied in order. The
+    function, a :class:`~cutepy.program.engine.ChainLayout` of layouts applied in order. The
     domain, the breaks, the buffer size and the engine steps come from
     :func:`compile_details`.
 
@@ -356,7 +355,7 @@ def check_compile(compiled: CompiledLayout, shape: Shape | str, sample: int | No
             raise CutepyError(f"check_compile: {name}={v!r} is not a non-negative integer")
     if sample is not None and sample > MAX_TABLE_ELEMENTS:
         raise CutepyError(f"check_compile: sample={sample} passes the limit of {MAX_TABLE_ELEMENTS} "
-                          "elements (cutepy.engine.MAX_TABLE_ELEMENTS)")
+                          "elements (cutepy.program.engine.MAX_TABLE_ELEMENTS)")
     _concrete(compiled, "check_compile()")
     if sample is None and not np:  # the numpy-free path: every index, up to PLAIN_CHECK of them
         if math.prod(dims) > PLAIN_CHECK:

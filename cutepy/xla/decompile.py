@@ -60,7 +60,7 @@ from typing import Any
 from ..core import inttuple as it
 from ..core.errors import CutepyError
 from ..core.layout import Layout
-from ..engine import ChainLayout, CompiledLayout
+from ..program.engine import ChainLayout, CompiledLayout
 from .compile import compile_details
 from .padding import round_up
 from .shape import COMBINE_DIM, ArrayShape, Tile, XlaLayout

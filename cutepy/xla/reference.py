@@ -19,15 +19,15 @@ array([ 0,  2,  4,  6,  8, 10, 12, 14])
 from __future__ import annotations
 
 from ..core.errors import CutepyError
+from ..core.lazy import load
 from ..core.limits import max_elements
-from ..core.optional import numpy_or_stub
-from ..engine import MAX_ARRAY_DIMS
+from ..program.engine import MAX_ARRAY_DIMS
 from .padding import max_rank
 from .parser import as_array_shape
 from .semantics import buffer_elements
 from .shape import COMBINE_DIM, Shape
 
-np = numpy_or_stub()  # numpy, or a stand-in raising CutepyError: the numpy-free path needs none
+np = load("numpy", optional=True)  # falsy where numpy is missing, its uses then raise CutepyError
 
 #: Value the reference model stores in padding slots.
 PAD = -1

@@ -26,8 +26,8 @@ from __future__ import annotations
 import itertools
 
 from ..core.errors import CutepyError
-from ..core.optional import numpy_or_stub
-from ..engine import MAX_ARRAY_DIMS
+from ..core.lazy import load
+from ..program.engine import MAX_ARRAY_DIMS
 from .compile import PLAIN_CHECK, XlaCompiledLayout, check_compile, compile_details, offsets_at
 from .padding import max_rank
 from .parser import parse_shape
@@ -36,7 +36,7 @@ from .semantics import linear_indices_at, tiled_dims
 from .shape import UNBOUNDED_DIM, ArrayShape, BufferShape, Shape, TupleShape
 from .sizes import sizes
 
-np = numpy_or_stub()  # numpy, or a stand-in raising CutepyError: the numpy-free path needs none
+np = load("numpy", optional=True)  # falsy where numpy is missing, its uses then raise CutepyError
 
 #: Arrays with at most this many elements are checked element by element.
 EXHAUSTIVE = 1 << 18

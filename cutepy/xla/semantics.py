@@ -37,13 +37,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core.errors import CutepyError
-from ..core.optional import numpy_or_stub
-from ..engine import INT64_MAX, MAX_ARRAY_DIMS, MAX_TABLE_ELEMENTS
+from ..core.lazy import load
+from ..program.engine import INT64_MAX, MAX_ARRAY_DIMS, MAX_TABLE_ELEMENTS
 from .padding import check_tiling, level_extents, tail_padded, tile_groups
 from .parser import as_array_shape
 from .shape import ArrayShape, Shape, Tile
 
-np = numpy_or_stub()  # numpy, or a stand-in raising CutepyError: the numpy-free path needs none
+np = load("numpy", optional=True)  # falsy where numpy is missing, its uses then raise CutepyError
 
 
 def _is_index(x: Any) -> bool:
@@ -183,7 +183,7 @@ def linear_indices(shape: Shape | str, limit: int = MAX_TABLE_ELEMENTS) -> np.nd
         n *= d
     if n > limit:
         raise CutepyError(f"linear_indices() of {arr}: {n} elements pass the limit of {limit} "
-                          "(cutepy.engine.MAX_TABLE_ELEMENTS; pass limit= to raise it)")
+                          "(cutepy.program.engine.MAX_TABLE_ELEMENTS; pass limit= to raise it)")
     dtype = _index_dtype(arr)
     if n == 0:  # no element; the coordinate grids of the other dims would still broadcast to their product
         return np.zeros(logical, dtype=dtype)

@@ -146,3 +146,26 @@ def test_emitted_tmem_copies_print_the_same_in_the_cute_dsl(tmp_path) -> None:
         part = block.strip().splitlines()[-1]  # tensor<ptr<f32, tmem> o LAYOUT>
         want = cp.get_slice(37).partition_S(acc)
         assert part.rsplit(" o ", 1)[1].rstrip(">") == str(want.layout), cp.copy_atom.name
+
+
+def test_every_spelling_the_atoms_accept_emits_the_same_dsl_operation():
+    """emit.dsl reads atom names through the atom modules' parsers (issue 30: no copy of their
+    regexes): C++'s spelling with spaces and `UMMA::Major::`, and tensor-layouts' alias, give the
+    operation of the plain C++ spelling."""
+    from cutepy.kernels.atoms.copy import copy_atom
+
+    plain = dsl(mma_atom("SM100_MMA_F16BF16_SS<half_t,half_t,float,128,256,K,K>"))
+    assert plain.startswith("cute.make_mma_atom(cute.nvgpu.tcgen05.MmaF16BF16Op(")
+    for name in ("SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 256, UMMA::Major::K, UMMA::Major::K>",
+                 "SM100_128x256x16_F32F16F16_SS"):
+        assert dsl(mma_atom(name)) == plain
+    assert dsl(copy_atom("UniversalCopy< uint32_t >", 16)) == dsl(copy_atom("UniversalCopy<uint32_t>", 16))
+
+
+def test_emit_parses_no_atom_name_itself():
+    """The names are read in one module per family (atoms/mma.py, atoms/copy.py, tmem_copy.py)."""
+    import sys
+    from pathlib import Path
+
+    source = Path(sys.modules["cutepy.emit.dsl"].__file__).read_text()  # cutepy.emit.dsl is also the function
+    assert "import re" not in source and "re.compile" not in source

@@ -190,6 +190,43 @@ def test_coalescing_rejects_what_no_instruction_does():
         an.coalescing(Layout(32, -1), element_bytes=4)
 
 
+@given(E_BYTES, st.lists(st.one_of(st.none(), st.integers(0, 1 << 14)), min_size=1, max_size=64),
+       st.sampled_from(["ld", "st"]))
+def test_gmem_access_counts_the_sectors_of_its_lanes_bytes(W, lanes, op):
+    addrs = [None if a is None else a * W for a in lanes]
+    live = [a for a in addrs if a is not None]
+    assume(live)
+    r = an.gmem_access(addrs, access_bytes=W, op=op)
+    bytes_ = {a + k for a in live for k in range(W)}
+    (i,) = r.instructions
+    assert (i.sectors, i.lines, i.active_lanes) == (len({b // 32 for b in bytes_}),
+                                                    len({b // 128 for b in bytes_}), len(live))
+    assert (i.min_sectors, r.requests, r.op) == (math.ceil(len(bytes_) / 32), 1, op)
+    assert i.addresses == tuple(-1 if a is None else a for a in addrs)
+
+
+@given(tiling_layouts(), E_BYTES)
+def test_gmem_access_of_each_instruction_is_coalescing_of_the_layout(L, E):
+    rep = an.coalescing(L, element_bytes=E, vector_elems=1)
+    for i in rep.instructions:
+        (j,) = an.gmem_access(i.addresses, access_bytes=i.width).instructions
+        assert (j.sectors, j.lines, j.min_sectors, j.unique_bytes) == (i.sectors, i.lines, i.min_sectors,
+                                                                       i.unique_bytes)
+
+
+def test_gmem_access_refuses_bad_lanes():
+    for bad, msg in ((5, "sequence"), ([], "len\\(addresses\\)"), ([-4], "addresses\\[0\\]"),
+                     ([2.0], "addresses\\[0\\]"), ([True], "addresses\\[0\\]"), ([1 << 60], "2\\*\\*56"),
+                     ([0, 6], "addresses\\[1\\] = 6 is not 4-byte aligned"), ([0] * 5000, "len")):
+        with pytest.raises(CutepyError, match=msg):
+            an.gmem_access(bad, access_bytes=4)
+    for W in (3, True, 4.0, 32):
+        with pytest.raises(CutepyError, match="access_bytes must be 1, 2, 4, 8 or 16"):
+            an.gmem_access([0], access_bytes=W)
+    with pytest.raises(CutepyError, match="op"):
+        an.gmem_access([0], access_bytes=4, op="red")
+
+
 def test_a_tiled_copy_over_global_memory_is_costed_per_instruction():
     from cutepy import copy_atom, make_tiled_copy
 

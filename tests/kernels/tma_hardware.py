@@ -103,7 +103,8 @@ def plan(case: dict) -> dict | None:
         gpos = goff[inb][:, None] * eb + np.arange(eb)
         want[gpos] = enc[inb]
     return {"desc": d, "eb": eb, "gbytes": gbytes, "sbytes": sbytes, "instr": instr, "want": want,
-            "image": image, "hash": hashlib.sha1(want.tobytes()).hexdigest()}
+            "image": image, "hash": hashlib.sha1(want.tobytes()).hexdigest(),
+            "tile": {"smem_byte": addrs, "gmem_element": goff, "in_bounds": inb}}
 
 
 def enum(names: list[str], name: str) -> int:

@@ -61,6 +61,18 @@ extern "C" CUresult cuTensorMapEncodeIm2col(CUtensorMap*, CUtensorMapDataType dt
 }
 '''
 
+#: C++ cannot print a ``cutlass::FastDivmod`` (the run-time GEMM extents of the im2col tensor): print
+#: its divisor, which is the extent
+PRINT_FASTDIVMOD = ('namespace cutlass { inline void print(FastDivmod const& d) '
+                    '{ printf("%d", d.divisor); } }\n')
+
+#: C++ printing ``tensor``'s coordinates at :data:`SAMPLES` seeded 1-D indices and at the last one,
+#: one ``index coordinate`` line each
+SAMPLES = 7
+SAMPLE = ("{{ int n_ = int(size({t})); for (int k_ = 0; k_ <= " + str(SAMPLES) + "; ++k_) {{ "
+          "int i_ = k_ == " + str(SAMPLES) + " ? n_ - 1 : int((k_ * 104729ll) % n_); printf(\"%d \", i_); "
+          "print({t}(i_)); printf(\"\\n\"); }} }}")
+
 TYPES = ["half_t", "bfloat16_t", "float", "tfloat32_t", "int8_t", "float_e4m3_t"]
 
 
@@ -141,7 +153,17 @@ def cxx_case(case: dict) -> str:
         f"auto tma = make_im2col_tma_copy({case['op']}{{}}, g, sl, make_shape(Int<{tm}>{{}}, Int<{tk}>{{}}), "
         f"Int<{case['cluster']}>{{}}, {args});",
         'printf("@TILED\\n"); print(tma); printf("\\n");',
+        # the coordinate tensor a conv kernel tiles and partitions (CUTLASS's sm90 implicit GEMM)
+        "auto tt = tma.get_tma_tensor(shape(g));",
+        'printf("@TENSOR\\n"); print(tt); printf("\\n");',
+        f"auto gA = local_tile(tt, make_shape(Int<{tm}>{{}}, Int<{tk}>{{}}), make_coord(_,_));",
+        'printf("@GA\\n"); print(gA); printf("\\n");',
+        f'printf("@COORDS_T\\n"); {SAMPLE.format(t="tt")}',
     ]
+    for t in sorted({0, case["cluster"] - 1}):
+        lines += [f"auto tS{t} = tma.get_slice({t}).partition_S(gA);",
+                  f'printf("@S{t}\\n"); print(tS{t}); printf("\\n");',
+                  f'printf("@COORDS_S{t}\\n"); {SAMPLE.format(t=f"tS{t}")}']
     body = "\n".join("  " + x for x in lines)
     return (f"std::fflush(stdout);\npid_t pid = fork();\nif (pid == 0) {{\n{body}\n"
             "  std::fflush(stdout); _exit(0);\n}\nint st = 0; waitpid(pid, &st, 0);\n"
@@ -150,7 +172,7 @@ def cxx_case(case: dict) -> str:
 
 def parse_output(text: str) -> dict:
     out: dict = {}
-    tiled: list = []
+    sections: dict = {}
     section = None
     for line in text.splitlines():
         if line.startswith("IM2COL "):
@@ -172,12 +194,19 @@ def parse_output(text: str) -> dict:
             out["driver_rejects"] = line[len("DRIVER_REJECTS "):]
         elif line.startswith("@ABORTED"):
             out["aborted"] = True
-        elif line.startswith("@TILED"):
-            section = "TILED"
-        elif section == "TILED":
-            tiled.append(line)
-    if tiled:
-        out["tiled"] = "\n".join(tiled).strip()
+        elif line.startswith("@"):
+            section = line[1:].strip()
+            sections[section] = []
+        elif section is not None:
+            sections[section].append(line)
+    if "TILED" in sections:
+        out["tiled"] = "\n".join(sections.pop("TILED")).strip()
+    for name, lines in sections.items():
+        if name.startswith("COORDS_"):
+            out.setdefault("coords", {})[name[7:]] = [[int(x.split(" ", 1)[0]), x.split(" ", 1)[1]]
+                                                      for x in lines if x.strip()]
+        else:
+            out.setdefault("sections", {})[name] = "\n".join(lines).strip()
     return out
 
 
@@ -187,13 +216,17 @@ def main() -> None:
     if cxx_harness.cutlass_version() != "4.7.0":
         raise SystemExit("set CUTEPY_CXX_CUTLASS=/work/cutlass47/include (CUTLASS 4.7)")
     cs = cases()
-    res = cxx_harness.run_cases([cxx_case(c) for c in cs], INCLUDES, preamble=tma_cxx.STUB + STUB_IM2COL,
+    res = cxx_harness.run_cases([cxx_case(c) for c in cs], INCLUDES,
+                                preamble=tma_cxx.STUB + STUB_IM2COL + PRINT_FASTDIVMOD,
                                 defines=tma_cxx.DEFINES)
     head = ("# C++ CuTe (CUTLASS 4.7) make_im2col_tma_copy on seeded conv configurations "
             f"(tests/kernels/tma_im2col_cxx.py, seed {SEED}, {COUNT});\n# the descriptor is what the stub "
             "cuTensorMapEncodeIm2col received; static-integer underscores dropped. Regenerate:\n"
             "#   CUTEPY_CXX_CUTLASS=/work/cutlass47/include CUTEPY_CXX_JOBS=2 "
-            "python -m tests.kernels.tma_im2col_cxx\n")
+            "python -m tests.kernels.tma_im2col_cxx\n# with the coordinate tensor (get_tma_tensor), "
+            "its CTA tile (local_tile), each CTA's partition_S and the coordinates at "
+            f"{SAMPLES} seeded indices and the last; C++ prints a FastDivmod extent as its "
+            "divisor (PRINT_FASTDIVMOD).\n")
     with open(FILE, "w") as f:
         f.write(head)
         for c, r in zip(cs, res):

@@ -8,9 +8,9 @@ import pytest
 import cutepy.program as cp
 from cutepy import Layout
 from cutepy.core.errors import CutepyError
-from cutepy.engine import ChainLayout, CompiledLayout
-from cutepy.engine import compile_program as engine_compile
 from cutepy.program.compiler import Piece
+from cutepy.program.engine import ChainLayout, CompiledLayout
+from cutepy.program.engine import compile_program as engine_compile
 from cutepy.viz import lanes_svg
 
 SEED = cp.tpu_mlir_lmem_programs()
@@ -376,3 +376,15 @@ def test_program_lanes_svg_is_a_deprecated_alias_of_viz_lanes_svg():
     with pytest.warns(DeprecationWarning, match="cutepy.viz.lanes_svg"):
         alias = cp.lanes_svg
     assert alias is lanes_svg
+
+
+def test_the_engines_old_path_warns_and_gives_the_new_modules_names():
+    """``cutepy.engine`` moved to ``cutepy.program.engine`` (issue 30): the old path works a release."""
+    import cutepy.engine as old
+    from cutepy.program import engine
+
+    for name in ("compile_program", "ChainLayout", "CompiledLayout", "MAX_TABLE_ELEMENTS", "logical_offsets"):
+        with pytest.warns(DeprecationWarning, match=f"cutepy.program.engine: import {name} from there"):
+            assert getattr(old, name) is getattr(engine, name)
+    with pytest.raises(AttributeError):
+        old._not_a_name  # noqa: B018

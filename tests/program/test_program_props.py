@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cutepy.program as cp
-from cutepy.engine import compile_program as engine_compile
+from cutepy.program.engine import compile_program as engine_compile
 from cutepy.program.rewrite import hoist_pads
 
 MAX_SIZE = 1500

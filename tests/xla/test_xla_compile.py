@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from cutepy import Layout, parse
 from cutepy.core.errors import CutepyError
-from cutepy.engine import ChainLayout, logical_offsets
+from cutepy.program.engine import ChainLayout, logical_offsets
 from cutepy.xla import (
     COMBINE_DIM,
     UNBOUNDED_DIM,

@@ -16,7 +16,7 @@ import cutepy
 from cutepy import Layout, equivalent
 from cutepy.core.errors import CutepyError, LayoutError, ParseError, SymbolicError
 from cutepy.core.symbolic.decide import sample_assignments
-from cutepy.engine import compile_program
+from cutepy.program.engine import compile_program
 from cutepy.symbolic import Sym, Undecided
 from cutepy.xla import (
     ArrayShape,

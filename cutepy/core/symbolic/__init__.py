@@ -10,8 +10,12 @@ cutepy's symbolic support lives where each part must sit in the layers:
   fact), :mod:`.subst` (values put in) and :mod:`.printing`. The algebra (layer 2) compares
   leaves, so these must sit below it.
 * ``cutepy.symbolic`` (layer 4): the public front -- ``symbols``, ``subs``, ``free_symbols``,
-  ``is_symbolic`` -- without loading sympy until a symbol is made.
+  ``is_symbolic`` (:mod:`cutepy.symbolic.front`), the facts re-exported from here, and a
+  symbolic layout at values (``instantiate``, ``pinned``: :mod:`cutepy.symbolic.values`) --
+  without loading sympy until a symbol is made. Start reading there.
 * ``cutepy.equivalence.symbolic`` (layer 4): the prover -- ``equivalent`` over symbols, its
   case splits, counterexamples replayed on concrete layouts -- and
   ``cutepy.equivalence.certificate``, its independent re-check (isl, z3).
+
+Hypothesis strategies for symbolic layouts are :mod:`cutepy.strategies.symbolic`.
 """

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ...algebra.casting import upcast
 from ...core.errors import CutepyError
@@ -152,12 +153,49 @@ _TEMPLATED = re.compile(
 )
 #: C++'s auto-vectorizing copies (``cute/arch/copy.hpp``): one value per thread, any element type
 _AUTO = {"DefaultCopy": 8, "AutoVectorizingCopy": 128}
-_AUTO_ALIGNED = re.compile(r"AutoVectorizingCopyWithAssumedAlignment<(8|16|32|64|128)>")
+_AUTO_ALIGNED = frozenset(f"AutoVectorizingCopyWithAssumedAlignment<{b}>" for b in (8, 16, 32, 64, 128))
 
 
 def _type_bits(name: str) -> int | None:
     """Bits of a C++ element type named in a copy template (``uint128_t``, ``float``, ``half_t``)."""
     return _UINT_BITS.get(name, TYPE_BITS.get(name))
+
+
+class TemplatedName(NamedTuple):
+    """A templated copy atom's name read: ``base<type>`` (cp.async's and ``UniversalCopy``)."""
+
+    base: str
+    type: str
+    bits: int | None
+
+
+def parse_templated(name: str) -> TemplatedName | None:
+    """``SM80_CP_ASYNC_{CACHEALWAYS,CACHEGLOBAL}[_ZFILL]<T>`` or ``UniversalCopy<T>`` (C++ may
+    name a second type; spaces ignored) read into its base, ``T`` and ``T``'s bits (None when
+    unknown); None when ``name`` is not one. The one reader of these names (the atoms here and
+    :mod:`cutepy.emit.dsl` ask it).
+
+    >>> parse_templated("SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>")
+    TemplatedName(base='SM80_CP_ASYNC_CACHEGLOBAL', type='uint128_t', bits=128)
+    """
+    m = _TEMPLATED.fullmatch(name.replace(" ", ""))
+    return None if m is None else TemplatedName(m.group(1), m.group(2), _type_bits(m.group(2)))
+
+
+def matrix_copy(name: str) -> tuple[str, int, bool] | None:
+    """``(op, matrices, transposed)`` of SM75's ldmatrix and SM90's stmatrix atoms (8x8 matrices of
+    16-bit elements: ``"ldmatrix"`` or ``"stmatrix"``, how many, transposed or not), else None.
+
+    >>> matrix_copy("SM90_U16x8_STSM_T"), matrix_copy("SM100_U8x8_LDSM_T")
+    (('stmatrix', 4, True), None)
+    """
+    op, ld = "ldmatrix", name
+    if name.startswith("SM90_") and name.endswith(("_STSM_N", "_STSM_T")):
+        op, ld = "stmatrix", "SM75_" + name[5:].replace("STSM", "LDSM")
+    if ld not in _LDSM:
+        return None
+    # the table's register side: 32 threads x 32 bits per 8x8 matrix of 16-bit elements
+    return op, size(_LDSM[ld][1]) // 1024, ld.endswith("_T")
 
 
 def _atom(name: str, element_bits: int, op: str | None) -> CopyAtom:
@@ -184,12 +222,12 @@ def _atom(name: str, element_bits: int, op: str | None) -> CopyAtom:
         # a negative count: C++'s ThrID Layout<_n> with n CTAs (1 prints as 1:0 like Layout<_1>)
         thr = Layout(abs(threads), 1) if abs(threads) > 1 else Layout(1, 0)
         return CopyAtom(name, element_bits, thr, src, dst, src if ref_src else dst, op or kind, name)
-    if name in _AUTO or _AUTO_ALIGNED.fullmatch(name):
+    if name in _AUTO or name in _AUTO_ALIGNED:
         one = Layout((1, 1), (0, 0))
         return CopyAtom(name, element_bits, Layout(1, 0), one, one, one, op or "ld", name)
-    m = _TEMPLATED.fullmatch(name.replace(" ", ""))
-    if m is not None and _type_bits(m.group(2)) is not None:
-        base, bits = m.group(1), _type_bits(m.group(2))
+    t = parse_templated(name)
+    if t is not None and t.bits is not None:
+        base, bits = t.base, t.bits
         vec = Layout((1, bits), (0, 1))
         if base.startswith("SM80"):
             if bits not in (32, 64, 128) or ("CACHEGLOBAL" in base and bits != 128):
@@ -226,8 +264,8 @@ def copy_atom(name: str, element_bits: int | None = None, op: str | None = None)
     if not isinstance(name, str):
         raise CutepyError(f"a copy atom is named by a string, not {short_repr(name)}")
     if element_bits is None:
-        m = _TEMPLATED.fullmatch(name.replace(" ", ""))
-        element_bits = _type_bits(m.group(2)) if m is not None else None
+        t = parse_templated(name)
+        element_bits = t.bits if t is not None else None
         if element_bits is None:
             raise CutepyError(f"copy_atom {name}: give the element type's bits (C++ Copy_Atom<{name}, T>)")
     if type(element_bits) is not int or not 1 <= element_bits <= 1024:
@@ -236,7 +274,7 @@ def copy_atom(name: str, element_bits: int | None = None, op: str | None = None)
     if op is not None and (not isinstance(op, str) or op not in OPS):
         raise CutepyError(f"copy_atom {name}: op {short_repr(op)} is not one of {OPS}")
     atom = _atom(name, element_bits, op)
-    if name in _AUTO or _AUTO_ALIGNED.fullmatch(name):
+    if name in _AUTO or name in _AUTO_ALIGNED:
         return atom
     vbits = min(_contiguous_bits(atom.layout_src_tv_bits), _contiguous_bits(atom.layout_dst_tv_bits))
     if vbits % element_bits != 0:

@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...core.errors import CutepyError
 from ...core.inttuple import short_repr
@@ -289,12 +289,38 @@ def _gmma_names() -> list[str]:
     return out
 
 
-def _gmma(name: str) -> MMAAtom | None:
+class GMMAName(NamedTuple):
+    """The parts of an SM90 GMMA atom's name, ``SM90_64x{n}x{k}_{types}_{src}{suffix}[<{a},{b}>]``
+    (``a_major``/``b_major``: the template's majors, None where the name has none)."""
+
+    n: int
+    k: int
+    types: str
+    src: str
+    suffix: str
+    a_major: str | None
+    b_major: str | None
+
+
+def parse_gmma(name: str) -> GMMAName | None:
+    """The parts of an SM90 GMMA name (C++'s spelling), or None when ``name`` is not one; the one
+    reader of these names (the atoms here and :mod:`cutepy.emit.dsl` ask it).
+
+    >>> parse_gmma("SM90_64x128x16_F32F16F16_SS<MN,K>")
+    GMMAName(n=128, k=16, types='F32F16F16', src='SS', suffix='', a_major='MN', b_major='K')
+    """
     m = _GMMA_RE.fullmatch(name)
     if m is None:
         return None
     n, k, ty, src, suf, ma, mb = m.groups()
-    n, k = int(n), int(k)
+    return GMMAName(int(n), int(k), ty, src, suf, ma, mb)
+
+
+def _gmma(name: str) -> MMAAtom | None:
+    g = parse_gmma(name)
+    if g is None:
+        return None
+    n, k, ty, src, suf, ma, mb = g
     fam = next((f for f in _GMMA_FAMILIES if f[0] == ty and f[1] == k and suf in f[2] and n in f[3]), None)
     if fam is None:
         return None
@@ -408,15 +434,49 @@ def _umma_alias(name: str) -> tuple | None:
     return kind, "", src, a, b, d, mm, n, "K", "K"
 
 
-def _umma(name: str) -> MMAAtom | None:
+class UMMAName(NamedTuple):
+    """The parts of an SM100 UMMA atom's name, C++'s ``SM100_MMA_{kind}[_2x1SM]_{src}<a,b,c,m,n,
+    a_major,b_major>`` (the majors with or without ``UMMA::Major::``)."""
+
+    kind: str
+    two_sm: bool
+    src: str
+    a: str
+    b: str
+    c: str
+    m: int
+    n: int
+    a_major: str
+    b_major: str
+
+
+def parse_umma(name: str) -> UMMAName | None:
+    """The parts of an SM100 UMMA name, in C++'s spelling or tensor-layouts'
+    ``SM100_{M}x{N}x{K}_{D}{A}{B}[{C}]_{SS|TS}`` (spaces ignored), or None when ``name`` is not
+    one; the one reader of these names (the atoms here and :mod:`cutepy.emit.dsl` ask it). The
+    parts are not checked against what C++ accepts (:func:`mma_atom` does that).
+
+    >>> u = parse_umma("SM100_MMA_F16BF16_2x1SM_SS<half_t,half_t,float,256,128,UMMA::Major::K,MN>")
+    >>> u.kind, u.two_sm, u.src, (u.a, u.b, u.c), (u.m, u.n), (u.a_major, u.b_major)
+    ('F16BF16', True, 'SS', ('half_t', 'half_t', 'float'), (256, 128), ('K', 'MN'))
+    >>> parse_umma("SM100_128x256x16_F32F16F16_SS").kind, parse_umma("SM90_64x8x16_F16F16F16_SS")
+    ('F16BF16', None)
+    """
     key = name.replace(" ", "")
     m = _UMMA_RE.fullmatch(key)
     groups = m.groups() if m is not None else _umma_alias(key)
     if groups is None:
         return None
     kind, two, src, a, b, c, mm, n, ma, mb = groups
-    mm, n, two_sm = int(mm), int(n), bool(two)
-    op = f"SM100_MMA_{kind}_{two or ''}{src}"
+    return UMMAName(kind, bool(two), src, a, b, c, int(mm), int(n), ma, mb)
+
+
+def _umma(name: str) -> MMAAtom | None:
+    u = parse_umma(name)
+    if u is None:
+        return None
+    kind, two_sm, src, a, b, c, mm, n, ma, mb = u
+    op = f"SM100_MMA_{kind}_{'2x1SM_' if two_sm else ''}{src}"
     if (a, b, c) not in UMMA_TYPES[kind]:
         raise CutepyError(f"{name}: {op} takes (A, B, C) types among {UMMA_TYPES[kind]}, not {(a, b, c)}")
     if (mm, n) not in umma_shapes(kind, two_sm, src, mb):

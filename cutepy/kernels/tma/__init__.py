@@ -43,9 +43,11 @@ from .descriptor import MAX_RANK as MAX_RANK
 from .descriptor import SWIZZLE_SPAN as SWIZZLE_SPAN
 from .descriptor import TMA_DATA_TYPE as TMA_DATA_TYPE
 from .descriptor import TMA_OPS as TMA_OPS
+from .descriptor import TMA_REDUCTIONS as TMA_REDUCTIONS
 from .descriptor import TmaDescriptor as TmaDescriptor
 from .im2col import IM2COL_OPS as IM2COL_OPS
 from .im2col import Im2colDescriptor as Im2colDescriptor
+from .im2col import Im2colTmaAtom as Im2colTmaAtom
 from .im2col import make_im2col_tma_copy
 from .masks import create_tma_multicast_mask
 from .partition import tma_partition

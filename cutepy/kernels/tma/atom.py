@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...algebra.coalesce import coalesce
-from ...algebra.composed import composed_parts, pointer_flag
+from ...algebra.composed import composed_parts, make_composed_layout, pointer_flag
 from ...algebra.composition import composition
 from ...algebra.divides import zipped_divide
 from ...core import inttuple as it
@@ -23,7 +23,16 @@ from ..pointer import Pointer, as_pointer_flag_layout
 from ..tensor import Tensor
 from ..tiled.copy import TiledCopy
 from ..tiled.zip import zip_layout
-from .descriptor import TMA_OPS, TmaDescriptor, _descriptor, _fmt, _recast, _refuse, _tma_type
+from .descriptor import (
+    TMA_OPS,
+    TmaDescriptor,
+    _check_reduction,
+    _descriptor,
+    _fmt,
+    _recast,
+    _refuse,
+    _tma_type,
+)
 from .gbasis import _construct_gbasis, _g_stride, _modes
 
 
@@ -46,7 +55,7 @@ class TmaAtom(CopyAtom):
         Pre:  ``shape`` is congruent with the gmem tensor's shape (else ``CutepyError``).
         Post: ``result(c) == sum(c_i * g_stride_i)``, a tuple of ``descriptor.rank`` coordinates.
         """
-        if not it.congruent(shape, self.g_stride):
+        if shape is None or not it.congruent(shape, self.g_stride):
             raise CutepyError(f"get_tma_tensor: the shape {shape} is not congruent with the gmem "
                               f"tensor's modes (g_stride {_fmt(self.g_stride)})")
         # C++ make_coord_tensor: the origin has the strides' coprofile (one entry per TMA mode used)
@@ -105,7 +114,11 @@ class TmaTiledCopy(TiledCopy):
         atom_layout_tv = zipped_divide(self.layout_tv_tiled, (Layout(atom_thr), Layout(atom_val)))
         trg_layout_tv = compose_cxx(atom_layout_tv, (ref2trg, None))
         thrval2mn = coalesce(zip_layout(trg_layout_tv), (1, (1, 1)))
-        tv = compose_cxx(L, (thrval2mn, None))
+        if (parts := composed_parts(L)) is not None:  # C++: a composed layout composes its inner layout
+            outer, offset, inner = parts
+            tv = make_composed_layout(outer, offset, compose_cxx(inner, (thrval2mn, None)))
+        else:
+            tv = compose_cxx(L, (thrval2mn, None))
         return slice_and_offset(((None, None), None), tv)[0]
 
     @property
@@ -124,8 +137,8 @@ class TmaTiledCopy(TiledCopy):
     def tma_swizzle(self) -> Swizzle:
         return self.copy_atom.tma_swizzle
 
-    def get_tma_tensor(self, shape: Any) -> Tensor:
-        """See :meth:`TmaAtom.get_tma_tensor`."""
+    def get_tma_tensor(self, shape: Any = None) -> Tensor:
+        """See :meth:`TmaAtom.get_tma_tensor` (an im2col TMA's needs no ``shape``)."""
         return self.copy_atom.get_tma_tensor(shape)
 
 
@@ -176,6 +189,7 @@ def _tma_atom(op: str, gtensor: Any, slayout: Any, num_multicast: int, cta_v_map
     _check_overhang(glayout, cta_v_map)
     sw, smem = _smem_parts(slayout, ptr.dtype)
     tma_name, tma_bits = _tma_type(ptr.dtype, internal_type)
+    _check_reduction(op, tma_name)
     old_bits = ptr.bits
     glayout_t = _recast(glayout, old_bits, tma_bits)
     gbasis = _construct_gbasis(glayout.shape, glayout_t, glayout, smem, cta_v_map, old_bits, tma_bits)

@@ -22,6 +22,14 @@ TMA_OPS: dict[str, tuple[int, str]] = {
     "SM90_TMA_LOAD_MULTICAST": (1, "load"),
     "SM90_TMA_STORE": (1, "store"),
     "SM90_TMA_REDUCE_ADD": (1, "store"),  # cp.reduce.async.bulk.tensor .add: the store's descriptor
+    # the other reductions PTX has (.min ... .xor): C++ 4.7 has none, the CuTe DSL all (TMA_REDUCTIONS)
+    "SM90_TMA_REDUCE_MIN": (1, "store"),
+    "SM90_TMA_REDUCE_MAX": (1, "store"),
+    "SM90_TMA_REDUCE_INC": (1, "store"),
+    "SM90_TMA_REDUCE_DEC": (1, "store"),
+    "SM90_TMA_REDUCE_AND": (1, "store"),
+    "SM90_TMA_REDUCE_OR": (1, "store"),
+    "SM90_TMA_REDUCE_XOR": (1, "store"),
     # tile::gather4 / scatter4: four rows of a 2-D tensor per instruction (tma/atom.py)
     "SM100_TMA_LOAD_2D_GATHER4": (1, "load"),
     "SM100_TMA_LOAD_MULTICAST_2D_GATHER4": (1, "load"),
@@ -29,6 +37,40 @@ TMA_OPS: dict[str, tuple[int, str]] = {
     "SM100_TMA_2SM_LOAD": (2, "load"),
     "SM100_TMA_2SM_LOAD_MULTICAST": (2, "load"),
 }
+
+#: the TMA reductions (``cp.reduce.async.bulk.tensor.<redOp>``, shared::cta -> global): op -> the
+#: tensor-map data types the reduction runs on. Measured on an H200 (every op on 13 element types,
+#: tests/data/tma_reduce_hardware.json): a type outside its op's list stops the kernel with an
+#: illegal instruction, a type inside it lands exactly as predicted. PTX ISA 9.1 (9.7.9.25.5.3, "valid
+#: combinations of .redOp and element type") lists the same but for two places: its .add omits .f64
+#: (FLOAT64 and TFLOAT32 tensor maps add correctly on the H200), and its .and/.or/.xor take .b64,
+#: which the H200 runs on a UINT64 tensor map only (INT64 faults). C++ 4.7 builds
+#: ``SM90_TMA_REDUCE_ADD`` for any type, an 8- or 16-bit one included, which then faults: cutepy
+#: refuses it. The op names extend C++'s ``SM90_TMA_REDUCE_ADD`` (the only one C++ 4.7 has); the CuTe
+#: DSL names them ``cpasync.CopyReduceBulkTensorTileS2GOp(cute.ReductionKind.<KIND>)``.
+TMA_REDUCTIONS: dict[str, tuple[str, ...]] = {
+    "SM90_TMA_REDUCE_ADD": ("UINT32", "INT32", "UINT64", "FLOAT32", "FLOAT16", "BFLOAT16", "FLOAT64",
+                            "TFLOAT32"),
+    "SM90_TMA_REDUCE_MIN": ("UINT32", "INT32", "UINT64", "INT64", "FLOAT16", "BFLOAT16"),
+    "SM90_TMA_REDUCE_MAX": ("UINT32", "INT32", "UINT64", "INT64", "FLOAT16", "BFLOAT16"),
+    "SM90_TMA_REDUCE_INC": ("UINT32",),
+    "SM90_TMA_REDUCE_DEC": ("UINT32",),
+    "SM90_TMA_REDUCE_AND": ("UINT32", "INT32", "UINT64"),
+    "SM90_TMA_REDUCE_OR": ("UINT32", "INT32", "UINT64"),
+    "SM90_TMA_REDUCE_XOR": ("UINT32", "INT32", "UINT64"),
+}
+
+
+def _check_reduction(op: str, tma_name: str) -> None:
+    """The element-type rule of a TMA reduction (:data:`TMA_REDUCTIONS`, as the H200 runs them)."""
+    if op in TMA_REDUCTIONS:
+        dt = TMA_DATA_TYPE[tma_name]
+        if dt not in TMA_REDUCTIONS[op]:
+            red = op.rsplit("_", 1)[1].lower()
+            raise _refuse(f"cp.reduce.async.bulk.tensor.{red} runs only on the tensor-map types "
+                          f"{', '.join(TMA_REDUCTIONS[op])} (measured on an H200: any other type stops the "
+                          f"kernel with an illegal instruction)", f"{tma_name} moves as {dt}")
+
 
 #: C++ ``TMA::to_CUtensorMapDataType<T>``: element type -> ``CU_TENSOR_MAP_DATA_TYPE_*`` suffix
 TMA_DATA_TYPE: dict[str, str] = {

@@ -14,13 +14,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...algebra.coalesce import coalesce
+from ...algebra.composed import make_composed_layout
 from ...algebra.composition import composition
 from ...algebra.divides import logical_divide
 from ...algebra.inverse import right_inverse
 from ...core import inttuple as it
-from ...core.basis import ScaledBasis
+from ...core.basis import ArithTuple, ScaledBasis
+from ...core.dynamic import dynamic, is_static_int
 from ...core.errors import CutepyError
 from ...core.layout import Layout, make_identity_layout, size
+from ..tensor import Tensor
 from .atom import TmaAtom, TmaTiledCopy, _gtensor_parts, _smem_parts
 from .descriptor import SWIZZLE_SPAN, TMA_DATA_TYPE, _refuse, _swizzle_enum, _tma_type
 from .sm90 import _cluster, _default_tiler, _tiled_tma
@@ -56,6 +59,24 @@ class Im2colDescriptor:
     oob_fill: str = "NONE"
 
 
+@dataclass(frozen=True)
+class Im2colTmaAtom(TmaAtom):
+    """C++ ``Copy_Atom<Copy_Traits<SM90_TMA_LOAD_IM2COL[_MULTICAST], NumBitsPerTMA, TMATensor>>``: the
+    im2col TMA atom, which keeps the coordinate tensor C++ built with its descriptor
+    (``tma_tensor``, see :func:`make_im2col_tma_copy`)."""
+
+    tma_tensor: Any = None
+
+    def get_tma_tensor(self, shape: Any = None) -> Tensor:
+        """C++ ``get_tma_tensor(shape)`` of an im2col TMA: the stored coordinate tensor (C++ ignores
+        ``shape``: the conv's GEMM extents were fixed when the descriptor was made).
+
+        Post: ``result(m, k)`` is the TMA coordinate ``(c, (w, h[, d]), n, (s, r[, t]))`` of GEMM row
+              ``m`` (an output pixel) and column ``k`` (a channel and filter offset).
+        """
+        return self.tma_tensor
+
+
 def _spatial(name: str, value: Any, n: int, default: int) -> tuple:
     if value is None:
         return (default,) * n
@@ -84,8 +105,10 @@ def make_im2col_tma_copy(op: str, gmem_tensor: Any, smem_layout: Any, cta_tile: 
 
     ``gmem_tensor`` is ``make_tensor(gmem_ptr(T, address), ((w, h[, d], n), c) layout)``; the
     spatial arguments are one integer per spatial mode (defaults: corners and paddings 0, strides
-    1), as C++'s no-offset overload. The padding and filter-offset arguments only shape C++'s TMA
-    coordinate tensor, which cutepy does not model yet; they are checked for their length.
+    1), as C++'s no-offset overload; a plain int is static (C++'s ``Int<n>``), ``dynamic(n)`` a
+    run-time ``int`` (what a conv kernel passes: the GEMM extents it yields stay run-time, so a
+    size-1 filter mode is kept where C++ keeps it). The paddings, ``lower_srt`` and ``stride_srt``
+    (the dilation) shape only the TMA coordinate tensor ``get_tma_tensor()``, as in C++.
 
     Pre:  what C++ checks (the smem tile's shape is the CTA tile's; at least two smem modes continue
           gmem modes with stride 1: C++'s static_assert; the multicast count divides the box) and
@@ -97,18 +120,27 @@ def make_im2col_tma_copy(op: str, gmem_tensor: Any, smem_layout: Any, cta_tile: 
           non-zero area (each spatial extent + upper corner - lower corner at least 1).
           Else ``CutepyError`` naming the rule.
     Post: ``result.descriptor`` is C++'s (an :class:`Im2colDescriptor`); ``result.layout_tv_tiled``
-          and ``result.tiler_mn`` are C++'s TiledCopy's.
+          and ``result.tiler_mn`` are C++'s TiledCopy's; ``result.get_tma_tensor()`` is C++'s
+          coordinate tensor (GEMM ``(pixel, (c, s, r[, t]))`` -> TMA coordinate ``(c, (w, h[, d]), n,
+          (s, r[, t]))``, see :func:`_im2col_tma_tensor`), which ``local_tile`` and ``partition_S``
+          tile and partition as C++ does.
 
     >>> from cutepy.kernels.pointer import gmem_ptr
     >>> from cutepy.kernels.tensor import make_tensor
     >>> g = make_tensor(gmem_ptr("half_t", 0x1000), Layout(((16, 16, 2), 64), ((64, 1024, 16384), 1)))
     >>> tma = make_im2col_tma_copy("SM90_TMA_LOAD_IM2COL", g, Layout((128, 64), (64, 1)),
-    ...                            lower_corner_whd=(-1, -1), upper_corner_whd=(-1, -1))
+    ...                            lower_corner_whd=(-1, -1), upper_corner_whd=(-1, -1),
+    ...                            lower_padding_whd=(-1, -1), upper_padding_whd=(1, 1))
     >>> d = tma.descriptor
     >>> d.global_dim, d.global_strides, d.channels_per_pixel, d.pixels_per_column
     ((64, 16, 16, 2), (128, 2048, 32768), 64, 128)
     >>> d.pixel_box_lower_corner, d.element_strides
     ((-1, -1), (1, 1, 1, 1))
+    >>> t = tma.get_tma_tensor()
+    >>> t.layout.outer  # ((q, p, n), (c, s, r)) -> TMA coordinates: a 3x3 filter over 16x16 pixels
+    ((16,16,2),(64,3,3)):((1@0@1,1@1@1,1@2),(1@0,1@0@3,1@1@3))
+    >>> t(0), t(17, (5, 2, 1))  # GEMM row 17 is pixel (1, 1) of image 0; column (c 5, s 2, r 1)
+    ((0, (-1, -1), 0, (0, 0)), (5, (0, 0), 0, (2, 1)))
     """
     if not isinstance(op, str) or op not in IM2COL_OPS:
         raise CutepyError(f"TMA im2col: unknown operation {it.short_repr(op)}; "
@@ -165,22 +197,69 @@ def make_im2col_tma_copy(op: str, gmem_tensor: Any, smem_layout: Any, cta_tile: 
                       f"(c, w, h, d, n) modes {cwhdn_shape} have rank {rank}")
     lower = _spatial("lower_corner_whd", lower_corner_whd, nsp, 0)
     upper = _spatial("upper_corner_whd", upper_corner_whd, nsp, 0)
-    _spatial("lower_padding_whd", lower_padding_whd, nsp, 0)
-    _spatial("upper_padding_whd", upper_padding_whd, nsp, 0)
+    lo_pad = _spatial("lower_padding_whd", lower_padding_whd, nsp, 0)
+    up_pad = _spatial("upper_padding_whd", upper_padding_whd, nsp, 0)
     trav = _spatial("stride_whd", stride_whd, nsp, 1)
-    _spatial("lower_srt", lower_srt, nsp, 0)
-    _spatial("stride_srt", stride_srt, nsp, 1)
+    srt = _spatial("lower_srt", lower_srt, nsp, 0)
+    dil = _spatial("stride_srt", stride_srt, nsp, 1)
     if cwhdn_stride[0] != 1:
         raise _refuse("the channels must be contiguous in gmem (C++ passes no stride for c: it assumes one "
                       "element)", f"mode c has gmem stride {cwhdn_stride[0]}")
     desc = _im2col_descriptor(ptr.address, tma_name, bits, cwhdn_shape, cwhdn_stride, lower, upper,
                               range_c, range_p, trav, _swizzle_enum(sw))
+    tensor = _im2col_tma_tensor(cwhdn_shape, p_mode, lower, upper, lo_pad, up_pad, trav, srt, dil)
     nbits = size(trunc) * bits
     vals = Layout((1, nbits), (0, 1))
-    atom = TmaAtom(name=op, element_bits=ptr.bits, thr_id=Layout(1, 0), layout_src_tv_bits=vals,
-                   layout_dst_tv_bits=vals, layout_ref_tv_bits=vals, op="st", cpp_type=op,
-                   descriptor=desc, gbasis=vt, tma_swizzle=sw, num_multicast=mc)
+    atom = Im2colTmaAtom(name=op, element_bits=ptr.bits, thr_id=Layout(1, 0), layout_src_tv_bits=vals,
+                         layout_dst_tv_bits=vals, layout_ref_tv_bits=vals, op="st", cpp_type=op,
+                         descriptor=desc, gbasis=vt, tma_swizzle=sw, num_multicast=mc, tma_tensor=tensor)
     return _tiled_tma(atom, smem, cta_t_map, cta_v_map)
+
+
+def _cxx_div(a: Any, b: Any) -> Any:
+    """C++'s integer division (truncated toward zero), run-time where an operand is."""
+    q = abs(int(a)) // abs(int(b))
+    q = q if (int(a) < 0) == (int(b) < 0) else -q
+    return q if is_static_int(a) and is_static_int(b) else dynamic(q)
+
+
+def _zeros(shape: Any) -> Any:
+    """C++'s ``make_identity_tensor(shape)(0)``: an arithmetic tuple of zeros with ``shape``'s profile."""
+    return ArithTuple(_zeros(s) for s in shape) if isinstance(shape, tuple) else 0
+
+
+def _im2col_tma_tensor(cwhdn: tuple, p_mode: int, lower: tuple, upper: tuple, lo_pad: tuple,
+                       up_pad: tuple, trav: tuple, srt: tuple, dil: tuple) -> Tensor:
+    """C++ ``make_im2col_tma_copy_desc``'s coordinate tensor (``cute/atom/copy_traits_sm90_im2col.hpp``).
+
+    With the GEMM extents ``q = (w + upper - lower - 1) / stride + 1`` per spatial mode (``p``, ``z``
+    alike; then ``n``) and ``s = 1 + (upper_padding - upper_corner) / dilation`` per filter mode (for a
+    positive dilation, else ``1 + (lower_corner - lower_padding) / dilation``; after ``c``), it is
+    ``lower o outer o 0 o identity`` where ``lower = (0, lower_corner, 0, lower_srt)``, ``outer`` maps
+    ``((q, p, z, n), (c, s, r, t))`` to TMA coordinates with strides ``((stride_w@0@1, stride_h@1@1,
+    stride_d@2@1, 1@2), (1@0, dil_s@0@3, dil_r@1@3, dil_t@2@3))`` and ``identity`` is the identity
+    layout of the linear GEMM shape ``(q*p*z*n, (c, s, r, t))``: a GEMM row is one linear index over
+    the output pixels. The two GEMM modes are in the gmem tensor's order (``p_mode``: the gmem mode
+    holding the pixels), as C++'s ``basis_get``.
+    """
+    nsp = len(cwhdn) - 2
+    for i in range(nsp):
+        if int(dil[i]) == 0:
+            raise CutepyError(f"make_im2col_tma_copy: stride_srt[{i}] (the dilation) must not be 0 "
+                              "(C++ divides by it)")
+    mn = tuple(_cxx_div(cwhdn[i + 1] + upper[i] - lower[i] - 1, trav[i]) + 1 for i in range(nsp))
+    mn += (cwhdn[nsp + 1],)
+    k = (cwhdn[0],) + tuple(1 + _cxx_div(up_pad[i] - upper[i] if int(dil[i]) > 0 else lower[i] - lo_pad[i],
+                                         dil[i]) for i in range(nsp))
+    mn_stride = tuple(ScaledBasis(trav[i], (1, i)) for i in range(nsp)) + (ScaledBasis(1, (2,)),)
+    k_stride = (ScaledBasis(1, (0,)),) + tuple(ScaledBasis(dil[i], (3, i)) for i in range(nsp))
+    order = (0, 1) if p_mode == 0 else (1, 0)
+    shapes, strides = (mn, k), (mn_stride, k_stride)
+    linear = (it.product(mn), k)
+    outer = Layout(tuple(shapes[o] for o in order), tuple(strides[o] for o in order))
+    lin = tuple(linear[o] for o in order)
+    composed = make_composed_layout(outer, _zeros(lin), make_identity_layout(lin))
+    return Tensor(None, composed, ArithTuple((0, ArithTuple(lower), 0, ArithTuple(srt))))
 
 
 def _im2col_descriptor(address: int, tma_name: str, bits: int, shape: tuple, stride: tuple, lower: tuple,
