@@ -740,8 +740,10 @@ def _exact_slice(crd: Any, C: ComposedLayout, sub: Any, off: Any, sliced: Layout
     """``(sub, off)`` when ``off + sub(i) == C(crd at free index i)`` for every free index (checked
     element by element up to 2**20 of them), else ``AdmissibilityError``: C++'s split of the
     fixed offset into the swizzle's bits assumes that adding it never carries into them."""
+    if type(off) is not int:  # a run-time offset: nothing to check (the cheap test first)
+        return sub, off
     n = sliced.size()
-    if type(n) is not int or n > 1 << 20 or not is_static(sliced) or type(off) is not int:
+    if type(n) is not int or n > 1 << 20 or not is_static(sliced):
         return sub, off
     got = np.asarray(sub.offsets(), dtype=np.int64) + off
     v = np.asarray(sliced.offsets(), dtype=np.int64) + (fixed + C.offset)
