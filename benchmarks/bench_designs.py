@@ -131,14 +131,17 @@ def _mma(d_arch: str, name: str, warps: tuple[int, int, int]) -> Any:
 
 
 @functools.cache
-def _smem(d_arch: str, swizzle_bits: int, bM: int, bK: int, stages: int) -> tuple[Any, Any]:
-    """The staged smem layout and one stage as the banks see it (position-independent)."""
+def _smem(d_arch: str, swizzle_bits: int, bM: int, bK: int, stages: int) -> tuple[Any, Any, Any]:
+    """The staged smem tensor, the tensor the cp.async copy writes (SM90: its position-independent
+    form, ``Sw o 0 o L``) and one stage as the banks see it (position-independent)."""
     if d_arch == "SM80":
         atom = composition(Swizzle(swizzle_bits, 3, 3), Layout((8, bK), (bK, 1)))
-        return tile_to_shape(atom, (bM, bK, stages)), tile_to_shape(atom, (bM, bK))
+        sA = make_tensor(smem_ptr("half_t", 0), tile_to_shape(atom, (bM, bK, stages)))
+        return sA, sA, tile_to_shape(atom, (bM, bK))
     atom = gmma_smem_layout("K", 16 << swizzle_bits, "half_t")
     stage = as_position_independent_swizzle_layout(tile_to_shape(atom, (bM, bK)))
-    return tile_to_shape(atom, (bM, bK, stages)), stage
+    sA = make_tensor(smem_ptr("half_t", 0x400), tile_to_shape(atom, (bM, bK, stages)))
+    return sA, as_position_independent_swizzle_tensor(sA), stage
 
 
 @functools.cache
@@ -184,15 +187,8 @@ def check_design(d: Design, fresh: bool = False, seen: dict | None = None) -> Ch
     try:
         bM, bN, bK = d.tile
         mma = mma_of(d.arch, d.mma, d.warps)
-        sA_layout, stage = smem_of(d.arch, d.swizzle_bits, bM, bK, d.stages)
-        if d.arch == "SM80":
-            s2r = s2r_of(mma)
-            sA = make_tensor(smem_ptr("half_t", 0), sA_layout)
-            sA_copy = sA
-        else:
-            s2r = None
-            sA = make_tensor(smem_ptr("half_t", 0x400), sA_layout)
-            sA_copy = as_position_independent_swizzle_tensor(sA)
+        sA, sA_copy, stage = smem_of(d.arch, d.swizzle_bits, bM, bK, d.stages)
+        s2r = s2r_of(mma) if d.arch == "SM80" else None
         threads = mma.size
         g2s = g2s_of(d.copy_bits, threads, bK)
         tiled = [mma, g2s] + ([s2r] if s2r is not None else [])

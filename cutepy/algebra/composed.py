@@ -521,8 +521,11 @@ def _make_plan(crd: Any, C: ComposedLayout) -> _SlicePlan | bool:
     return _SlicePlan(False, bool(active & ~sw(active)), sliced, code)
 
 
-def _finish_slice(plan: _SlicePlan, crd: Any, C: ComposedLayout, fixed: Any) -> tuple[Any, Any]:
-    """The general path's last steps for one coordinate, its fixed offset ``fixed`` given."""
+def _finish_slice(plan: _SlicePlan, crd: Any, C: ComposedLayout, fixed: Any,
+                  folds: dict | None = None) -> tuple[Any, Any]:
+    """The general path's last steps for one coordinate, its fixed offset ``fixed`` given;
+    ``folds`` (a :func:`fold_table`) keeps folded layouts by value (swizzle, offset bits, kind,
+    sliced layout: what :func:`_fold` computes one from) for other layouts that fold alike."""
     sw, sliced = C.outer, plan.sliced
     if plan.whole:
         return ComposedLayout(sw, C.offset, sliced), 0
@@ -534,8 +537,14 @@ def _finish_slice(plan: _SlicePlan, crd: Any, C: ComposedLayout, fixed: Any) -> 
     kind = DynamicInt if type(off_only_zy) is DynamicInt else int
     key = (int(off_only_zy) & code, kind)
     folded = plan.folded.get(key)
+    if folded is None and folds is not None:
+        folded = plan.folded[key] = folds.get((sw, key, sliced))
     if folded is None:
         folded = plan.folded[key] = _fold(sw, off_only_zy, kind, sliced, crd, C)
+        if folds is not None:
+            if len(folds) >= FOLD_LIMIT:
+                folds.clear()
+            folds[(sw, key, sliced)] = folded
     return _exact_slice(crd, C, folded, sw(off_only_zy) + off_anti_zy, sliced, fixed)
 
 
@@ -543,14 +552,40 @@ def _finish_slice(plan: _SlicePlan, crd: Any, C: ComposedLayout, fixed: Any) -> 
 MANY_LIMIT = 1 << 22
 
 
-def slice_and_offset_many(crd: Any, L: Any, fixed: np.ndarray, exact: Any) -> tuple | None:
+#: folded layouts a fold table keeps (emptied when full)
+FOLD_LIMIT = 1 << 12
+
+
+def fold_table(C: Any) -> dict | None:
+    """A table of folded layouts kept on the swizzled layout ``C`` (a tensor's, say), for the
+    slices of the layouts made from it (every TiledMMA's and TiledCopy's fragments of it: two
+    MMA atoms that differ only in value types fold its slices alike); None for anything else.
+
+    Pre:  none (any object).
+    Post: the same dict for the same ``C`` (until its plans are emptied), at most
+          :data:`FOLD_LIMIT` entries, each ``(sw, (bits, kind), sliced) -> _fold(...)``.
+    """
+    if type(C) is not ComposedLayout or not isinstance(C.outer, Swizzle):
+        return None
+    plans = C._plans
+    if plans is None:
+        plans = C._plans = {}
+    table = plans.get(("folds",))  # no pattern of wildcards is a string
+    if table is None:
+        table = plans[("folds",)] = {}
+    return table
+
+
+def slice_and_offset_many(crd: Any, L: Any, fixed: np.ndarray, exact: Any,
+                          folds: dict | None = None) -> tuple | None:
     """``slice_and_offset(c_i, L)`` for many coordinates ``c_i = crd(i)`` of one pattern of wildcards
     at once (every thread's partition): ``(subs, which, offs, kind)`` with
     ``slice_and_offset(c_i, L) == (subs[which[i]], kind(offs[i]))``, or None where they must be
     sliced one at a time (a pattern without a plan, a coordinate the general path refuses).
 
     ``fixed[i]`` is the offset ``c_i`` fixes in ``L``'s (inner) layout, as int64; ``exact(i)`` is
-    the one-at-a-time answer for ``c_i``. The coordinates fall into groups that share a sliced
+    the one-at-a-time answer for ``c_i``; ``folds`` a :func:`fold_table` shared with other
+    layouts whose slices fold alike. The coordinates fall into groups that share a sliced
     layout (a plain layout: one; a pointer-flag layout: by offset; a swizzled one: by the
     offset's swizzle bits, its plan's keep/fold); one coordinate is sliced by ``exact`` and
     gives the kinds, one of each other group by the single path's last steps (the fixed offset
@@ -559,7 +594,7 @@ def slice_and_offset_many(crd: Any, L: Any, fixed: np.ndarray, exact: Any) -> tu
 
     Pre:  ``L`` a static Layout or ``Sw o offset o L`` of one; the ``c_i`` share one pattern and
           leaf kinds; ``fixed`` as above with ``|fixed| + cosize`` within int64.
-    Post: as above; nothing is kept beyond ``L``'s plan.
+    Post: as above; nothing is kept beyond ``L``'s plan and ``folds``.
     """
     n = len(fixed)
     if type(L) is Layout:
@@ -590,7 +625,7 @@ def slice_and_offset_many(crd: Any, L: Any, fixed: np.ndarray, exact: Any) -> tu
                 fkind = type(f)
         else:  # the single path's last steps, its fixed offset known
             try:
-                sub, off = _finish_slice(plan, crd(i), L, fkind(int(fixed[i])))
+                sub, off = _finish_slice(plan, crd(i), L, fkind(int(fixed[i])), folds)
             except CutepyError:
                 return None
         if int(off) != int(offs[i]) or (kind is not None and type(off) is not kind):

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...algebra.composed import composed_parts, slice_and_offset_many
+from ...algebra.composed import composed_parts, fold_table, slice_and_offset_many
 from ...core import inttuple as it
 from ...core.dynamic import DynamicInt
 from ...core.errors import CutepyError
@@ -160,7 +160,8 @@ def _batch(tiled: Any, which: str, static: bool, frg: Any, layout: Any) -> tuple
             return _copy.thread_crd(coords[i], layout)
     fixed = np.asarray(_crd2idx(template, mode_s, mode_d) + np.zeros(len(coords), dtype=np.int64))
     try:
-        return slice_and_offset_many(crd, frg, fixed, lambda i: sliced(tiled, frg, crd(i)))
+        return slice_and_offset_many(crd, frg, fixed, lambda i: sliced(tiled, frg, crd(i)),
+                                     fold_table(layout))  # kept on the tensor's layout
     except CutepyError:  # the per-thread path raises it again, for the first thread that fails
         return None
 

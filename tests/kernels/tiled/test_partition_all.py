@@ -60,7 +60,9 @@ def sm80_designs(draw):
     g2s = make_tiled_copy(copy_atom(f"SM80_CP_ASYNC_CACHEALWAYS<uint{bits}_t>", 16),
                           Layout((mma.size // per_row, per_row), (per_row, 1)), Layout((1, vec)))
     s2r = make_tiled_copy_A(copy_atom("SM75_U32x4_LDSM_N", 16), mma)
-    return [(mma, "A", sA), (g2s, "D", sA), (s2r, "S", sA)]
+    # another atom of the same shape: its partitions find the first's folded layouts (kept on sA)
+    mma16 = make_tiled_mma(mma_atom("SM80_16x8x16_F16F16F16F16_TN"), (wm, wn, 1), (16 * wm, 16 * wn, 16))
+    return [(mma, "A", sA), (g2s, "D", sA), (s2r, "S", sA), (mma16, "A", sA)]
 
 
 @settings(max_examples=12, deadline=None)
