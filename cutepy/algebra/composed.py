@@ -562,17 +562,27 @@ def fold_table(C: Any) -> dict | None:
     MMA atoms that differ only in value types fold its slices alike); None for anything else.
 
     Pre:  none (any object).
-    Post: the same dict for the same ``C`` (until its plans are emptied), at most
-          :data:`FOLD_LIMIT` entries, each ``(sw, (bits, kind), sliced) -> _fold(...)``.
+    Post: ``kept_table(C, "folds")``: each entry ``(sw, (bits, kind), sliced) -> _fold(...)``.
+    """
+    return kept_table(C, "folds")
+
+
+def kept_table(C: Any, name: str) -> dict | None:
+    """The table ``name`` kept on the swizzled layout ``C`` beside its slicing plans (values the
+    caller derives from ``C`` and keys exactly; at most :data:`FOLD_LIMIT` entries, which the
+    caller enforces); None for anything but a swizzled composed layout.
+
+    Pre:  none (any object).
+    Post: the same dict for the same ``C`` and ``name`` until ``C``'s plans are emptied.
     """
     if type(C) is not ComposedLayout or not isinstance(C.outer, Swizzle):
         return None
     plans = C._plans
     if plans is None:
         plans = C._plans = {}
-    table = plans.get(("folds",))  # no pattern of wildcards is a string
+    table = plans.get((name,))  # no pattern of wildcards is a string
     if table is None:
-        table = plans[("folds",)] = {}
+        table = plans[(name,)] = {}
     return table
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...algebra.composed import composed_parts, fold_table, slice_and_offset_many
+from ...algebra.composed import FOLD_LIMIT, composed_parts, fold_table, kept_table, slice_and_offset_many
 from ...core import inttuple as it
 from ...core.dynamic import DynamicInt
 from ...core.errors import CutepyError
@@ -100,19 +100,44 @@ def partition_all(tiled: Any, which: str, tensor: Any, *, static: bool = False) 
           included; an error is the first failing thread's, as the per-thread calls raise it.
     """
     if isinstance(tiled, _mma.TiledMMA) and which in _mma.OPERAND_COORD:
-        frg = getattr(tiled, f"thrfrg_{which}")(_copy._layout_of(tensor))
+        how = f"thrfrg_{which}"
     elif isinstance(tiled, _copy.TiledCopy) and which in ("S", "D"):
-        frg = getattr(tiled, f"tidfrg_{which}")(_copy._layout_of(tensor))
+        how = f"tidfrg_{which}"
     else:
         raise CutepyError(f"partition_all: {type(tiled).__name__} has no partition_{which}")
     layout = _copy._layout_of(tensor)
-    batch = derived_of(tiled, f"all{which}{int(static)}", layout,
-                       lambda: _batch(tiled, which, static, frg, layout))
+
+    def make() -> tuple | None:
+        shared, key = kept_table(layout, "partitions"), _signature(tiled, which, static)
+        if shared is not None and key is not None and key in shared:
+            return shared[key]  # another TiledMMA that partitions alike made it
+        batch = _batch(tiled, which, static, getattr(tiled, how)(layout), layout)
+        if shared is not None and key is not None:
+            if len(shared) >= FOLD_LIMIT:
+                shared.clear()
+            shared[key] = batch
+        return batch
+
+    batch = derived_of(tiled, f"all{which}{int(static)}", layout, make)
     if batch is not None:
         return ThreadPartitions(tensor, batch, None)
     method = f"partition_{which}"
     return ThreadPartitions(tensor, None, [getattr(tiled.get_slice(t, static=static), method)(tensor)
                                            for t in range(size(tiled))])
+
+
+def _signature(tiled: Any, which: str, static: bool) -> tuple | None:
+    """What a TiledMMA's partitions of a layout are made from, all of it (the fragment: its
+    permutations, atom shape, the operand's atom TV layout and thread layout; each thread's
+    coordinate: the thread layout and the atom's thread ids): two TiledMMAs with one signature
+    (atoms that differ only in value types) partition a layout alike. None for a TiledCopy."""
+    if not isinstance(tiled, _mma.TiledMMA):
+        return None
+    a, b = {"A": (0, 2), "B": (1, 2), "C": (0, 1)}[which]
+    atom = tiled.atom
+    tv = {"A": atom.tv_layout_A, "B": atom.tv_layout_B, "C": atom.tv_layout_C}[which]
+    return ("mma", which, static, tiled.permutation(a), tiled.permutation(b), atom.shape_mnk, tv,
+            tiled.thr_layout_vmnk, atom.thr_id)
 
 
 def _thread_coords(tiled: Any, which: str, static: bool) -> tuple[list, Any]:
