@@ -134,14 +134,26 @@ def _mma(d_arch: str, name: str, warps: tuple[int, int, int]) -> Any:
 def _smem(d_arch: str, swizzle_bits: int, bM: int, bK: int, stages: int) -> tuple[Any, Any, Any]:
     """The staged smem tensor, the tensor the cp.async copy writes (SM90: its position-independent
     form, ``Sw o 0 o L``) and one stage as the banks see it (position-independent)."""
+    return _make_smem(d_arch, swizzle_bits, bM, bK, stages, _stage)
+
+
+def _make_smem(d_arch: str, swizzle_bits: int, bM: int, bK: int, stages: int, stage_of: Any) -> tuple:
+    atom, stage = stage_of(d_arch, swizzle_bits, bM, bK)
     if d_arch == "SM80":
-        atom = composition(Swizzle(swizzle_bits, 3, 3), Layout((8, bK), (bK, 1)))
         sA = make_tensor(smem_ptr("half_t", 0), tile_to_shape(atom, (bM, bK, stages)))
-        return sA, sA, tile_to_shape(atom, (bM, bK))
-    atom = gmma_smem_layout("K", 16 << swizzle_bits, "half_t")
-    stage = as_position_independent_swizzle_layout(tile_to_shape(atom, (bM, bK)))
+        return sA, sA, stage
     sA = make_tensor(smem_ptr("half_t", 0x400), tile_to_shape(atom, (bM, bK, stages)))
     return sA, as_position_independent_swizzle_tensor(sA), stage
+
+
+@functools.cache
+def _stage(d_arch: str, swizzle_bits: int, bM: int, bK: int) -> tuple[Any, Any]:
+    """The swizzled smem atom and one (bM, bK) stage of it as the banks see it."""
+    if d_arch == "SM80":
+        atom = composition(Swizzle(swizzle_bits, 3, 3), Layout((8, bK), (bK, 1)))
+        return atom, tile_to_shape(atom, (bM, bK))
+    atom = gmma_smem_layout("K", 16 << swizzle_bits, "half_t")
+    return atom, as_position_independent_swizzle_layout(tile_to_shape(atom, (bM, bK)))
 
 
 @functools.cache
@@ -171,11 +183,16 @@ def _one(x: Any) -> Any:
 
 
 def _fresh(fn: Any) -> Any:
-    return _make_s2r if fn is _s2r else fn.__wrapped__
+    """The builder that makes its part anew each time (nothing kept between designs)."""
+    if fn is _s2r:
+        return _make_s2r
+    if fn is _smem:
+        return lambda *args: _make_smem(*args, _stage.__wrapped__)
+    return fn.__wrapped__
 
 
 #: the builders a sweep uses: each distinct part built once (``--fresh``: every design builds all)
-BUILDERS = {"mma": _mma, "smem": _smem, "g2s": _g2s, "s2r": _s2r, "same s2r": _one}
+BUILDERS = {"mma": _mma, "smem": _smem, "g2s": _g2s, "s2r": _s2r, "same s2r": _one, "stage": _stage}
 
 
 def check_design(d: Design, fresh: bool = False, seen: dict | None = None) -> Checked:
@@ -183,7 +200,7 @@ def check_design(d: Design, fresh: bool = False, seen: dict | None = None) -> Ch
     anew instead of taking the sweep's already built TiledMMA, TiledCopys and smem layouts.
     ``seen`` (a dict of counters and keys) counts what this process had made already: the
     partitions and bank reports a design finds kept on its TiledMMA or TiledCopy."""
-    mma_of, smem_of, g2s_of, s2r_of, _ = (_fresh(f) if fresh else f for f in BUILDERS.values())
+    mma_of, smem_of, g2s_of, s2r_of, _, _ = (_fresh(f) if fresh else f for f in BUILDERS.values())
     try:
         bM, bN, bK = d.tile
         mma = mma_of(d.arch, d.mma, d.warps)
@@ -195,13 +212,13 @@ def check_design(d: Design, fresh: bool = False, seen: dict | None = None) -> Ch
         covered = all(check_cover(x).ok for x in tiled)
         parts = [(mma, "A", sA), (g2s, "D", sA_copy)] + ([(s2r, "S", sA)] if s2r is not None else [])
         for tc, which, tensor in parts:  # every thread's partition (partition_all[t] is get_slice(t)'s)
-            _count(seen, "partitions", (id(tc), which, tensor.layout))
+            _count(seen, "partitions", (id(tc), which, id(tensor.layout)))
             if len(partition_all(tc, which, tensor)) != tc.size:
                 raise AssertionError(f"{d}: partition_{which} is not every thread's")
-        _count(seen, "bank reports", (id(g2s), "dst", stage))
+        _count(seen, "bank reports", (id(g2s), "dst", id(stage)))
         store = analyze_copy(g2s, dst=stage)
         if s2r is not None:
-            _count(seen, "bank reports", (id(s2r), "src", stage))
+            _count(seen, "bank reports", (id(s2r), "src", id(stage)))
         load = analyze_copy(s2r, src=stage) if s2r is not None else store
         clean = store.wavefronts == store.ideal and load.wavefronts == load.ideal
         return Checked(covered and clean, covered, store.wavefronts, load.wavefronts, "")
@@ -210,11 +227,13 @@ def check_design(d: Design, fresh: bool = False, seen: dict | None = None) -> Ch
 
 
 def _count(seen: dict | None, what: str, key: Any) -> None:
-    """Count a request for ``what`` in ``seen``: a hit when ``key`` was asked for before."""
+    """Count a request for ``what`` in ``seen``: a hit when ``key`` was asked for before (keys
+    are the identities of the sweep's built parts, each built once and kept while it runs)."""
     if seen is None:
         return
     keys = seen.setdefault(what + " keys", set())
-    seen[what, "hit" if key in keys else "miss"] = seen.get((what, "hit" if key in keys else "miss"), 0) + 1
+    k = (what, "hit" if key in keys else "miss")
+    seen[k] = seen.get(k, 0) + 1
     keys.add(key)
 
 
