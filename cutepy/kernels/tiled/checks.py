@@ -156,13 +156,27 @@ def check_cover(obj: TiledMMA | TiledCopy) -> CheckResult:
     raise CutepyError(f"check_cover takes a TiledMMA or a TiledCopy, not {type(obj).__name__}")
 
 
+def _first_k_group(vmnk: Layout, threads: list[int]) -> list[int]:
+    """The threads whose K coordinate (``flat_coord(vmnk, t)[3]``, as ``get_slice`` reads it) is 0:
+    each K leaf's ``(t / d) % s`` is 0 (a stride-0 leaf gives 0), for all threads at once."""
+    import numpy as np  # lazy: the checks count with numpy, the package imports without it
+
+    t = np.asarray(threads, dtype=np.int64)
+    zero = np.ones(len(t), dtype=bool)
+    k = (vmnk.shape[3], vmnk.stride[3])
+    for s, d in zip(it.flatten_tuple(k[0]), it.flatten_tuple(k[1])):
+        if d != 0:
+            zero &= (t // d) % s == 0
+    return t[zero].tolist()
+
+
 def _check_cover(obj: TiledMMA | TiledCopy) -> CheckResult:
     if isinstance(obj, TiledMMA):
         M, N, K = obj.tile_size_mnk
         vmnk = obj.thr_layout_vmnk
         thr_m, thr_n = int(size(vmnk[1])), int(size(vmnk[2]))
         threads = obj.thread_ids()  # C++'s thread indices: the values of ThrLayoutVMNK
-        k0 = [t for t in threads if obj.get_slice(t).thr_vmnk[3] == 0]  # flat_coord(vmnk, t), kept
+        k0 = _first_k_group(vmnk, threads)
         parts = [
             _cover_one("A", obj.tv_layout_A_tiled, M, K, replication(obj.atom.tv_layout_A) * thr_n, threads),
             _cover_one("B", obj.tv_layout_B_tiled, N, K, replication(obj.atom.tv_layout_B) * thr_m, threads),
