@@ -296,14 +296,31 @@ def shares(points: list[Design], jobs: int) -> list[list[int]]:
     """The sweep dealt to ``jobs`` workers: designs sharing a swizzled smem tile (architecture,
     swizzle, bM, bK: every smem layout, partition and bank report made from it, whichever MMA
     atom, warps, stages or copy width) go to one worker, so no worker makes what another makes;
-    the largest groups first, each to the least loaded worker; sweep order kept in each share."""
+    the costliest groups first (by the partitions they make: :func:`_work`), each to the least
+    loaded worker; sweep order kept in each share."""
     groups: dict[tuple, list[int]] = {}
     for i, d in enumerate(points):
         groups.setdefault((d.arch, d.swizzle_bits, d.tile[0], d.tile[2]), []).append(i)
     parts: list[list[int]] = [[] for _ in range(jobs)]
-    for g in sorted(groups.values(), key=len, reverse=True):
-        min(parts, key=len).extend(g)
+    load = [0] * jobs
+    for g in sorted(groups.values(), key=lambda g: _work(points, g), reverse=True):
+        k = load.index(min(load))
+        parts[k].extend(g)
+        load[k] += _work(points, g)
     return [sorted(p) for p in parts]
+
+
+def _work(points: list[Design], group: list[int]) -> int:
+    """What checking ``group`` makes (its cost, roughly): the distinct partitions of its smem
+    tensors (by TiledMMA shape, cp.async width and warps, ldmatrix copy) and its designs."""
+    made = set()
+    for i in group:
+        d = points[i]
+        made.add(("mma", d.mma if d.arch == "SM90" else "", d.warps, d.stages))
+        made.add(("g2s", d.copy_bits, d.warps, d.stages))
+        if d.arch == "SM80":
+            made.add(("s2r", d.warps, d.stages))
+    return 100 * len(made) + len(group)
 
 
 def main(argv: list[str] | None = None) -> None:
