@@ -128,3 +128,17 @@ def test_every_thread_or_the_first_threads_error(tensor, threads, vec, static):
         assert want[-1] == (type(e).__name__, str(e))
         return
     assert [told(parts[t]) for t in range(len(want))] == want
+
+
+def test_the_tables_kept_on_a_tensor_stay_bounded_and_change_nothing(monkeypatch):
+    from cutepy.algebra import composed
+    from cutepy.kernels.tiled import partitions
+
+    monkeypatch.setattr(partitions, "FOLD_LIMIT", 1)
+    monkeypatch.setattr(composed, "FOLD_LIMIT", 2)
+    sA = make_tensor(None, composition(Swizzle(3, 3, 3), Layout((64, 64), (64, 1))))
+    for warps in ((2, 2, 1), (4, 1, 1), (1, 4, 1), (2, 2, 1)):
+        mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), warps)
+        same_as_each_thread(mma, "A", sA, False)
+        assert len(composed.kept_table(sA.layout, "partitions")) <= 1
+        assert len(composed.fold_table(sA.layout)) <= 2
