@@ -9,7 +9,9 @@ group is sliced as ``get_slice`` slices it, and the others' offsets are checked 
 element as that slice checks them. Where that cannot be done (a symbolic or coordinate
 tensor, a pattern the batched slice does not cover, an error) each thread is partitioned one at a
 time, so every result and every error is the per-thread one. The batch is kept on the
-TiledMMA or TiledCopy (:func:`cutepy.kernels.memo.derived_of`, bounded) by the tensor's layout.
+TiledMMA or TiledCopy (:func:`cutepy.kernels.memo.derived_of`, bounded) by the tensor's layout,
+and a TiledMMA's also on a swizzled tensor layout by what it is made from (:func:`_signature`;
+:func:`cutepy.algebra.composed.kept_table`), as are the layouts its slices fold into.
 
 >>> from cutepy import Layout, composition, Swizzle, make_tiled_mma, mma_atom, make_tensor
 >>> mma = make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
@@ -175,6 +177,7 @@ def _batch(tiled: Any, which: str, static: bool, frg: Any, layout: Any) -> tuple
         return None
     mode_s, mode_d = inner.shape[0], inner.stride[0]
     bound = sum(abs(d) * s for s, d in zip(it.flatten_tuple(mode_s), it.flatten_tuple(mode_d)))
+    bound += abs(int(parts[1])) if parts is not None else 0  # the composed layout's offset
     if bound + size(inner) * max(1, max(abs(d) for d in it.flatten_tuple(inner.stride))) > _BOUND:
         return None
     if isinstance(tiled, _mma.TiledMMA):
