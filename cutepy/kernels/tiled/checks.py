@@ -21,15 +21,21 @@ the atom moves 8 elements as one 128-bit vector, the source allows 1
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core import inttuple as it
 from ...core.errors import CutepyError
 from ...core.layout import Layout, size
+from ...core.lazy import load
 from ..memo import derived
 from ..tensor import make_identity_tensor
 from .copy import TiledCopy, make_tiled_copy  # noqa: F401 (make_tiled_copy: doctest namespace)
 from .mma import TiledMMA, make_tiled_mma  # noqa: F401 (make_tiled_mma: doctest namespace)
+
+if TYPE_CHECKING:  # the checks count with numpy, the package imports without it
+    import numpy as np
+else:  # numpy loads on first use
+    np = load("numpy")
 
 #: the largest tile the checks enumerate
 MAX_ELEMENTS = 1 << 20
@@ -92,8 +98,6 @@ def _cover_one(
     replication its stride-0 modes intend, :func:`replication`)."""
     if times is None:
         times = replication(tv)
-    import numpy as np  # lazy: the checks count with numpy, the package imports without it
-
     vals = _tv_coverage(tv, M, N, threads)
     out = (vals < 0) | (vals >= M * N)
     if out.any():
@@ -159,8 +163,6 @@ def check_cover(obj: TiledMMA | TiledCopy) -> CheckResult:
 def _first_k_group(vmnk: Layout, threads: list[int]) -> list[int]:
     """The threads whose K coordinate (``flat_coord(vmnk, t)[3]``, as ``get_slice`` reads it) is 0:
     each K leaf's ``(t / d) % s`` is 0 (a stride-0 leaf gives 0), for all threads at once."""
-    import numpy as np  # lazy: the checks count with numpy, the package imports without it
-
     t = np.asarray(threads, dtype=np.int64)
     zero = np.ones(len(t), dtype=bool)
     k = (vmnk.shape[3], vmnk.stride[3])
