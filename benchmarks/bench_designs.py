@@ -1,6 +1,6 @@
 """Design sweeps (issue 31): SM80/SM90 GEMM mainloop designs built and checked, per second.
 
-Run:  PYTHONPATH=. python benchmarks/bench_designs.py [--count N] [--jobs J] [--seed S]
+Run:  PYTHONPATH=. python benchmarks/bench_designs.py [--count N] [--jobs J] [--seed S] [--cold N]
 
 A design is one point of a sweep: an MMA atom, a warp (or warpgroup) layout, a CTA tile
 ``(bM, bN, bK)``, a shared-memory layout with a swizzle, a cp.async copy atom and a number of
@@ -11,7 +11,8 @@ stages. Checking it means what a kernel engineer's sweep does for every point:
 2. ``check_cover`` of every TiledMMA and TiledCopy (each element held by the right threads);
 3. the A-side partitions of the smem tensor for **every thread**: the TiledMMA's
    ``partition_A``, the cp.async copy's ``partition_D`` and (SM80) the ldmatrix copy's
-   ``partition_S``;
+   ``partition_S`` (:func:`cutepy.kernels.tiled.partition_all`: all threads at once, each
+   equal to ``get_slice(t).partition_X``, run-time thread index as in a kernel);
 4. the bank wavefronts of the cp.async stores and (SM80) the ldmatrix loads on one stage
    (``cutepy.banks.analyze_copy``): a design passes when both are conflict-free.
 
@@ -19,8 +20,15 @@ The sweep is the seeded list :func:`designs` (the first ``--count`` points of a 
 product); a point that does not fit (a tile the atoms do not divide) is refused by cutepy
 with a ``CutepyError`` and counted as rejected: refusing is checking too.
 
+What a sweep makes once and reuses: each distinct part (TiledMMA, TiledCopy, smem layout), and,
+kept on the TiledMMA / TiledCopy values (cutepy.kernels.memo, bounded), each partition, cover
+check and bank report; designs that share them find them made. The table says so: the "warm"
+rows are the sweep as it runs (each thing made once, by the first design that needs it), the
+"cold" row builds every part anew for each design (nothing reused: the cost of one design
+alone), and the hit counts say how much the warm sweep reused.
+
 Several processes: ``--jobs J`` checks the same list with ``J`` worker processes, each a share
-of whole groups of designs that share a TiledMMA and smem layout (:func:`shares`). The recipe
+of whole groups of designs that share a swizzled smem tile (:func:`shares`). The recipe
 for a sweep of one's own is the same few lines (``check_share`` is a top-level function of
 picklable arguments, so a process pool can run it)::
 
@@ -28,6 +36,7 @@ picklable arguments, so a process pool can run it)::
     parts = shares(points, J)
     with ProcessPoolExecutor(max_workers=J) as pool:
         done = pool.map(check_share, [[points[i] for i in p] for p in parts], [False] * J)
+        # each: (results, CPU seconds, hit counts)
 
 The table gives designs per second on one core (goal >= 5000) and the speed-up with 2
 processes (goal >= 1.8x on 2 cores), from the wall time and from the CPU time of the busiest
@@ -40,6 +49,7 @@ from __future__ import annotations
 import argparse
 import functools
 import itertools
+import multiprocessing
 import os
 import random
 import sys
@@ -64,6 +74,7 @@ from cutepy.banks import analyze_copy
 from cutepy.kernels.atoms import gmma_smem_layout
 from cutepy.kernels.pointer import as_position_independent_swizzle_layout, smem_ptr
 from cutepy.kernels.tensor import as_position_independent_swizzle_tensor
+from cutepy.kernels.tiled import partition_all
 from cutepy.kernels.tiled.checks import check_cover
 
 GOAL_RATE, GOAL_SCALING = 5000.0, 1.8
@@ -98,7 +109,7 @@ SM90_WARPS = [(1, 1, 1), (2, 1, 1)]
 
 
 def designs(count: int, seed: int = 31) -> list[Design]:
-    """``count`` distinct points of the SM80 and SM90 sweep (11,664 in all), a seeded sample
+    """``count`` distinct points of the SM80 and SM90 sweep (13,608 in all), a seeded sample
     listed in the sweep's nested-loop order: the A side (atom, warps, bM, bK, swizzle, stages)
     outside, bN and the copy width inside, as one writes the loops."""
     pts = []
@@ -120,14 +131,29 @@ def _mma(d_arch: str, name: str, warps: tuple[int, int, int]) -> Any:
 
 
 @functools.cache
-def _smem(d_arch: str, swizzle_bits: int, bM: int, bK: int, stages: int) -> tuple[Any, Any]:
-    """The staged smem layout and one stage as the banks see it (position-independent)."""
+def _smem(d_arch: str, swizzle_bits: int, bM: int, bK: int, stages: int) -> tuple[Any, Any, Any]:
+    """The staged smem tensor, the tensor the cp.async copy writes (SM90: its position-independent
+    form, ``Sw o 0 o L``) and one stage as the banks see it (position-independent)."""
+    return _make_smem(d_arch, swizzle_bits, bM, bK, stages, _stage)
+
+
+def _make_smem(d_arch: str, swizzle_bits: int, bM: int, bK: int, stages: int, stage_of: Any) -> tuple:
+    atom, stage = stage_of(d_arch, swizzle_bits, bM, bK)
+    if d_arch == "SM80":
+        sA = make_tensor(smem_ptr("half_t", 0), tile_to_shape(atom, (bM, bK, stages)))
+        return sA, sA, stage
+    sA = make_tensor(smem_ptr("half_t", 0x400), tile_to_shape(atom, (bM, bK, stages)))
+    return sA, as_position_independent_swizzle_tensor(sA), stage
+
+
+@functools.cache
+def _stage(d_arch: str, swizzle_bits: int, bM: int, bK: int) -> tuple[Any, Any]:
+    """The swizzled smem atom and one (bM, bK) stage of it as the banks see it."""
     if d_arch == "SM80":
         atom = composition(Swizzle(swizzle_bits, 3, 3), Layout((8, bK), (bK, 1)))
-        return tile_to_shape(atom, (bM, bK, stages)), tile_to_shape(atom, (bM, bK))
+        return atom, tile_to_shape(atom, (bM, bK))
     atom = gmma_smem_layout("K", 16 << swizzle_bits, "half_t")
-    stage = as_position_independent_swizzle_layout(tile_to_shape(atom, (bM, bK)))
-    return tile_to_shape(atom, (bM, bK, stages)), stage
+    return atom, as_position_independent_swizzle_layout(tile_to_shape(atom, (bM, bK)))
 
 
 @functools.cache
@@ -141,43 +167,58 @@ def _g2s(copy_bits: int, threads: int, bK: int) -> Any:
 
 @functools.cache
 def _s2r(mma: Any) -> Any:
+    """The ldmatrix copy of A; equal TiledCopys (the MMA atoms that differ only in their value
+    types give one) are one object, so their partitions and bank reports are made once."""
+    return _one(_make_s2r(mma))
+
+
+def _make_s2r(mma: Any) -> Any:
     return make_tiled_copy_A(copy_atom("SM75_U32x4_LDSM_N", 16), mma)
 
 
+@functools.cache
+def _one(x: Any) -> Any:
+    """The first value of the sweep equal to ``x``."""
+    return x
+
+
 def _fresh(fn: Any) -> Any:
+    """The builder that makes its part anew each time (nothing kept between designs)."""
+    if fn is _s2r:
+        return _make_s2r
+    if fn is _smem:
+        return lambda *args: _make_smem(*args, _stage.__wrapped__)
     return fn.__wrapped__
 
 
 #: the builders a sweep uses: each distinct part built once (``--fresh``: every design builds all)
-BUILDERS = {"mma": _mma, "smem": _smem, "g2s": _g2s, "s2r": _s2r}
+BUILDERS = {"mma": _mma, "smem": _smem, "g2s": _g2s, "s2r": _s2r, "same s2r": _one, "stage": _stage}
 
 
-def check_design(d: Design, fresh: bool = False) -> Checked:
+def check_design(d: Design, fresh: bool = False, seen: dict | None = None) -> Checked:
     """Build and check one design (see the module's docstring); ``fresh`` builds every part
-    anew instead of taking the sweep's already built TiledMMA, TiledCopys and smem layouts."""
-    mma_of, smem_of, g2s_of, s2r_of = (_fresh(f) if fresh else f for f in BUILDERS.values())
+    anew instead of taking the sweep's already built TiledMMA, TiledCopys and smem layouts.
+    ``seen`` (a dict of counters and keys) counts what this process had made already: the
+    partitions and bank reports a design finds kept on its TiledMMA or TiledCopy."""
+    mma_of, smem_of, g2s_of, s2r_of, _, _ = (_fresh(f) if fresh else f for f in BUILDERS.values())
     try:
         bM, bN, bK = d.tile
         mma = mma_of(d.arch, d.mma, d.warps)
-        sA_layout, stage = smem_of(d.arch, d.swizzle_bits, bM, bK, d.stages)
-        if d.arch == "SM80":
-            s2r = s2r_of(mma)
-            sA = make_tensor(smem_ptr("half_t", 0), sA_layout)
-            sA_copy = sA
-        else:
-            s2r = None
-            sA = make_tensor(smem_ptr("half_t", 0x400), sA_layout)
-            sA_copy = as_position_independent_swizzle_tensor(sA)
+        sA, sA_copy, stage = smem_of(d.arch, d.swizzle_bits, bM, bK, d.stages)
+        s2r = s2r_of(mma) if d.arch == "SM80" else None
         threads = mma.size
         g2s = g2s_of(d.copy_bits, threads, bK)
         tiled = [mma, g2s] + ([s2r] if s2r is not None else [])
         covered = all(check_cover(x).ok for x in tiled)
-        for t in range(threads):
-            mma.get_slice(t).partition_A(sA)
-            g2s.get_slice(t).partition_D(sA_copy)
-            if s2r is not None:
-                s2r.get_slice(t).partition_S(sA)
+        parts = [(mma, "A", sA), (g2s, "D", sA_copy)] + ([(s2r, "S", sA)] if s2r is not None else [])
+        for tc, which, tensor in parts:  # every thread's partition (partition_all[t] is get_slice(t)'s)
+            _count(seen, "partitions", (id(tc), which, id(tensor.layout)))
+            if len(partition_all(tc, which, tensor)) != tc.size:
+                raise AssertionError(f"{d}: partition_{which} is not every thread's")
+        _count(seen, "bank reports", (id(g2s), "dst", id(stage)))
         store = analyze_copy(g2s, dst=stage)
+        if s2r is not None:
+            _count(seen, "bank reports", (id(s2r), "src", id(stage)))
         load = analyze_copy(s2r, src=stage) if s2r is not None else store
         clean = store.wavefronts == store.ideal and load.wavefronts == load.ideal
         return Checked(covered and clean, covered, store.wavefronts, load.wavefronts, "")
@@ -185,49 +226,101 @@ def check_design(d: Design, fresh: bool = False) -> Checked:
         return Checked(False, False, 0, 0, str(e).split("\n")[0][:80])
 
 
-def _check_fresh(d: Design) -> Checked:
-    return check_design(d, fresh=True)
+def _count(seen: dict | None, what: str, key: Any) -> None:
+    """Count a request for ``what`` in ``seen``: a hit when ``key`` was asked for before (keys
+    are the identities of the sweep's built parts, each built once and kept while it runs)."""
+    if seen is None:
+        return
+    keys = seen.setdefault(what + " keys", set())
+    k = (what, "hit" if key in keys else "miss")
+    seen[k] = seen.get(k, 0) + 1
+    keys.add(key)
 
 
-def check_share(points: list[Design], fresh: bool) -> tuple[list[Checked], float]:
-    """Check a share of the sweep in this process: the results and the CPU seconds it took."""
-    fn = _check_fresh if fresh else check_design
+def check_share(points: list[Design], fresh: bool) -> tuple[list[Checked], float, dict]:
+    """Check a share of the sweep in this process: the results, the CPU seconds it took, and the
+    hit counts of what the sweep keeps (built parts, partitions, bank reports)."""
+    seen: dict = {}
     c0 = time.process_time()
-    out = [fn(d) for d in points]
-    return out, time.process_time() - c0
+    out = [check_design(d, fresh, None if fresh else seen) for d in points]
+    cpu = time.process_time() - c0
+    counts = {k: v for k, v in seen.items() if type(k) is tuple}
+    for name, fn in BUILDERS.items():
+        info = fn.cache_info()
+        counts[f"built {name}", "hit"], counts[f"built {name}", "miss"] = info.hits, info.misses
+    return out, cpu, counts
 
 
-def run(points: list[Design], jobs: int, fresh: bool) -> tuple[float, float, list[Checked]]:
+def run(points: list[Design], jobs: int, fresh: bool) -> tuple[float, float, list[Checked], dict, float]:
     """Check every point with ``jobs`` processes (1: in this process), each a share of the sweep
     (:func:`shares`; its own built parts, as one process has): the wall seconds, the CPU seconds
-    of the busiest process (what the wall time would be on idle cores), and the results."""
-    t0 = time.perf_counter()
+    of the busiest process (what the wall time would be on idle cores), the results, the hit
+    counts summed over the processes, and the seconds it took to start the worker processes
+    (spawned, each importing cutepy and numpy, as this process had before it was timed; not in
+    the wall seconds)."""
+    for c in BUILDERS.values():
+        c.cache_clear()
     if jobs == 1:
-        out, cpu = check_share(points, fresh)
-    else:
-        parts = shares(points, jobs)
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            done = list(pool.map(check_share, [[points[i] for i in p] for p in parts], [fresh] * jobs))
-        out = [None] * len(points)
-        for p, (res, _) in zip(parts, done):
-            for i, r in zip(p, res):
-                out[i] = r
-        cpu = max(c for _, c in done)
-    return time.perf_counter() - t0, cpu, out
+        t0 = time.perf_counter()
+        out, cpu, counts = check_share(points, fresh)
+        return time.perf_counter() - t0, cpu, out, counts, 0.0
+    parts = shares(points, jobs)
+    # fresh worker processes (spawned, not forked: nothing made in this process goes with them)
+    ts = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        pids: set = set()
+        while len(pids) < jobs:  # every worker started and ready
+            pids |= set(pool.map(_ready, range(2 * jobs)))
+        t0 = time.perf_counter()
+        done = list(pool.map(check_share, [[points[i] for i in p] for p in parts], [fresh] * jobs))
+        wall = time.perf_counter() - t0
+    out = [None] * len(points)
+    counts = {}
+    for p, (res, _, c) in zip(parts, done):
+        for i, r in zip(p, res):
+            out[i] = r
+        for k, v in c.items():
+            counts[k] = counts.get(k, 0) + v
+    return wall, max(c for _, c, _ in done), out, counts, t0 - ts
+
+
+def _ready(_: int) -> int:
+    """A worker with cutepy and numpy loaded (as the parent process has them): its process id."""
+    import numpy  # noqa: F401 (loaded before the sweep is timed, as in the parent)
+
+    time.sleep(0.05)  # let the other workers take the other calls
+    return os.getpid()
 
 
 def shares(points: list[Design], jobs: int) -> list[list[int]]:
-    """The sweep dealt to ``jobs`` workers: designs sharing an A side (a TiledMMA and a smem
-    layout: their partitions) go to one worker, whole groups to the least loaded, sweep order
-    kept within each share."""
+    """The sweep dealt to ``jobs`` workers: designs sharing a swizzled smem tile (architecture,
+    swizzle, bM, bK: every smem layout, partition and bank report made from it, whichever MMA
+    atom, warps, stages or copy width) go to one worker, so no worker makes what another makes;
+    the costliest groups first (by the partitions they make: :func:`_work`), each to the least
+    loaded worker; sweep order kept in each share."""
     groups: dict[tuple, list[int]] = {}
     for i, d in enumerate(points):
-        a_side = (d.arch, d.mma, d.warps, d.tile[0], d.tile[2], d.swizzle_bits, d.stages)
-        groups.setdefault(a_side, []).append(i)
+        groups.setdefault((d.arch, d.swizzle_bits, d.tile[0], d.tile[2]), []).append(i)
     parts: list[list[int]] = [[] for _ in range(jobs)]
-    for g in groups.values():
-        min(parts, key=len).extend(g)
+    load = [0] * jobs
+    for g in sorted(groups.values(), key=lambda g: _work(points, g), reverse=True):
+        k = load.index(min(load))
+        parts[k].extend(g)
+        load[k] += _work(points, g)
     return [sorted(p) for p in parts]
+
+
+def _work(points: list[Design], group: list[int]) -> int:
+    """What checking ``group`` makes (its cost, roughly): the distinct partitions of its smem
+    tensors (by TiledMMA shape, cp.async width and warps, ldmatrix copy) and its designs."""
+    made = set()
+    for i in group:
+        d = points[i]
+        made.add(("mma", d.mma if d.arch == "SM90" else "", d.warps, d.stages))
+        made.add(("g2s", d.copy_bits, d.warps, d.stages))
+        if d.arch == "SM80":
+            made.add(("s2r", d.warps, d.stages))
+    return 100 * len(made) + len(group)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -235,40 +328,59 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--count", type=int, default=10_000, help="designs in the sweep (default 10^4)")
     ap.add_argument("--jobs", type=int, default=2, help="processes for the scaling run (default 2)")
     ap.add_argument("--seed", type=int, default=31)
-    ap.add_argument("--fresh", action="store_true",
-                    help="also time the sweep with every design building all its parts anew")
+    ap.add_argument("--cold", type=int, default=200,
+                    help="designs (the sweep's first) checked cold: every part built anew, nothing "
+                         "kept from another design (default 200; 0: none)")
     args = ap.parse_args(argv)
     points = designs(args.count, args.seed)
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; {len(points)} distinct designs "
-          f"({sum(d.arch == 'SM80' for d in points)} SM80, {sum(d.arch == 'SM90' for d in points)} SM90)")
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {_load()} at the start; "
+          f"{len(points)} distinct designs ({sum(d.arch == 'SM80' for d in points)} SM80, "
+          f"{sum(d.arch == 'SM90' for d in points)} SM90)")
     print("\nseconds: wall; cpu: CPU seconds of the busiest process (the wall time on idle cores);")
     print("designs/s and speed-up: from the wall time, and (in brackets) from the cpu time\n")
-    print("| sweep | processes | seconds | cpu | designs/s | speed-up | goal | met |")
-    print("|---|---|---|---|---|---|---|---|")
-    results = None
-    for fresh in ([True] if args.fresh else []) + [False]:
-        what = "every part built anew" if fresh else "parts built once"
-        for c in BUILDERS.values():
-            c.cache_clear()
-        t1, c1, res = run(points, 1, fresh)
-        results = results or res
-        assert res == results, "building the parts anew found something else"
-        n = len(points)
-        met = "yes" if n / t1 >= GOAL_RATE else "NO"
-        print(f"| {what} | 1 | {t1:.2f} | {c1:.2f} | {n / t1:.0f} ({n / c1:.0f}) | 1.00x | "
-              f">= {GOAL_RATE:.0f}/s | {met} |")
-        if args.jobs > 1:
-            for c in BUILDERS.values():
-                c.cache_clear()
-            tj, cj, resj = run(points, args.jobs, fresh)
-            assert resj == results, "the worker processes found something else"
-            met = "yes" if t1 / tj >= GOAL_SCALING else "NO"
-            print(f"| {what} | {args.jobs} | {tj:.2f} | {cj:.2f} | {n / tj:.0f} ({n / cj:.0f}) | "
-                  f"{t1 / tj:.2f}x ({c1 / cj:.2f}x) | >= {GOAL_SCALING}x on 2 cores | {met} |")
+    print("| sweep | processes | designs | seconds | cpu | designs/s | speed-up | goal | met |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    n = len(points)
+    what = "warm: each part, partition, bank report made once"
+    t1, c1, results, counts, _ = run(points, 1, False)
+    print(f"| {what} | 1 | {n} | {t1:.2f} | {c1:.2f} | {n / t1:.0f} ({n / c1:.0f}) | 1.00x | "
+          f">= {GOAL_RATE:.0f}/s | {_met(n / t1, n / c1, GOAL_RATE)} |")
+    if args.jobs > 1:
+        tj, cj, resj, _, startup = run(points, args.jobs, False)
+        assert resj == results, "the worker processes found something else"
+        print(f"| {what} | {args.jobs} | {n} | {tj:.2f} | {cj:.2f} | {n / tj:.0f} ({n / cj:.0f}) | "
+              f"{t1 / tj:.2f}x ({c1 / cj:.2f}x) | >= {GOAL_SCALING}x on 2 cores | "
+              f"{_met(t1 / tj, c1 / cj, GOAL_SCALING)} |")
+        scaling_note = (f"\n{args.jobs} processes: {startup:.2f} s to start them (spawn, import cutepy "
+                        f"and numpy) before the timed sweep; with it, {t1 / (tj + startup):.2f}x")
+    if args.cold:
+        sub = points[:args.cold]
+        tc, cc, resc, _, _ = run(sub, 1, True)
+        assert resc == results[:len(sub)], "building the parts anew found something else"
+        print(f"| cold: every part built anew for each design | 1 | {len(sub)} | {tc:.2f} | {cc:.2f} | "
+              f"{len(sub) / tc:.0f} ({len(sub) / cc:.0f}) | - | - | {1e3 * cc / len(sub):.1f} ms/design |")
+    if args.jobs > 1:
+        print(scaling_note)
+    print(f"\nload average {_load()} at the end")
+    print("\nwhat the warm sweep found made already (hits) and made (misses), one process:")
+    for name in sorted({k[0] for k in counts}):
+        hit, miss = counts.get((name, "hit"), 0), counts.get((name, "miss"), 0)
+        print(f"  {name}: {hit} hits, {miss} made ({100 * hit / max(1, hit + miss):.1f}% hit)")
     ok = sum(r.ok for r in results)
     refused = sum(bool(r.reason) for r in results)
-    print(f"\nchecked: {ok} pass (covered, conflict-free), {len(results) - ok - refused} fail a check, "
+    print(f"\nchecked: {ok} pass (covered, conflict-free), {n - ok - refused} fail a check, "
           f"{refused} refused by cutepy")
+
+
+def _met(wall: float, cpu: float, goal: float) -> str:
+    return "yes" if wall >= goal else "on cpu time" if cpu >= goal else "NO"
+
+
+def _load() -> str:
+    try:
+        return "/".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "?"
 
 
 if __name__ == "__main__":

@@ -45,6 +45,7 @@ from ..core.layout import (
 )
 from ..core.lazy import load
 from ..core.swizzle import SmemPtrFlag, Swizzle, compose_swizzles, make_swizzle
+from ..core.tracing import recorder as _recorder
 from .casting import cxx_gcd as _cxx_gcd
 from .casting import downcast, make_fragment_like, make_layout_like, max_alignment, upcast
 from .coalesce import coalesce, filter
@@ -130,7 +131,8 @@ class ComposedLayout(ComposedKind):
     (Sw<1,0,1> o 0 o (2,2):(2,1), [0, 3, 1, 2])
     """
 
-    __slots__ = ("outer", "offset", "inner")
+    # _plans: the value's slicing plans (see _slice_plan), a cache of forms derived from the fields
+    __slots__ = ("outer", "offset", "inner", "_plans")
 
     def __init__(self, outer: Any, offset: Any, inner: Any):
         if not isinstance(outer, (Swizzle, Layout, ComposedLayout)):
@@ -140,6 +142,7 @@ class ComposedLayout(ComposedKind):
         if type(offset) is not int or not -MAX_LEAF <= offset <= MAX_LEAF:
             offset = _offset_arg(offset)
         self.outer, self.offset, self.inner = outer, offset, inner
+        self._plans: dict | None = None
 
     def _domain(self) -> Any:
         """The inner layout, which gives the domain (a bare swizzle inside has none)."""
@@ -399,6 +402,12 @@ def _compose_swizzle_right(A: Layout, B: Any) -> Any:
 def slice_and_offset_swizzled(crd: Any, C: ComposedLayout) -> tuple[Any, Any]:
     """C++'s ``slice_and_offset`` of ``Sw<B,M,S> o offset o L``: the sliced layout and the offset.
 
+    What does not depend on the fixed coordinates' values (the sliced layout, C++'s divisibility
+    asserts, whether the swizzle stays, each folded layout) is worked out once per pattern of
+    wildcards and kept on ``C`` (:func:`_slice_plan`); each coordinate then costs its offset and
+    a few bit operations. Anything the plan does not cover, and every error, comes from
+    :func:`_slice_swizzled_general` (the same answer: tests/algebra/test_swizzle_slice_plan.py).
+
     When the fixed coordinates decide only bits the swizzle leaves alone, or when the free
     modes touch only one side (Y or Z) of it, the swizzle folds into a plain layout with
     signed strides; otherwise the result stays ``Sw o offset' o slice(L)``. As in C++, an
@@ -412,6 +421,284 @@ def slice_and_offset_swizzled(crd: Any, C: ComposedLayout) -> tuple[Any, Any]:
     >>> slice_and_offset_swizzled((5, None), C)
     (((2,2,2)):((1,-2,4)), 42)
     """
+    plan = _slice_plan(crd, C)
+    if plan is None:
+        return _slice_swizzled_general(crd, C)
+    try:
+        _, fixed = slice_and_offset(crd, C.inner)
+        return _finish_slice(plan, crd, C, fixed)
+    except CutepyError:  # every error as the general path words it
+        return _slice_swizzled_general(crd, C)
+
+
+#: slicing plans kept per composed layout (patterns of wildcards; emptied when full)
+PLAN_LIMIT = 64
+
+
+class _SlicePlan:
+    """What slicing ``Sw o offset o L`` at one pattern of wildcards decides once: the sliced
+    layout, the swizzle's bits (``code``), whether the swizzle stays (``keep``) or the whole
+    slice is free (``whole``), and the folded layouts met so far, by the offset's swizzle bits
+    and kind (at most ``2 * 4**B``)."""
+
+    __slots__ = ("whole", "keep", "sliced", "code", "folded")
+
+    def __init__(self, whole: bool, keep: bool, sliced: Layout, code: int):
+        self.whole, self.keep, self.sliced, self.code = whole, keep, sliced, code
+        self.folded: dict = {}
+
+
+def _pattern(crd: Any) -> Any:
+    """``crd`` with each integer leaf (plain or run-time) as 0, wildcards kept; ``False`` for a
+    coordinate with any other leaf (a symbol, a list): no plan is made for it."""
+    t = type(crd)
+    if t is tuple:
+        out = []
+        for x in crd:
+            p = _pattern(x)
+            if p is False:
+                return False
+            out.append(p)
+        return tuple(out)
+    if crd is None:
+        return None
+    return 0 if t is int or t is DynamicInt else False
+
+
+def _static_layout(L: Any) -> bool:
+    return type(L) is Layout and all(type(x) is int for x in it.flatten_tuple((L.shape, L.stride)))
+
+
+def _slice_plan(crd: Any, C: ComposedLayout) -> _SlicePlan | None:
+    """The plan for slicing ``C`` at ``crd``'s pattern of wildcards, kept on ``C`` (at most
+    :data:`PLAN_LIMIT`); None where the general path answers: a coordinate with all or no
+    wildcards or other leaves, a run-time or symbolic layout or offset, while
+    :func:`cutepy.explain` records, or a pattern the general path refuses (its error then
+    raised by it, unchanged, each time)."""
+    if type(C.offset) is not int or not isinstance(C.outer, Swizzle) or _recorder() is not None:
+        return None
+    key = _pattern(crd)
+    if key is False or key is None or type(key) is not tuple:
+        return None
+    plans = C._plans
+    if plans is None:
+        plans = C._plans = {}
+    plan = plans.get(key)
+    if plan is None:
+        plan = _make_plan(crd, C)
+        if len(plans) >= PLAN_LIMIT:
+            plans.clear()
+        plans[key] = plan
+    return plan or None
+
+
+def _make_plan(crd: Any, C: ComposedLayout) -> _SlicePlan | bool:
+    """The general path's steps that depend only on where the wildcards are (``False``: none
+    to keep, the general path answers)."""
+    sw, inner = C.outer, C.inner
+    if not _static_layout(inner) or not _has_none(crd):
+        return False
+    sliced, _ = slice_and_offset(crd, inner)
+    if all(x is None for x in it.flatten_tuple(crd)):
+        return _SlicePlan(True, True, sliced, 0)
+    b, m, s = sw.bits, sw.base, abs(sw.shift)
+    proj = (1 << m, 1 << b, 1 << (s - b), 1 << b, 1)
+    anti = Layout._new(proj, (1, 0, 1 << (m + b), 0, 1 << (m + s + b)))
+    only = Layout._new(proj, (0, 1 << m, 0, 1 << (m + s), 0))
+    try:
+        diced = dice(crd, inner)
+        _cxx_compose(anti, diced, crd, C)
+        only_diced = _cxx_compose(only, diced, crd, C)
+        for x, y in zip(it.flatten_tuple(only_diced.shape), it.flatten_tuple(only_diced.stride)):
+            if x * y & (x * y - 1):
+                return False
+        _cxx_compose(only, sliced, crd, C)
+    except CutepyError:
+        return False
+    code = sw.yyy_mask | sw.zzz_mask
+    n = sliced.size()
+    active = sliced(n - 1) & code if n > 0 else 0
+    return _SlicePlan(False, bool(active & ~sw(active)), sliced, code)
+
+
+def _finish_slice(plan: _SlicePlan, crd: Any, C: ComposedLayout, fixed: Any,
+                  folds: dict | None = None) -> tuple[Any, Any]:
+    """The general path's last steps for one coordinate, its fixed offset ``fixed`` given;
+    ``folds`` (a :func:`fold_table`) keeps folded layouts by value (swizzle, offset bits, kind,
+    sliced layout: what :func:`_fold` computes one from) for other layouts that fold alike."""
+    sw, sliced = C.outer, plan.sliced
+    if plan.whole:
+        return ComposedLayout(sw, C.offset, sliced), 0
+    code = plan.code
+    off_only_zy = C.offset ^ (fixed & code)
+    off_anti_zy = fixed & ~code
+    if plan.keep:
+        return _exact_slice(crd, C, ComposedLayout(sw, off_only_zy, sliced), off_anti_zy, sliced, fixed)
+    kind = DynamicInt if type(off_only_zy) is DynamicInt else int
+    key = (int(off_only_zy) & code, kind)
+    folded = plan.folded.get(key)
+    if folded is None and folds is not None:
+        folded = plan.folded[key] = folds.get((sw, key, sliced))
+    if folded is None:
+        folded = plan.folded[key] = _fold(sw, off_only_zy, kind, sliced, crd, C)
+        if folds is not None:
+            if len(folds) >= FOLD_LIMIT:
+                folds.clear()
+            folds[(sw, key, sliced)] = folded
+    return _exact_slice(crd, C, folded, sw(off_only_zy) + off_anti_zy, sliced, fixed)
+
+
+#: elements a batched slice checks at once (threads x free elements); more: one at a time
+MANY_LIMIT = 1 << 22
+
+
+#: folded layouts a fold table keeps (emptied when full)
+FOLD_LIMIT = 1 << 12
+
+
+def fold_table(C: Any) -> dict | None:
+    """A table of folded layouts kept on the swizzled layout ``C`` (a tensor's, say), for the
+    slices of the layouts made from it (every TiledMMA's and TiledCopy's fragments of it: two
+    MMA atoms that differ only in value types fold its slices alike); None for anything else.
+
+    Pre:  none (any object).
+    Post: ``kept_table(C, "folds")``: each entry ``(sw, (bits, kind), sliced) -> _fold(...)``.
+    """
+    return kept_table(C, "folds")
+
+
+def kept_table(C: Any, name: str) -> dict | None:
+    """The table ``name`` kept on the swizzled layout ``C`` beside its slicing plans (values the
+    caller derives from ``C`` and keys exactly; at most :data:`FOLD_LIMIT` entries, which the
+    caller enforces); None for anything but a swizzled composed layout.
+
+    Pre:  none (any object).
+    Post: the same dict for the same ``C`` and ``name`` until ``C``'s plans are emptied.
+    """
+    if type(C) is not ComposedLayout or not isinstance(C.outer, Swizzle):
+        return None
+    plans = C._plans
+    if plans is None:
+        plans = C._plans = {}
+    table = plans.get((name,))  # no pattern of wildcards is a string
+    if table is None:
+        table = plans[(name,)] = {}
+    return table
+
+
+def slice_and_offset_many(crd: Any, L: Any, fixed: np.ndarray, exact: Any,
+                          folds: dict | None = None) -> tuple | None:
+    """``slice_and_offset(c_i, L)`` for many coordinates ``c_i = crd(i)`` of one pattern of wildcards
+    at once (every thread's partition): ``(subs, which, offs, kind)`` with
+    ``slice_and_offset(c_i, L) == (subs[which[i]], kind(offs[i]))``, or None where they must be
+    sliced one at a time (a pattern without a plan, a coordinate the general path refuses).
+
+    ``fixed[i]`` is the offset ``c_i`` fixes in ``L``'s (inner) layout, as int64; ``exact(i)`` is
+    the one-at-a-time answer for ``c_i``; ``folds`` a :func:`fold_table` shared with other
+    layouts whose slices fold alike. The coordinates fall into groups that share a sliced
+    layout (a plain layout: one; a pointer-flag layout: by offset; a swizzled one: by the
+    offset's swizzle bits, its plan's keep/fold); one coordinate is sliced by ``exact`` and
+    gives the kinds, one of each other group by the single path's last steps (the fixed offset
+    known), and the others' offsets are computed at once and (as ``_exact_slice`` does one by
+    one) checked element by element.
+
+    Pre:  ``L`` a static Layout or ``Sw o offset o L`` of one; the ``c_i`` share one pattern and
+          leaf kinds; ``fixed`` as above with ``|fixed| + cosize`` within int64.
+    Post: as above; nothing is kept beyond ``L``'s plan and ``folds``.
+    """
+    n = len(fixed)
+    if type(L) is Layout:
+        keys, offs, plan = np.zeros(n, dtype=np.int64), fixed, None
+    elif type(L) is ComposedLayout and isinstance(L.offset, SmemPtrFlag) and type(L.inner) is Layout:
+        keys, offs, plan = fixed, np.zeros(n, dtype=np.int64), None
+    elif type(L) is ComposedLayout:
+        plan = _slice_plan(crd(0), L)
+        if plan is None:
+            return None
+        if plan.whole:
+            keys, offs = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+        else:
+            only = L.offset ^ (fixed & plan.code)
+            anti = fixed & ~plan.code
+            keys, offs = (only, anti) if plan.keep else (only & plan.code, L.outer(only) + anti)
+    else:
+        return None
+    uniq, first, which = np.unique(keys, return_index=True, return_inverse=True)
+    subs, kind, fkind = [], None, None
+    for i in first.tolist():
+        if fkind is None:  # the one-at-a-time answer (its errors raised as they are)
+            sub, off = exact(i)
+            if plan is not None and not plan.whole:  # the kind of the fixed offsets
+                _, f = slice_and_offset(crd(i), L.inner)
+                if int(f) != int(fixed[i]):
+                    return None
+                fkind = type(f)
+        else:  # the single path's last steps, its fixed offset known
+            try:
+                sub, off = _finish_slice(plan, crd(i), L, fkind(int(fixed[i])), folds)
+            except CutepyError:
+                return None
+        if int(off) != int(offs[i]) or (kind is not None and type(off) is not kind):
+            return None
+        kind = type(off)
+        subs.append(sub)
+    which = which.reshape(-1)
+    checked = plan is not None and not plan.whole and kind is int
+    if checked and not _carries_free(L, plan, subs, which, offs, fixed):
+        return None
+    return subs, which, offs, kind
+
+
+def _carries_free(C: ComposedLayout, plan: _SlicePlan, subs: list, which: np.ndarray, offs: np.ndarray,
+                  fixed: np.ndarray) -> bool:
+    """:func:`_exact_slice`'s check for every coordinate at once: each ``offs[i] + sub(j)`` is the
+    swizzled layout's value at its free index ``j`` (the fixed offset never carries into the
+    swizzle's bits); True also where ``_exact_slice`` checks nothing (a run-time or large slice)."""
+    sliced = plan.sliced
+    m = sliced.size()
+    if type(m) is not int or m > 1 << 20 or not is_static(sliced):
+        return True
+    if m * len(offs) > MANY_LIMIT:
+        return False
+    free = np.asarray(sliced.offsets(), dtype=np.int64)
+    want = C.outer(free[None, :] + (fixed + C.offset)[:, None])
+    for g, sub in enumerate(subs):
+        rows = which == g
+        got = np.asarray(sub.offsets(), dtype=np.int64)[None, :] + offs[rows][:, None]
+        if not np.array_equal(got, want[rows]):
+            return False
+    return True
+
+
+def _fold(sw: Swizzle, off_only_zy: Any, kind: type, sliced: Layout, crd: Any, C: ComposedLayout) -> Layout:
+    """The swizzle folded into signed strides over ``sliced``, as C++ composes it (a stride is
+    chosen by a test of the offset's swizzle bits; a run-time offset makes it a run-time stride,
+    which C++ then leaves unmerged)."""
+    b, m, s = sw.bits, sw.base, abs(sw.shift)
+    z = sw.zzz_mask & -sw.zzz_mask
+    y = sw.yyy_mask & -sw.yyy_mask
+
+    def strides(first: bool) -> tuple:
+        if first:
+            return tuple(kind(z << i if off_only_zy & (y << i) == 0 else -(z << i)) for i in range(b))
+        return tuple(kind((y + z) << i if off_only_zy & (z << i) == 0 else (y - z) << i) for i in range(b))
+
+    lo, hi = strides(z < y), strides(z > y)
+    # C++'s layout (1<<M, (2,..), 1<<(S-B), (2,..), 1):(1, lo, 1<<(M+B), hi, 1<<(M+B+S))
+    two = (2,) * b
+    shape = (1 << m, two if b != 1 else 2, 1 << (s - b), two if b != 1 else 2, 1)
+    stride = (1, lo if b != 1 else lo[0], 1 << (m + b), hi if b != 1 else hi[0], 1 << (m + b + s))
+    try:
+        return composition(Layout._new(shape, stride), sliced)
+    except AdmissibilityError:  # C++ may still compile it: its answer, checked by _exact_slice
+        folded = _cxx_compose(Layout._new(shape, stride), sliced, crd, C)
+        if folded is None:
+            raise
+        return folded
+
+
+def _slice_swizzled_general(crd: Any, C: ComposedLayout) -> tuple[Any, Any]:
+    """:func:`slice_and_offset_swizzled` computed from scratch: C++ 4.7's steps, one by one."""
     sw, inner = C.outer, C.inner
     sliced, fixed = slice_and_offset(crd, inner)
     if not _has_none(crd) or _fill_none(crd) == crd:
@@ -440,30 +727,9 @@ def slice_and_offset_swizzled(crd: Any, C: ComposedLayout) -> tuple[Any, Any]:
     active = sliced(n - 1) & code if n > 0 else 0
     if active & ~sw(active):  # the free modes reach both Y and Z: the swizzle stays
         return _exact_slice(crd, C, ComposedLayout(sw, off_only_zy, sliced), off_anti_zy, sliced, fixed)
-    z = sw.zzz_mask & -sw.zzz_mask
-    y = sw.yyy_mask & -sw.yyy_mask
-
     # C++ chooses each stride by a test of the offset: a run-time offset makes them run-time strides
     kind = DynamicInt if type(off_only_zy) is DynamicInt else int
-
-    def strides(first: bool) -> tuple:
-        if first:
-            return tuple(kind(z << i if off_only_zy & (y << i) == 0 else -(z << i)) for i in range(b))
-        return tuple(kind((y + z) << i if off_only_zy & (z << i) == 0 else (y - z) << i) for i in range(b))
-
-    lo, hi = strides(z < y), strides(z > y)
-    # C++'s layout (1<<M, (2,..), 1<<(S-B), (2,..), 1):(1, lo, 1<<(M+B), hi, 1<<(M+B+S)), composed
-    # as C++ composes it (a coordinate known only at run time makes lo and hi run-time strides,
-    # which C++ then leaves unmerged)
-    two = (2,) * b
-    shape = (1 << m, two if b != 1 else 2, 1 << (s - b), two if b != 1 else 2, 1)
-    stride = (1, lo if b != 1 else lo[0], 1 << (m + b), hi if b != 1 else hi[0], 1 << (m + b + s))
-    try:
-        folded = composition(Layout._new(shape, stride), sliced)
-    except AdmissibilityError:  # C++ may still compile it: its answer, checked below
-        folded = _cxx_compose(Layout._new(shape, stride), sliced, crd, C)
-        if folded is None:
-            raise
+    folded = _fold(sw, off_only_zy, kind, sliced, crd, C)
     return _exact_slice(crd, C, folded, sw(off_only_zy) + off_anti_zy, sliced, fixed)
 
 
@@ -519,8 +785,10 @@ def _exact_slice(crd: Any, C: ComposedLayout, sub: Any, off: Any, sliced: Layout
     """``(sub, off)`` when ``off + sub(i) == C(crd at free index i)`` for every free index (checked
     element by element up to 2**20 of them), else ``AdmissibilityError``: C++'s split of the
     fixed offset into the swizzle's bits assumes that adding it never carries into them."""
+    if type(off) is not int:  # a run-time offset: nothing to check (the cheap test first)
+        return sub, off
     n = sliced.size()
-    if type(n) is not int or n > 1 << 20 or not is_static(sliced) or type(off) is not int:
+    if type(n) is not int or n > 1 << 20 or not is_static(sliced):
         return sub, off
     got = np.asarray(sub.offsets(), dtype=np.int64) + off
     v = np.asarray(sliced.offsets(), dtype=np.int64) + (fixed + C.offset)

@@ -38,6 +38,8 @@ from .warp import (
     format_table,
     instruction_name,
     lane_ranges,
+    phase_costs_batch,
+    wavefronts_batch,
 )
 
 #: kept reports on a TiledCopy value (a sweep costs one copy on one tile many times)
@@ -99,7 +101,6 @@ class Instruction:
     report: BankReport
 
 
-@dataclass(frozen=True)
 class TileReport:
     """All instructions of an access to a tile, with totals and per-warp sums.
 
@@ -112,20 +113,63 @@ class TileReport:
     'cp.async 16 B: 16 wavefronts, ideal 16, 0 bank conflicts (4 instructions, 4 warps)'
     """
 
-    what: str
-    instruction: str
-    instructions: tuple[Instruction, ...]
+    __slots__ = ("what", "instruction", "_instructions", "_make", "_totals")
+
+    def __init__(self, what: str, instruction: str, instructions: tuple[Instruction, ...]):
+        for name, value in (("what", what), ("instruction", instruction), ("_instructions", instructions),
+                            ("_make", None), ("_totals", None)):
+            object.__setattr__(self, name, value)
+
+    @classmethod
+    def _lazy(cls, what: str, instruction: str, make: Any, totals: tuple[int, int, int]) -> TileReport:
+        """A report whose instructions are costed in detail when first asked for (``make()``);
+        ``totals`` are its wavefronts, ideal wavefronts and phases, computed already (numpy)."""
+        r = cls(what, instruction, None)
+        object.__setattr__(r, "_make", make)
+        object.__setattr__(r, "_totals", totals)
+        return r
+
+    @property
+    def instructions(self) -> tuple[Instruction, ...]:
+        """Every instruction with its :class:`~cutepy.banks.warp.BankReport`."""
+        if self._instructions is None:
+            object.__setattr__(self, "_instructions", self._make())
+            object.__setattr__(self, "_make", None)
+        return self._instructions
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a TileReport is immutable: cannot set {name}")
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is TileReport and (self.what, self.instruction, self.instructions) == (
+            other.what, other.instruction, other.instructions)
+
+    def __hash__(self) -> int:
+        return hash((self.what, self.instruction, self.instructions))
+
+    def __repr__(self) -> str:
+        return (f"TileReport(what={self.what!r}, instruction={self.instruction!r}, "
+                f"instructions={self.instructions!r})")
+
+    def __reduce__(self):
+        return (TileReport, (self.what, self.instruction, self.instructions))
 
     @property
     def wavefronts(self) -> int:
+        if self._totals is not None:
+            return self._totals[0]
         return sum(i.report.wavefronts for i in self.instructions)
 
     @property
     def phases(self) -> int:
+        if self._totals is not None:
+            return self._totals[2]
         return sum(i.report.phases for i in self.instructions)
 
     @property
     def ideal(self) -> int:
+        if self._totals is not None:
+            return self._totals[1]
         return sum(i.report.ideal for i in self.instructions)
 
     @property
@@ -299,13 +343,25 @@ def report_access(access: Access, smem_layout: Any, element_bytes: int, what: st
     if why:
         raise CutepyError(f"{what}: {why}")
     kw = {"matrices": access.matrices} if access.matrices else {"bytes": access.width}
-    out = []
-    for (tile, warp, k), row in zip(access.where, addr.tolist()):
-        lanes = [a if a >= 0 else None for a in row]
-        if access.matrices:
-            lanes = lanes[: 8 * access.matrices] + [None] * (WARP - 8 * access.matrices)
-        out.append(Instruction(tile, warp, k, analyze(lanes, access.op, **kw)))
-    return TileReport(what, access.instruction, tuple(out))
+    op, width, matrices = check_instruction(access.op, kw.get("bytes"), kw.get("matrices"))
+
+    def instructions() -> tuple[Instruction, ...]:
+        out = []
+        for (tile, warp, k), row in zip(access.where, addr.tolist()):
+            lanes = [a if a >= 0 else None for a in row]
+            if access.matrices:
+                lanes = lanes[: 8 * access.matrices] + [None] * (WARP - 8 * access.matrices)
+            out.append(Instruction(tile, warp, k, analyze(lanes, access.op, **kw)))
+        return tuple(out)
+
+    if not len(addr):
+        return TileReport(what, access.instruction, instructions())
+    # the totals at once (wavefronts_batch: analyze's rule, row by row); the lanes' addresses are
+    # checked already (lane_addresses, copy_access), so no instruction's analysis can fail
+    cost = phase_costs_batch(addr, op, width, matrices)
+    both = wavefronts_batch(addr, op, width, matrices, cost).sum(axis=0)
+    return TileReport._lazy(what, access.instruction, instructions,
+                            (int(both[0]), int(both[1]), int((cost > 0).sum())))
 
 
 # -- the public analyses ---------------------------------------------------------------------

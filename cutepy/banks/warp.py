@@ -301,12 +301,13 @@ def analyze(addresses: Any, op: str = "ld", *, bytes: int | None = None,
     return BankReport(op, width, matrices, addrs, tuple(costs), paired)
 
 
-def wavefronts_batch(addresses: np.ndarray, op: str, width: int, matrices: int | None) -> np.ndarray:
+def wavefronts_batch(addresses: np.ndarray, op: str, width: int, matrices: int | None,
+                     cost: np.ndarray | None = None) -> np.ndarray:
     """Wavefronts and phases of many instructions at once (numpy), same rule as ``analyze``.
 
     Pre:  ``addresses`` is an int array ``[K, 32]`` of byte addresses, ``-1`` for inactive
           lanes, already checked for alignment; ``op``/``width``/``matrices`` as returned
-          by ``check_instruction``.
+          by ``check_instruction``; ``cost``, when given, is ``phase_costs_batch`` of the same.
     Post: an int64 array ``[K, 2]``: wavefronts and ideal wavefronts of each instruction,
           equal to ``analyze(...).wavefronts`` / ``.ideal`` row by row.
 
@@ -314,7 +315,8 @@ def wavefronts_batch(addresses: np.ndarray, op: str, width: int, matrices: int |
     >>> wavefronts_batch(a, "ld", 4, None).tolist()
     [[32, 1], [1, 1]]
     """
-    cost = phase_costs_batch(addresses, op, width, matrices)
+    if cost is None:
+        cost = phase_costs_batch(addresses, op, width, matrices)
     if op == "cp.async":
         active = (np.asarray(addresses) >= 0).sum(axis=1)
         ideal = np.where(active > 0, np.maximum(1, -(-active * width // (BANKS * BANK_BYTES))), 0)

@@ -28,8 +28,8 @@ from ..core.dynamic import DynamicInt
 from ..core.layout import Layout, slice_and_offset
 from ..core.swizzle import SmemPtrFlag, Swizzle
 
-#: entries kept per value (the table is emptied when full: a sweep's working set is small)
-LIMIT = 256
+#: entries kept per value (the table is emptied when full: a sweep's working set is a few hundred layouts)
+LIMIT = 4096
 #: per-thread slices kept per value (a few layouts' worth of threads: MAX_THREADS is 4096)
 SLICE_LIMIT = 1 << 14
 

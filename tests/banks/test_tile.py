@@ -196,3 +196,28 @@ def test_a_cta_layout_covering_part_of_the_tile_is_refused() -> None:
         analyze_layout(Layout((32, 32), (32, 1)), Layout(64, 1), element_bytes=4)
     whole = analyze_layout(Layout((32, 32), (32, 1)), Layout((64, 16), (1, 64)), element_bytes=4)
     assert len(whole.instructions) == 2 * 16
+
+
+@given(st.sampled_from(["SM80_CP_ASYNC_CACHEALWAYS<uint32_t>", "SM80_CP_ASYNC_CACHEALWAYS<uint64_t>",
+                        "SM80_CP_ASYNC_CACHEALWAYS<uint128_t>", "UniversalCopy<uint32_t>",
+                        "SM75_U32x4_LDSM_N"]),
+       st.integers(0, 3), st.sampled_from([32, 64]), st.sampled_from(["src", "dst"]))
+def test_a_reports_totals_are_its_instructions_sums(name, bits, bK, side) -> None:
+    """The totals a report computes at once (numpy) are the sums of its instructions' reports."""
+    from cutepy import composition, copy_atom, make_tiled_copy, make_tiled_copy_A, make_tiled_mma, mma_atom
+    from cutepy.algebra.products import tile_to_shape
+
+    smem = tile_to_shape(composition(Swizzle(bits, 3, 3), Layout((8, bK), (bK, 1))), (64, bK))
+    if "LDSM" in name:
+        mma = make_tiled_mma(mma_atom("SM80_16x8x16_F16F16F16F16_TN"), (2, 2, 1), (32, 32, 16))
+        tc, side = make_tiled_copy_A(copy_atom(name, 16), mma), "src"
+    else:
+        side = "dst" if "CP_ASYNC" in name else side  # cp.async writes shared memory
+        vec = int(name.split("uint")[1].split("_")[0]) // 16
+        tc = make_tiled_copy(copy_atom(name, 16), Layout((128 // (bK // vec), bK // vec), (bK // vec, 1)),
+                             Layout((1, vec)))
+    r = analyze_copy(tc, **{side: smem})
+    detail = [i.report for i in r.instructions]
+    sums = (sum(x.wavefronts for x in detail), sum(x.ideal for x in detail), sum(x.phases for x in detail))
+    assert (r.wavefronts, r.ideal, r.phases) == sums
+    assert r == analyze_copy(tc, **{side: smem}) and r.wavefronts >= r.ideal

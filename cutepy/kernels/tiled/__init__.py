@@ -24,6 +24,8 @@ from .mma import (
     partition_shape_B,
     partition_shape_C,
 )
+from .partitions import ThreadPartitions as ThreadPartitions  # a sweep's tool: not in cutepy.__all__
+from .partitions import partition_all as partition_all
 
 __all__ = [
     "ThrCopy",

@@ -21,14 +21,21 @@ the atom moves 8 elements as one 128-bit vector, the source allows 1
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core import inttuple as it
 from ...core.errors import CutepyError
 from ...core.layout import Layout, size
+from ...core.lazy import load
+from ..memo import derived
 from ..tensor import make_identity_tensor
 from .copy import TiledCopy, make_tiled_copy  # noqa: F401 (make_tiled_copy: doctest namespace)
 from .mma import TiledMMA, make_tiled_mma  # noqa: F401 (make_tiled_mma: doctest namespace)
+
+if TYPE_CHECKING:  # the checks count with numpy, the package imports without it
+    import numpy as np
+else:  # numpy loads on first use
+    np = load("numpy")
 
 #: the largest tile the checks enumerate
 MAX_ELEMENTS = 1 << 20
@@ -91,8 +98,6 @@ def _cover_one(
     replication its stride-0 modes intend, :func:`replication`)."""
     if times is None:
         times = replication(tv)
-    import numpy as np  # lazy: the checks count with numpy, the package imports without it
-
     vals = _tv_coverage(tv, M, N, threads)
     out = (vals < 0) | (vals >= M * N)
     if out.any():
@@ -150,12 +155,30 @@ def check_cover(obj: TiledMMA | TiledCopy) -> CheckResult:
     >>> check_cover(make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))).ok
     True
     """
+    if isinstance(obj, (TiledMMA, TiledCopy)):  # a frozen value: its answer is kept on it
+        return derived(obj, ("check_cover",), lambda: _check_cover(obj))
+    raise CutepyError(f"check_cover takes a TiledMMA or a TiledCopy, not {type(obj).__name__}")
+
+
+def _first_k_group(vmnk: Layout, threads: list[int]) -> list[int]:
+    """The threads whose K coordinate (``flat_coord(vmnk, t)[3]``, as ``get_slice`` reads it) is 0:
+    each K leaf's ``(t / d) % s`` is 0 (a stride-0 leaf gives 0), for all threads at once."""
+    t = np.asarray(threads, dtype=np.int64)
+    zero = np.ones(len(t), dtype=bool)
+    k = (vmnk.shape[3], vmnk.stride[3])
+    for s, d in zip(it.flatten_tuple(k[0]), it.flatten_tuple(k[1])):
+        if d != 0:
+            zero &= (t // d) % s == 0
+    return t[zero].tolist()
+
+
+def _check_cover(obj: TiledMMA | TiledCopy) -> CheckResult:
     if isinstance(obj, TiledMMA):
         M, N, K = obj.tile_size_mnk
         vmnk = obj.thr_layout_vmnk
         thr_m, thr_n = int(size(vmnk[1])), int(size(vmnk[2]))
         threads = obj.thread_ids()  # C++'s thread indices: the values of ThrLayoutVMNK
-        k0 = [t for t in threads if obj.get_slice(t).thr_vmnk[3] == 0]  # flat_coord(vmnk, t), kept
+        k0 = _first_k_group(vmnk, threads)
         parts = [
             _cover_one("A", obj.tv_layout_A_tiled, M, K, replication(obj.atom.tv_layout_A) * thr_n, threads),
             _cover_one("B", obj.tv_layout_B_tiled, N, K, replication(obj.atom.tv_layout_B) * thr_m, threads),

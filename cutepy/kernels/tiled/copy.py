@@ -197,7 +197,7 @@ class ThrCopy:
     thr_idx: int
 
     def _part(self, frg: Layout, tensor: Any) -> Any:
-        crd = (self.thr_idx, None, repeat_wild(rank_of(_layout_of(tensor).shape)))
+        crd = thread_crd(self.thr_idx, _layout_of(tensor))
         # kept on the TiledCopy: a sweep partitions alike again
         sub, off = sliced(self.tiled_copy, frg, crd)
         if isinstance(tensor, Tensor):
@@ -226,6 +226,11 @@ class ThrCopy:
 
     def retile_D(self, tensor: Any) -> Any:
         return self.tiled_copy.retile(tensor)
+
+
+def thread_crd(thr_idx: Any, layout: Any) -> tuple:
+    """The coordinate thread ``thr_idx`` slices its fragment of ``layout`` at: ``(thr, _, _...)``."""
+    return (thr_idx, None, repeat_wild(rank_of(layout.shape)))
 
 
 def _layout_of(x: Any) -> Any:

@@ -257,10 +257,22 @@ class TiledMMA(StaticCxxFormat, ThreadsKind):
 SIZE.register(TiledMMA, TiledMMA._size)  # C++'s size(tiled_mma): its threads
 
 
+def thread_crd(thr: Layout, coord: tuple) -> tuple:
+    """The coordinate a thread slices its fragment at: ``(coord, (_, repeat<rank<1,1>>(_)))``."""
+    return (coord, (None, repeat_wild(rank_of(thr.shape[1][1]))))
+
+
+#: the thread coordinate each operand's partition reads from the (v,m,n,k) one
+OPERAND_COORD = {
+    "A": lambda v, m, n, k: (v, (m, k)),
+    "B": lambda v, m, n, k: (v, (n, k)),
+    "C": lambda v, m, n, k: (v, (m, n)),
+}
+
+
 def _partition(mma: TiledMMA, thr: Layout, coord: tuple, tensor: Any) -> Any:
     """``thr_tensor(coord, (_, repeat<rank<1,1>>(_)))`` on a tensor or a layout."""
-    rest = rank_of(thr.shape[1][1])
-    crd = (coord, (None, repeat_wild(rest)))
+    crd = thread_crd(thr, coord)
     sub, off = sliced(mma, thr, crd)  # kept on the TiledMMA: a sweep partitions alike again
     if isinstance(tensor, Tensor):
         return Tensor(tensor.engine, sub, tensor.offset + off)
@@ -283,18 +295,18 @@ class ThrMMA:
 
     def partition_A(self, tensor: Any) -> Any:
         """The values of the ``M x K`` tensor this thread feeds as A: ``(FrgV, RestM, RestK)``."""
-        v, m, _, k = self.thr_vmnk
-        return _partition(self.tiled_mma, self.tiled_mma.thrfrg_A(_layout_of(tensor)), (v, (m, k)), tensor)
+        return _partition(self.tiled_mma, self.tiled_mma.thrfrg_A(_layout_of(tensor)),
+                          OPERAND_COORD["A"](*self.thr_vmnk), tensor)
 
     def partition_B(self, tensor: Any) -> Any:
         """The values of the ``N x K`` tensor this thread feeds as B: ``(FrgV, RestN, RestK)``."""
-        v, _, n, k = self.thr_vmnk
-        return _partition(self.tiled_mma, self.tiled_mma.thrfrg_B(_layout_of(tensor)), (v, (n, k)), tensor)
+        return _partition(self.tiled_mma, self.tiled_mma.thrfrg_B(_layout_of(tensor)),
+                          OPERAND_COORD["B"](*self.thr_vmnk), tensor)
 
     def partition_C(self, tensor: Any) -> Any:
         """The values of the ``M x N`` tensor this thread accumulates: ``(FrgV, RestM, RestN)``."""
-        v, m, n, _ = self.thr_vmnk
-        return _partition(self.tiled_mma, self.tiled_mma.thrfrg_C(_layout_of(tensor)), (v, (m, n)), tensor)
+        return _partition(self.tiled_mma, self.tiled_mma.thrfrg_C(_layout_of(tensor)),
+                          OPERAND_COORD["C"](*self.thr_vmnk), tensor)
 
     def partition_fragment_A(self, tensor: Any) -> Tensor:
         """A register fragment shaped like ``partition_A(tensor)`` (C++ ``make_fragment_like``):

@@ -163,3 +163,16 @@ def test_cover_fails_when_a_thread_stride_is_broken(leaf: int, factor: int) -> N
     r = check_cover(broken)
     assert not r.ok and ("held by" in r.reason or "outside" in r.reason)
     assert replication(broken.layout_tv_tiled) >= 1
+
+
+@given(st.sampled_from(["SM80_16x8x16_F32F16F16F32_TN", "SM70_8x8x4_F32F16F16F32_NT",
+                        "SM90_64x64x16_F32F16F16_SS<K,K>"]),
+       st.tuples(st.integers(1, 2), st.integers(1, 2), st.sampled_from((1, 2, 4))))
+def test_first_k_group_is_the_threads_get_slice_puts_at_k_0(atom, warps):
+    """check_cover's C threads (K coordinate 0), computed at once, are get_slice's one by one."""
+    from cutepy.kernels.tiled.checks import _first_k_group
+
+    mma = make_tiled_mma(mma_atom(atom), warps)
+    threads = mma.thread_ids()
+    assert _first_k_group(mma.thr_layout_vmnk, threads) == [
+        t for t in threads if mma.get_slice(t).thr_vmnk[3] == 0]
