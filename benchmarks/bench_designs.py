@@ -27,15 +27,16 @@ rows are the sweep as it runs (each thing made once, by the first design that ne
 "cold" row builds every part anew for each design (nothing reused: the cost of one design
 alone), and the hit counts say how much the warm sweep reused.
 
-Several processes: ``--jobs J`` checks the same list with ``J`` worker processes, each a share
-of whole groups of designs that share a swizzled smem tile (:func:`shares`). The recipe
-for a sweep of one's own is the same few lines (``check_share`` is a top-level function of
-picklable arguments, so a process pool can run it)::
+Several processes: ``--jobs J`` checks the same list with ``J`` worker processes, which take
+whole groups of designs sharing a swizzled smem tile (:func:`tile_groups`, costliest first)
+one at a time as they finish the last. The recipe for a sweep of one's own is the same few
+lines (``check_share`` is a top-level function of picklable arguments, so a process pool can
+run it; :func:`shares` deals the groups ahead of time instead)::
 
     from concurrent.futures import ProcessPoolExecutor
-    parts = shares(points, J)
+    groups = tile_groups(points)
     with ProcessPoolExecutor(max_workers=J) as pool:
-        done = pool.map(check_share, [[points[i] for i in p] for p in parts], [False] * J)
+        done = pool.map(check_share, [[points[i] for i in g] for g in groups], [False] * len(groups))
         # each: (results, CPU seconds, hit counts)
 
 The table gives designs per second on one core (goal >= 5000) and the speed-up with 2
@@ -252,19 +253,20 @@ def check_share(points: list[Design], fresh: bool) -> tuple[list[Checked], float
 
 
 def run(points: list[Design], jobs: int, fresh: bool) -> tuple[float, float, list[Checked], dict, float]:
-    """Check every point with ``jobs`` processes (1: in this process), each a share of the sweep
-    (:func:`shares`; its own built parts, as one process has): the wall seconds, the CPU seconds
-    of the busiest process (what the wall time would be on idle cores), the results, the hit
-    counts summed over the processes, and the seconds it took to start the worker processes
-    (spawned, each importing cutepy and numpy, as this process had before it was timed; not in
-    the wall seconds)."""
+    """Check every point with ``jobs`` processes (1: in this process): the wall seconds, the CPU
+    seconds of the busiest process (what the wall time would be on idle cores), the results,
+    the hit counts summed over the processes, and the seconds it took to start the worker
+    processes (spawned, each importing cutepy and numpy, as this process had before it was
+    timed; not in the wall seconds). The workers take the sweep's smem-tile groups
+    (:func:`tile_groups`, costliest first) one at a time as they finish the last, each with
+    its own built parts, as one process has."""
     for c in BUILDERS.values():
         c.cache_clear()
     if jobs == 1:
         t0 = time.perf_counter()
         out, cpu, counts = check_share(points, fresh)
         return time.perf_counter() - t0, cpu, out, counts, 0.0
-    parts = shares(points, jobs)
+    groups = tile_groups(points)
     # fresh worker processes (spawned, not forked: nothing made in this process goes with them)
     ts = time.perf_counter()
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
@@ -272,16 +274,29 @@ def run(points: list[Design], jobs: int, fresh: bool) -> tuple[float, float, lis
         while len(pids) < jobs:  # every worker started and ready
             pids |= set(pool.map(_ready, range(2 * jobs)))
         t0 = time.perf_counter()
-        done = list(pool.map(check_share, [[points[i] for i in p] for p in parts], [fresh] * jobs))
+        done = list(pool.map(_check_task, [[points[i] for i in g] for g in groups], [fresh] * len(groups)))
         wall = time.perf_counter() - t0
     out = [None] * len(points)
-    counts = {}
-    for p, (res, _, c) in zip(parts, done):
-        for i, r in zip(p, res):
+    counts: dict = {}
+    built: dict = {}  # a worker's builders count over all its tasks: the largest count is its own
+    cpu: dict = {}
+    for g, (pid, (res, c_s, c)) in zip(groups, done):
+        for i, r in zip(g, res):
             out[i] = r
         for k, v in c.items():
-            counts[k] = counts.get(k, 0) + v
-    return wall, max(c for _, c, _ in done), out, counts, t0 - ts
+            if k[0].startswith("built"):
+                built[pid, k] = max(built.get((pid, k), 0), v)
+            else:
+                counts[k] = counts.get(k, 0) + v
+        cpu[pid] = cpu.get(pid, 0.0) + c_s
+    for (_, k), v in built.items():
+        counts[k] = counts.get(k, 0) + v
+    return wall, max(cpu.values()), out, counts, t0 - ts
+
+
+def _check_task(points: list[Design], fresh: bool) -> tuple[int, tuple]:
+    """:func:`check_share` in a worker, with the worker's process id."""
+    return os.getpid(), check_share(points, fresh)
 
 
 def _ready(_: int) -> int:
@@ -292,18 +307,24 @@ def _ready(_: int) -> int:
     return os.getpid()
 
 
-def shares(points: list[Design], jobs: int) -> list[list[int]]:
-    """The sweep dealt to ``jobs`` workers: designs sharing a swizzled smem tile (architecture,
-    swizzle, bM, bK: every smem layout, partition and bank report made from it, whichever MMA
-    atom, warps, stages or copy width) go to one worker, so no worker makes what another makes;
-    the costliest groups first (by the partitions they make: :func:`_work`), each to the least
-    loaded worker; sweep order kept in each share."""
+def tile_groups(points: list[Design]) -> list[list[int]]:
+    """The sweep's designs by swizzled smem tile (architecture, swizzle, bM, bK): every smem
+    layout, partition and bank report is made from one tile, whichever MMA atom, warps, stages
+    or copy width, so no two groups make the same; the costliest first (by what they make:
+    :func:`_work`), sweep order kept in each."""
     groups: dict[tuple, list[int]] = {}
     for i, d in enumerate(points):
         groups.setdefault((d.arch, d.swizzle_bits, d.tile[0], d.tile[2]), []).append(i)
+    return sorted(groups.values(), key=lambda g: _work(points, g), reverse=True)
+
+
+def shares(points: list[Design], jobs: int) -> list[list[int]]:
+    """The sweep dealt to ``jobs`` workers ahead of time (a static split, for a pool that
+    cannot hand out work as it goes): whole :func:`tile_groups`, costliest first, each to the
+    least loaded worker; sweep order kept in each share."""
     parts: list[list[int]] = [[] for _ in range(jobs)]
     load = [0] * jobs
-    for g in sorted(groups.values(), key=lambda g: _work(points, g), reverse=True):
+    for g in tile_groups(points):
         k = load.index(min(load))
         parts[k].extend(g)
         load[k] += _work(points, g)
