@@ -121,8 +121,13 @@ def test_a_real_build_runs_the_algebra_as_the_pure_modules_do(tmp_path: Path) ->
     c_first, c_rest = compiled.stdout.split("\n", 1)
     p_first, p_rest = pure.stdout.split("\n", 1)
     assert (c_first, p_first) == ("compiled False", "pure True") and c_rest == p_rest
-    run = ("import sys, pytest, cutepy; assert cutepy.build_info()['core'] == 'compiled'; "
+    shutil.copy2(ROOT / "conftest.py", tmp_path / "conftest.py")
+    run = ("import sys, doctest, importlib, pytest, cutepy; from cutepy.build import HOT_MODULES\n"
+           "assert cutepy.build_info()['core'] == 'compiled'\n"
+           "for m in HOT_MODULES:\n"
+           "    mod = importlib.import_module(m); assert not mod.__file__.endswith('.py'), m\n"
+           "    assert doctest.testmod(mod, optionflags=doctest.ELLIPSIS).failed == 0, m\n"
            "sys.exit(pytest.main(['-q', '-x', '-p', 'no:cacheprovider', 'tests/algebra/test_fast_paths.py', "
-           "'tests/core/test_core_examples.py', 'tests/core/test_evaluate.py']))")
+           "'tests/core/test_core_examples.py', 'tests/core/test_evaluate.py', 'cutepy/algebra']))")
     tests = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert tests.returncode == 0, tests.stdout[-2000:] + tests.stderr[-2000:]
