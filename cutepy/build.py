@@ -145,7 +145,8 @@ def compile_core(root: Path | None = None, *, jobs: int = 2) -> dict[str, Any]:
         "mods = sys.argv[2:]\n"
         "setup(script_args=['build_ext', '--inplace', '-j', sys.argv[1]],\n"
         "      ext_modules=cythonize(mods, quiet=True,\n"
-        "                            compiler_directives={'language_level': 3, 'binding': True}))\n"
+        "                            compiler_directives={'language_level': 3, 'binding': True,\n"
+        "                                                 'annotation_typing': False}))\n"
     )
     if not installed("Cython"):
         raise CutepyError("compile_core: Cython is not installed (pip install 'cutepy[fast]')")

@@ -11,7 +11,6 @@ cutepy.CutepyError: explain: cutepy has no operation 'no_such_op'
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import FunctionType
 
 from ..algebra import casting, coalesce, complement, composition, divides, inverse, products
 from ..core import layout
@@ -23,7 +22,8 @@ OPERATIONS: dict[str, Callable] = {
     name: fn
     for module in (coalesce, complement, composition, divides, products, inverse, casting, layout)
     for name in module.__all__
-    if isinstance(fn := getattr(module, name), FunctionType)
+    # a function, compiled (python -m cutepy.build) or not: what has a __name__ and a __call__
+    if callable(fn := getattr(module, name)) and not isinstance(fn, type) and hasattr(fn, "__name__")
 }
 
 
