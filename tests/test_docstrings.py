@@ -23,7 +23,8 @@ def _public() -> dict[str, object]:
         mod = importlib.import_module(module)
         for name in mod.__all__:
             obj = getattr(mod, name)
-            if (inspect.isfunction(obj) or inspect.isclass(obj)) and id(obj) not in seen:
+            # isroutine: a function of the compiled core (python -m cutepy.build) too
+            if (inspect.isroutine(obj) or inspect.isclass(obj)) and id(obj) not in seen:
                 seen.add(id(obj))
                 out[f"{module}.{name}"] = obj
     return out
