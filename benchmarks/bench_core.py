@@ -534,7 +534,8 @@ def main(argv: list[str] | None = None) -> None:
     count = args.count or (60 if args.quick else 200)
     rounds, min_time = (3, 0.02) if args.quick else (7, 0.05)
     libs = libraries(args.pycute)
-    print(f"python {sys.version.split()[0]}, cutepy from {os.path.dirname(cp.__file__)}")
+    print(f"python {sys.version.split()[0]}, cutepy from {os.path.dirname(cp.__file__)} "
+          f"({cp.build_info()['core']} core: python -m cutepy.build)")
     bench_algebra(libs, count, args.seed, rounds, min_time)
     bench_call(libs, count, args.seed, rounds, min_time)
     bench_offsets([20] if args.quick else [20, 24], 3 if args.quick else 7)

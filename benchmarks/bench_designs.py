@@ -58,6 +58,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, NamedTuple
 
+import cutepy
 from cutepy import (
     CutepyError,
     Layout,
@@ -356,7 +357,7 @@ def main(argv: list[str] | None = None) -> None:
     points = designs(args.count, args.seed)
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {_load()} at the start; "
           f"{len(points)} distinct designs ({sum(d.arch == 'SM80' for d in points)} SM80, "
-          f"{sum(d.arch == 'SM90' for d in points)} SM90)")
+          f"{sum(d.arch == 'SM90' for d in points)} SM90); cutepy's {cutepy.build_info()['core']} core")
     print("\nseconds: wall; cpu: CPU seconds of the busiest process (the wall time on idle cores);")
     print("designs/s and speed-up: from the wall time, and (in brackets) from the cpu time\n")
     print("| sweep | processes | designs | seconds | cpu | designs/s | speed-up | goal | met |")
