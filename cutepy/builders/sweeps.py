@@ -46,9 +46,12 @@ from typing import Any
 
 from ..banks import analyze_copy
 from ..core.errors import CutepyError
+from ..core.lazy import load
 from ..kernels.pointer import element_bits
 from .selectors import SM90_SMEM_CAPACITY_BYTES, canonical_element
 from .sm90 import CollectiveMma, CopyOp, collective_builder, recluster, restage
+
+pandas = load("pandas")  # optional (DesignTable.to_pandas): loaded on first use
 
 __all__ = ["DesignTable", "sweep"]
 
@@ -195,8 +198,6 @@ class DesignTable:
 
     def to_pandas(self) -> Any:
         """The rows as a ``pandas.DataFrame`` (pandas must be installed)."""
-        import pandas  # lazy: an optional dependency
-
         return pandas.DataFrame(list(self.rows), columns=list(self.columns))
 
     def __repr__(self) -> str:
