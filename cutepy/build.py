@@ -4,7 +4,9 @@ cutepy is pure Python, and that is the reference implementation the test suite r
 checkout. ``python -m cutepy.build`` compiles the modules in :data:`HOT_MODULES` with Cython
 (``pip install 'cutepy[fast]'``; a C compiler) into extension modules beside their sources, which
 Python then imports in their place: the same code, compiled as it is, so every result and every
-error is the pure modules'. ``python -m cutepy.build --clean`` removes them again.
+error is the pure modules'. Two ``.pxd`` files beside the sources declare the layout value (and
+its kind) a C-level class for the compiler (``cutepy/core/layout.pxd``, ``kinds.pxd``); pure
+Python never reads them. ``python -m cutepy.build --clean`` removes them again.
 
 A compiled module that no longer matches its source would silently run old code, so the build
 writes the SHA-256 of each source it compiled (``_compiled_sources.json``), and ``import cutepy``
@@ -66,7 +68,10 @@ def _extensions(module: str, root: Path) -> list[Path]:
 
 
 def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """The module's source and, where it has one, its ``.pxd`` (the compiled core's C-level
+    declarations: the layout value as a ``cdef class``)."""
+    pxd = path.with_suffix(".pxd")
+    return hashlib.sha256(path.read_bytes() + (pxd.read_bytes() if pxd.exists() else b"")).hexdigest()
 
 
 def build_info(root: Path | None = None) -> dict[str, Any]:

@@ -381,7 +381,7 @@ class Layout(LayoutKind):
     def _new(cls, shape: Any, stride: Any) -> Layout:
         """Trusted constructor for the algebra: the arguments are well formed and within 64 bits
         (leaves taken from layouts that obey the rule, or checked by :meth:`_grown`)."""
-        self = object.__new__(cls)
+        self = cls.__new__(cls)
         self._shape = shape
         self._stride = stride
         self._hash = self._memo = self._flat = self._size = self._cosize = None
@@ -395,7 +395,7 @@ class Layout(LayoutKind):
         (a composition's): only the strides, which an algorithm multiplied, are checked."""
         if _wide(stride) is not None:
             check_64bit(shape, stride)
-        self = object.__new__(cls)
+        self = cls.__new__(cls)
         self._shape = shape
         self._stride = stride
         self._hash = self._memo = self._flat = self._size = self._cosize = None
