@@ -435,7 +435,8 @@ class Layout(LayoutKind):
     def __str__(self) -> str:
         return f"{_fmt(self._shape)}:{_fmt(self._stride)}"
 
-    __repr__ = __str__
+    def __repr__(self) -> str:  # spelled out (not ``= __str__``): the compiled core's class takes it
+        return f"{_fmt(self._shape)}:{_fmt(self._stride)}"
 
     def __format__(self, spec: str) -> str:
         """``format(L, "cxx")``: C++'s exact print, ``_N`` for static integers and ``N`` for
