@@ -58,7 +58,9 @@ def dsl_source(cs: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def parse(text: str, n: int) -> list[dict]:
+def split_blocks(text: str, n: int) -> list[list[str]]:
+    """The DSL program's output cut at its ``@@ i`` markers: case ``i``'s lines (stripped), or
+    ``["ERROR missing"]`` where case ``i`` printed nothing."""
     blocks: dict[int, list[str]] = {}
     cur = None
     for line in text.splitlines():
@@ -67,9 +69,12 @@ def parse(text: str, n: int) -> list[dict]:
             blocks[cur] = []
         elif cur is not None:
             blocks[cur].append(line.strip())
+    return [blocks.get(i, ["ERROR missing"]) for i in range(n)]
+
+
+def parse(text: str, n: int) -> list[dict]:
     out = []
-    for i in range(n):
-        b = blocks.get(i, ["ERROR missing"])
+    for b in split_blocks(text, n):
         if b[0].startswith("ERROR"):
             out.append({"built": False, "error": b[0][6:]})
             continue

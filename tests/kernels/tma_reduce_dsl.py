@@ -18,6 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from tests.kernels.copies_dsl import split_blocks
 from tests.paths import DATA
 
 FILE = DATA / "tma_reduce_dsl48.jsonl"
@@ -76,17 +77,8 @@ def dsl_source(cs: list[dict]) -> str:
 
 
 def parse(text: str, n: int) -> list[dict]:
-    blocks: dict[int, list[str]] = {}
-    cur = None
-    for line in text.splitlines():
-        if line.startswith("@@ "):
-            cur = int(line[3:])
-            blocks[cur] = []
-        elif cur is not None:
-            blocks[cur].append(line.strip())
     out = []
-    for i in range(n):
-        b = blocks.get(i, ["ERROR missing"])
+    for b in split_blocks(text, n):
         if b[0].startswith("ERROR"):
             out.append({"built": False, "error": b[0]})
             continue
