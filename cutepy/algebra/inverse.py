@@ -298,14 +298,15 @@ def _check_left_inverse(A: Layout, L: Layout) -> None:
         raise Undecided(f"left_inverse of {A}: its modes overlap, and whether C++'s answer meets its "
                         "post-condition depends on the symbols' values: substitute them first")
     if n > MAX_INVERSE_CHECK:
-        raise CutepyError(f"left_inverse of {A}: its modes overlap and {n} elements are too many to "
-                          f"check (MAX_INVERSE_CHECK = {MAX_INVERSE_CHECK})")
+        raise CutepyError(f"left_inverse of {it.short_repr(A)}: its modes overlap and {n} elements are too "
+                          f"many to check (MAX_INVERSE_CHECK = {MAX_INVERSE_CHECK})")
     want = np.asarray(A.offsets(np.arange(n, dtype=np.int64)))
     got = np.asarray(A.offsets(L.offsets(want)))
     if not np.array_equal(got, want):
         k = int(np.nonzero(got != want)[0][0])
         raise AdmissibilityError(
-            f"left_inverse of {A}: C++'s answer {L} breaks its post-condition A(L(A(i))) == A(i) "
+            f"left_inverse of {it.short_repr(A)}: C++'s answer {it.short_repr(L)} breaks its post-condition "
+            f"A(L(A(i))) == A(i) "
             f"at i = {k}: A(L({int(want[k])})) = {int(got[k])}")
 
 
@@ -420,7 +421,8 @@ def _check_common_vector(A: Layout, B: Layout, inv_b: Layout, n: Any) -> None:
             ok = False
         if not ok:
             raise AdmissibilityError(
-                f"max_common_vector({A}, {B}): C++'s answer {n} breaks its post-condition "
+                f"max_common_vector({it.short_repr(A)}, {it.short_repr(B)}): C++'s answer {n} breaks its "
+                f"post-condition "
                 f"{name}(V(k)) == k for k < {n}, V = right_inverse(B) o {n}:1")
 
 #: what cutepy exports from this module (cutepy.__all__ is made of these lists)

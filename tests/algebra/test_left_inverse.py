@@ -18,7 +18,7 @@ import pytest
 from hypothesis import assume, given
 
 import cutepy as cp
-from cutepy import Layout
+from cutepy import AdmissibilityError, Layout, left_inverse
 from cutepy.core import inttuple as it
 from cutepy.strategies import injective_layouts, layouts, negative_stride_layouts
 from tests.cxx import cxx47_prints, cxx_harness
@@ -113,3 +113,12 @@ def test_explain_walks_the_quasi_inverse():
     assert "stride 4: 4/1 = 4" in text and "closes the inverse" in text
     refused = cp.explain(cp.left_inverse, cp.parse("(2,2,2):(2,2,1)"))
     assert type(refused.error) is cp.AdmissibilityError and "post-condition" in str(refused.error)
+
+
+def test_a_broken_post_condition_names_a_long_layout_in_short() -> None:
+    """The message stays a line however long the layout (it printed 60 KB at rank 8000)."""
+    A = Layout((3, 2) + (1,) * 3000, (1, 2) + (0,) * 3000)
+    want = r"left_inverse of \(3,2,1,1.*\.\.\.: C\+\+'s answer \(2,2\):\(1,3\) breaks .* at i = 5"
+    with pytest.raises(AdmissibilityError, match=want) as e:
+        left_inverse(A)
+    assert len(str(e.value)) < 300
