@@ -779,33 +779,22 @@ def _tma_ws_ss(
         raise _refuse(f"Specialization requires Stages set to value {word} or more. (it is {stages})")
     smem_a = _tile(atom_a, (tile[0], tile[2], stages), not _is_k_major_a(la))
     smem_b = _tile(atom_b, (tile[1], tile[2], stages), not _is_k_major_b(lb))
-    storage = _storage_bytes(builder, mma, smem_a, smem_b, stages)
     tma_bytes = None if kernel_tma else _tma_bytes(smem_a, ea) + _tma_bytes(smem_b, eb)
-    return CollectiveMma(
-        builder,
-        schedule,
-        policy,
-        tile,
-        cluster,
-        ea,
-        la,
-        eb,
-        lb,
-        acc,
-        mma,
-        copy_a,
-        copy_b,
-        atom_a,
-        atom_b,
-        smem_a,
-        smem_b,
-        None,
-        None,
-        storage,
-        tma_bytes,
-        False,
-        tuple(choices),
-    )
+    return _collective(builder, schedule, policy, tile, cluster, (ea, la, eb, lb, acc), mma,
+                       (copy_a, copy_b), (atom_a, atom_b), (smem_a, smem_b), stages,
+                       tma_bytes=tma_bytes, choices=choices)
+
+
+def _collective(builder: str, schedule: str, policy: DispatchPolicy, tile: tuple, cluster: tuple,
+                types: tuple, mma: TiledMMA, copies: tuple, atoms: tuple, smem: tuple, stages: int, *,
+                smem_copy_atoms: tuple = (None, None), tma_bytes: int | None = None, swap: bool = False,
+                choices: list) -> CollectiveMma:
+    """The collective a builder path made: ``types`` is ``(ElementA, LayoutA, ElementB, LayoutB,
+    ElementAccumulator)``, ``copies``/``atoms``/``smem``/``smem_copy_atoms`` the A and B pairs; the
+    shared storage is counted here, once for every path."""
+    return CollectiveMma(builder, schedule, policy, tile, cluster, *types, mma, *copies, *atoms, *smem,
+                         *smem_copy_atoms, _storage_bytes(builder, mma, *smem, stages), tma_bytes, swap,
+                         tuple(choices))
 
 
 def _tma_bytes(smem: ComposedLayout, element: str) -> int:
@@ -885,33 +874,11 @@ def _tma_ws_rs(
     smem_a, smem_b = _rs_collective_layouts(
         ea, la, eb, lb, tile, stages, atom_a, atom_b, swap, ordered=True, mma_k=op.shape_mnk[2]
     )
-    storage = _storage_bytes("GMMA_TMA_WS_RS", mma, smem_a, smem_b, stages)
     tma_bytes = _tma_bytes(smem_a, eb if swap else ea) + _tma_bytes(smem_b, ea if swap else eb)
-    return CollectiveMma(
-        "GMMA_TMA_WS_RS",
-        schedule,
-        policy,
-        tile,
-        cluster,
-        ea,
-        la,
-        eb,
-        lb,
-        acc,
-        mma,
-        copy_a,
-        copy_b,
-        atom_a,
-        atom_b,
-        smem_a,
-        smem_b,
-        copy_atom_a,
-        copy_atom_b,
-        storage,
-        tma_bytes,
-        swap,
-        tuple(choices),
-    )
+    return _collective("GMMA_TMA_WS_RS", schedule, policy, tile, cluster, (ea, la, eb, lb, acc), mma,
+                       (copy_a, copy_b), (atom_a, atom_b), (smem_a, smem_b), stages,
+                       smem_copy_atoms=(copy_atom_a, copy_atom_b), tma_bytes=tma_bytes, swap=swap,
+                       choices=choices)
 
 
 def _rs_collective_layouts(
@@ -1043,35 +1010,12 @@ def _cp_async_ss(
         raise _refuse(f"Specialization requires Stages set to value 2 or more. (it is {stages})")
     smem_a = _tile(atom_a, (tile[0], tile[2], stages), None)
     smem_b = _tile(atom_b, (tile[1], tile[2], stages), None)
-    storage = _storage_bytes("GMMA_CpAsync_WS_SS", mma, smem_a, smem_b, stages)
     for broken in (copy_a, copy_b):
         if isinstance(broken, CutepyError):
             raise broken
-    return CollectiveMma(
-        "GMMA_CpAsync_WS_SS",
-        schedule,
-        policy,
-        tile,
-        cluster,
-        ea,
-        la,
-        eb,
-        lb,
-        acc,
-        mma,
-        copy_a,
-        copy_b,
-        atom_a,
-        atom_b,
-        smem_a,
-        smem_b,
-        None,
-        None,
-        storage,
-        None,
-        False,
-        tuple(choices),
-    )
+    return _collective("GMMA_CpAsync_WS_SS", schedule, policy, tile, cluster, (ea, la, eb, lb, acc), mma,
+                       (copy_a, copy_b), (atom_a, atom_b), (smem_a, smem_b), stages,
+                       choices=choices)
 
 
 def _cp_async_rs(
@@ -1109,32 +1053,9 @@ def _cp_async_rs(
     smem_a, smem_b = _rs_collective_layouts(
         ea, la, eb, lb, tile, stages, atom_a, atom_b, swap, ordered=False, mma_k=op.shape_mnk[2]
     )
-    storage = _storage_bytes("GMMA_CpAsync_WS_RS", mma, smem_a, smem_b, stages)
     for broken in (copy_a, copy_b):
         if isinstance(broken, CutepyError):
             raise broken
-    return CollectiveMma(
-        "GMMA_CpAsync_WS_RS",
-        schedule,
-        policy,
-        tile,
-        cluster,
-        ea,
-        la,
-        eb,
-        lb,
-        acc,
-        mma,
-        copy_a,
-        copy_b,
-        atom_a,
-        atom_b,
-        smem_a,
-        smem_b,
-        copy_atom_a,
-        copy_atom_b,
-        storage,
-        None,
-        swap,
-        tuple(choices),
-    )
+    return _collective("GMMA_CpAsync_WS_RS", schedule, policy, tile, cluster, (ea, la, eb, lb, acc), mma,
+                       (copy_a, copy_b), (atom_a, atom_b), (smem_a, smem_b), stages,
+                       smem_copy_atoms=(copy_atom_a, copy_atom_b), swap=swap, choices=choices)
