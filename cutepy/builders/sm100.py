@@ -30,7 +30,7 @@ from ..kernels.atoms.smem import gmma_smem_layout, tile_to_mma_shape
 from ..kernels.pointer import element_bits
 from ..kernels.tiled.mma import TiledMMA, make_tiled_mma, partition_shape_A, partition_shape_B
 from .selectors import canonical_element
-from .values import LAYOUT_TAGS, CopyOp
+from .values import LAYOUT_TAGS, CopyOp, collective_members
 from .values import cluster_tma as _cluster_tma
 from .values import struct_layout as _struct
 
@@ -120,23 +120,8 @@ class CollectiveMmaSm100:
 
     def members(self) -> dict[str, Any]:
         """The collective's members (``None`` for ``void``) and the builder's TMEM/carveout numbers."""
-        return {
-            "dispatch_policy": self.dispatch_policy,
-            "stages": self.stages,
-            "tiled_mma": self.tiled_mma,
-            "smem_layout_atom_a": self.smem_layout_atom_a,
-            "smem_layout_atom_b": self.smem_layout_atom_b,
-            "smem_layout_a": self.smem_layout_a,
-            "smem_layout_b": self.smem_layout_b,
-            "gmem_tiled_copy_a": self.gmem_tiled_copy_a,
-            "gmem_tiled_copy_b": self.gmem_tiled_copy_b,
-            "smem_copy_atom_a": None,
-            "smem_copy_atom_b": None,
-            "shared_storage_bytes": self.shared_storage_bytes,
-            "tma_transaction_bytes": self.tma_transaction_bytes,
-            "accumulator_pipeline_stages": self.accumulator_pipeline_stages,
-            "kernel_smem_carveout": self.kernel_smem_carveout,
-        }
+        return collective_members(self, ("tma_transaction_bytes", "accumulator_pipeline_stages",
+                                         "kernel_smem_carveout"))
 
 
 def _refuse(rule: str) -> CutepyError:

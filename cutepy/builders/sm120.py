@@ -26,7 +26,7 @@ from ..kernels.atoms.smem import gmma_smem_layout
 from ..kernels.pointer import element_bits
 from ..kernels.tiled.mma import TiledMMA, make_tiled_mma
 from .selectors import canonical_element
-from .values import LAYOUT_TAGS, CopyOp
+from .values import LAYOUT_TAGS, CopyOp, collective_members
 from .values import struct_layout as _struct
 
 __all__ = ["CollectiveMmaSm120", "Sm120DispatchPolicy", "collective_builder_sm120", "sm120_rr_smem_selector"]
@@ -113,21 +113,7 @@ class CollectiveMmaSm120:
 
     def members(self) -> dict[str, Any]:
         """The collective's members by their snake-case names."""
-        return {
-            "dispatch_policy": self.dispatch_policy,
-            "stages": self.stages,
-            "tiled_mma": self.tiled_mma,
-            "smem_layout_atom_a": self.smem_layout_atom_a,
-            "smem_layout_atom_b": self.smem_layout_atom_b,
-            "smem_layout_a": self.smem_layout_a,
-            "smem_layout_b": self.smem_layout_b,
-            "gmem_tiled_copy_a": self.gmem_tiled_copy_a,
-            "gmem_tiled_copy_b": self.gmem_tiled_copy_b,
-            "smem_copy_atom_a": self.smem_copy_atom_a,
-            "smem_copy_atom_b": self.smem_copy_atom_b,
-            "shared_storage_bytes": self.shared_storage_bytes,
-            "tma_transaction_bytes": self.tma_transaction_bytes,
-        }
+        return collective_members(self, ("tma_transaction_bytes",))
 
 
 def _refuse(rule: str) -> CutepyError:

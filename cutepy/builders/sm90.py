@@ -50,7 +50,7 @@ from .selectors import (
 )
 from .sm100 import collective_builder_sm100
 from .sm120 import collective_builder_sm120
-from .values import LAYOUT_TAGS, CopyOp
+from .values import LAYOUT_TAGS, CopyOp, collective_members
 from .values import cluster_tma as _cluster_tma
 from .values import struct_layout as _struct
 
@@ -176,20 +176,7 @@ class CollectiveMma:
 
     def members(self) -> dict[str, Any]:
         """The members C++'s collective has, by their snake-case names (``None`` for ``void``)."""
-        out = {
-            "dispatch_policy": self.dispatch_policy,
-            "stages": self.stages,
-            "tiled_mma": self.tiled_mma,
-            "smem_layout_atom_a": self.smem_layout_atom_a,
-            "smem_layout_atom_b": self.smem_layout_atom_b,
-            "smem_layout_a": self.smem_layout_a,
-            "smem_layout_b": self.smem_layout_b,
-            "gmem_tiled_copy_a": self.gmem_tiled_copy_a,
-            "gmem_tiled_copy_b": self.gmem_tiled_copy_b,
-            "smem_copy_atom_a": self.smem_copy_atom_a,
-            "smem_copy_atom_b": self.smem_copy_atom_b,
-            "shared_storage_bytes": self.shared_storage_bytes,
-        }
+        out = collective_members(self)
         if self.tma_transaction_bytes is not None:
             out["tma_transaction_bytes"] = self.tma_transaction_bytes
         return out

@@ -8,6 +8,7 @@ and the C++ struct layout rule (for ``sizeof(SharedStorage)``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..xla.padding import round_up
 
@@ -49,3 +50,15 @@ def struct_layout(fields: list[tuple[int, int]], align: int = 1) -> tuple[int, i
         offset = round_up(offset, a) + size
         align = max(align, a)
     return round_up(offset, align), align
+
+
+#: the members every architecture's ``CollectiveOp`` has, in C++'s order (each collective's
+#: ``members()`` lists these, then its own)
+COLLECTIVE_MEMBERS = ("dispatch_policy", "stages", "tiled_mma", "smem_layout_atom_a", "smem_layout_atom_b",
+                      "smem_layout_a", "smem_layout_b", "gmem_tiled_copy_a", "gmem_tiled_copy_b",
+                      "smem_copy_atom_a", "smem_copy_atom_b", "shared_storage_bytes")
+
+
+def collective_members(collective: Any, own: tuple = ()) -> dict[str, Any]:
+    """A collective's members by their snake-case names: :data:`COLLECTIVE_MEMBERS`, then ``own``."""
+    return {name: getattr(collective, name) for name in (*COLLECTIVE_MEMBERS, *own)}
