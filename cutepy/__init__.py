@@ -20,9 +20,9 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 # first: a compiled core (python -m cutepy.build) is checked against its sources before any of
-# it loads (importing cutepy.build does that)
-from . import build as _build
-from .build import (
+# it loads (importing cutepy.compiled does that)
+from . import compiled as _compiled
+from .compiled import (
     build_info as build_info,
 )
 
@@ -789,7 +789,8 @@ _register_display()
 
 #: the exports of the modules loaded at import (``__all__`` adds the kernels' and the lazy names)
 _EAGER_ALL = [
-    *_build.__all__, *_errors.__all__, *_basis.__all__, *_dynamic.__all__, *_layout.__all__, *_tuples.__all__,
+    *_compiled.__all__, *_errors.__all__, *_basis.__all__, *_dynamic.__all__, *_layout.__all__,
+    *_tuples.__all__,
     *_limits.__all__,
     *_coalesce.__all__, *_composition.__all__, *_complement.__all__, *_inverse.__all__, *_divides.__all__,
     *_products.__all__, *_casting.__all__, *_swizzle.__all__, *_composed.__all__, *_notation.__all__,

@@ -39,7 +39,7 @@ LAYERS: dict[str, int] = {
     # 5 the edge: text in and out, pictures, emitted code
     "cutepy.notation": 5, "cutepy.viz": 5, "cutepy.emit": 5,
     # 6 the package itself re-exports everything, and checks a compiled core (build.py)
-    "cutepy": 6, "cutepy.build": 6,
+    "cutepy": 6, "cutepy.compiled": 6, "cutepy.build": 7,
     # 7 the command line: a client of the public API, like any user's script
     "cutepy.cli": 7, "cutepy.__main__": 7,
 }

@@ -1,6 +1,7 @@
-"""The optional compiled core (cutepy/build.py): which core runs, the refusal of a compiled module
-older than its source, cleaning, and (slow) a real Cython build of a copy of the package on which
-the algebra's properties and doctests pass, with the same results as the pure modules."""
+"""The optional compiled core (cutepy/compiled.py; the command is cutepy/build.py): which core
+runs, the refusal of a compiled module older than its source, cleaning, and (slow) a real Cython
+build of a copy of the package on which the algebra's properties and doctests pass, with the same
+results as the pure modules."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from cutepy import CutepyError, build_info
-from cutepy import build as b
+from cutepy import compiled as b
 
 ROOT = Path(__file__).resolve().parents[1]
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
@@ -122,7 +123,7 @@ def test_a_real_build_runs_the_algebra_as_the_pure_modules_do(tmp_path: Path) ->
     p_first, p_rest = pure.stdout.split("\n", 1)
     assert (c_first, p_first) == ("compiled False", "pure True") and c_rest == p_rest
     shutil.copy2(ROOT / "conftest.py", tmp_path / "conftest.py")
-    run = ("import sys, doctest, importlib, pytest, cutepy; from cutepy.build import HOT_MODULES\n"
+    run = ("import sys, doctest, importlib, pytest, cutepy; from cutepy.compiled import HOT_MODULES\n"
            "assert cutepy.build_info()['core'] == 'compiled'\n"
            "for m in HOT_MODULES:\n"
            "    mod = importlib.import_module(m); assert not mod.__file__.endswith('.py'), m\n"
