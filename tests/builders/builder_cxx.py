@@ -336,6 +336,29 @@ def arguments(c: dict) -> dict:
     return {k: tuple(v) if isinstance(v, list) else v for k, v in c.items()}
 
 
+def check_record(config: dict, sections: dict[str, str]) -> None:
+    """One stored configuration against cutepy's ``collective_builder``: where C++ rejected it,
+    cutepy refuses it, stating one of the rules C++'s static_asserts state (when C++ named one);
+    else every member C++ printed equals cutepy's, print for print, and no more."""
+    import pytest
+
+    from cutepy.builders import collective_builder
+    from cutepy.core.errors import CutepyError
+
+    if "error" in sections:
+        rules = [r for r in sections["error"].splitlines() if r and not r.startswith("error:")]
+        with pytest.raises(CutepyError) as info:
+            collective_builder(**arguments(config))
+        if rules:
+            assert any(r.rstrip(".") in str(info.value) for r in rules), (str(info.value), rules)
+        return
+    got = collective_builder(**arguments(config)).members()
+    assert set(got) == set(sections), (sorted(got), sorted(sections))
+    wrong = {k: (cxx_text(got[k]), sections[k]) for k in sections
+             if cxx_text(got[k]) != sections[k].rstrip("\n")}
+    assert not wrong, wrong
+
+
 def write(path: Path, header: str, records: list[tuple[dict, str]]) -> None:
     lines = [header.rstrip()]
     for i, (c, text) in enumerate(records):

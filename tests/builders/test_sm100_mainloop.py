@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from cutepy.builders import collective_builder
-from cutepy.core.errors import CutepyError
 from tests.builders import builder_cxx
 
 STORED = builder_cxx.read(builder_cxx.FILE_SM100) if builder_cxx.FILE_SM100.is_file() else []
@@ -22,16 +20,4 @@ def test_the_stored_sample_is_large_and_has_both_outcomes() -> None:
 
 @pytest.mark.parametrize("index", range(len(STORED)))
 def test_sm100_collective_builder_equals_cutlass(index: int) -> None:
-    config, sections = STORED[index]
-    if "error" in sections:
-        rules = [r for r in sections["error"].splitlines() if r and not r.startswith("error:")]
-        with pytest.raises(CutepyError) as info:
-            collective_builder(**builder_cxx.arguments(config))
-        if rules:
-            assert any(r.rstrip(".") in str(info.value) for r in rules), (str(info.value), rules)
-        return
-    got = collective_builder(**builder_cxx.arguments(config)).members()
-    assert set(got) == set(sections), (sorted(got), sorted(sections))
-    text = builder_cxx.cxx_text
-    wrong = {k: (text(got[k]), sections[k]) for k in sections if text(got[k]) != sections[k].rstrip("\n")}
-    assert not wrong, wrong
+    builder_cxx.check_record(*STORED[index])
