@@ -130,15 +130,12 @@ def complement(A: Layout, cotarget: Any = None) -> Layout:
         A = layout_arg(A, "complement")
     if A._shape == ():
         raise CutepyError("complement of the empty layout ():() is undefined (C++ builds no layout for it)")
-    if rec is None and type(cotarget) is int:  # the common case: the steps below, in short
-        gaps = derived(A, _static_gaps)
-        if gaps and type(gaps[2]) is int:
-            cur = gaps[2]
-            s, d = coalesce_static(gaps[0] + (-(-cotarget // cur),), gaps[1] + (cur,))
-            # the result is coalesced, so coalesce_x keeps it (but 1:0, whose 1 counts as 2)
-            if type(s) is tuple:
-                return seeded(Layout._grown(s, d), coalesce_x, (s, d))
-            return seeded(Layout._grown(s, d), coalesce_x, ((s,), (d,))) if s != 1 else Layout._grown(s, d)
+    if rec is None and type(cotarget) is int and (sd := static_complement(A, cotarget)) is not None:
+        s, d = sd  # the common case: the steps below, in short
+        # the result is coalesced, so coalesce_x keeps it (but 1:0, whose 1 counts as 2)
+        if type(s) is tuple:
+            return seeded(Layout._grown(s, d), coalesce_x, (s, d))
+        return seeded(Layout._grown(s, d), coalesce_x, ((s,), (d,))) if s != 1 else Layout._grown(s, d)
     fs, fd, dyn = derived(A, filter_flat_dyn)
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)
@@ -214,6 +211,24 @@ def _kept_gaps(A: Layout) -> tuple[tuple, tuple, Any] | None:
     if type(fs) is not tuple:
         fs, fd = (fs,), (fd,)
     return _gaps(A, fs, fd, None)
+
+
+def static_complement(A: Layout, cotarget: int) -> tuple[Any, Any] | None:
+    """``complement(A, cotarget)``'s coalesced ``(shape, stride)`` read from A's kept gaps, in
+    the common case (no run-time leaf, no recorder); ``None`` otherwise (the steps then run).
+
+    Pre:  ``A`` a non-empty Layout; ``cotarget`` a positive int; no recorder listens.
+    Post: ``Layout(*result) == complement(A, cotarget)`` where not ``None`` (the 64-bit rule is
+          the caller's to check).
+
+    >>> static_complement(Layout(4, 2), 24)
+    ((2, 3), (1, 8))
+    """
+    gaps = derived(A, _static_gaps)
+    if not gaps or type(gaps[2]) is not int:
+        return None
+    cur = gaps[2]
+    return coalesce_static(gaps[0] + (-(-cotarget // cur),), gaps[1] + (cur,))
 
 
 def _static_gaps(A: Layout) -> tuple[tuple, tuple, Any] | None | bool:

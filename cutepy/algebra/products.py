@@ -35,10 +35,10 @@ from ..core.kinds import (
     TILED_PRODUCT,
     ZIPPED_PRODUCT,
 )
-from ..core.layout import Layout, as_layout, layout_arg, make_layout
+from ..core.layout import Layout, _wide, as_layout, layout_arg, make_layout
 from ..core.tracing import recorder
-from .complement import complement
-from .composition import composition
+from .complement import complement, static_complement
+from .composition import _compose_flat, _times, composition
 from .divides import _tiler, by_mode, unpack_all, unpack_rest, zip_by_tiler
 
 # -- the steps explain() shows: the decisions this algorithm reports, and their words --------
@@ -197,11 +197,68 @@ def _append_rank(L: Layout, r: int) -> Layout:
     return Layout._new(s + (1,) * k, d + (0,) * k)
 
 
+def _interleave_static(A: Layout, B: Layout, block_first: bool) -> Layout | None:
+    """:func:`_interleave`'s common case in one pass: the complement's coalesced modes read from
+    A's kept gaps serve as its ``coalesce_x``; a one-mode complement ``s:d`` composes with B by
+    scaling B's strides by ``d`` (composition's own short path). ``None`` where that does not
+    apply or a step would refuse: the steps then run, and raise their own errors
+    (``tests/algebra/test_fast_paths.py`` holds the two paths equal)."""
+    sa, sb = A._shape, B._shape
+    if sa == () or sb == () or recorder() is not None:
+        return None
+    room = A.size() * B.cosize()
+    if type(room) is not int:
+        return None
+    try:
+        sd = static_complement(A, room)
+    except CutepyError:  # the steps name the padded layouts in their errors
+        return None
+    if sd is None:
+        return None
+    cs, cd = sd
+    if _wide(cs) is not None or _wide(cd) is not None:
+        return None  # past 64 bits: complement's own check words the error
+    r = max(len(sa) if type(sa) is tuple else 1, len(sb) if type(sb) is tuple else 1)
+    if type(cs) is not tuple and (d := _times(B._stride, cd)) is not None:
+        if _wide(d) is not None:
+            return None
+        cs, cd = _padded(sb, d, r)  # c o B, then padded as c o append<R>(B) is
+    else:
+        if type(cs) is tuple:
+            ls, ld = cs, cd
+        else:  # coalesce_x of a one-mode complement (a 1 counts as 2 there)
+            ls, ld = ((2,), (0,)) if cs == 1 else ((cs,), (cd,))
+        try:
+            C = _compose_flat(ls, ld, Layout._new(cs, cd), _append_rank(B, r))
+        except CutepyError:
+            return None
+        cs, cd = C._shape, C._stride
+    sa, da = _padded(sa, A._stride, r)
+    fs, fd, ss, sd = (sa, da, cs, cd) if block_first else (cs, cd, sa, da)
+    if type(fs) is not tuple:  # C++'s zip of a scalar first: one mode holding the pair
+        return Layout._new(((fs, ss),), ((fd, sd),))
+    if type(ss) is not tuple or len(ss) != len(fs):
+        return None  # ranks that cannot zip: the steps word the error
+    return Layout._new(tuple(zip(fs, ss)), tuple(zip(fd, sd)))
+
+
+def _padded(s: Any, d: Any, r: int) -> tuple[Any, Any]:
+    """:func:`_append_rank` on a shape and a stride."""
+    if type(s) is not tuple:
+        if r <= 1:
+            return s, d
+        s, d = (s,), (d,)
+    k = r - len(s)
+    return (s + (1,) * k, d + (0,) * k) if k else (s, d)
+
+
 def _interleave(A: Any, B: Any, block_first: bool) -> Any:
     if type(A) is not Layout:
         A = as_layout(A)
     if type(B) is not Layout:
         B = as_layout(B)
+    if (out := _interleave_static(A, B, block_first)) is not None:
+        return out
     r = max(len(A._shape) if type(A._shape) is tuple else 1, len(B._shape) if type(B._shape) is tuple else 1)
     Ap, Bp = _append_rank(A, r), _append_rank(B, r)
     room = A.size() * B.cosize()  # padding with 1:0 changes neither

@@ -113,6 +113,19 @@ def test_product_paths_agree(A, B):
         _agree(op, _fresh(A), B)
 
 
+@given(tiling_layouts(gaps=False), layouts(3, negative=True))
+def test_product_paths_agree_on_compact_blocks(A, B):
+    """A compact block has a one-mode complement: the products' shortest path (B's strides scaled)."""
+    for op in (logical_product, blocked_product, raked_product):
+        _agree(op, _fresh(A), B)
+
+
+@given(tiling_layouts(), tiling_layouts(3))
+def test_product_paths_agree_on_tiling_blocks(A, B):
+    for op in (logical_product, blocked_product, raked_product):
+        _agree(op, _fresh(A), B)
+
+
 @given(layouts(negative=True))
 def test_inverse_paths_agree(L):
     _agree(right_inverse, _fresh(L))
