@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import importlib.machinery
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -163,8 +164,10 @@ def compile_core(root: Path | None = None, *, jobs: int = 2) -> dict[str, Any]:
         run = subprocess.run([sys.executable, "-c", script, str(jobs), *sources], cwd=tmp,
                              capture_output=True, text=True, env=env)
         if run.returncode:
-            tail = (run.stderr or run.stdout).strip().splitlines()[-5:]
-            raise CutepyError("compile_core: Cython's build failed:\n" + "\n".join(tail))
+            lines = (run.stderr + run.stdout).strip().splitlines()
+            # Cython names the source line (path:line:column: message); else the last lines
+            said = [ln for ln in lines if re.search(r"\.py:\d+:\d+: ", ln)][:5] or lines[-5:]
+            raise CutepyError("compile_core: Cython's build failed:\n" + "\n".join(said))
         clean(root)
         manifest = {}
         for m in HOT_MODULES:
