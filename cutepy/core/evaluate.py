@@ -45,6 +45,8 @@ _BLOCK = 1 << 15
 # that make it pay (shorter rows: the block loop of _fill)
 _ROW = 1 << 12
 _MIN_ROW = 1 << 10
+# offsets a step of _table adds at once (modes taken together)
+_GROUP = 16
 # swizzled blocks kept per residue (see _fill)
 _CACHED_BLOCKS = 8
 
@@ -304,17 +306,28 @@ def _broadcast_fill(modes: list[tuple[int, int]], base: int, n: int) -> np.ndarr
 
 
 def _table(out: np.ndarray, modes: list[tuple[int, int]], base: int) -> None:
-    """Fill ``out`` (of size ``prod(s)``) by doubling: each mode copies the block so far."""
-    out[0] = base
-    m = 1
-    for s, d in modes:
-        if m == 1:  # the first mode: one pass
-            np.multiply(np.arange(s, dtype=np.int64), d, out=out[:s])
-            if base:
-                out[:s] += base
+    """Fill ``out`` (of size ``prod(s)``) by doubling: each step copies the block so far once per
+    offset of the next modes, taken together while they hold at most ``_GROUP`` offsets (one numpy
+    call a step, not one a mode: a layout of many size-2 modes takes a few steps)."""
+    out[0] = base  # (no modes: the one offset)
+    m, i = 1, 0
+    while i < len(modes):
+        s, d = modes[i]
+        i += 1
+        if s <= _GROUP:  # the next modes as one: their offsets, as Python ints
+            group = [(s, d)]
+            while i < len(modes) and s * modes[i][0] <= _GROUP:
+                s *= modes[i][0]
+                group.append(modes[i])
+                i += 1
+            step = np.array(_small_offsets(group), dtype=np.int64)
         else:
-            blk = out[: m * s].reshape(s, m)
-            np.add(out[:m][None, :], (np.arange(1, s, dtype=np.int64) * d)[:, None], out=blk[1:])
+            step = np.arange(s, dtype=np.int64)
+            step *= d
+        if m == 1:  # the first step: one pass
+            np.add(step, base, out=out[:s])
+        else:
+            np.add(out[:m][None, :], step[1:, None], out=out[m : m * s].reshape(s - 1, m))
         m *= s
 
 
