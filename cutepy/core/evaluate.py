@@ -4,7 +4,9 @@ The offset of index ``i`` is ``sum(c_k * d_k)`` over the flat modes ``(s_k, d_k)
 where ``c_k = (i // (s_0 * ... * s_{k-1})) % s_k`` (colexicographic coordinates). The
 whole domain is written in place, block by block: a cache-sized block ``T`` holds the
 first modes, and every later block is ``T`` plus one integer (the offset of the block's
-first element), so no temporary grows with the output.
+first element), so no temporary grows with the output. A plain layout of ``2**16`` to ``2**24``
+elements asked again keeps the two small tables of that add on the value (64 KiB at most,
+read-only); every call returns a new array.
 
 >>> from cutepy import Layout
 >>> offsets(Layout(((2, 2), 3), ((24, 2), 8)))
@@ -33,6 +35,7 @@ import numpy as np
 
 from . import inttuple as it
 from .errors import CutepyError, SymbolicError
+from .layout import Layout, derived
 from .limits import DEFAULT_MAX_ELEMENTS, _check_limit, limits, show_int  # noqa: F401 (re-exported)
 from .limits import max_elements as _max_elements_in_force
 from .swizzle import Swizzle
@@ -45,6 +48,9 @@ _BLOCK = 1 << 15
 # that make it pay (shorter rows: the block loop of _fill)
 _ROW = 1 << 12
 _MIN_ROW = 1 << 10
+# a plain layout keeps its tables (see _kept_tables) for a domain of this many elements; T and R
+# hold at most _ROW offsets each (64 KiB in all)
+_KEEP_MIN, _KEEP_MAX = 1 << 16, 1 << 24
 # offsets a step of _table adds at once (modes taken together)
 _GROUP = 16
 # swizzled blocks kept per residue (see _fill)
@@ -108,7 +114,15 @@ def offsets(
         return _offsets_at(layout, indices)
     limit = _max_elements_in_force() if max_elements is None else max_elements
     _check_limit(limit)
-    fs, fd = _flat_int_modes(layout)
+    if type(layout) is not Layout:
+        fs, fd = _flat_int_modes(layout)
+        return _fill(layout, fs, fd, limit, 0, None)
+    fs, fd, n, lo, hi = derived(layout, _plan)
+    if _KEEP_MIN <= n <= min(limit, _KEEP_MAX) and -_INT64_MAX <= lo and hi <= _INT64_MAX:
+        # a layout asked again finds the tables of its one 2-D add made (at most 64 KiB)
+        tables = derived(layout, _kept_tables)
+        if tables is not None:
+            return _add_tables(*tables, n)
     return _fill(layout, fs, fd, limit, 0, None)
 
 
@@ -280,9 +294,21 @@ def _fill(
 
 
 def _broadcast_fill(modes: list[tuple[int, int]], base: int, n: int) -> np.ndarray | None:
-    """The whole domain as one 2-D add, ``out[b + B*r] = T[b] + R[r]``: ``T`` the table of the
-    first modes (and ``rows`` of the next, ``rows`` dividing it), ``B`` elements that stay in the
-    L1/L2 cache; ``R`` the offsets of the rest. One pass that writes ``out`` once, as a fill does.
+    """The whole domain as one 2-D add, ``out[b + B*r] = T[b] + R[r]`` (:func:`_split_tables`):
+    one pass that writes ``out`` once, as a fill does. ``None`` when the modes give no such split."""
+    tables = _split_tables(modes, base, n)
+    return None if tables is None else _add_tables(*tables, n)
+
+
+def _add_tables(T: np.ndarray, R: np.ndarray, n: int) -> np.ndarray:
+    out = np.empty(n, dtype=np.int64)
+    np.add(T[None, :], R[:, None], out=out.reshape(-1, T.size))
+    return out
+
+
+def _split_tables(modes: list[tuple[int, int]], base: int, n: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(T, R)``: ``T`` the table of the first modes (and ``rows`` of the next, ``rows`` dividing
+    it), ``B = T.size`` elements that stay in the L1/L2 cache; ``R`` the offsets of the rest.
     ``None`` when the modes give no such split with rows of at least ``_MIN_ROW`` elements."""
     m, j = 1, 0
     while j < len(modes) and m * modes[j][0] <= _ROW:
@@ -300,9 +326,26 @@ def _broadcast_fill(modes: list[tuple[int, int]], base: int, n: int) -> np.ndarr
     R = np.empty(n // B, dtype=np.int64)
     rest = ([(sj // rows, rows * dj)] if sj > rows else []) + modes[j + 1 :]  # rows*dj used only then
     _table(R, rest, base)
-    out = np.empty(n, dtype=np.int64)
-    np.add(T[None, :], R[:, None], out=out.reshape(-1, B))
-    return out
+    return T, R
+
+
+def _plan(layout: Any) -> tuple:
+    """``(fs, fd, n, lo, hi)`` of a plain layout: its flat integer modes, its size and the least and
+    greatest offset (kept on the value: :func:`~cutepy.core.layout.derived`)."""
+    fs, fd = _flat_int_modes(layout)
+    return (fs, fd, it.product(fs), *_bounds(fs, fd, 0))
+
+
+def _kept_tables(layout: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`_split_tables` of a plain layout, read-only (kept on the value: asked only once
+    the size and the offsets passed their checks, for ``_KEEP_MIN <= size <= _KEEP_MAX``)."""
+    fs, fd, n, _, _ = derived(layout, _plan)
+    tables = _split_tables(_modes(fs, fd), 0, n)
+    if tables is None or tables[1].size > _ROW:
+        return None  # (R longer than T: not kept, the value keeps at most 2 * _ROW offsets)
+    for t in tables:
+        t.flags.writeable = False
+    return tables
 
 
 def _table(out: np.ndarray, modes: list[tuple[int, int]], base: int) -> None:

@@ -63,6 +63,39 @@ def test_offsets_match_scalar_evaluation(L):
     assert L.offsets().tolist() == values(L)
 
 
+def _mixed_radix_offsets(L):
+    """``L(i)`` for every ``i`` by mixed-radix digits, numpy only (independent of cutepy's fill)."""
+    i = np.arange(L.size(), dtype=np.int64)
+    out = np.zeros_like(i)
+    for s, d in zip(it.flatten_tuple(L.shape), it.flatten_tuple(L.stride)):
+        out += (i % s) * d
+        i //= s
+    return out
+
+
+@given(st.lists(st.sampled_from((2, 3, 4, 8, 16, 64, 256, 1024)), min_size=2, max_size=18),
+       st.data())
+def test_offsets_of_a_large_layout_asked_again(leaves, data):
+    """A layout of 2^16..2^21 elements keeps the tables of its one 2-D add from the second call:
+    every call gives a fresh array equal to the mixed-radix reference, limits checked each time."""
+    n = 1
+    for k, s in enumerate(leaves):
+        if n * s > 1 << 21:
+            leaves = leaves[:k]
+            break
+        n *= s
+    assume(n >= 1 << 16)
+    strides = [data.draw(st.integers(-3000, 3000)) for _ in leaves]
+    L = Layout(tuple(leaves), tuple(strides))
+    want = _mixed_radix_offsets(L)
+    first = L.offsets()
+    first[:] = -1  # the caller's array: writing to it changes nothing kept
+    for _ in range(2):
+        assert np.array_equal(L.offsets(), want)
+    with cp.limits(max_elements=n - 1), pytest.raises(cp.CutepyError, match="above the limit"):
+        L.offsets()
+
+
 @given(layouts(), st.lists(st.integers(0, 2000), max_size=20))
 def test_offsets_at_indices(L, idx):
     assert L.offsets(np.array(idx, dtype=np.int64)).tolist() == [L(i) for i in idx]
