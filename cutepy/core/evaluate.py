@@ -35,7 +35,6 @@ import numpy as np
 
 from . import inttuple as it
 from .errors import CutepyError, SymbolicError
-from .layout import Layout, derived
 from .limits import DEFAULT_MAX_ELEMENTS, _check_limit, limits, show_int  # noqa: F401 (re-exported)
 from .limits import max_elements as _max_elements_in_force
 from .swizzle import Swizzle
@@ -91,12 +90,16 @@ def _modes(fs: tuple, fd: tuple) -> list[tuple[int, int]]:
 
 
 def offsets(
-    layout: Any, indices: Any = None, *, max_elements: int | None = None
+    layout: Any, indices: Any = None, *, max_elements: int | None = None, keep: Any = None
 ) -> np.ndarray:
     """``layout(i)`` as an int64 array, for ``i`` in ``range(size)`` or in ``indices``.
 
     ``layout`` is a :class:`~cutepy.core.layout.Layout` or a composed layout
     ``outer o offset o inner`` (outer a swizzle, a layout or another composed layout).
+
+    ``keep`` is how the value keeps what it derives (:meth:`Layout.offsets` passes
+    :func:`~cutepy.core.layout.derived`): the plan and tables of a large plain layout are then
+    made once. Without it, nothing is kept.
 
     Pre:  integer shapes and strides; for the whole domain, ``size <= max_elements``
           (the argument, else the limit of :func:`limits`, default ``2**28``) and every
@@ -114,13 +117,13 @@ def offsets(
         return _offsets_at(layout, indices)
     limit = _max_elements_in_force() if max_elements is None else max_elements
     _check_limit(limit)
-    if type(layout) is not Layout:
+    if keep is None:
         fs, fd = _flat_int_modes(layout)
         return _fill(layout, fs, fd, limit, 0, None)
-    fs, fd, n, lo, hi = derived(layout, _plan)
+    fs, fd, n, lo, hi = keep(layout, _plan)
     if _KEEP_MIN <= n <= min(limit, _KEEP_MAX) and -_INT64_MAX <= lo and hi <= _INT64_MAX:
         # a layout asked again finds the tables of its one 2-D add made (at most 64 KiB)
-        tables = derived(layout, _kept_tables)
+        tables = keep(layout, _kept_tables)
         if tables is not None:
             return _add_tables(*tables, n)
     return _fill(layout, fs, fd, limit, 0, None)
@@ -331,15 +334,16 @@ def _split_tables(modes: list[tuple[int, int]], base: int, n: int) -> tuple[np.n
 
 def _plan(layout: Any) -> tuple:
     """``(fs, fd, n, lo, hi)`` of a plain layout: its flat integer modes, its size and the least and
-    greatest offset (kept on the value: :func:`~cutepy.core.layout.derived`)."""
+    greatest offset (kept on the value by :func:`offsets`'s ``keep``)."""
     fs, fd = _flat_int_modes(layout)
     return (fs, fd, it.product(fs), *_bounds(fs, fd, 0))
 
 
 def _kept_tables(layout: Any) -> tuple[np.ndarray, np.ndarray] | None:
-    """:func:`_split_tables` of a plain layout, read-only (kept on the value: asked only once
-    the size and the offsets passed their checks, for ``_KEEP_MIN <= size <= _KEEP_MAX``)."""
-    fs, fd, n, _, _ = derived(layout, _plan)
+    """:func:`_split_tables` of a plain layout, read-only (kept on the value by :func:`offsets`'s
+    ``keep``: asked once the size and the offsets passed their checks, for ``_KEEP_MIN <= size
+    <= _KEEP_MAX``)."""
+    fs, fd, n, _, _ = _plan(layout)
     tables = _split_tables(_modes(fs, fd), 0, n)
     if tables is None or tables[1].size > _ROW:
         return None  # (R longer than T: not kept, the value keeps at most 2 * _ROW offsets)

@@ -541,7 +541,7 @@ class Layout(LayoutKind):
         >>> Layout((2, 3), (3, 1)).offsets()
         array([0, 3, 1, 4, 2, 5])
         """
-        return _evaluate.offsets(self, indices)
+        return _evaluate.offsets(self, indices, keep=derived)
 
     def get_hier_coord(self, offset: Any) -> Any:
         """C++'s ``Layout::get_hier_coord``: see :func:`get_hier_coord`."""
