@@ -46,6 +46,7 @@ _evaluate = load("cutepy.core.evaluate")
 
 #: Largest magnitude of a shape or stride leaf: C++ CuTe's dynamic integers are 64-bit.
 MAX_LEAF = (1 << 63) - 1
+_MAX_DEPTH = it.MAX_DEPTH
 
 
 def _leaf(x: Any, what: str, positive: bool) -> Any:
@@ -158,12 +159,12 @@ def _canonical(s: Any, d: Any, depth: int = 1) -> bool:
     ``int`` strides, no deeper than ``MAX_DEPTH`` (the constructor's fast path)."""
     if type(s) is int:
         return type(d) is int and 0 < s <= MAX_LEAF and -MAX_LEAF <= d <= MAX_LEAF
-    if type(s) is not tuple or type(d) is not tuple or len(s) != len(d) or depth > it.MAX_DEPTH:
+    if type(s) is not tuple or type(d) is not tuple or len(s) != len(d) or depth > _MAX_DEPTH:
         return False
-    m = MAX_LEAF
-    for x, y in zip(s, d):
+    for k in range(len(s)):  # (indexing, not zip: no iterator for the compiled core to make)
+        x, y = s[k], d[k]
         if type(x) is int is type(y):
-            if not 0 < x <= m or not -m <= y <= m:
+            if not 0 < x <= MAX_LEAF or not -MAX_LEAF <= y <= MAX_LEAF:
                 return False
         elif not _canonical(x, y, depth + 1):
             return False
@@ -341,10 +342,10 @@ class Layout(LayoutKind):
 
     def __init__(self, shape: Any, stride: Any = None):
         if type(shape) is tuple and type(stride) is tuple and len(shape) == len(stride):
-            m = MAX_LEAF
-            for x, y in zip(shape, stride):  # the fast path: canonical tuples of 64-bit ints
+            for k in range(len(shape)):  # the fast path: canonical tuples of 64-bit ints
+                x, y = shape[k], stride[k]
                 if type(x) is int is type(y):
-                    if not 0 < x <= m or not -m <= y <= m:
+                    if not 0 < x <= MAX_LEAF or not -MAX_LEAF <= y <= MAX_LEAF:
                         break
                 elif not _canonical(x, y, 2):
                     break
