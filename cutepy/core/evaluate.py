@@ -40,6 +40,7 @@ from .limits import max_elements as _max_elements_in_force
 from .swizzle import Swizzle
 
 _INT64_MAX = (1 << 63) - 1
+_TWO63, _TWO64 = 1 << 63, 1 << 64
 
 # elements per block: the block and its scratch stay in the L2 cache
 _BLOCK = 1 << 15
@@ -367,7 +368,9 @@ def _table(out: np.ndarray, modes: list[tuple[int, int]], base: int) -> None:
                 s *= modes[i][0]
                 group.append(modes[i])
                 i += 1
-            step = np.array(_small_offsets(group), dtype=np.int64)
+            # int64 modulo 2^64: a group's offsets alone may pass int64 where, added to the rest,
+            # every offset is inside it (checked before): numpy's int64 adds wrap the same way
+            step = np.array([(v + _TWO63) % _TWO64 - _TWO63 for v in _small_offsets(group)], dtype=np.int64)
         else:
             step = np.arange(s, dtype=np.int64)
             step *= d

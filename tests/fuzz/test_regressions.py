@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import cutepy
-from cutepy import CutepyError, E, Layout, ParseError, Swizzle
+from cutepy import CutepyError, E, Layout, ParseError, Swizzle, make_composed_layout
 from cutepy.core.evaluate import offsets
 from tests.fuzz import brute
 
@@ -69,6 +69,15 @@ def test_offsets_never_wrap_around_int64():
         offsets(L)
     with pytest.raises(CutepyError, match="int64"):
         offsets(L, [11])
+
+
+@pytest.mark.parametrize("inner", [Layout(4, 2**62), Layout((2, 2), (2**62, 2**62))])
+def test_offsets_near_the_int64_edges_are_exact(inner):
+    """Found by benchmarks/fuzz.py (seed 2611): the offsets of a few modes taken together passed
+    int64 on their own (0, 2^62, 2^63, ...) though, past the offset -(2^63 - 1), every offset of
+    the layout lies inside it."""
+    C = make_composed_layout(Swizzle(1, 3, 3), -(2**63 - 1), inner)
+    assert offsets(C).tolist() == [C(i) for i in range(4)]
 
 
 def test_xla_linear_index_never_wraps_around_int64():
