@@ -29,6 +29,7 @@ cutepy.CutepyError: whole-domain offsets of 16:1 need 16 elements, above the lim
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -91,7 +92,8 @@ def _modes(fs: tuple, fd: tuple) -> list[tuple[int, int]]:
 
 
 def offsets(
-    layout: Any, indices: Any = None, *, max_elements: int | None = None, keep: Any = None
+    layout: Any, indices: Any = None, *, max_elements: int | None = None,
+    keep: Callable[[Any, Callable[[Any], Any]], Any] | None = None,
 ) -> np.ndarray:
     """``layout(i)`` as an int64 array, for ``i`` in ``range(size)`` or in ``indices``.
 
