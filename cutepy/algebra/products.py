@@ -185,16 +185,10 @@ def flat_product(A: Any, tiler: Any) -> Layout:
 
 
 def _append_rank(L: Layout, r: int) -> Layout:
-    """C++'s ``append<R>(layout)``: pad with ``1:0`` modes up to rank ``r`` (a scalar becomes a tuple)."""
-    s, d = L._shape, L._stride
-    if type(s) is not tuple:
-        if r <= 1:
-            return L
-        s, d = (s,), (d,)
-    k = r - len(s)
-    if k == 0 and s is L._shape:  # already of rank r: the value itself (its kept forms with it)
-        return L
-    return Layout._new(s + (1,) * k, d + (0,) * k)
+    """C++'s ``append<R>(layout)``: pad with ``1:0`` modes up to rank ``r`` (a scalar becomes a
+    tuple); the value itself where nothing is added (its kept forms with it)."""
+    s, d = _padded(L._shape, L._stride, r)
+    return L if s is L._shape else Layout._new(s, d)
 
 
 def _interleave_static(A: Layout, B: Layout, block_first: bool) -> Layout | None:
@@ -243,7 +237,8 @@ def _interleave_static(A: Layout, B: Layout, block_first: bool) -> Layout | None
 
 
 def _padded(s: Any, d: Any, r: int) -> tuple[Any, Any]:
-    """:func:`_append_rank` on a shape and a stride."""
+    """C++'s ``append<R>`` on a shape and a stride: ``1:0`` modes up to rank ``r``; the same
+    objects where nothing is added."""
     if type(s) is not tuple:
         if r <= 1:
             return s, d
