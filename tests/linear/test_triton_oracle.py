@@ -165,4 +165,10 @@ def test_live_triton_on_more_focused_specs(tmp_path):
             continue
         assert from_gluon(case["spec"], case["shape"]) == stored_layout(case), case
         counts[(case["focus"], "equal")] += 1
-    assert sum(counts.values()) == 500
+    by_family: collections.Counter = collections.Counter()
+    for (family, _), n in counts.items():
+        by_family[family] += n
+    # 100 of each focused family, and the 6 unswizzled layouts past the TMA box that
+    # benchmarks/triton_oracle.py's focus_specs always adds (LARGE_UNSWIZZLED)
+    assert by_family.pop("nvmma_unswizzled_large") == 6
+    assert len(by_family) == 5 and set(by_family.values()) == {100}, by_family
