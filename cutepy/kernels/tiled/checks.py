@@ -65,13 +65,15 @@ class CheckResult:
 
 
 def _tv_coverage(tv: Layout, M: int, N: int, threads: list[int] | None) -> Any:
-    """The tile index of every (thread, value) pair (of ``threads``, default all), int64."""
+    """The tile index of every (thread, value) pair (of ``threads``, default all), int64, in no
+    particular order (the checks count them)."""
     if M * N > MAX_ELEMENTS:
         raise CutepyError(f"tile {M}x{N} exceeds the {MAX_ELEMENTS} elements the checks enumerate")
     T = int(size(tv[0]))
-    offs = tv.offsets().reshape(-1, T).T  # [thread, value]
-    rows = offs if threads is None else offs[threads]
-    return rows.ravel()
+    offs = tv.offsets()  # value-major: [value, thread] as (size / T, T)
+    if threads is None or (len(threads) == T and threads == list(range(T))):
+        return offs
+    return offs.reshape(-1, T)[:, np.asarray(threads, dtype=np.intp)].ravel()
 
 
 def replication(tv: Layout) -> int:
@@ -99,24 +101,24 @@ def _cover_one(
     if times is None:
         times = replication(tv)
     vals = _tv_coverage(tv, M, N, threads)
-    out = (vals < 0) | (vals >= M * N)
-    if out.any():
+    if vals.size and (int(vals.min()) < 0 or int(vals.max()) >= M * N):
+        out = (vals < 0) | (vals >= M * N)
         o = int(vals[out].min())
         return CheckResult(
             False, f"{name}: a (thread, value) pair reaches index {o}, outside the {M}x{N} tile"
         )
     counts = np.bincount(vals, minlength=M * N)
-    missing = np.flatnonzero(counts == 0)
-    if missing.size:
+    lo, hi = int(counts.min()), int(counts.max())
+    if lo == 0:
+        missing = np.flatnonzero(counts == 0)
         i = int(missing[0])
         return CheckResult(
             False,
             f"{name}: element ({i % M},{i // M}) of the {M}x{N} tile is held by no "
             f"thread ({missing.size} elements uncovered)",
         )
-    wrong = np.flatnonzero(counts != times)
-    if wrong.size:
-        i = int(wrong[0])
+    if not lo == hi == times:
+        i = int(np.flatnonzero(counts != times)[0])
         k = int(counts[i])
         why = ("its stride-0 (replicated) modes account for " + (f"{times}" if times > 1 else "none")
                + ": (thread, value) pairs with nonzero strides collide")
@@ -126,12 +128,8 @@ def _cover_one(
             False,
             f"{name}: element ({i % M},{i // M}) is held by {k} (thread, value) pairs, not {times}; {why}",
         )
-    k = times
-    return CheckResult(
-        True,
-        f"{name}: each of {M}x{N} elements held " + ("once" if k == 1 else f"by {k} (thread, value) pairs"),
-        k,
-    )
+    held = "once" if times == 1 else f"by {times} (thread, value) pairs"
+    return CheckResult(True, f"{name}: each of {M}x{N} elements held {held}", times)
 
 
 def check_cover(obj: TiledMMA | TiledCopy) -> CheckResult:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, event, given
 from hypothesis import strategies as st
 
 from cutepy import CutepyError, make_layout, mma_atoms
@@ -176,3 +176,48 @@ def test_first_k_group_is_the_threads_get_slice_puts_at_k_0(atom, warps):
     threads = mma.thread_ids()
     assert _first_k_group(mma.thr_layout_vmnk, threads) == [
         t for t in threads if mma.get_slice(t).thr_vmnk[3] == 0]
+
+
+def _cover_model(name: str, tv: Layout, M: int, N: int, times: int, threads: list | None) -> tuple:
+    """check_cover's verdict on one TV layout, counted in plain Python (one call per pair)."""
+    T = tv[0].size()
+    vals = [tv(t + T * v) for v in range(tv.size() // T) for t in (range(T) if threads is None else threads)]
+    outside = [x for x in vals if not 0 <= x < M * N]
+    if outside:
+        return False, f"{name}: a (thread, value) pair reaches index {min(outside)}, outside the {M}x{N} tile"
+    counts = [vals.count(e) for e in range(M * N)]
+    if 0 in counts:
+        i = counts.index(0)
+        return False, (f"{name}: element ({i % M},{i // M}) of the {M}x{N} tile is held by no thread "
+                       f"({counts.count(0)} elements uncovered)")
+    wrong = [e for e, c in enumerate(counts) if c != times]
+    if wrong:
+        i, k = wrong[0], counts[wrong[0]]
+        return False, f"{name}: element ({i % M},{i // M}) is held by {k} (thread, value) pairs, not {times}"
+    held = "once" if times == 1 else f"by {times} (thread, value) pairs"
+    return True, f"{name}: each of {M}x{N} elements held {held}"
+
+
+@given(st.lists(st.tuples(st.sampled_from((1, 2, 3, 4)), st.integers(-2, 12)), min_size=2, max_size=5),
+       st.integers(1, 4), st.integers(1, 3), st.booleans(), st.data())
+def test_cover_one_equals_a_plain_count(modes, cut, times, some_threads, data):
+    """The numpy counting of one operand (out of the tile, holes, wrong multiplicity, success) gives
+    the verdict and the first element a pair-by-pair Python count gives."""
+    from cutepy.kernels.tiled.checks import _cover_one
+
+    cut = min(cut, len(modes) - 1)
+    thr, val = modes[:cut], modes[cut:]
+    tv = Layout((tuple(s for s, _ in thr), tuple(s for s, _ in val)),
+                (tuple(d for _, d in thr), tuple(d for _, d in val)))
+    T = tv[0].size()
+    threads = sorted(data.draw(st.sets(st.integers(0, T - 1), min_size=1))) if some_threads else None
+    size = max(1, tv.cosize())
+    M = data.draw(st.sampled_from([m for m in (1, 2, 3, 4, 6, 8) if size % m == 0] or [1]))
+    N = max(1, size // M)
+    r = _cover_one("A", tv, M, N, times, threads)
+    ok, reason = _cover_model("A", tv, M, N, times, threads)
+    event("covered" if ok else "outside" if "outside" in reason else "holes" if "held by no" in reason
+          else "multiplicity")  # the verdicts the inputs reach
+    assert r.ok == ok
+    assert r.reason.startswith(reason), (r.reason, reason)
+    assert r.value == (times if ok else None)
