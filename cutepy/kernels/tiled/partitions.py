@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 
 from ...algebra.composed import FOLD_LIMIT, composed_parts, fold_table, kept_table, slice_and_offset_many
 from ...core import inttuple as it
-from ...core.dynamic import DynamicInt
 from ...core.errors import CutepyError
 from ...core.layout import Layout, size
 from ...core.lazy import load
@@ -142,26 +141,49 @@ def _signature(tiled: Any, which: str, static: bool) -> tuple | None:
             tiled.thr_layout_vmnk, atom.thr_id)
 
 
-def _thread_coords(tiled: Any, which: str, static: bool) -> tuple[list, Any]:
-    """Each thread's coordinate of its fragment's thread mode (as ``get_slice`` makes it) and the
-    same as a template of int64 columns (one per leaf), kept on ``tiled``."""
-    def make() -> tuple[list, Any]:
+def _thread_coords(tiled: Any, which: str, static: bool) -> tuple[int, Any, Any]:
+    """``(n, coord, template)``: the number of threads, ``coord(t)`` thread ``t``'s coordinate of its
+    fragment's thread mode as ``get_slice`` makes it (made when first asked, then kept: a batch
+    slices a few threads), and every thread's coordinate at once as a template of int64 columns
+    (one per leaf; ``None`` where the thread layout has a leaf that is not an ``int``), kept on
+    ``tiled``. The columns are ``get_slice``'s arithmetic on all threads: C++'s
+    ``get_flat_coord``, each leaf ``(t / d) % s`` (0 for a stride 0) folded per mode."""
+    def make() -> tuple[int, Any, Any]:
         n = size(tiled)
+        made: dict = {}
         if isinstance(tiled, _mma.TiledMMA):
-            coord = _mma.OPERAND_COORD[which]
-            coords = [coord(*tiled.get_slice(t, static=static).thr_vmnk) for t in range(n)]
-        else:
-            coords = [thread_index(t, static, "thread") for t in range(n)]
-        rows = [it.flatten_tuple(c) if type(c) is tuple else (c,) for c in coords]
-        if len({len(r) for r in rows}) != 1 or any(type(x) is not int and type(x) is not DynamicInt
-                                                    for r in rows for x in r):
-            return coords, None
-        cols = iter(np.array(rows, dtype=np.int64).T)
-        if type(coords[0]) is not tuple:
-            return coords, next(cols)
-        template = it.transform_leaf(lambda _: next(cols), coords[0])
-        return coords, template
+            operand = _mma.OPERAND_COORD[which]
+
+            def coord(t: int) -> Any:
+                c = made.get(t)
+                if c is None:
+                    c = made[t] = operand(*tiled.get_slice(t, static=static).thr_vmnk)
+                return c
+            vmnk = tiled.thr_layout_vmnk
+            if not all(type(x) is int for x in it.flatten_tuple((vmnk.shape, vmnk.stride))):
+                return n, coord, None
+            return n, coord, operand(*_flat_coords(vmnk, np.arange(n, dtype=np.int64)))
+
+        def coord(t: int) -> Any:
+            return thread_index(t, static, "thread")
+        return n, coord, np.arange(n, dtype=np.int64)
     return derived(tiled, ("thread_coords", which, static), make)
+
+
+def _flat_coords(layout: Layout, t: Any) -> tuple:
+    """:func:`cutepy.kernels.tensor.flat_coord` of every index in the int64 array ``t``: one
+    column per top-level mode (static integer leaves)."""
+    modes = layout.shape if type(layout.shape) is tuple else (layout.shape,)
+    strides = layout.stride if type(layout.shape) is tuple else (layout.stride,)
+    out = []
+    for s, d in zip(modes, strides):
+        col, scale = np.zeros_like(t), 1
+        for si, di in zip(it.flatten_tuple(s), it.flatten_tuple(d)):
+            if di != 0:
+                col += (t // di) % si * scale
+            scale *= si
+        out.append(col)
+    return tuple(out)
 
 
 def _batch(tiled: Any, which: str, static: bool, frg: Any, layout: Any) -> tuple | None:
@@ -172,8 +194,8 @@ def _batch(tiled: Any, which: str, static: bool, frg: Any, layout: Any) -> tuple
         return None
     if not all(type(x) is int for x in it.flatten_tuple((inner.shape, inner.stride))):
         return None  # a coordinate tensor's basis strides: one thread at a time
-    coords, template = _thread_coords(tiled, which, static)
-    if template is None or not coords:
+    n, coord, template = _thread_coords(tiled, which, static)
+    if template is None or not n:
         return None
     mode_s, mode_d = inner.shape[0], inner.stride[0]
     bound = sum(abs(d) * s for s, d in zip(it.flatten_tuple(mode_s), it.flatten_tuple(mode_d)))
@@ -182,11 +204,11 @@ def _batch(tiled: Any, which: str, static: bool, frg: Any, layout: Any) -> tuple
         return None
     if isinstance(tiled, _mma.TiledMMA):
         def crd(i: int) -> tuple:
-            return _mma.thread_crd(frg, coords[i])
+            return _mma.thread_crd(frg, coord(i))
     else:
         def crd(i: int) -> tuple:
-            return _copy.thread_crd(coords[i], layout)
-    fixed = np.asarray(_crd2idx(template, mode_s, mode_d) + np.zeros(len(coords), dtype=np.int64))
+            return _copy.thread_crd(coord(i), layout)
+    fixed = np.asarray(_crd2idx(template, mode_s, mode_d) + np.zeros(n, dtype=np.int64))
     try:
         return slice_and_offset_many(crd, frg, fixed, lambda i: sliced(tiled, frg, crd(i)),
                                      fold_table(layout))  # kept on the tensor's layout
