@@ -118,7 +118,9 @@ def check_compiled(root: Path | None = None) -> None:
     compiled = [m for m in HOT_MODULES if _extensions(m, root)]
     stale = _stale(root, compiled)
     if stale:
-        raise ImportError(f"cutepy: the compiled {', '.join(stale)} no longer match their sources "
+        which = (f"{stale[0]} no longer matches its source" if len(stale) == 1
+                 else f"{', '.join(stale)} no longer match their sources")
+        raise ImportError(f"cutepy: the compiled {which} "
                           f"(edited since `python -m cutepy.build`); rebuild with `python -m cutepy.build`, "
                           f"or remove the compiled core with `python -m cutepy.build --clean`")
 
