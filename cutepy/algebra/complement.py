@@ -228,7 +228,10 @@ def static_complement(A: Layout, cotarget: int) -> tuple[Any, Any] | None:
     if not gaps or type(gaps[2]) is not int:
         return None
     cur = gaps[2]
-    return coalesce_static(gaps[0] + (-(-cotarget // cur),), gaps[1] + (cur,))
+    rest = -(-cotarget // cur)
+    if not gaps[0]:  # a compact A: no gap below it, the one mode rest:cur (coalesced: 1:0 for a 1)
+        return (rest, cur) if rest != 1 else (1, 0)
+    return coalesce_static(gaps[0] + (rest,), gaps[1] + (cur,))
 
 
 def _static_gaps(A: Layout) -> tuple[tuple, tuple, Any] | None | bool:

@@ -192,13 +192,13 @@ def _append_rank(L: Layout, r: int) -> Layout:
 
 
 def _interleave_static(A: Layout, B: Layout, block_first: bool) -> Layout | None:
-    """:func:`_interleave`'s common case in one pass: the complement's coalesced modes read from
-    A's kept gaps serve as its ``coalesce_x``; a one-mode complement ``s:d`` composes with B by
-    scaling B's strides by ``d`` (composition's own short path). ``None`` where that does not
-    apply or a step would refuse: the steps then run, and raise their own errors
-    (``tests/algebra/test_fast_paths.py`` holds the two paths equal)."""
+    """:func:`_interleave`'s common case (called only while no recorder listens) in one pass: the
+    complement's coalesced modes read from A's kept gaps serve as its ``coalesce_x``; a one-mode
+    complement ``s:d`` composes with B by scaling B's strides by ``d`` (composition's own short
+    path). ``None`` where that does not apply or a step would refuse: the steps then run, and
+    raise their own errors (``tests/algebra/test_fast_paths.py`` holds the two paths equal)."""
     sa, sb = A._shape, B._shape
-    if sa == () or sb == () or recorder() is not None:
+    if sa == () or sb == ():
         return None
     room = A.size() * B.cosize()
     if type(room) is not int:
@@ -252,12 +252,12 @@ def _interleave(A: Any, B: Any, block_first: bool) -> Any:
         A = as_layout(A)
     if type(B) is not Layout:
         B = as_layout(B)
-    if (out := _interleave_static(A, B, block_first)) is not None:
+    rec = recorder()
+    if rec is None and (out := _interleave_static(A, B, block_first)) is not None:
         return out
     r = max(len(A._shape) if type(A._shape) is tuple else 1, len(B._shape) if type(B._shape) is tuple else 1)
     Ap, Bp = _append_rank(A, r), _append_rank(B, r)
     room = A.size() * B.cosize()  # padding with 1:0 changes neither
-    rec = recorder()
     if rec:
         rec.emit(Padded(r, Ap, Bp, room))
     if rec:
