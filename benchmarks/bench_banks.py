@@ -53,6 +53,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
+    if args.repeat < 1:
+        ap.error("--repeat must be positive")
     smem = Layout((128, 64), (64, 1))
     accesses = [CP_ASYNC, LDSM_X4]
     result = find_swizzle(smem, accesses, 2)

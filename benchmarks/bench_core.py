@@ -531,6 +531,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--pycute", default=os.environ.get("CUTEPY_PYCUTE"),
                     help="a folder holding NVIDIA's pycute package (default: the installed one)")
     args = ap.parse_args(argv)
+    if args.count is not None and args.count < 1:
+        ap.error("--count must be positive")
     count = args.count or (60 if args.quick else 200)
     rounds, min_time = (3, 0.02) if args.quick else (7, 0.05)
     libs = libraries(args.pycute)

@@ -1,6 +1,6 @@
 """Design sweeps (issue 31): SM80/SM90 GEMM mainloop designs built and checked, per second.
 
-Run:  PYTHONPATH=. python benchmarks/bench_designs.py [--count N] [--jobs J] [--seed S] [--cold N]
+Run:  python benchmarks/bench_designs.py [--count N] [--jobs J] [--seed S] [--cold N]
       [--repeat R]
 
 A design is one point of a sweep: an MMA atom, a warp (or warpgroup) layout, a CTA tile

@@ -72,6 +72,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[24, 26])
     ap.add_argument("--repeat", type=int, default=7)
     args = ap.parse_args(argv)
+    if args.repeat < 1 or not all(7 <= k <= 28 for k in args.sizes):
+        ap.error("--repeat must be positive and each of --sizes in 7..28 (2^28 is cutepy's default "
+                 "element limit; the cases need 2^7)")
     worst = 0.0
     for k in args.sizes:
         n = 1 << k
