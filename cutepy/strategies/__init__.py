@@ -31,6 +31,7 @@ Warp instructions that stress the bank rule are :mod:`cutepy.banks.strategies`.
 Layer 4 (analyses): a client of the algebra and the symbolic front, like a test.
 """
 
+from . import layout, pairs, swizzle, symbolic  # the modules, for their lists of names
 from .layout import coordinates as coordinates
 from .layout import injective_layouts as injective_layouts
 from .layout import int_tuples as int_tuples
@@ -49,22 +50,5 @@ from .symbolic import SymbolicCase as SymbolicCase
 from .symbolic import symbolic_cases as symbolic_cases
 from .symbolic import symbolic_pairs as symbolic_pairs
 
-__all__ = [
-    "int_tuples",
-    "shapes",
-    "layouts",
-    "injective_layouts",
-    "tiling_layouts",
-    "composable_pairs",
-    "divisible_pairs",
-    "complementable_pairs",
-    "swizzles",
-    "negative_stride_layouts",
-    "swizzled_layouts",
-    "offset_swizzled_layouts",
-    "coordinates",
-    "with_dynamic_leaves",
-    "SymbolicCase",
-    "symbolic_cases",
-    "symbolic_pairs",
-]
+#: every strategy of the four modules, as each module lists its own
+__all__ = [*layout.__all__, *pairs.__all__, *swizzle.__all__, *symbolic.__all__]

@@ -107,23 +107,25 @@ def test_by_mode_divide_paths_agree(A, tiler):
     _agree(zipped_divide, A, tuple(tiler))
 
 
-@given(layouts(), layouts(3))
-def test_product_paths_agree(A, B):
+def _products_agree(A: Layout, B: Layout) -> None:
     for op in (logical_product, blocked_product, raked_product):
         _agree(op, _fresh(A), B)
+
+
+@given(layouts(), layouts(3))
+def test_product_paths_agree(A, B):
+    _products_agree(A, B)
 
 
 @given(tiling_layouts(gaps=False), layouts(3, negative=True))
 def test_product_paths_agree_on_compact_blocks(A, B):
     """A compact block has a one-mode complement: the products' shortest path (B's strides scaled)."""
-    for op in (logical_product, blocked_product, raked_product):
-        _agree(op, _fresh(A), B)
+    _products_agree(A, B)
 
 
 @given(tiling_layouts(), tiling_layouts(3))
 def test_product_paths_agree_on_tiling_blocks(A, B):
-    for op in (logical_product, blocked_product, raked_product):
-        _agree(op, _fresh(A), B)
+    _products_agree(A, B)
 
 
 @given(layouts(negative=True))

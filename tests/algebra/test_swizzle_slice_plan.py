@@ -52,6 +52,15 @@ def smem_layouts(draw):
     return ComposedLayout(tiled.outer, draw(st.sampled_from((0, 0, w, 8 * w))), tiled.inner)
 
 
+def _refill(draw, pattern, shape):
+    """A coordinate of ``shape`` with ``pattern``'s wildcards (``None``) and fresh values elsewhere."""
+    if pattern is None:
+        return None
+    if type(pattern) is tuple:
+        return tuple(_refill(draw, p, s) for p, s in zip(pattern, shape))
+    return draw(coordinates(shape))
+
+
 @st.composite
 def sliced_cases(draw):
     C = draw(st.one_of(swizzled_layouts(), offset_swizzled_layouts(), smem_layouts()))
@@ -66,13 +75,7 @@ def sliced_cases(draw):
     crds = [draw(wildcarded(shape))]
     pattern = cm._pattern(crds[0])
     for _ in range(3):  # more coordinates of the same pattern, other values, maybe run-time leaves
-        def refill(p, s):
-            if p is None:
-                return None
-            if type(p) is tuple:
-                return tuple(refill(x, y) for x, y in zip(p, s))
-            return draw(coordinates(s))
-        crd = refill(pattern, shape) if type(pattern) is tuple else crds[0]
+        crd = _refill(draw, pattern, shape) if type(pattern) is tuple else crds[0]
         crds.append(draw(with_dynamic_leaves(crd)) if draw(st.booleans()) else crd)
     return C, crds
 
@@ -110,14 +113,7 @@ def many_cases(draw):
     first = draw(wildcarded(shape))
     pattern = cm._pattern(first)
     assume(type(pattern) is tuple and any(x is not None for x in it.flatten_tuple(pattern)))
-
-    def refill(p, s):
-        if p is None:
-            return None
-        if type(p) is tuple:
-            return tuple(refill(x, y) for x, y in zip(p, s))
-        return draw(coordinates(s))
-    crds = [first] + [refill(pattern, shape) for _ in range(draw(st.integers(1, 6)))]
+    crds = [first] + [_refill(draw, pattern, shape) for _ in range(draw(st.integers(1, 6)))]
     if draw(st.booleans()):
         crds = [it.transform_leaf(lambda x: x if x is None else dynamic(x), c) for c in crds]
     return C, crds

@@ -58,6 +58,18 @@ def dsl_source(cs: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def run_dsl(source: str, name: str) -> str:
+    """Run a generated DSL program (written to ``name`` in a scratch folder: the DSL reads each jit
+    function's source file) in this Python; its stdout, or exit with its stderr's tail."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / name
+        path.write_text(source)
+        res = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=3000)
+    if res.returncode != 0:
+        raise SystemExit(res.stderr[-3000:])
+    return res.stdout
+
+
 def split_blocks(text: str, n: int) -> list[list[str]]:
     """The DSL program's output cut at its ``@@ i`` markers: case ``i``'s lines (stripped), or
     ``["ERROR missing"]`` where case ``i`` printed nothing."""
@@ -86,12 +98,7 @@ def parse(text: str, n: int) -> list[dict]:
 
 def main() -> None:
     cs = cases()
-    with tempfile.TemporaryDirectory() as tmp:  # the DSL reads each jit function's source file
-        path = Path(tmp) / "copies_dsl_cases.py"
-        path.write_text(dsl_source(cs))
-        res = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=3000)
-    if res.returncode != 0:
-        raise SystemExit(res.stderr[-3000:])
+    out = run_dsl(dsl_source(cs), "copies_dsl_cases.py")
     import cutlass
 
     with open(FILE, "w") as f:
@@ -100,7 +107,7 @@ def main() -> None:
                 "CopyBulkS2SOp\n# per case "
                 "(tests/kernels/copies_dsl.py). Regenerate: CUTE_DSL_ARCH=sm_100a PYTHONPATH=$PWD "
                 "/work/venvs/dsl/bin/python -m tests.kernels.copies_dsl\n")
-        for c, r in zip(cs, parse(res.stdout, len(cs))):
+        for c, r in zip(cs, parse(out, len(cs))):
             f.write(json.dumps({"case": c} | r, sort_keys=True) + "\n")
 
 

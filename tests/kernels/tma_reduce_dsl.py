@@ -13,12 +13,8 @@ no oracle on the host). Stored in tests/data/tma_reduce_dsl48.jsonl. Regenerate:
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
 
-from tests.kernels.copies_dsl import split_blocks
+from tests.kernels.copies_dsl import run_dsl, split_blocks
 from tests.paths import DATA
 
 FILE = DATA / "tma_reduce_dsl48.jsonl"
@@ -92,15 +88,10 @@ def parse(text: str, n: int) -> list[dict]:
 
 def main() -> None:
     cs = cases()
-    with tempfile.TemporaryDirectory() as tmp:  # the DSL reads each jit function's source file
-        path = Path(tmp) / "tma_reduce_dsl_cases.py"
-        path.write_text(dsl_source(cs))
-        res = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=3000)
-    if res.returncode != 0:
-        raise SystemExit(res.stderr[-3000:])
+    out = run_dsl(dsl_source(cs), "tma_reduce_dsl_cases.py")
     import cutlass
 
-    rows = parse(res.stdout, len(cs))
+    rows = parse(out, len(cs))
     with open(FILE, "w") as f:
         f.write(f"# CuTe DSL {cutlass.__version__} (host side, CUTE_DSL_ARCH=sm_90a): "
                 "cpasync.make_tiled_tma_atom(CopyReduceBulkTensorTileS2GOp(ReductionKind.K), ...) per case "

@@ -143,22 +143,18 @@ def _signature(tiled: Any, which: str, static: bool) -> tuple | None:
 
 def _thread_coords(tiled: Any, which: str, static: bool) -> tuple[int, Any, Any]:
     """``(n, coord, template)``: the number of threads, ``coord(t)`` thread ``t``'s coordinate of its
-    fragment's thread mode as ``get_slice`` makes it (made when first asked, then kept: a batch
-    slices a few threads), and every thread's coordinate at once as a template of int64 columns
+    fragment's thread mode as ``get_slice`` makes it (asked only for the few threads a batch
+    slices), and every thread's coordinate at once as a template of int64 columns
     (one per leaf; ``None`` where the thread layout has a leaf that is not an ``int``), kept on
     ``tiled``. The columns are ``get_slice``'s arithmetic on all threads: C++'s
     ``get_flat_coord``, each leaf ``(t / d) % s`` (0 for a stride 0) folded per mode."""
     def make() -> tuple[int, Any, Any]:
         n = size(tiled)
-        made: dict = {}
         if isinstance(tiled, _mma.TiledMMA):
             operand = _mma.OPERAND_COORD[which]
 
-            def coord(t: int) -> Any:
-                c = made.get(t)
-                if c is None:
-                    c = made[t] = operand(*tiled.get_slice(t, static=static).thr_vmnk)
-                return c
+            def coord(t: int) -> Any:  # (get_slice keeps each thread's coordinate on tiled)
+                return operand(*tiled.get_slice(t, static=static).thr_vmnk)
             vmnk = tiled.thr_layout_vmnk
             if not all(type(x) is int for x in it.flatten_tuple((vmnk.shape, vmnk.stride))):
                 return n, coord, None
