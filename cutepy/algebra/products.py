@@ -228,11 +228,18 @@ def _interleave_static(A: Layout, B: Layout, block_first: bool) -> Layout | None
             return None
         cs, cd = C._shape, C._stride
     sa, da = _padded(sa, A._stride, r)
-    fs, fd, ss, sd = (sa, da, cs, cd) if block_first else (cs, cd, sa, da)
-    if type(fs) is not tuple:  # C++'s zip of a scalar first: one mode holding the pair
+    # ranks that cannot zip give None: the steps word the error
+    return _zip(sa, da, cs, cd) if block_first else _zip(cs, cd, sa, da)
+
+
+def _zip(fs: Any, fd: Any, ss: Any, sd: Any) -> Layout | None:
+    """C++'s ``zip(first, second)`` of two layouts given as shape and stride: a scalar first gives
+    one mode holding the pair; a tuple first pairs its modes with second's, which must be a tuple
+    of the same rank (else ``None``)."""
+    if type(fs) is not tuple:
         return Layout._new(((fs, ss),), ((fd, sd),))
     if type(ss) is not tuple or len(ss) != len(fs):
-        return None  # ranks that cannot zip: the steps word the error
+        return None
     return Layout._new(tuple(zip(fs, ss)), tuple(zip(fd, sd)))
 
 
@@ -269,24 +276,14 @@ def _interleave(A: Any, B: Any, block_first: bool) -> Any:
             c = complement(Ap, room)  # the error names the padded layout, as the steps above do
         C = composition(c, Bp)
     first, second = (Ap, C) if block_first else (C, Ap)
-    # C++'s zip(first, second): a scalar first gives one mode holding the pair; a tuple first
-    # pairs its modes with second's, which must be a tuple of the same rank
-    if type(first._shape) is not tuple:
-        return Layout._new(((first._shape, second._shape),), ((first._stride, second._stride),))
-    if type(second._shape) is not tuple or len(second._shape) != len(first._shape):
+    out = _zip(first._shape, first._stride, second._shape, second._stride)
+    if out is None:
         raise CutepyError(f"{'blocked' if block_first else 'raked'}_product of {A} and {B}: C++ cannot zip "
                           f"{first} with {second} (mismatched ranks)")
-    if not rec:
-        return Layout._new(tuple(zip(first._shape, second._shape)), tuple(zip(first._stride, second._stride)))
-    r = len(first._shape)
-    ss, dd = [], []
-    for i in range(r):
-        pair_s, pair_d = (first._shape[i], second._shape[i]), (first._stride[i], second._stride[i])
-        ss.append(pair_s)
-        dd.append(pair_d)
-        if rec:
+    if rec and type(first._shape) is tuple:
+        for i, (pair_s, pair_d) in enumerate(zip(out._shape, out._stride)):
             rec.emit(PairMode(i, Layout._new(pair_s, pair_d), Layout._new(pair_s, pair_d)))
-    return Layout._new(tuple(ss), tuple(dd))
+    return out
 
 
 def blocked_product(A: Any, B: Any) -> Layout:
